@@ -1,0 +1,55 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { defineConfig } from '@playwright/test';
+
+const port = Number(process.env.E2E_PORT ?? 18181);
+const origin = `http://127.0.0.1:${port}`;
+
+// Playwright loads this file again in every worker; workers inherit the runner's environment, so
+// only the runner makes the fresh data folder and only the runner removes it when it exits.
+if (!process.env.TAKES_E2E_DATA_DIR) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'takes-e2e-'));
+  process.env.TAKES_E2E_DATA_DIR = dataDir;
+  process.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
+}
+const dataDir = process.env.TAKES_E2E_DATA_DIR;
+
+export default defineConfig({
+  testDir: 'tests',
+  fullyParallel: true,
+  forbidOnly: true,
+  retries: 0,
+  reporter: 'list',
+  use: {
+    baseURL: origin,
+    browserName: 'chromium',
+    launchOptions: {
+      // System Chromium only: this project never downloads a browser.
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--autoplay-policy=no-user-gesture-required',
+      ],
+    },
+  },
+  webServer: {
+    command: 'node ../server/dist/main.js serve',
+    url: `${origin}/api/health`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: 'pipe',
+    stderr: 'pipe',
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      NODE_ENV: 'production',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+    },
+  },
+});

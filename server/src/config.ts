@@ -1,0 +1,205 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+/**
+ * Every environment variable the server reads, validated once at start-up.
+ * The README's configuration table documents the same list; keep them in step.
+ */
+
+const booleanString = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], {
+    error: 'must be true or false',
+  })
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+const port = z.coerce
+  .number({ error: 'must be a port number' })
+  .int('must be a whole number')
+  .min(1, 'must be between 1 and 65535')
+  .max(65535, 'must be between 1 and 65535');
+
+const positiveInt = z.coerce
+  .number({ error: 'must be a number' })
+  .int('must be a whole number')
+  .positive('must be greater than 0');
+
+const databaseUrl = z
+  .string()
+  .trim()
+  .refine(
+    (value) => /^postgres(ql)?:\/\/.+/.test(value) || /^sqlite:.+/.test(value),
+    'must be a postgres:// URL or sqlite:<file path>',
+  );
+
+const httpUrl = z
+  .string()
+  .trim()
+  .refine((value) => /^https?:\/\/[^\s]+$/.test(value), 'must be an http:// or https:// URL');
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().trim().min(1).default('localhost'),
+  PORT: port.default(8080),
+  PUBLIC_URL: httpUrl.optional(),
+  TRUST_PROXY: booleanString.default(false),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DATA_DIR: z.string().trim().min(1).default('./data'),
+  SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  DATABASE_URL: databaseUrl.optional(),
+  STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
+  STORAGE_DIR: z.string().trim().min(1).optional(),
+  S3_BUCKET: z.string().trim().min(3, 'must be a bucket name').optional(),
+  S3_REGION: z.string().trim().min(1).default('us-east-1'),
+  S3_ENDPOINT: httpUrl.optional(),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: booleanString.default(false),
+  JOB_QUEUE: z.enum(['embedded', 'pgboss']).default('embedded'),
+  JOB_CONCURRENCY: positiveInt.max(64, 'must be 64 or less').default(2),
+  JOB_POLL_INTERVAL_MS: positiveInt.default(1000),
+  JOB_LEASE_SECONDS: positiveInt.default(120),
+  RUN_WORKER: booleanString.default(true),
+  FFMPEG_PATH: z.string().trim().min(1).optional(),
+  FFPROBE_PATH: z.string().trim().min(1).optional(),
+  MEDIA_TIMEOUT_SECONDS: positiveInt.default(900),
+  SMTP_URL: z
+    .string()
+    .trim()
+    .refine((value) => /^smtps?:\/\/.+/.test(value), 'must be an smtp:// or smtps:// URL')
+    .optional(),
+  MAIL_FROM: z.string().trim().min(3).default('Takes <no-reply@takes.localhost>'),
+  WEB_DIST_DIR: z.string().trim().min(1).optional(),
+});
+
+export type RawEnv = Record<string, string | undefined>;
+
+export type DatabaseConfig =
+  | { dialect: 'sqlite'; file: string }
+  | { dialect: 'postgres'; url: string };
+
+export type StorageConfig =
+  | { driver: 'local'; dir: string }
+  | {
+      driver: 's3';
+      bucket: string;
+      region: string;
+      endpoint: string | undefined;
+      accessKeyId: string | undefined;
+      secretAccessKey: string | undefined;
+      forcePathStyle: boolean;
+    };
+
+export interface Config {
+  env: 'development' | 'production' | 'test';
+  host: string;
+  port: number;
+  publicUrl: string;
+  trustProxy: boolean;
+  logLevel: string;
+  dataDir: string;
+  secretKey: string | undefined;
+  database: DatabaseConfig;
+  storage: StorageConfig;
+  jobs: {
+    queue: 'embedded' | 'pgboss';
+    concurrency: number;
+    pollIntervalMs: number;
+    leaseSeconds: number;
+    runInServe: boolean;
+  };
+  media: { ffmpegPath: string | undefined; ffprobePath: string | undefined; timeoutMs: number };
+  mail: { smtpUrl: string | undefined; from: string };
+  webDistDir: string;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const serverDir = path.dirname(fileURLToPath(import.meta.url));
+// Both server/src/config.ts and the bundled server/dist/main.js sit one level below server/.
+const defaultWebDist = path.resolve(serverDir, '..', '..', 'web', 'dist');
+
+/** Reads and validates the environment. Throws ConfigError with one line naming the variable. */
+export function loadConfig(rawEnv: RawEnv): Config {
+  const result = envSchema.safeParse(blankToUndefined(rawEnv));
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const name = issue?.path.join('.') ?? 'environment';
+    const got = typeof issue?.path[0] === 'string' ? rawEnv[issue.path[0]] : undefined;
+    const shown = got === undefined ? '' : ` (got ${JSON.stringify(got)})`;
+    throw new ConfigError(`Invalid configuration: ${name} ${issue?.message ?? 'is invalid'}${shown}`);
+  }
+  const env = result.data;
+  const dataDir = path.resolve(env.DATA_DIR);
+
+  const database: DatabaseConfig = env.DATABASE_URL?.startsWith('postgres')
+    ? { dialect: 'postgres', url: env.DATABASE_URL }
+    : {
+        dialect: 'sqlite',
+        file: env.DATABASE_URL
+          ? path.resolve(env.DATABASE_URL.slice('sqlite:'.length))
+          : path.join(dataDir, 'takes.sqlite'),
+      };
+
+  let storage: StorageConfig;
+  if (env.STORAGE_DRIVER === 's3') {
+    if (!env.S3_BUCKET) {
+      throw new ConfigError('Invalid configuration: S3_BUCKET is required when STORAGE_DRIVER=s3');
+    }
+    storage = {
+      driver: 's3',
+      bucket: env.S3_BUCKET,
+      region: env.S3_REGION,
+      endpoint: env.S3_ENDPOINT,
+      accessKeyId: env.S3_ACCESS_KEY_ID,
+      secretAccessKey: env.S3_SECRET_ACCESS_KEY,
+      forcePathStyle: env.S3_FORCE_PATH_STYLE,
+    };
+  } else {
+    storage = { driver: 'local', dir: path.resolve(env.STORAGE_DIR ?? path.join(dataDir, 'objects')) };
+  }
+
+  if (env.JOB_QUEUE === 'pgboss' && database.dialect !== 'postgres') {
+    throw new ConfigError(
+      'Invalid configuration: JOB_QUEUE=pgboss needs DATABASE_URL to be a postgres:// URL',
+    );
+  }
+
+  return {
+    env: env.NODE_ENV,
+    host: env.HOST,
+    port: env.PORT,
+    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
+    trustProxy: env.TRUST_PROXY,
+    logLevel: env.LOG_LEVEL,
+    dataDir,
+    secretKey: env.SECRET_KEY,
+    database,
+    storage,
+    jobs: {
+      queue: env.JOB_QUEUE,
+      concurrency: env.JOB_CONCURRENCY,
+      pollIntervalMs: env.JOB_POLL_INTERVAL_MS,
+      leaseSeconds: env.JOB_LEASE_SECONDS,
+      runInServe: env.RUN_WORKER,
+    },
+    media: {
+      ffmpegPath: env.FFMPEG_PATH,
+      ffprobePath: env.FFPROBE_PATH,
+      timeoutMs: env.MEDIA_TIMEOUT_SECONDS * 1000,
+    },
+    mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
+    webDistDir: path.resolve(env.WEB_DIST_DIR ?? defaultWebDist),
+  };
+}
+
+// An empty variable (`FOO=` in a .env file) means "not set", so defaults apply.
+function blankToUndefined(rawEnv: RawEnv): RawEnv {
+  const out: RawEnv = {};
+  for (const [key, value] of Object.entries(rawEnv)) {
+    out[key] = value === '' ? undefined : value;
+  }
+  return out;
+}

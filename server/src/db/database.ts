@@ -1,0 +1,77 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { DatabaseConfig } from '../config';
+import type { Dialect } from './dialect-sql';
+import type { Database } from './schema';
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  ping(): Promise<void>;
+  destroy(): Promise<void>;
+}
+
+const TIMESTAMPTZ_OID = 1184;
+const TIMESTAMP_OID = 1114;
+const INT8_OID = 20;
+
+export interface OpenDatabaseOptions {
+  /** PostgreSQL only: the schema every connection uses (tests give each test its own). */
+  searchPath?: string;
+  poolSize?: number;
+}
+
+export function openDatabase(config: DatabaseConfig, options: OpenDatabaseOptions = {}): DatabaseHandle {
+  if (config.dialect === 'postgres') {
+    const pool = new pg.Pool({
+      connectionString: config.url,
+      max: options.poolSize ?? 10,
+      options: options.searchPath ? `-c search_path=${options.searchPath}` : undefined,
+      types: { getTypeParser: pgTypeParser },
+    });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return {
+      db,
+      dialect: 'postgres',
+      ping: async () => {
+        await sql`select 1`.execute(db);
+      },
+      destroy: () => db.destroy(),
+    };
+  }
+
+  fs.mkdirSync(path.dirname(config.file), { recursive: true });
+  const sqlite = new SqliteDatabase(config.file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = FULL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 10000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return {
+    db,
+    dialect: 'sqlite',
+    ping: async () => {
+      await sql`select 1`.execute(db);
+    },
+    destroy: () => db.destroy(),
+  };
+}
+
+// Timestamps come back as ISO strings and counts as numbers, the same as on SQLite.
+function pgTypeParser(oid: number, format?: 'text' | 'binary'): (value: string) => unknown {
+  if (oid === TIMESTAMPTZ_OID || oid === TIMESTAMP_OID) {
+    return parsePgTimestamp;
+  }
+  if (oid === INT8_OID) return (value: string) => Number(value);
+  return pg.types.getTypeParser(oid, format ?? 'text') as (value: string) => unknown;
+}
+
+// PostgreSQL prints '2026-11-21 20:09:20.123+00'; make it ISO before Date parses it.
+export function parsePgTimestamp(value: string): string {
+  const iso = value.replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00');
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? value : date.toISOString();
+}

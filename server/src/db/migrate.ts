@@ -1,0 +1,17 @@
+import { Migrator, type Kysely } from 'kysely';
+import { migrations } from './migrations/index';
+
+export async function migrateToLatest<DB>(db: Kysely<DB>): Promise<string[]> {
+  const migrator = new Migrator({
+    // Migrations are written against no table types: they define them.
+    db: db as unknown as Kysely<unknown>,
+    provider: { getMigrations: () => Promise.resolve(migrations) },
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`Migration ${failed ?? ''} failed: ${reason}`);
+  }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

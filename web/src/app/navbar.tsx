@@ -1,0 +1,96 @@
+import { useState } from 'react';
+import { Link, NavLink } from 'react-router';
+import { ThemeToggle } from './theme-toggle';
+
+const publicLinks = [
+  { to: '/', label: 'Home' },
+  { to: '/about', label: 'About Us' },
+  { to: '/roadmap', label: 'Roadmap' },
+  { to: '/blog', label: 'Blog' },
+  { to: '/download', label: 'Download' },
+] as const;
+
+function navLinkClass({ isActive }: { isActive: boolean }): string {
+  const base =
+    'block rounded-md px-3 py-2 text-sm font-medium focus-visible:outline-2 focus-visible:outline-indigo-500';
+  return isActive
+    ? `${base} bg-zinc-100 text-zinc-900 dark:bg-zinc-800 dark:text-white`
+    : `${base} text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900 dark:text-zinc-300 dark:hover:bg-zinc-800 dark:hover:text-white`;
+}
+
+export function Navbar() {
+  const [menuOpen, setMenuOpen] = useState(false);
+  const closeMenu = () => setMenuOpen(false);
+
+  return (
+    <header className="sticky top-0 z-40 border-b border-zinc-200 bg-white/90 backdrop-blur dark:border-zinc-800 dark:bg-zinc-950/90">
+      <nav aria-label="Main" className="mx-auto max-w-6xl px-4 sm:px-6">
+        <div className="flex h-16 items-center gap-4">
+          <Link
+            to="/"
+            className="text-xl font-extrabold tracking-tight text-zinc-900 dark:text-white"
+            onClick={closeMenu}
+          >
+            Takes
+          </Link>
+
+          <ul className="hidden items-center gap-1 md:flex">
+            {publicLinks.map((link) => (
+              <li key={link.to}>
+                <NavLink to={link.to} end className={navLinkClass}>
+                  {link.label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+
+          <div className="ml-auto flex items-center gap-2">
+            <ThemeToggle />
+            <Link
+              to="/login"
+              className="rounded-md bg-indigo-600 px-3 py-2 text-sm font-semibold text-white hover:bg-indigo-500 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500"
+            >
+              Sign in
+            </Link>
+            <button
+              type="button"
+              className="rounded-md p-2 text-zinc-600 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-indigo-500 md:hidden dark:text-zinc-300 dark:hover:bg-zinc-800"
+              aria-label={menuOpen ? 'Close menu' : 'Open menu'}
+              aria-expanded={menuOpen}
+              aria-controls="mobile-menu"
+              onClick={() => setMenuOpen((open) => !open)}
+            >
+              <svg
+                aria-hidden="true"
+                viewBox="0 0 24 24"
+                className="size-5"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth={1.8}
+                strokeLinecap="round"
+              >
+                {menuOpen ? (
+                  <path d="M6 6l12 12M18 6L6 18" />
+                ) : (
+                  <path d="M4 7h16M4 12h16M4 17h16" />
+                )}
+              </svg>
+            </button>
+          </div>
+        </div>
+
+        {menuOpen && (
+          <ul id="mobile-menu" className="flex flex-col gap-1 pb-4 md:hidden">
+            {publicLinks.map((link) => (
+              <li key={link.to}>
+                <NavLink to={link.to} end className={navLinkClass} onClick={closeMenu}>
+                  {link.label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        )}
+      </nav>
+    </header>
+  );
+}

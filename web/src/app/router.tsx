@@ -1,0 +1,58 @@
+import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { NotFoundPage } from '../features/marketing/not-found-page';
+import { PlaceholderPage } from '../features/placeholder/placeholder-page';
+import { AppLayout } from './layout';
+import { RequireAuth } from './require-auth';
+
+/** A route whose screen is not built yet. */
+function placeholder(path: string, title: string): RouteObject {
+  return { path, element: <PlaceholderPage title={title} /> };
+}
+
+const publicRoutes: RouteObject[] = [
+  placeholder('/', 'Music version control with zero data harvesting'),
+  placeholder('/login', 'Sign in'),
+  placeholder('/about', 'About'),
+  placeholder('/roadmap', 'Roadmap'),
+  placeholder('/features', 'Features'),
+  placeholder('/contact', 'Contact'),
+  placeholder('/careers', 'Careers'),
+  placeholder('/download', 'Download'),
+  placeholder('/desktop-return', 'Desktop sign-in'),
+  placeholder('/blog', 'Blog'),
+  placeholder('/blog/:slug', 'Blog post'),
+  placeholder('/terms', 'Terms of Use'),
+  placeholder('/privacy', 'Privacy Policy'),
+  placeholder('/copyright', 'Copyright Policy'),
+  placeholder('/cookies', 'Cookie Policy'),
+  placeholder('/share/:hash', 'Shared version'),
+  // The spec links to /search?q= from the navbar search box without saying whether it is guarded.
+  placeholder('/search', 'Search'),
+  { path: '/404', element: <NotFoundPage /> },
+];
+
+const protectedRoutes: RouteObject[] = [
+  placeholder('/dashboard', 'Dashboard'),
+  placeholder('/upload', 'Upload'),
+  placeholder('/projects/:projectId', 'Project'),
+  placeholder('/projects/:projectId/branches/:branchId/versions/:versionId', 'Version'),
+  placeholder('/bounces', 'Bounces'),
+  placeholder('/repositories', 'Repositories'),
+  placeholder('/repositories/:repoId', 'Repository'),
+  placeholder('/repositories/:repoId/branch/:name', 'Branch'),
+  placeholder('/repositories/:repoId/commit/:sha', 'Commit'),
+  placeholder('/debug', 'Debug'),
+];
+
+export const routes: RouteObject[] = [
+  {
+    element: <AppLayout />,
+    children: [
+      ...publicRoutes,
+      { element: <RequireAuth />, children: protectedRoutes },
+      { path: '*', element: <Navigate to="/404" replace /> },
+    ],
+  },
+];
+
+export const router = createBrowserRouter(routes);

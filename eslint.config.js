@@ -20,7 +20,7 @@ export default tseslint.config(
     languageOptions: {
       parserOptions: {
         projectService: {
-          allowDefaultProject: ['*.js', '*.mjs', 'server/*.mjs', 'server/vitest.config.ts'],
+          allowDefaultProject: ['*.js', '*.mjs', 'server/*.mjs'],
         },
         tsconfigRootDir: import.meta.dirname,
       },

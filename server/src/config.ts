@@ -56,6 +56,10 @@ const envSchema = z.object({
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   S3_FORCE_PATH_STYLE: booleanString.default(false),
   JOB_QUEUE: z.enum(['embedded', 'pgboss']).default('embedded'),
+  PGBOSS_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case PostgreSQL schema name')
+    .default('pgboss'),
   JOB_CONCURRENCY: positiveInt.max(64, 'must be 64 or less').default(2),
   JOB_POLL_INTERVAL_MS: positiveInt.default(1000),
   JOB_LEASE_SECONDS: positiveInt.default(120),
@@ -75,8 +79,7 @@ const envSchema = z.object({
 export type RawEnv = Record<string, string | undefined>;
 
 export type DatabaseConfig =
-  | { dialect: 'sqlite'; file: string }
-  | { dialect: 'postgres'; url: string };
+  { dialect: 'sqlite'; file: string } | { dialect: 'postgres'; url: string };
 
 export type StorageConfig =
   | { driver: 'local'; dir: string }
@@ -103,6 +106,7 @@ export interface Config {
   storage: StorageConfig;
   jobs: {
     queue: 'embedded' | 'pgboss';
+    pgbossSchema: string;
     concurrency: number;
     pollIntervalMs: number;
     leaseSeconds: number;
@@ -129,7 +133,9 @@ export function loadConfig(rawEnv: RawEnv): Config {
     const name = issue?.path.join('.') ?? 'environment';
     const got = typeof issue?.path[0] === 'string' ? rawEnv[issue.path[0]] : undefined;
     const shown = got === undefined ? '' : ` (got ${JSON.stringify(got)})`;
-    throw new ConfigError(`Invalid configuration: ${name} ${issue?.message ?? 'is invalid'}${shown}`);
+    throw new ConfigError(
+      `Invalid configuration: ${name} ${issue?.message ?? 'is invalid'}${shown}`,
+    );
   }
   const env = result.data;
   const dataDir = path.resolve(env.DATA_DIR);
@@ -158,7 +164,10 @@ export function loadConfig(rawEnv: RawEnv): Config {
       forcePathStyle: env.S3_FORCE_PATH_STYLE,
     };
   } else {
-    storage = { driver: 'local', dir: path.resolve(env.STORAGE_DIR ?? path.join(dataDir, 'objects')) };
+    storage = {
+      driver: 'local',
+      dir: path.resolve(env.STORAGE_DIR ?? path.join(dataDir, 'objects')),
+    };
   }
 
   if (env.JOB_QUEUE === 'pgboss' && database.dialect !== 'postgres') {
@@ -180,6 +189,7 @@ export function loadConfig(rawEnv: RawEnv): Config {
     storage,
     jobs: {
       queue: env.JOB_QUEUE,
+      pgbossSchema: env.PGBOSS_SCHEMA,
       concurrency: env.JOB_CONCURRENCY,
       pollIntervalMs: env.JOB_POLL_INTERVAL_MS,
       leaseSeconds: env.JOB_LEASE_SECONDS,

@@ -38,7 +38,11 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       searchPath: schema,
       cleanup: async () => {
         await handle.destroy();
-        await adminQuery(url, `drop schema if exists ${schema} cascade`);
+        // Also the schema a pg-boss queue under test may have made beside it.
+        await adminQuery(
+          url,
+          `drop schema if exists ${schema} cascade; drop schema if exists ${schema}_boss cascade`,
+        );
       },
     };
   }

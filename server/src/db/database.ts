@@ -24,7 +24,10 @@ export interface OpenDatabaseOptions {
   poolSize?: number;
 }
 
-export function openDatabase(config: DatabaseConfig, options: OpenDatabaseOptions = {}): DatabaseHandle {
+export function openDatabase(
+  config: DatabaseConfig,
+  options: OpenDatabaseOptions = {},
+): DatabaseHandle {
   if (config.dialect === 'postgres') {
     const pool = new pg.Pool({
       connectionString: config.url,

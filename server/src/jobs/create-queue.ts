@@ -30,6 +30,7 @@ export function createJobQueue(
       }
       return new PgBossJobQueue(registry, {
         connectionString: config.database.url,
+        schema: config.jobs.pgbossSchema,
         concurrency: config.jobs.concurrency,
         pollIntervalMs: config.jobs.pollIntervalMs,
         logger,

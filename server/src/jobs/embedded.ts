@@ -49,7 +49,11 @@ export class EmbeddedJobQueue implements JobQueue {
     this.registry.assertHandled(waiting.map((row) => row.name));
   }
 
-  async enqueue<P>(job: JobDefinition<P>, payload: P, options: EnqueueOptions = {}): Promise<string> {
+  async enqueue<P>(
+    job: JobDefinition<P>,
+    payload: P,
+    options: EnqueueOptions = {},
+  ): Promise<string> {
     const definition = this.registry.get(job.name);
     const parsed = definition.payload.parse(payload);
     const now = this.options.clock.now();
@@ -219,10 +223,16 @@ export class EmbeddedJobQueue implements JobQueue {
           last_error: message,
           run_at: new Date(this.options.clock.now().getTime() + delay).toISOString(),
         });
-        logger.warn({ jobId: job.id, job: job.name, attempt: job.attempts, err: error }, 'job failed; will retry');
+        logger.warn(
+          { jobId: job.id, job: job.name, attempt: job.attempts, err: error },
+          'job failed; will retry',
+        );
       } else {
         await this.finish(job, { state: 'failed', last_error: message });
-        logger.error({ jobId: job.id, job: job.name, attempt: job.attempts, err: error }, 'job failed');
+        logger.error(
+          { jobId: job.id, job: job.name, attempt: job.attempts, err: error },
+          'job failed',
+        );
       }
     } finally {
       clearInterval(heartbeat);
@@ -248,7 +258,11 @@ export class EmbeddedJobQueue implements JobQueue {
   // Only the holder of the current claim may settle a job.
   private async finish(
     job: ClaimedJob,
-    update: { state: 'completed' | 'failed' | 'queued'; last_error: string | null; run_at?: string },
+    update: {
+      state: 'completed' | 'failed' | 'queued';
+      last_error: string | null;
+      run_at?: string;
+    },
   ): Promise<void> {
     const nowIso = this.options.clock.now().toISOString();
     await this.db
@@ -281,7 +295,8 @@ export class EmbeddedJobQueue implements JobQueue {
 /** Settles with the work, or rejects as soon as the signal aborts. */
 function raceAbort(work: Promise<void>, signal: AbortSignal): Promise<void> {
   return new Promise<void>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason instanceof Error ? signal.reason : new Error('Aborted'));
+    const onAbort = () =>
+      reject(signal.reason instanceof Error ? signal.reason : new Error('Aborted'));
     if (signal.aborted) onAbort();
     signal.addEventListener('abort', onAbort, { once: true });
     void work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));

@@ -90,10 +90,20 @@ describe.each(kinds)('job queue: %s', (kind) => {
   });
 
   it('refuses a job without a handler and a payload that does not match its schema', async () => {
-    const known = defineJob({ name: 'test.known', payload: z.object({ n: z.number() }), handle: () => Promise.resolve() });
-    const unknown = defineJob({ name: 'test.unknown', payload: z.object({}), handle: () => Promise.resolve() });
+    const known = defineJob({
+      name: 'test.known',
+      payload: z.object({ n: z.number() }),
+      handle: () => Promise.resolve(),
+    });
+    const unknown = defineJob({
+      name: 'test.unknown',
+      payload: z.object({}),
+      handle: () => Promise.resolve(),
+    });
     const queue = await makeQueue([known]);
-    await expect(queue.enqueue(unknown, {})).rejects.toThrow('Job "test.unknown" has no handler registered');
+    await expect(queue.enqueue(unknown, {})).rejects.toThrow(
+      'Job "test.unknown" has no handler registered',
+    );
     await expect(queue.enqueue(known, { n: 'x' } as unknown as { n: number })).rejects.toThrow();
   });
 
@@ -144,13 +154,23 @@ describe.each(kinds)('job queue: %s', (kind) => {
   });
 
   it('fails at start-up when a queued job has no handler', async () => {
-    const job = defineJob({ name: 'test.orphan', payload: z.object({}), handle: () => Promise.resolve() });
+    const job = defineJob({
+      name: 'test.orphan',
+      payload: z.object({}),
+      handle: () => Promise.resolve(),
+    });
     const first = await makeQueue([job]);
     await first.enqueue(job, {});
     await first.close();
     opened.splice(opened.indexOf(first), 1);
-    const other = defineJob({ name: 'test.other', payload: z.object({}), handle: () => Promise.resolve() });
-    await expect(makeQueue([other])).rejects.toThrow('Queued jobs have no handler registered: test.orphan');
+    const other = defineJob({
+      name: 'test.other',
+      payload: z.object({}),
+      handle: () => Promise.resolve(),
+    });
+    await expect(makeQueue([other])).rejects.toThrow(
+      'Queued jobs have no handler registered: test.orphan',
+    );
   });
 
   it('runs a job again after its worker process is killed mid-job, and completes it once', async () => {
@@ -175,7 +195,10 @@ describe.each(kinds)('job queue: %s', (kind) => {
     });
     const exited = new Promise((resolve) => child.once('exit', resolve));
     try {
-      await eventually(() => readEffects(effects).some((l) => l.startsWith('start crash attempt=1')), 30_000);
+      await eventually(
+        () => readEffects(effects).some((l) => l.startsWith('start crash attempt=1')),
+        30_000,
+      );
     } finally {
       child.kill('SIGKILL');
     }
@@ -228,10 +251,18 @@ describe.each(kinds)('job queue: %s', (kind) => {
       const id = await queue.enqueue(job, {});
       await queue.startWorking();
       await eventually(async () => {
-        const row = await database.db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
+        const row = await database.db
+          .selectFrom('jobs')
+          .selectAll()
+          .where('id', '=', id)
+          .executeTakeFirst();
         return row?.state === 'failed';
       });
-      const row = await database.db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      const row = await database.db
+        .selectFrom('jobs')
+        .selectAll()
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
       expect(row).toMatchObject({ attempts: 2, last_error: 'always broken', lock_token: null });
     });
 
@@ -248,7 +279,9 @@ describe.each(kinds)('job queue: %s', (kind) => {
       const before = await makeQueue([job]);
       await before.enqueue(job, { n: 7 });
       await before.close();
-      const count = await sql<{ c: number }>`select count(*) as c from jobs where state = 'queued'`.execute(database.db);
+      const count = await sql<{
+        c: number;
+      }>`select count(*) as c from jobs where state = 'queued'`.execute(database.db);
       expect(Number(count.rows[0]?.c)).toBe(1);
       const after = await makeQueue([job]);
       await after.startWorking();

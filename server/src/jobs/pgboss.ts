@@ -58,7 +58,11 @@ export class PgBossJobQueue implements JobQueue {
     this.registry.assertHandled(waiting.rows.map((row: { name: string }) => row.name));
   }
 
-  async enqueue<P>(job: JobDefinition<P>, payload: P, options: EnqueueOptions = {}): Promise<string> {
+  async enqueue<P>(
+    job: JobDefinition<P>,
+    payload: P,
+    options: EnqueueOptions = {},
+  ): Promise<string> {
     const definition = this.registry.get(job.name);
     const parsed = definition.payload.parse(payload) as object;
     const id = await this.boss.send(definition.name, parsed, {
@@ -84,7 +88,10 @@ export class PgBossJobQueue implements JobQueue {
             if (!job) return;
             const controller = new AbortController();
             const timer = setTimeout(
-              () => controller.abort(new Error(`The job ran longer than ${definition.timeoutSeconds} s`)),
+              () =>
+                controller.abort(
+                  new Error(`The job ran longer than ${definition.timeoutSeconds} s`),
+                ),
               definition.timeoutSeconds * 1000,
             );
             try {
@@ -119,7 +126,7 @@ function kyselyExecutor(executor: Kysely<Database>): PgBoss.Db {
   return {
     executeSql: async (text: string, values: unknown[]) => {
       const result = await executor.executeQuery(CompiledQuery.raw(text, values));
-      return { rows: result.rows as unknown[] };
+      return { rows: result.rows };
     },
   };
 }

@@ -7,7 +7,11 @@ export class ByteCounter extends Transform {
   constructor(private readonly maxBytes = Number.POSITIVE_INFINITY) {
     super();
   }
-  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: (error?: Error | null, data?: Buffer) => void) {
+  override _transform(
+    chunk: Buffer,
+    _encoding: BufferEncoding,
+    done: (error?: Error | null, data?: Buffer) => void,
+  ) {
     this.bytes += chunk.length;
     if (this.bytes > this.maxBytes) {
       done(new ObjectTooLargeError(this.maxBytes));

@@ -92,7 +92,8 @@ export class LocalObjectStore implements ObjectStore {
 
   private pathOf(key: string): string {
     assertValidKey(key);
-    if (key === TMP_DIR || key.startsWith(`${TMP_DIR}/`)) throw new Error(`Invalid object key: ${key}`);
+    if (key === TMP_DIR || key.startsWith(`${TMP_DIR}/`))
+      throw new Error(`Invalid object key: ${key}`);
     return path.join(this.root, ...key.split('/'));
   }
 
@@ -106,7 +107,12 @@ export class LocalObjectStore implements ObjectStore {
     }
   }
 
-  private async walk(dir: string, keyDir: string, prefix: string, out: ObjectInfo[]): Promise<void> {
+  private async walk(
+    dir: string,
+    keyDir: string,
+    prefix: string,
+    out: ObjectInfo[],
+  ): Promise<void> {
     let entries: fs.Dirent[];
     try {
       entries = await fsp.readdir(dir, { withFileTypes: true });

@@ -19,10 +19,10 @@ import { UrlSigner } from './url-signer';
 interface StoreFixture {
   store: ObjectStore;
   /** The same storage seen through a clock running `offsetSeconds` behind. */
-  storeWithClockOffset(offsetSeconds: number): ObjectStore;
+  storeWithClockOffset: (offsetSeconds: number) => ObjectStore;
   /** Fetches a signed URL the way a browser would. */
-  fetchSigned(url: string): Promise<Response>;
-  close(): Promise<void>;
+  fetchSigned: (url: string) => Promise<Response>;
+  close: () => Promise<void>;
 }
 
 let s3: LoopbackS3;
@@ -109,7 +109,7 @@ describe.each(implementations)('object store: %s', (_name, makeFixture) => {
       // 20 MiB spans several multipart parts on S3.
       const chunk = randomBytes(1024 * 1024);
       const hash = createHash('sha256');
-      async function* source() {
+      function* source() {
         for (let i = 0; i < 20; i++) {
           hash.update(chunk);
           yield chunk;
@@ -118,7 +118,8 @@ describe.each(implementations)('object store: %s', (_name, makeFixture) => {
       const { size } = await store.put('big/object.bin', Readable.from(source()));
       expect(size).toBe(20 * 1024 * 1024);
       const readBack = createHash('sha256');
-      for await (const part of (await store.get('big/object.bin')).body) readBack.update(part as Buffer);
+      for await (const part of (await store.get('big/object.bin')).body)
+        readBack.update(part as Buffer);
       expect(readBack.digest('hex')).toBe(hash.digest('hex'));
     }));
 
@@ -132,7 +133,9 @@ describe.each(implementations)('object store: %s', (_name, makeFixture) => {
       const tail = await store.get('r/key', { start: 15 });
       expect((await buffer(tail.body)).toString()).toBe('fghij');
       expect(tail).toMatchObject({ start: 15, end: 19 });
-      await expect(store.get('r/key', { start: 20 })).rejects.toBeInstanceOf(RangeNotSatisfiableError);
+      await expect(store.get('r/key', { start: 20 })).rejects.toBeInstanceOf(
+        RangeNotSatisfiableError,
+      );
     }));
 
   it('heads, deletes idempotently, and reports missing objects', () =>
@@ -152,7 +155,12 @@ describe.each(implementations)('object store: %s', (_name, makeFixture) => {
       }
       expect((await store.list('p/a/')).map((o) => o.key)).toEqual(['p/a/1', 'p/a/2']);
       expect((await store.list('p/a')).map((o) => o.key)).toEqual(['p/a/1', 'p/a/2', 'p/ab']);
-      expect((await store.list('p/')).map((o) => o.key)).toEqual(['p/a/1', 'p/a/2', 'p/ab', 'p/b/1']);
+      expect((await store.list('p/')).map((o) => o.key)).toEqual([
+        'p/a/1',
+        'p/a/2',
+        'p/ab',
+        'p/b/1',
+      ]);
       expect(await store.list('none/')).toEqual([]);
     }));
 
@@ -168,11 +176,13 @@ describe.each(implementations)('object store: %s', (_name, makeFixture) => {
 
   it('leaves nothing behind when the source stream fails half-way', () =>
     withStore(async ({ store }) => {
-      async function* failing() {
+      function* failing() {
         yield randomBytes(1000);
         throw new Error('client went away');
       }
-      await expect(store.put('broken/x', Readable.from(failing()))).rejects.toThrow('client went away');
+      await expect(store.put('broken/x', Readable.from(failing()))).rejects.toThrow(
+        'client went away',
+      );
       expect(await store.list('')).toEqual([]);
     }));
 
@@ -186,14 +196,19 @@ describe.each(implementations)('object store: %s', (_name, makeFixture) => {
   it('refuses keys that are not server-made paths', () =>
     withStore(async ({ store }) => {
       for (const bad of ['../etc/passwd', '/abs', 'a//b', 'a/../b', 'with space', '']) {
-        await expect(store.put(bad, Readable.from([Buffer.from('x')]))).rejects.toThrow('Invalid object key');
+        await expect(store.put(bad, Readable.from([Buffer.from('x')]))).rejects.toThrow(
+          'Invalid object key',
+        );
       }
     }));
 
   it('makes signed URLs that serve the object', () =>
     withStore(async ({ store, fetchSigned }) => {
       await store.put('s/track.mp3', Readable.from([Buffer.from('audio-bytes')]));
-      const url = await store.signedUrl('s/track.mp3', { expiresInSeconds: 60, downloadName: 'My Song.mp3' });
+      const url = await store.signedUrl('s/track.mp3', {
+        expiresInSeconds: 60,
+        downloadName: 'My Song.mp3',
+      });
       const response = await fetchSigned(url);
       expect(response.status).toBe(200);
       expect(await response.text()).toBe('audio-bytes');

@@ -74,7 +74,11 @@ const KEY_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]*(\/[A-Za-z0-9][A-Za-z0-9_.-]*)*$
 
 /** Keys are server-made paths: segments of letters, digits, `_`, `.`, `-`; no `..`, no leading `/`. */
 export function assertValidKey(key: string): void {
-  if (key.length > 512 || !KEY_PATTERN.test(key) || key.split('/').some((s) => s === '..' || s === '.')) {
+  if (
+    key.length > 512 ||
+    !KEY_PATTERN.test(key) ||
+    key.split('/').some((s) => s === '..' || s === '.')
+  ) {
     throw new Error(`Invalid object key: ${JSON.stringify(key)}`);
   }
 }

@@ -110,7 +110,9 @@ export class S3ObjectStore implements ObjectStore {
   async head(key: string): Promise<ObjectInfo | null> {
     assertValidKey(key);
     try {
-      const result = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      const result = await this.client.send(
+        new HeadObjectCommand({ Bucket: this.bucket, Key: key }),
+      );
       return {
         key,
         size: result.ContentLength ?? 0,
@@ -137,7 +139,11 @@ export class S3ObjectStore implements ObjectStore {
       );
       for (const item of page.Contents ?? []) {
         if (!item.Key) continue;
-        found.push({ key: item.Key, size: item.Size ?? 0, lastModified: item.LastModified ?? new Date(0) });
+        found.push({
+          key: item.Key,
+          size: item.Size ?? 0,
+          lastModified: item.LastModified ?? new Date(0),
+        });
       }
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);

@@ -26,7 +26,13 @@ describe('UrlSigner', () => {
     expect(signer.verify('a/c.mp3', q, 0)).toBe(false);
     expect(signer.verify('a/b.mp3', { ...q, expires: '2000' }, 0)).toBe(false);
     expect(signer.verify('a/b.mp3', { ...q, name: 'Other.mp3' }, 0)).toBe(false);
-    expect(signer.verify('a/b.mp3', { ...q, sig: q.sig.replace(/^./, (c) => (c === '0' ? '1' : '0')) }, 0)).toBe(false);
+    expect(
+      signer.verify(
+        'a/b.mp3',
+        { ...q, sig: q.sig.replace(/^./, (c) => (c === '0' ? '1' : '0')) },
+        0,
+      ),
+    ).toBe(false);
     expect(signer.verify('a/b.mp3', { ...q, sig: 'zz' }, 0)).toBe(false);
   });
 

@@ -23,7 +23,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('completed_at', t.timestamp)
     .execute();
   // The claim query scans by state and due time.
-  await db.schema.createIndex('jobs_state_run_at_idx').on('jobs').columns(['state', 'run_at']).execute();
+  await db.schema
+    .createIndex('jobs_state_run_at_idx')
+    .on('jobs')
+    .columns(['state', 'run_at'])
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -1,0 +1,50 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { AppDeps } from './deps';
+import { registerErrorHandling } from './http/errors';
+import { registerOpenApi } from './http/openapi';
+import { registerSecurityHeaders } from './http/security';
+import { registerSpa } from './http/spa';
+import { storageRoutes } from './http/storage.routes';
+import { healthRoutes } from './modules/health/health.routes';
+import { HealthService } from './modules/health/health.service';
+
+export interface BuildAppOptions {
+  /** The process logger (pino); without one the app logs nothing (tests). */
+  logger?: FastifyBaseLogger;
+}
+
+/** Builds the Fastify app from its adapters. It does not listen; main.ts or a test does. */
+export async function buildApp(
+  deps: AppDeps,
+  options: BuildAppOptions = {},
+): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
+    trustProxy: deps.config.trustProxy,
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID();
+    },
+    requestIdHeader: false,
+    bodyLimit: 1024 * 1024,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id);
+    done();
+  });
+
+  registerErrorHandling(app);
+  await registerSecurityHeaders(app, { https: deps.config.publicUrl.startsWith('https://') });
+  await registerOpenApi(app);
+
+  const health = new HealthService(deps);
+  await app.register(healthRoutes(health), { prefix: '/api' });
+  await app.register(storageRoutes(deps), { prefix: '/api' });
+
+  await registerSpa(app, deps.config.webDistDir);
+  return app;
+}

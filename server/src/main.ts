@@ -1,0 +1,115 @@
+import { config as loadDotenv } from 'dotenv';
+import pino from 'pino';
+import { buildApp } from './app';
+import { ConfigError, loadConfig, type Config } from './config';
+import { openDatabase } from './db/database';
+import { migrateToLatest } from './db/migrate';
+import { openRuntime } from './runtime';
+
+type Command = 'serve' | 'worker' | 'migrate';
+const COMMANDS: readonly Command[] = ['serve', 'worker', 'migrate'];
+
+async function main(): Promise<void> {
+  const command = (process.argv[2] ?? 'serve') as Command;
+  if (!COMMANDS.includes(command)) {
+    console.error(`Unknown command "${command}". Use one of: ${COMMANDS.join(', ')}`);
+    process.exit(2);
+  }
+  loadDotenv({ quiet: true });
+  let config: Config;
+  try {
+    config = loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const logger = pino({ level: config.logLevel, base: { service: `takes-${command}` } });
+
+  switch (command) {
+    case 'migrate':
+      return migrate(config, logger);
+    case 'worker':
+      return worker(config, logger);
+    case 'serve':
+      return serve(config, logger);
+  }
+}
+
+async function migrate(config: Config, logger: pino.Logger): Promise<void> {
+  const database = openDatabase(config.database);
+  try {
+    const applied = await migrateToLatest(database.db);
+    logger.info(
+      { migrations: applied },
+      applied.length ? 'database migrated' : 'database already up to date',
+    );
+  } finally {
+    await database.destroy();
+  }
+}
+
+async function worker(config: Config, logger: pino.Logger): Promise<void> {
+  const runtime = await openRuntime(config, logger);
+  await runtime.jobs.startWorking();
+  logger.info({ queue: runtime.jobs.kind }, 'worker started');
+  onShutdown(logger, () => runtime.close());
+}
+
+async function serve(config: Config, logger: pino.Logger): Promise<void> {
+  const runtime = await openRuntime(config, logger);
+  const app = await buildApp(runtime, { logger });
+  if (config.jobs.runInServe) await runtime.jobs.startWorking();
+  await app.listen({ host: config.host, port: config.port });
+  logger.info(
+    {
+      url: config.publicUrl,
+      database: runtime.database.dialect,
+      storage: runtime.storage.kind,
+      queue: runtime.jobs.kind,
+      worker: config.jobs.runInServe,
+      mail: runtime.mailer.kind,
+    },
+    `Takes is running on ${config.publicUrl}`,
+  );
+  onShutdown(logger, async () => {
+    await app.close();
+    await runtime.close();
+  });
+}
+
+/** On SIGINT/SIGTERM: stop taking work, finish what is running, then exit. */
+function onShutdown(logger: pino.Logger, close: () => Promise<void>): void {
+  let closing = false;
+  const handler = (signal: NodeJS.Signals) => {
+    if (closing) {
+      logger.warn('second signal: exiting now');
+      process.exit(1);
+    }
+    closing = true;
+    logger.info({ signal }, 'shutting down');
+    const force = setTimeout(() => {
+      logger.error('shutdown took too long: exiting');
+      process.exit(1);
+    }, 30_000);
+    force.unref();
+    close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', handler);
+  process.once('SIGTERM', handler);
+}
+
+main().catch((error: unknown) => {
+  // One clear line for people; the stack only when asked for.
+  console.error(`Takes could not start: ${error instanceof Error ? error.message : String(error)}`);
+  if (process.env.LOG_LEVEL === 'debug' && error instanceof Error) console.error(error.stack);
+  process.exit(1);
+});

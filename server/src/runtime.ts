@@ -1,0 +1,58 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { systemClock, type Clock } from './clock';
+import type { Config } from './config';
+import { openDatabase } from './db/database';
+import { migrateToLatest } from './db/migrate';
+import type { AppDeps } from './deps';
+import { createJobCatalog } from './jobs/catalog';
+import { createJobQueue } from './jobs/create-queue';
+import { JobRegistry } from './jobs/registry';
+import { createMailer } from './mail/mailer';
+import { MediaRunner } from './media/runner';
+import { resolveMediaTools } from './media/tools';
+import { resolveSecretKey } from './secret-key';
+import { createObjectStore } from './storage/create-store';
+import { UrlSigner } from './storage/url-signer';
+
+export interface Runtime extends AppDeps {
+  close(): Promise<void>;
+}
+
+/** Opens every adapter from configuration, migrates the database and prepares the queue. */
+export async function openRuntime(
+  config: Config,
+  logger: FastifyBaseLogger,
+  clock: Clock = systemClock,
+): Promise<Runtime> {
+  const secretKey = resolveSecretKey(config.secretKey, config.dataDir);
+  const media = new MediaRunner(resolveMediaTools(config.media));
+  const database = openDatabase(config.database);
+  try {
+    const applied = await migrateToLatest(database.db);
+    if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
+    const signer = new UrlSigner(secretKey);
+    const storage = createObjectStore(config.storage, signer, () => clock.now());
+    const registry = new JobRegistry(createJobCatalog({ storage }));
+    const jobs = createJobQueue(config, database.db, registry, clock, logger);
+    await jobs.open();
+    const mailer = createMailer(config.mail, logger);
+    return {
+      config,
+      database,
+      storage,
+      signer,
+      jobs,
+      media,
+      mailer,
+      clock,
+      close: async () => {
+        await jobs.close();
+        mailer.close();
+        await database.destroy();
+      },
+    };
+  } catch (error) {
+    await database.destroy();
+    throw error;
+  }
+}

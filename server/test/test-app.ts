@@ -1,0 +1,81 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../src/app';
+import { systemClock, type Clock } from '../src/clock';
+import { loadConfig } from '../src/config';
+import type { AppDeps } from '../src/deps';
+import { createJobCatalog } from '../src/jobs/catalog';
+import { EmbeddedJobQueue } from '../src/jobs/embedded';
+import { JobRegistry } from '../src/jobs/registry';
+import { LogMailer } from '../src/mail/mailer';
+import { MediaRunner } from '../src/media/runner';
+import { resolveMediaTools } from '../src/media/tools';
+import { LocalObjectStore } from '../src/storage/local';
+import type { ObjectStore } from '../src/storage/object-store';
+import { UrlSigner } from '../src/storage/url-signer';
+import { createTestDatabase } from './test-database';
+
+export interface TestApp {
+  app: FastifyInstance;
+  deps: AppDeps;
+  dir: string;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  webDistDir?: string;
+  clock?: Clock;
+  storage?: (dir: string, signer: UrlSigner) => ObjectStore;
+}
+
+const silent = { info: () => {}, warn: () => {}, error: () => {} };
+
+/** A whole app on real parts: a fresh database, a temp storage folder, real ffmpeg. */
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'takes-app-'));
+  const database = await createTestDatabase();
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: dir,
+    WEB_DIST_DIR: options.webDistDir ?? path.join(dir, 'no-web-build'),
+  });
+  const clock = options.clock ?? systemClock;
+  const signer = new UrlSigner('test-secret-key-test-secret-key-0123456789');
+  const storage =
+    options.storage?.(dir, signer) ??
+    new LocalObjectStore(path.join(dir, 'objects'), signer, () => clock.now());
+  const registry = new JobRegistry(createJobCatalog({ storage }));
+  const jobs = new EmbeddedJobQueue(database.db, registry, {
+    concurrency: 1,
+    pollIntervalMs: 50,
+    leaseMs: 5000,
+    clock,
+    logger: silent,
+  });
+  await jobs.open();
+  const deps: AppDeps = {
+    config,
+    database,
+    storage,
+    signer,
+    jobs,
+    media: new MediaRunner(resolveMediaTools(config.media)),
+    mailer: new LogMailer(silent, config.mail.from),
+    clock,
+  };
+  const app = await buildApp(deps);
+  await app.ready();
+  return {
+    app,
+    deps,
+    dir,
+    close: async () => {
+      await app.close();
+      await jobs.close();
+      await database.cleanup();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

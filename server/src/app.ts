@@ -7,7 +7,16 @@ import { registerOpenApi } from './http/openapi';
 import { registerSecurityHeaders } from './http/security';
 import { registerSpa } from './http/spa';
 import { storageRoutes } from './http/storage.routes';
+import { createAuth } from './auth/auth';
+import { registerAuthGuard } from './auth/guard';
+import { RateLimiter } from './auth/rate-limiter';
+import { registerCsrfProtection } from './http/csrf';
+import { authRoutes } from './modules/auth/auth.routes';
+import { AuthService } from './modules/auth/auth.service';
+import { MagicCodeService } from './modules/auth/magic-code.service';
 import { healthRoutes } from './modules/health/health.routes';
+import { profileRoutes } from './modules/profiles/profiles.routes';
+import { ProfilesService } from './modules/profiles/profiles.service';
 import { HealthService } from './modules/health/health.service';
 
 export interface BuildAppOptions {
@@ -40,6 +49,38 @@ export async function buildApp(
   registerErrorHandling(app);
   await registerSecurityHeaders(app, { https: deps.config.publicUrl.startsWith('https://') });
   await registerOpenApi(app);
+
+  registerCsrfProtection(app, deps.config.publicUrl);
+
+  const db = deps.database.db;
+  const auth = createAuth(deps.config, deps.database, deps.secretKey);
+  const magic = new MagicCodeService({
+    db,
+    mailer: deps.mailer,
+    clock: deps.clock,
+    secret: deps.secretKey,
+    publicUrl: deps.config.publicUrl,
+  });
+  const authService = new AuthService({
+    auth,
+    db,
+    limiter: new RateLimiter(db, deps.clock),
+    magic,
+    config: deps.config,
+  });
+  const requireUser = registerAuthGuard(app, authService);
+  await app.register(authRoutes({ service: authService, auth, config: deps.config, requireUser }), {
+    prefix: '/api',
+  });
+  const profiles = new ProfilesService({
+    db,
+    storage: deps.storage,
+    jobs: deps.jobs,
+    clock: deps.clock,
+  });
+  await app.register(profileRoutes({ service: profiles, storage: deps.storage, requireUser }), {
+    prefix: '/api',
+  });
 
   const health = new HealthService(deps);
   await app.register(healthRoutes(health), { prefix: '/api' });

@@ -74,6 +74,15 @@ const envSchema = z.object({
     .optional(),
   MAIL_FROM: z.string().trim().min(3).default('Takes <no-reply@takes.localhost>'),
   WEB_DIST_DIR: z.string().trim().min(1).optional(),
+  GOOGLE_CLIENT_ID: z.string().trim().min(1).optional(),
+  GOOGLE_CLIENT_SECRET: z.string().trim().min(1).optional(),
+  APPLE_CLIENT_ID: z.string().trim().min(1).optional(),
+  APPLE_CLIENT_SECRET: z.string().trim().min(1).optional(),
+  APPLE_APP_BUNDLE_IDENTIFIER: z.string().trim().min(1).optional(),
+  DESKTOP_SCHEME: z
+    .string()
+    .regex(/^[a-z][a-z0-9+.-]*$/, 'must be a URL scheme such as takes')
+    .default('takes'),
 });
 
 export type RawEnv = Record<string, string | undefined>;
@@ -115,6 +124,13 @@ export interface Config {
   media: { ffmpegPath: string | undefined; ffprobePath: string | undefined; timeoutMs: number };
   mail: { smtpUrl: string | undefined; from: string };
   webDistDir: string;
+  oauth: {
+    google: { clientId: string; clientSecret: string } | undefined;
+    apple:
+      | { clientId: string; clientSecret: string; appBundleIdentifier: string | undefined }
+      | undefined;
+  };
+  desktopScheme: string;
 }
 
 export class ConfigError extends Error {
@@ -202,7 +218,33 @@ export function loadConfig(rawEnv: RawEnv): Config {
     },
     mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
     webDistDir: path.resolve(env.WEB_DIST_DIR ?? defaultWebDist),
+    oauth: {
+      google: pair('GOOGLE', env.GOOGLE_CLIENT_ID, env.GOOGLE_CLIENT_SECRET),
+      apple: withBundle(
+        pair('APPLE', env.APPLE_CLIENT_ID, env.APPLE_CLIENT_SECRET),
+        env.APPLE_APP_BUNDLE_IDENTIFIER,
+      ),
+    },
+    desktopScheme: env.DESKTOP_SCHEME,
   };
+}
+
+/** A provider is configured with both its id and secret, or not at all. */
+function pair(prefix: string, clientId: string | undefined, clientSecret: string | undefined) {
+  if (!clientId && !clientSecret) return undefined;
+  if (!clientId || !clientSecret) {
+    throw new ConfigError(
+      `Invalid configuration: ${prefix}_CLIENT_ID and ${prefix}_CLIENT_SECRET must be set together`,
+    );
+  }
+  return { clientId, clientSecret };
+}
+
+function withBundle(
+  provider: { clientId: string; clientSecret: string } | undefined,
+  appBundleIdentifier: string | undefined,
+) {
+  return provider ? { ...provider, appBundleIdentifier } : undefined;
 }
 
 // An empty variable (`FOO=` in a .env file) means "not set", so defaults apply.

@@ -10,6 +10,8 @@ import type { UrlSigner } from './storage/url-signer';
 /** Everything the app talks to, passed in so a test can build an app from real parts in ms. */
 export interface AppDeps {
   config: Config;
+  /** Signs URLs, cookies and one-time codes. */
+  secretKey: string;
   database: DatabaseHandle;
   storage: ObjectStore;
   signer: UrlSigner;

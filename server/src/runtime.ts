@@ -38,6 +38,7 @@ export async function openRuntime(
     const mailer = createMailer(config.mail, logger);
     return {
       config,
+      secretKey,
       database,
       storage,
       signer,

@@ -9,7 +9,7 @@ import type { AppDeps } from '../src/deps';
 import { createJobCatalog } from '../src/jobs/catalog';
 import { EmbeddedJobQueue } from '../src/jobs/embedded';
 import { JobRegistry } from '../src/jobs/registry';
-import { LogMailer } from '../src/mail/mailer';
+import { LogMailer, type Mailer } from '../src/mail/mailer';
 import { MediaRunner } from '../src/media/runner';
 import { resolveMediaTools } from '../src/media/tools';
 import { LocalObjectStore } from '../src/storage/local';
@@ -26,6 +26,8 @@ export interface TestApp {
 
 export interface TestAppOptions {
   webDistDir?: string;
+  env?: Record<string, string>;
+  mailer?: Mailer;
   clock?: Clock;
   storage?: (dir: string, signer: UrlSigner) => ObjectStore;
 }
@@ -40,9 +42,11 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     NODE_ENV: 'test',
     DATA_DIR: dir,
     WEB_DIST_DIR: options.webDistDir ?? path.join(dir, 'no-web-build'),
+    ...options.env,
   });
   const clock = options.clock ?? systemClock;
-  const signer = new UrlSigner('test-secret-key-test-secret-key-0123456789');
+  const secretKey = 'test-secret-key-test-secret-key-0123456789';
+  const signer = new UrlSigner(secretKey);
   const storage =
     options.storage?.(dir, signer) ??
     new LocalObjectStore(path.join(dir, 'objects'), signer, () => clock.now());
@@ -57,12 +61,13 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   await jobs.open();
   const deps: AppDeps = {
     config,
+    secretKey,
     database,
     storage,
     signer,
     jobs,
     media: new MediaRunner(resolveMediaTools(config.media)),
-    mailer: new LogMailer(silent, config.mail.from),
+    mailer: options.mailer ?? new LogMailer(silent, config.mail.from),
     clock,
   };
   const app = await buildApp(deps);
@@ -78,4 +83,21 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A clock a test can move forward. */
+export class TestClock implements Clock {
+  private offsetMs = 0;
+  now(): Date {
+    return new Date(Date.now() + this.offsetMs);
+  }
+  advance(ms: number): void {
+    this.offsetMs += ms;
+  }
+}
+
+/** Cookie header value from a response's Set-Cookie headers. */
+export function cookiesFrom(setCookie: string | string[] | undefined): string {
+  const list = Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : [];
+  return list.map((c) => c.split(';')[0]).join('; ');
 }

@@ -9,6 +9,12 @@ import type { Database } from './schema';
 
 export interface DatabaseHandle {
   db: Kysely<Database>;
+  /**
+   * The same database for better-auth, which wants Date objects for timestamps. On SQLite it
+   * is the same instance (better-auth converts itself); on PostgreSQL a small second pool
+   * with the driver's default type parsing.
+   */
+  authDb: Kysely<Database>;
   dialect: Dialect;
   ping(): Promise<void>;
   destroy(): Promise<void>;
@@ -36,13 +42,22 @@ export function openDatabase(
       types: { getTypeParser: pgTypeParser },
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const authPool = new pg.Pool({
+      connectionString: config.url,
+      max: Math.max(Math.floor((options.poolSize ?? 10) / 2), 2),
+      options: options.searchPath ? `-c search_path=${options.searchPath}` : undefined,
+    });
+    const authDb = new Kysely<Database>({ dialect: new PostgresDialect({ pool: authPool }) });
     return {
       db,
+      authDb,
       dialect: 'postgres',
       ping: async () => {
         await sql`select 1`.execute(db);
       },
-      destroy: () => db.destroy(),
+      destroy: async () => {
+        await Promise.all([db.destroy(), authDb.destroy()]);
+      },
     };
   }
 
@@ -55,6 +70,7 @@ export function openDatabase(
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
   return {
     db,
+    authDb: db,
     dialect: 'sqlite',
     ping: async () => {
       await sql`select 1`.execute(db);

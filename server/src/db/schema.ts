@@ -23,6 +23,66 @@ export interface JobsTable {
 
 export type JobState = 'queued' | 'active' | 'completed' | 'failed';
 
+/** Owned by better-auth (see auth/auth.ts); typed here for our own reads. */
+export interface UsersTable {
+  id: string;
+  name: string;
+  email: string;
+  email_verified: number | boolean;
+  image: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SessionsTable {
+  id: string;
+  token: string;
+  user_id: string;
+  expires_at: string;
+  ip_address: string | null;
+  user_agent: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AccountsTable {
+  id: string;
+  account_id: string;
+  provider_id: string;
+  user_id: string;
+  password: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ProfilesTable {
+  user_id: string;
+  display_name: string | null;
+  avatar_key: string | null;
+  updated_at: string;
+}
+
+export interface MagicCodesTable {
+  email: string;
+  code_hash: string;
+  link_token_hash: string;
+  failed_attempts: Generated<number>;
+  expires_at: string;
+  sent_at: string;
+}
+
+export interface RateLimitsTable {
+  key: string;
+  window_start: string;
+  count: number;
+}
+
 export interface Database {
   jobs: JobsTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  accounts: AccountsTable;
+  profiles: ProfilesTable;
+  magic_codes: MagicCodesTable;
+  rate_limits: RateLimitsTable;
 }

@@ -23,12 +23,11 @@ export const notFound = (message = 'Not found') => new HttpError(404, message);
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler<FastifyError | HttpError>((error, request, reply) => {
     if (hasZodFastifySchemaValidationErrors(error)) {
+      // Our schemas carry messages written for people (the spec's words), so the first one
+      // is the answer; every issue with its path goes in details.
       const first = error.validation[0];
-      const field = first?.instancePath.replace(/^\//, '').replaceAll('/', '.');
       const body: ErrorBody = {
-        error: first
-          ? `${field ? `${field}: ` : ''}${first.message ?? 'is invalid'}`
-          : 'Invalid request',
+        error: first?.message ?? 'Invalid request',
         details: error.validation.map((v) => ({ path: v.instancePath, message: v.message })),
       };
       return reply.status(400).send(body);

@@ -1,0 +1,79 @@
+import { z } from 'zod';
+
+// The spec's validation messages, word for word (spec section 5). Server and web share them.
+export const AUTH_MESSAGES = {
+  emailRequired: 'Email is required',
+  emailInvalid: 'Invalid email address',
+  passwordRequired: 'Password is required',
+  passwordTooShort: 'Password must be at least 6 characters',
+  passwordTooCommon: 'This password is one of the most common passwords. Please choose another.',
+  otpRequired: 'OTP code is required',
+  otpDigits: 'OTP must be 6 digits',
+  otpInvalid: 'Invalid or expired OTP code',
+  signUpNotice: 'Check your email for a confirmation link to complete your registration.',
+  magicLinkNotice:
+    'Check your email for a magic link to sign in. The link will expire in 10 minutes.',
+  authFailed: 'An error occurred during authentication',
+  magicLinkFailed: 'An error occurred while sending the magic link',
+  tooManyRequests: 'Too many attempts. Please wait a moment and try again.',
+  notAuthenticated: 'Not authenticated',
+} as const;
+
+export const MIN_PASSWORD_LENGTH = 6;
+export const MAX_PASSWORD_LENGTH = 128;
+export const OTP_LENGTH = 6;
+
+export const emailSchema = z
+  .string({ error: AUTH_MESSAGES.emailRequired })
+  .trim()
+  .min(1, AUTH_MESSAGES.emailRequired)
+  .max(254, AUTH_MESSAGES.emailInvalid)
+  .pipe(z.email(AUTH_MESSAGES.emailInvalid))
+  .transform((email) => email.toLowerCase());
+
+export const passwordSchema = z
+  .string({ error: AUTH_MESSAGES.passwordRequired })
+  .min(1, AUTH_MESSAGES.passwordRequired)
+  .min(MIN_PASSWORD_LENGTH, AUTH_MESSAGES.passwordTooShort)
+  .max(MAX_PASSWORD_LENGTH, `Password must be at most ${MAX_PASSWORD_LENGTH} characters`);
+
+export const otpSchema = z
+  .string({ error: AUTH_MESSAGES.otpRequired })
+  .trim()
+  .min(1, AUTH_MESSAGES.otpRequired)
+  .regex(/^\d{6}$/, AUTH_MESSAGES.otpDigits);
+
+export const signUpBodySchema = z.object({
+  email: emailSchema,
+  password: passwordSchema,
+  name: z.string().trim().max(100).optional(),
+});
+export type SignUpBody = z.input<typeof signUpBodySchema>;
+
+export const signInBodySchema = z.object({ email: emailSchema, password: passwordSchema });
+export type SignInBody = z.input<typeof signInBodySchema>;
+
+export const magicCodeSendBodySchema = z.object({ email: emailSchema });
+export const magicCodeVerifyBodySchema = z.object({ email: emailSchema, code: otpSchema });
+
+export const sessionUserSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  /** The full name, when the person gave one. */
+  name: z.string().nullable(),
+  displayName: z.string().nullable(),
+  avatarUrl: z.string().nullable(),
+});
+export type SessionUser = z.infer<typeof sessionUserSchema>;
+
+export const sessionResponseSchema = z.object({
+  user: sessionUserSchema,
+  expiresAt: z.string(),
+});
+export type SessionResponse = z.infer<typeof sessionResponseSchema>;
+
+export const authProvidersSchema = z.object({
+  google: z.boolean(),
+  apple: z.boolean(),
+});
+export type AuthProviders = z.infer<typeof authProvidersSchema>;

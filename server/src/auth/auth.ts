@@ -1,0 +1,112 @@
+import { betterAuth } from 'better-auth';
+import type { Config } from '../config';
+import type { DatabaseHandle } from '../db/database';
+import { provenEmailSignIn } from './magic-code.plugin';
+import { hashPassword, verifyPassword } from './password-hash';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '@takes/contract';
+
+export const SESSION_COOKIE_PREFIX = 'takes';
+const DAY = 24 * 60 * 60;
+
+/**
+ * better-auth owns users, password and social accounts, and cookie sessions. Telemetry
+ * is off. Its routes live under /api/auth; the flows with our own rules (validation
+ * messages, common passwords, magic codes, rate limits) wrap it in modules/auth.
+ */
+export function createAuth(config: Config, database: DatabaseHandle, secret: string) {
+  const https = config.publicUrl.startsWith('https://');
+  return betterAuth({
+    appName: 'Takes',
+    baseURL: config.publicUrl,
+    basePath: '/api/auth',
+    secret,
+    telemetry: { enabled: false },
+    plugins: [provenEmailSignIn()],
+    database: { db: database.authDb, type: database.dialect },
+    // Same-site check: the app's public URL, plus the origin the request itself came to
+    // (a server reached as 127.0.0.1 and as localhost is still one site).
+    trustedOrigins: (request) => {
+      const origins = [new URL(config.publicUrl).origin];
+      const host = request?.headers.get('host');
+      if (host) origins.push(`${https ? 'https' : 'http'}://${host}`);
+      return origins;
+    },
+    emailAndPassword: {
+      enabled: true,
+      autoSignIn: true,
+      requireEmailVerification: false,
+      minPasswordLength: MIN_PASSWORD_LENGTH,
+      maxPasswordLength: MAX_PASSWORD_LENGTH,
+      password: {
+        hash: hashPassword,
+        verify: ({ hash, password }) => verifyPassword(password, hash),
+      },
+    },
+    socialProviders: {
+      ...(config.oauth.google && {
+        google: {
+          clientId: config.oauth.google.clientId,
+          clientSecret: config.oauth.google.clientSecret,
+          accessType: 'offline' as const,
+          prompt: 'consent' as const,
+        },
+      }),
+      ...(config.oauth.apple && {
+        apple: {
+          clientId: config.oauth.apple.clientId,
+          clientSecret: config.oauth.apple.clientSecret,
+          appBundleIdentifier: config.oauth.apple.appBundleIdentifier,
+        },
+      }),
+    },
+    session: {
+      modelName: 'sessions',
+      expiresIn: 30 * DAY,
+      // Rolling expiry: a session used after a day gets a fresh 30 days.
+      updateAge: DAY,
+      fields: {
+        expiresAt: 'expires_at',
+        createdAt: 'created_at',
+        updatedAt: 'updated_at',
+        ipAddress: 'ip_address',
+        userAgent: 'user_agent',
+        userId: 'user_id',
+      },
+    },
+    user: {
+      modelName: 'users',
+      fields: { emailVerified: 'email_verified', createdAt: 'created_at', updatedAt: 'updated_at' },
+    },
+    account: {
+      modelName: 'accounts',
+      accountLinking: { enabled: true, trustedProviders: ['google', 'apple'] },
+      fields: {
+        accountId: 'account_id',
+        providerId: 'provider_id',
+        userId: 'user_id',
+        accessToken: 'access_token',
+        refreshToken: 'refresh_token',
+        idToken: 'id_token',
+        accessTokenExpiresAt: 'access_token_expires_at',
+        refreshTokenExpiresAt: 'refresh_token_expires_at',
+        createdAt: 'created_at',
+        updatedAt: 'updated_at',
+      },
+    },
+    verification: {
+      modelName: 'verifications',
+      fields: { expiresAt: 'expires_at', createdAt: 'created_at', updatedAt: 'updated_at' },
+    },
+    // Our own limiter (per IP and per email, shared in the database) guards these routes.
+    rateLimit: { enabled: false },
+    advanced: {
+      cookiePrefix: SESSION_COOKIE_PREFIX,
+      useSecureCookies: https,
+      defaultCookieAttributes: { httpOnly: true, sameSite: 'lax', secure: https, path: '/' },
+      ipAddress: { ipAddressHeaders: config.trustProxy ? ['x-forwarded-for'] : [] },
+      database: { generateId: () => crypto.randomUUID() },
+    },
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;

@@ -1,0 +1,30 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AUTH_MESSAGES } from '@takes/contract';
+import { HttpError } from '../http/errors';
+import { toFetchHeaders } from '../modules/auth/fetch-bridge';
+import type { AuthService, AuthenticatedUser } from '../modules/auth/auth.service';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by `requireUser` on protected routes. */
+    user: AuthenticatedUser | null;
+  }
+}
+
+/** Adds `request.user` and the `requireUser` pre-handler for protected routes. */
+export function registerAuthGuard(
+  app: FastifyInstance,
+  auth: AuthService,
+): (request: FastifyRequest) => Promise<void> {
+  app.decorateRequest('user', null);
+  return async (request) => {
+    request.user ??= await auth.currentUser(toFetchHeaders(request));
+    if (!request.user) throw new HttpError(401, AUTH_MESSAGES.notAuthenticated);
+  };
+}
+
+/** The signed-in user of a route guarded by `requireUser`. */
+export function userOf(request: FastifyRequest): AuthenticatedUser {
+  if (!request.user) throw new HttpError(401, AUTH_MESSAGES.notAuthenticated);
+  return request.user;
+}

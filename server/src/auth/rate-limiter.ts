@@ -1,0 +1,72 @@
+import type { Kysely } from 'kysely';
+import type { Clock } from '../clock';
+import type { Database } from '../db/schema';
+
+export interface RateRule {
+  /** Bucket name, e.g. 'sign-in:ip'. */
+  name: string;
+  limit: number;
+  windowMs: number;
+}
+
+/**
+ * Fixed-window counters in the database, so every server process shares them.
+ * `hit` counts one attempt and says whether it is still within the limit.
+ */
+export class RateLimiter {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+  ) {}
+
+  async hit(rule: RateRule, subject: string): Promise<boolean> {
+    const now = this.clock.now();
+    const nowIso = now.toISOString();
+    const windowOpenedAfter = new Date(now.getTime() - rule.windowMs).toISOString();
+    const key = `${rule.name}:${subject}`;
+    // One statement: a new key starts at 1; an expired window restarts at 1; else count + 1.
+    const row = await this.db
+      .insertInto('rate_limits')
+      .values({ key, window_start: nowIso, count: 1 })
+      .onConflict((oc) =>
+        oc.column('key').doUpdateSet((eb) => ({
+          count: eb
+            .case()
+            .when('rate_limits.window_start', '<=', windowOpenedAfter)
+            .then(1)
+            .else(eb('rate_limits.count', '+', 1))
+            .end(),
+          window_start: eb
+            .case()
+            .when('rate_limits.window_start', '<=', windowOpenedAfter)
+            .then(nowIso)
+            .else(eb.ref('rate_limits.window_start'))
+            .end(),
+        })),
+      )
+      .returning('count')
+      .executeTakeFirstOrThrow();
+    return row.count <= rule.limit;
+  }
+
+  /** Removes windows that ended long ago (called now and then; counters are tiny). */
+  async prune(olderThanMs: number): Promise<void> {
+    const cutoff = new Date(this.clock.now().getTime() - olderThanMs).toISOString();
+    await this.db.deleteFrom('rate_limits').where('window_start', '<', cutoff).execute();
+  }
+}
+
+const MINUTE = 60_000;
+
+/** The limits on sign-in flows, per IP address and per email. */
+export const AUTH_RATE_RULES = {
+  signInIp: { name: 'sign-in:ip', limit: 20, windowMs: 10 * MINUTE },
+  signInEmail: { name: 'sign-in:email', limit: 10, windowMs: 10 * MINUTE },
+  signUpIp: { name: 'sign-up:ip', limit: 10, windowMs: 60 * MINUTE },
+  codeSendIp: { name: 'code-send:ip', limit: 10, windowMs: 10 * MINUTE },
+  // At most one code email per address per 60 seconds.
+  codeSendEmail: { name: 'code-send:email', limit: 1, windowMs: MINUTE },
+  codeVerifyIp: { name: 'code-verify:ip', limit: 30, windowMs: 10 * MINUTE },
+  codeVerifyEmail: { name: 'code-verify:email', limit: 15, windowMs: 10 * MINUTE },
+  demoIp: { name: 'demo:ip', limit: 10, windowMs: 10 * MINUTE },
+} satisfies Record<string, RateRule>;

@@ -1,0 +1,300 @@
+import type { Kysely } from 'kysely';
+import { APIError } from 'better-auth/api';
+import { AUTH_MESSAGES, type SessionResponse, type SessionUser } from '@takes/contract';
+import type { Auth } from '../../auth/auth';
+import { passwordProblem } from '../../auth/password-policy';
+import { AUTH_RATE_RULES, type RateLimiter, type RateRule } from '../../auth/rate-limiter';
+import type { Config } from '../../config';
+import type { Database } from '../../db/schema';
+import { HttpError } from '../../http/errors';
+import type { MagicCodeService } from './magic-code.service';
+
+export const DEMO_EMAIL = 'demo@takes.localhost';
+const DEMO_NAME = 'Demo Musician';
+
+export interface RequestContext {
+  headers: Headers;
+  ip: string;
+}
+
+/** A signed-in caller, from a session cookie or a bearer token. */
+export interface AuthenticatedUser {
+  id: string;
+  email: string;
+  sessionToken: string;
+  expiresAt: string;
+}
+
+export interface AuthResult {
+  cookies: Headers;
+  body: SessionResponse;
+}
+
+/** Sign-up, sign-in, magic codes, sessions: better-auth underneath, our rules on top. */
+export class AuthService {
+  constructor(
+    private readonly deps: {
+      auth: Auth;
+      db: Kysely<Database>;
+      limiter: RateLimiter;
+      magic: MagicCodeService;
+      config: Config;
+    },
+  ) {}
+
+  async currentUser(headers: Headers): Promise<AuthenticatedUser | null> {
+    const found = await this.deps.auth.api.getSession({ headers });
+    if (!found) return null;
+    return {
+      id: found.user.id,
+      email: found.user.email,
+      sessionToken: found.session.token,
+      expiresAt: new Date(found.session.expiresAt).toISOString(),
+    };
+  }
+
+  async sessionBody(userId: string, expiresAt: string): Promise<SessionResponse> {
+    return { user: await this.sessionUser(userId), expiresAt };
+  }
+
+  async sessionUser(userId: string): Promise<SessionUser> {
+    const row = await this.deps.db
+      .selectFrom('users')
+      .leftJoin('profiles', 'profiles.user_id', 'users.id')
+      .select([
+        'users.id',
+        'users.email',
+        'users.name',
+        'profiles.display_name',
+        'profiles.avatar_key',
+        'profiles.updated_at',
+      ])
+      .where('users.id', '=', userId)
+      .executeTakeFirstOrThrow();
+    return {
+      id: row.id,
+      email: row.email,
+      name: row.name.trim() === '' ? null : row.name,
+      displayName: row.display_name,
+      avatarUrl: row.avatar_key ? avatarUrl(row.id, row.updated_at) : null,
+    };
+  }
+
+  async signUp(
+    input: { email: string; password: string; name?: string | undefined },
+    ctx: RequestContext,
+  ): Promise<AuthResult> {
+    await this.limit(AUTH_RATE_RULES.signUpIp, ctx.ip);
+    const problem = passwordProblem(input.password);
+    if (problem) throw new HttpError(400, problem);
+    try {
+      const { headers, response } = await this.deps.auth.api.signUpEmail({
+        body: { email: input.email, password: input.password, name: input.name ?? '' },
+        headers: ctx.headers,
+        returnHeaders: true,
+      });
+      return { cookies: headers, body: await this.bodyForToken(response.user.id, response.token) };
+    } catch (error) {
+      if (
+        error instanceof APIError &&
+        error.body?.code === 'USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL'
+      ) {
+        throw new HttpError(409, 'An account with this email already exists. Sign in instead.');
+      }
+      if (error instanceof APIError && error.body?.code === 'USER_ALREADY_EXISTS') {
+        throw new HttpError(409, 'An account with this email already exists. Sign in instead.');
+      }
+      throw translate(error);
+    }
+  }
+
+  async signIn(
+    input: { email: string; password: string },
+    ctx: RequestContext,
+  ): Promise<AuthResult> {
+    await this.limit(AUTH_RATE_RULES.signInIp, ctx.ip);
+    await this.limit(AUTH_RATE_RULES.signInEmail, input.email);
+    try {
+      const { headers, response } = await this.deps.auth.api.signInEmail({
+        body: { email: input.email, password: input.password },
+        headers: ctx.headers,
+        returnHeaders: true,
+      });
+      return { cookies: headers, body: await this.bodyForToken(response.user.id, response.token) };
+    } catch (error) {
+      if (error instanceof APIError && error.statusCode === 401) {
+        throw new HttpError(401, 'Invalid email or password');
+      }
+      throw translate(error);
+    }
+  }
+
+  async signOut(headers: Headers): Promise<Headers> {
+    try {
+      const result = await this.deps.auth.api.signOut({ headers, returnHeaders: true });
+      return result.headers;
+    } catch (error) {
+      throw translate(error);
+    }
+  }
+
+  async sendMagicCode(email: string, ctx: RequestContext): Promise<void> {
+    await this.limit(AUTH_RATE_RULES.codeSendIp, ctx.ip);
+    if (!(await this.deps.limiter.hit(AUTH_RATE_RULES.codeSendEmail, email))) {
+      throw new HttpError(
+        429,
+        'A code was sent to this address less than a minute ago. Please wait before asking for another.',
+      );
+    }
+    // Known or unknown, the answer is the same: the first sign-in creates the account.
+    await this.deps.magic.send(email);
+  }
+
+  async verifyMagicCode(email: string, code: string, ctx: RequestContext): Promise<AuthResult> {
+    await this.limit(AUTH_RATE_RULES.codeVerifyIp, ctx.ip);
+    await this.limit(AUTH_RATE_RULES.codeVerifyEmail, email);
+    if (!(await this.deps.magic.verifyCode(email, code)))
+      throw new HttpError(400, AUTH_MESSAGES.otpInvalid);
+    return this.signInProven(email, ctx.headers);
+  }
+
+  /** For the emailed link: the session cookies, or undefined when the link is no good. */
+  async followMagicLink(token: string, ctx: RequestContext): Promise<Headers | undefined> {
+    const email = await this.deps.magic.consumeLink(token);
+    if (!email) return undefined;
+    return (await this.signInProven(email, ctx.headers)).cookies;
+  }
+
+  async signInDemo(ctx: RequestContext): Promise<AuthResult> {
+    await this.limit(AUTH_RATE_RULES.demoIp, ctx.ip);
+    const result = await this.signInProven(DEMO_EMAIL, ctx.headers);
+    await this.deps.db
+      .updateTable('users')
+      .set({ name: DEMO_NAME })
+      .where('email', '=', DEMO_EMAIL)
+      .where('name', '=', '')
+      .execute();
+    return {
+      cookies: result.cookies,
+      body: await this.sessionBody(result.body.user.id, result.body.expiresAt),
+    };
+  }
+
+  async socialSignInUrl(
+    provider: 'google' | 'apple',
+    callbackURL: string,
+    headers: Headers,
+  ): Promise<{ url: string; cookies: Headers }> {
+    if (!this.deps.config.oauth[provider]) {
+      throw new HttpError(
+        503,
+        `${provider === 'google' ? 'Google' : 'Apple'} sign-in is not configured on this server`,
+      );
+    }
+    try {
+      const { headers: cookies, response } = await this.deps.auth.api.signInSocial({
+        body: {
+          provider,
+          callbackURL,
+          errorCallbackURL: '/login?error=oauth',
+          disableRedirect: true,
+        },
+        headers,
+        returnHeaders: true,
+      });
+      if (!response.url) throw new HttpError(502, `An error occurred during ${provider} sign in`);
+      return { url: response.url, cookies };
+    } catch (error) {
+      throw translate(error);
+    }
+  }
+
+  async changePassword(
+    input: { currentPassword: string; newPassword: string },
+    headers: Headers,
+  ): Promise<void> {
+    const problem = passwordProblem(input.newPassword);
+    if (problem) throw new HttpError(400, problem);
+    try {
+      await this.deps.auth.api.changePassword({
+        body: {
+          currentPassword: input.currentPassword,
+          newPassword: input.newPassword,
+          revokeOtherSessions: false,
+        },
+        headers,
+      });
+    } catch (error) {
+      if (error instanceof APIError && error.body?.code === 'INVALID_PASSWORD') {
+        throw new HttpError(400, 'Current password is incorrect');
+      }
+      if (error instanceof APIError && error.body?.code === 'CREDENTIAL_ACCOUNT_NOT_FOUND') {
+        throw new HttpError(
+          400,
+          'This account signs in with an emailed code or a social account and has no password',
+        );
+      }
+      throw translate(error);
+    }
+  }
+
+  async signOutOthers(user: AuthenticatedUser): Promise<number> {
+    const result = await this.deps.db
+      .deleteFrom('sessions')
+      .where('user_id', '=', user.id)
+      .where('token', '!=', user.sessionToken)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  private async signInProven(email: string, headers: Headers): Promise<AuthResult> {
+    try {
+      const { headers: cookies, response } = await this.deps.auth.api.signInProvenEmail({
+        body: { email },
+        headers,
+        returnHeaders: true,
+      });
+      return { cookies, body: await this.bodyForToken(response.userId, response.token) };
+    } catch (error) {
+      throw translate(error);
+    }
+  }
+
+  private async bodyForToken(
+    userId: string,
+    token: string | null | undefined,
+  ): Promise<SessionResponse> {
+    const session = token
+      ? await this.deps.db
+          .selectFrom('sessions')
+          .select('expires_at')
+          .where('token', '=', token)
+          .executeTakeFirst()
+      : undefined;
+    if (!session) throw new HttpError(500, AUTH_MESSAGES.authFailed);
+    return this.sessionBody(userId, new Date(session.expires_at).toISOString());
+  }
+
+  private async limit(rule: RateRule, subject: string): Promise<void> {
+    if (!(await this.deps.limiter.hit(rule, subject)))
+      throw new HttpError(429, AUTH_MESSAGES.tooManyRequests);
+  }
+}
+
+export function avatarUrl(userId: string, updatedAt: string | null): string {
+  const version = updatedAt ? new Date(updatedAt).getTime() : 0;
+  return `/api/profile/avatar/${userId}?v=${version}`;
+}
+
+/** better-auth's errors in our shape; anything else passes through as a server error. */
+function translate(error: unknown): unknown {
+  if (error instanceof HttpError) return error;
+  if (error instanceof APIError) {
+    const message =
+      typeof error.body?.message === 'string' ? error.body.message : AUTH_MESSAGES.authFailed;
+    return new HttpError(error.statusCode >= 400 ? error.statusCode : 400, message, {
+      code: error.body?.code,
+    });
+  }
+  return error;
+}

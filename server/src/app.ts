@@ -13,6 +13,8 @@ import { RateLimiter } from './auth/rate-limiter';
 import { registerCsrfProtection } from './http/csrf';
 import { authRoutes } from './modules/auth/auth.routes';
 import { AuthService } from './modules/auth/auth.service';
+import { desktopRoutes } from './modules/auth/desktop.routes';
+import { DesktopTokensService } from './modules/auth/desktop-tokens.service';
 import { MagicCodeService } from './modules/auth/magic-code.service';
 import { healthRoutes } from './modules/health/health.routes';
 import { profileRoutes } from './modules/profiles/profiles.routes';
@@ -61,17 +63,20 @@ export async function buildApp(
     secret: deps.secretKey,
     publicUrl: deps.config.publicUrl,
   });
+  const desktop = new DesktopTokensService({ db, clock: deps.clock });
   const authService = new AuthService({
     auth,
     db,
     limiter: new RateLimiter(db, deps.clock),
     magic,
+    desktop,
     config: deps.config,
   });
   const requireUser = registerAuthGuard(app, authService);
   await app.register(authRoutes({ service: authService, auth, config: deps.config, requireUser }), {
     prefix: '/api',
   });
+  await app.register(desktopRoutes({ service: desktop, requireUser }), { prefix: '/api' });
   const profiles = new ProfilesService({
     db,
     storage: deps.storage,

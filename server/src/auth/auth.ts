@@ -21,6 +21,8 @@ export function createAuth(config: Config, database: DatabaseHandle, secret: str
     basePath: '/api/auth',
     secret,
     telemetry: { enabled: false },
+    // Its errors surface through our error handler; tests need no console noise.
+    logger: { disabled: config.env === 'test' },
     plugins: [provenEmailSignIn()],
     database: { db: database.authDb, type: database.dialect },
     // Same-site check: the app's public URL, plus the origin the request itself came to

@@ -77,7 +77,35 @@ export interface RateLimitsTable {
   count: number;
 }
 
+export interface DesktopCodesTable {
+  code_hash: string;
+  user_id: string;
+  expires_at: string;
+}
+
+export interface RefreshTokensTable {
+  token_hash: string;
+  family_id: string;
+  user_id: string;
+  expires_at: string;
+  used_at: string | null;
+  revoked_at: string | null;
+  created_at: string;
+}
+
+export interface AccessTokensTable {
+  token_hash: string;
+  family_id: string;
+  user_id: string;
+  expires_at: string;
+  revoked_at: string | null;
+  created_at: string;
+}
+
 export interface Database {
+  desktop_codes: DesktopCodesTable;
+  refresh_tokens: RefreshTokensTable;
+  access_tokens: AccessTokensTable;
   jobs: JobsTable;
   users: UsersTable;
   sessions: SessionsTable;

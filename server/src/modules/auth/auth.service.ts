@@ -7,6 +7,7 @@ import { AUTH_RATE_RULES, type RateLimiter, type RateRule } from '../../auth/rat
 import type { Config } from '../../config';
 import type { Database } from '../../db/schema';
 import { HttpError } from '../../http/errors';
+import type { DesktopTokensService } from './desktop-tokens.service';
 import type { MagicCodeService } from './magic-code.service';
 
 export const DEMO_EMAIL = 'demo@takes.localhost';
@@ -38,11 +39,31 @@ export class AuthService {
       db: Kysely<Database>;
       limiter: RateLimiter;
       magic: MagicCodeService;
+      desktop: DesktopTokensService;
       config: Config;
     },
   ) {}
 
+  /** The caller, from `Authorization: Bearer` (desktop, CLI) or the session cookie (web). */
   async currentUser(headers: Headers): Promise<AuthenticatedUser | null> {
+    const bearer = /^Bearer\s+(\S+)$/i.exec(headers.get('authorization') ?? '')?.[1];
+    if (bearer) {
+      const token = await this.deps.desktop.userForAccessToken(bearer);
+      if (!token) return null;
+      const user = await this.deps.db
+        .selectFrom('users')
+        .select(['id', 'email'])
+        .where('id', '=', token.userId)
+        .executeTakeFirst();
+      return user
+        ? {
+            id: user.id,
+            email: user.email,
+            sessionToken: '',
+            expiresAt: new Date(token.expiresAt).toISOString(),
+          }
+        : null;
+    }
     const found = await this.deps.auth.api.getSession({ headers });
     if (!found) return null;
     return {

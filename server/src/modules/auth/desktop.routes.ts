@@ -1,0 +1,61 @@
+import type { preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorBodySchema } from '@takes/contract';
+import { userOf } from '../../auth/guard';
+import type { DesktopTokensService } from './desktop-tokens.service';
+
+const tokenPairSchema = z.object({
+  accessToken: z.string(),
+  refreshToken: z.string(),
+  tokenType: z.literal('Bearer'),
+  expiresIn: z.number(),
+});
+const errors = { 400: errorBodySchema, 401: errorBodySchema, 429: errorBodySchema };
+const tags = ['desktop'];
+
+/** Sign-in for the desktop app and the `takes` CLI. */
+export const desktopRoutes =
+  (deps: {
+    service: DesktopTokensService;
+    requireUser: preHandlerAsyncHookHandler;
+  }): FastifyPluginAsyncZod =>
+  (app) => {
+    app.post(
+      '/desktop/approve',
+      {
+        schema: {
+          tags,
+          summary: 'A signed-in person approves a desktop sign-in',
+          response: { 200: z.object({ code: z.string() }), ...errors },
+        },
+        preHandler: deps.requireUser,
+      },
+      async (request) => ({ code: await deps.service.approve(userOf(request).id) }),
+    );
+    app.post(
+      '/desktop/token',
+      {
+        schema: {
+          tags,
+          summary: 'Trade a one-time code for tokens',
+          body: z.object({ code: z.string().min(1, 'Code is required').max(200) }),
+          response: { 200: tokenPairSchema, ...errors },
+        },
+      },
+      (request) => deps.service.exchange(request.body.code),
+    );
+    app.post(
+      '/desktop/refresh',
+      {
+        schema: {
+          tags,
+          summary: 'Rotate a refresh token',
+          body: z.object({ refreshToken: z.string().min(1, 'Refresh token is required').max(200) }),
+          response: { 200: tokenPairSchema, ...errors },
+        },
+      },
+      (request) => deps.service.refresh(request.body.refreshToken),
+    );
+    return Promise.resolve();
+  };

@@ -44,7 +44,9 @@ describe('Google sign-in callback', () => {
     google
       .intercept({ path: '/token', method: 'POST' })
       .reply((options) => {
-        tokenRequests.push(String(options.body));
+        tokenRequests.push(
+          typeof options.body === 'string' ? options.body : JSON.stringify(options.body),
+        );
         return {
           statusCode: 200,
           data: {

@@ -13,6 +13,8 @@ export function registerCsrfProtection(app: FastifyInstance, publicUrl: string):
   const publicOrigin = new URL(publicUrl).origin;
   app.addHook('onRequest', (request, reply, done) => {
     if (SAFE_METHODS.has(request.method) || !request.url.startsWith('/api/')) return done();
+    // OAuth providers post back from their own origin; the state parameter protects these.
+    if (request.url.startsWith('/api/auth/callback/')) return done();
     const hasCookie =
       typeof request.headers.cookie === 'string' && request.headers.cookie.length > 0;
     const bearer = request.headers.authorization?.startsWith('Bearer ') ?? false;

@@ -141,3 +141,103 @@ describe('Google sign-in callback', () => {
     expect(await t.deps.database.db.selectFrom('users').select('id').execute()).toEqual([]);
   });
 });
+
+describe('Sign in with Apple callback', () => {
+  const APPLE_ID = 'com.takes.web';
+  let t: TestApp;
+  let agent: MockAgent;
+  let previous: Dispatcher;
+
+  beforeEach(async () => {
+    previous = getGlobalDispatcher();
+    agent = new MockAgent();
+    agent.disableNetConnect();
+    setGlobalDispatcher(agent);
+    t = await createTestApp({
+      env: { APPLE_CLIENT_ID: APPLE_ID, APPLE_CLIENT_SECRET: 'apple-client-secret-jwt' },
+    });
+  });
+  afterEach(async () => {
+    await t.close();
+    await agent.close();
+    setGlobalDispatcher(previous);
+  });
+
+  it("accepts Apple's form post, and signs in the Apple identity", async () => {
+    const { privateKey, publicKey } = await generateKeyPair('RS256');
+    const jwk = { ...(await exportJWK(publicKey)), kid: 'apple-key', alg: 'RS256', use: 'sig' };
+    const idToken = await new SignJWT({
+      sub: '001234.apple-user',
+      email: 'cy@privaterelay.appleid.example',
+      email_verified: true,
+    })
+      .setProtectedHeader({ alg: 'RS256', kid: 'apple-key' })
+      .setIssuer('https://appleid.apple.com')
+      .setAudience(APPLE_ID)
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .sign(privateKey);
+    const apple = agent.get('https://appleid.apple.com');
+    apple
+      .intercept({ path: '/auth/token', method: 'POST' })
+      .reply(
+        200,
+        { access_token: 'apple-access', id_token: idToken, expires_in: 3600, token_type: 'Bearer' },
+        { headers: { 'content-type': 'application/json' } },
+      )
+      .persist();
+    apple
+      .intercept({ path: '/auth/keys', method: 'GET' })
+      .reply(200, { keys: [jwk] }, { headers: { 'content-type': 'application/json' } })
+      .persist();
+
+    const started = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/social/apple',
+      payload: { callbackURL: '/dashboard' },
+      headers: { origin: ORIGIN },
+    });
+    expect(started.statusCode, started.body).toBe(200);
+    const authorize = new URL(started.json<{ url: string }>().url);
+    expect(authorize.origin + authorize.pathname).toBe('https://appleid.apple.com/auth/authorize');
+    expect(authorize.searchParams.get('response_mode')).toBe('form_post');
+    const state = authorize.searchParams.get('state') ?? '';
+    const cookie = cookiesFrom(started.headers['set-cookie']);
+
+    // Apple posts the result cross-site, so the browser sends no Lax cookies with it.
+    const posted = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/callback/apple',
+      payload: new URLSearchParams({ code: 'apple-code', state }).toString(),
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: 'https://appleid.apple.com',
+      },
+    });
+    expect(posted.statusCode, posted.body).toBe(302);
+    let location = String(posted.headers.location);
+    let cookies = cookie;
+    if (location.includes('/api/auth/callback/apple')) {
+      const followed = await t.app.inject({
+        method: 'GET',
+        url: new URL(location, ORIGIN).pathname + new URL(location, ORIGIN).search,
+        headers: { cookie },
+      });
+      location = String(followed.headers.location);
+      cookies = cookiesFrom(followed.headers['set-cookie']);
+    }
+    expect(location).toBe('/dashboard');
+    const session = await t.app.inject({
+      method: 'GET',
+      url: '/api/auth/session',
+      headers: { cookie: cookies },
+    });
+    expect(session.json()).toMatchObject({ user: { email: 'cy@privaterelay.appleid.example' } });
+    expect(
+      await t.deps.database.db
+        .selectFrom('accounts')
+        .select(['provider_id', 'account_id'])
+        .execute(),
+    ).toEqual([{ provider_id: 'apple', account_id: '001234.apple-user' }]);
+  });
+});

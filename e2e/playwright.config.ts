@@ -2,16 +2,22 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { startLoopbackSmtp } from './tests/support/loopback-smtp';
+import { mailDirectory } from './tests/support/mail-store';
 
 const port = Number(process.env.E2E_PORT ?? 18181);
 const origin = `http://127.0.0.1:${port}`;
+const smtpPort = Number(process.env.E2E_SMTP_PORT ?? 18025);
 
 // Playwright loads this file again in every worker; workers inherit the runner's environment, so
-// only the runner makes the fresh data folder and only the runner removes it when it exits.
+// only the runner makes the fresh data folder (and the SMTP server writing into it) and only the
+// runner removes it when it exits.
 if (!process.env.TAKES_E2E_DATA_DIR) {
   const dataDir = mkdtempSync(join(tmpdir(), 'takes-e2e-'));
   process.env.TAKES_E2E_DATA_DIR = dataDir;
   process.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
+  // The server sends real email; tests read the sign-in codes from the stored messages.
+  startLoopbackSmtp({ port: smtpPort, directory: mailDirectory(dataDir) });
 }
 const dataDir = process.env.TAKES_E2E_DATA_DIR;
 
@@ -47,9 +53,13 @@ export default defineConfig({
     env: {
       PORT: String(port),
       HOST: '127.0.0.1',
+      PUBLIC_URL: origin,
+      // Each test presents its own client address (tests/support/test.ts) for the per-IP limits.
+      TRUST_PROXY: 'true',
       NODE_ENV: 'production',
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
     },
   },
 });

@@ -1,5 +1,7 @@
 import { useState } from 'react';
 import { Link, NavLink } from 'react-router';
+import { useAuth } from '../features/auth/use-auth';
+import { AvatarMenu } from './avatar-menu';
 import { ThemeToggle } from './theme-toggle';
 
 const publicLinks = [
@@ -8,6 +10,13 @@ const publicLinks = [
   { to: '/roadmap', label: 'Roadmap' },
   { to: '/blog', label: 'Blog' },
   { to: '/download', label: 'Download' },
+] as const;
+
+const signedInLinks = [
+  { to: '/dashboard', label: 'Dashboard' },
+  { to: '/upload', label: 'Upload' },
+  { to: '/repositories', label: 'Repositories' },
+  { to: '/bounces', label: 'Bounces' },
 ] as const;
 
 function navLinkClass({ isActive }: { isActive: boolean }): string {
@@ -19,8 +28,10 @@ function navLinkClass({ isActive }: { isActive: boolean }): string {
 }
 
 export function Navbar() {
+  const auth = useAuth();
   const [menuOpen, setMenuOpen] = useState(false);
   const closeMenu = () => setMenuOpen(false);
+  const links = auth.status === 'signed-in' ? [...publicLinks, ...signedInLinks] : publicLinks;
 
   return (
     <header className="sticky top-0 z-40 border-b border-zinc-200 bg-white/90 backdrop-blur dark:border-zinc-800 dark:bg-zinc-950/90">
@@ -34,8 +45,8 @@ export function Navbar() {
             Takes
           </Link>
 
-          <ul className="hidden items-center gap-1 md:flex">
-            {publicLinks.map((link) => (
+          <ul className="hidden items-center gap-1 lg:flex">
+            {links.map((link) => (
               <li key={link.to}>
                 <NavLink to={link.to} end className={navLinkClass}>
                   {link.label}
@@ -46,15 +57,18 @@ export function Navbar() {
 
           <div className="ml-auto flex items-center gap-2">
             <ThemeToggle />
-            <Link
-              to="/login"
-              className="rounded-md bg-indigo-600 px-3 py-2 text-sm font-semibold text-white hover:bg-indigo-500 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500"
-            >
-              Sign in
-            </Link>
+            {auth.status === 'signed-in' && <AvatarMenu user={auth.user} />}
+            {auth.status === 'signed-out' && (
+              <Link
+                to="/login"
+                className="rounded-md bg-indigo-600 px-3 py-2 text-sm font-semibold text-white hover:bg-indigo-500 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500"
+              >
+                Sign in
+              </Link>
+            )}
             <button
               type="button"
-              className="rounded-md p-2 text-zinc-600 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-indigo-500 md:hidden dark:text-zinc-300 dark:hover:bg-zinc-800"
+              className="rounded-md p-2 text-zinc-600 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-indigo-500 lg:hidden dark:text-zinc-300 dark:hover:bg-zinc-800"
               aria-label={menuOpen ? 'Close menu' : 'Open menu'}
               aria-expanded={menuOpen}
               aria-controls="mobile-menu"
@@ -80,8 +94,8 @@ export function Navbar() {
         </div>
 
         {menuOpen && (
-          <ul id="mobile-menu" className="flex flex-col gap-1 pb-4 md:hidden">
-            {publicLinks.map((link) => (
+          <ul id="mobile-menu" className="flex flex-col gap-1 pb-4 lg:hidden">
+            {links.map((link) => (
               <li key={link.to}>
                 <NavLink to={link.to} end className={navLinkClass} onClick={closeMenu}>
                   {link.label}

@@ -1,6 +1,13 @@
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { AuthProvider } from '../features/auth/auth-provider';
+import { LoginPage } from '../features/auth/login-page';
+import { DashboardPage } from '../features/dashboard/dashboard-page';
+import { DesktopAuthPage } from '../features/desktop/desktop-auth-page';
+import { DesktopReturnPage } from '../features/desktop/desktop-return-page';
 import { NotFoundPage } from '../features/marketing/not-found-page';
 import { PlaceholderPage } from '../features/placeholder/placeholder-page';
+import { ProfilePage } from '../features/profile/profile-page';
+import { SettingsPage } from '../features/settings/settings-page';
 import { AppLayout } from './layout';
 import { RequireAuth } from './require-auth';
 
@@ -11,14 +18,14 @@ function placeholder(path: string, title: string): RouteObject {
 
 const publicRoutes: RouteObject[] = [
   placeholder('/', 'Music version control with zero data harvesting'),
-  placeholder('/login', 'Sign in'),
+  { path: '/login', element: <LoginPage /> },
   placeholder('/about', 'About'),
   placeholder('/roadmap', 'Roadmap'),
   placeholder('/features', 'Features'),
   placeholder('/contact', 'Contact'),
   placeholder('/careers', 'Careers'),
   placeholder('/download', 'Download'),
-  placeholder('/desktop-return', 'Desktop sign-in'),
+  { path: '/desktop-return', element: <DesktopReturnPage /> },
   placeholder('/blog', 'Blog'),
   placeholder('/blog/:slug', 'Blog post'),
   placeholder('/terms', 'Terms of Use'),
@@ -32,7 +39,7 @@ const publicRoutes: RouteObject[] = [
 ];
 
 const protectedRoutes: RouteObject[] = [
-  placeholder('/dashboard', 'Dashboard'),
+  { path: '/dashboard', element: <DashboardPage /> },
   placeholder('/upload', 'Upload'),
   placeholder('/projects/:projectId', 'Project'),
   placeholder('/projects/:projectId/branches/:branchId/versions/:versionId', 'Version'),
@@ -42,11 +49,18 @@ const protectedRoutes: RouteObject[] = [
   placeholder('/repositories/:repoId/branch/:name', 'Branch'),
   placeholder('/repositories/:repoId/commit/:sha', 'Commit'),
   placeholder('/debug', 'Debug'),
+  { path: '/profile', element: <ProfilePage /> },
+  { path: '/settings', element: <SettingsPage /> },
+  { path: '/desktop-auth', element: <DesktopAuthPage /> },
 ];
 
 export const routes: RouteObject[] = [
   {
-    element: <AppLayout />,
+    element: (
+      <AuthProvider>
+        <AppLayout />
+      </AuthProvider>
+    ),
     children: [
       ...publicRoutes,
       { element: <RequireAuth />, children: protectedRoutes },

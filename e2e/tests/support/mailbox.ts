@@ -1,0 +1,62 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { expect } from '@playwright/test';
+import { mailDirectory, type StoredMail } from './mail-store';
+
+function runMailDirectory(): string {
+  const dataDir = process.env.TAKES_E2E_DATA_DIR;
+  if (!dataDir) throw new Error('TAKES_E2E_DATA_DIR is not set; run through playwright.config.ts');
+  return mailDirectory(dataDir);
+}
+
+/** The newest stored message to `address` that arrived at or after `since`, if any. */
+async function newestMailTo(address: string, since: number): Promise<StoredMail | undefined> {
+  const directory = runMailDirectory();
+  const names = (await readdir(directory)).filter((name) => name.endsWith('.json'));
+  const wanted = address.toLowerCase();
+  let newest: StoredMail | undefined;
+  for (const name of names) {
+    const mail = JSON.parse(await readFile(join(directory, name), 'utf8')) as StoredMail;
+    if (!mail.to.includes(wanted) || mail.receivedAt < since) continue;
+    if (!newest || mail.receivedAt >= newest.receivedAt) newest = mail;
+  }
+  return newest;
+}
+
+/**
+ * Waits for a message to `address` (the newest one, arrived at or after `since`), polling the
+ * loopback SMTP server's folder with Playwright's auto-waiting `expect.poll`.
+ */
+export async function waitForMail(
+  address: string,
+  { since = 0, timeout = 15_000 }: { since?: number; timeout?: number } = {},
+): Promise<StoredMail> {
+  let found: StoredMail | undefined;
+  await expect
+    .poll(
+      async () => {
+        found = await newestMailTo(address, since);
+        return found !== undefined;
+      },
+      { message: `an email to ${address}`, timeout },
+    )
+    .toBe(true);
+  if (!found) throw new Error(`No email to ${address}`);
+  return found;
+}
+
+/** The 6-digit code from a sign-in email (`Your sign-in code: 123456`). */
+export function signInCodeFrom(mail: StoredMail): string {
+  const match = /Your sign-in code:\s*(\d{6})\b/.exec(mail.text);
+  if (!match?.[1]) throw new Error(`No sign-in code in the email:\n${mail.text}`);
+  return match[1];
+}
+
+/** The one-click sign-in link from a sign-in email. */
+export function signInLinkFrom(mail: StoredMail): string {
+  const match = /(https?:\/\/[^\s<>"']+\/api\/auth\/magic-code\/link\?token=[^\s<>"')\]]+)/.exec(
+    mail.text,
+  );
+  if (!match?.[1]) throw new Error(`No sign-in link in the email:\n${mail.text}`);
+  return match[1];
+}

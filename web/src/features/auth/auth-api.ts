@@ -1,0 +1,86 @@
+import {
+  AUTH_MESSAGES,
+  authProvidersSchema,
+  sessionResponseSchema,
+  type AuthProviders,
+  type SessionResponse,
+} from '@takes/contract';
+import { ApiError, apiGet, apiPost } from '../../lib/api';
+
+export type SocialProvider = 'google' | 'apple';
+
+const authFailed = { fallbackMessage: AUTH_MESSAGES.authFailed };
+
+/** The current session, or null when nobody is signed in. */
+export async function fetchSession(signal?: AbortSignal): Promise<SessionResponse | null> {
+  try {
+    const body = await apiGet<unknown>('/api/auth/session', { signal });
+    return body ? sessionResponseSchema.parse(body) : null;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return null;
+    throw error;
+  }
+}
+
+export async function signInWithEmail(email: string, password: string): Promise<SessionResponse> {
+  const body = await apiPost<unknown>('/api/auth/sign-in/email', { email, password }, authFailed);
+  return sessionResponseSchema.parse(body);
+}
+
+/** The new session, or null when the account waits for email confirmation. */
+export async function signUpWithEmail(
+  email: string,
+  password: string,
+): Promise<SessionResponse | null> {
+  const body = await apiPost<unknown>('/api/auth/sign-up/email', { email, password }, authFailed);
+  const session = sessionResponseSchema.safeParse(body);
+  return session.success ? session.data : null;
+}
+
+export async function sendMagicCode(email: string): Promise<void> {
+  await apiPost(
+    '/api/auth/magic-code/send',
+    { email },
+    {
+      fallbackMessage: AUTH_MESSAGES.magicLinkFailed,
+    },
+  );
+}
+
+export async function verifyMagicCode(email: string, code: string): Promise<SessionResponse> {
+  const body = await apiPost<unknown>(
+    '/api/auth/magic-code/verify',
+    { email, code },
+    {
+      fallbackMessage: AUTH_MESSAGES.otpInvalid,
+    },
+  );
+  return sessionResponseSchema.parse(body);
+}
+
+/** The provider's sign-in address to send the browser to. */
+export async function startSocialSignIn(
+  provider: SocialProvider,
+  fallbackMessage: string,
+): Promise<string> {
+  const body = await apiPost<{ url?: unknown }>(
+    `/api/auth/social/${provider}`,
+    { callbackURL: '/dashboard' },
+    { fallbackMessage },
+  );
+  if (typeof body.url !== 'string') throw new ApiError(200, fallbackMessage, undefined);
+  return body.url;
+}
+
+export async function signInAsDemo(): Promise<SessionResponse> {
+  const body = await apiPost<unknown>('/api/auth/demo', undefined, authFailed);
+  return sessionResponseSchema.parse(body);
+}
+
+export async function signOutOnServer(): Promise<void> {
+  await apiPost('/api/auth/sign-out');
+}
+
+export async function fetchAuthProviders(signal?: AbortSignal): Promise<AuthProviders> {
+  return authProvidersSchema.parse(await apiGet<unknown>('/api/auth/providers', { signal }));
+}

@@ -1,0 +1,105 @@
+import { useRef, useState, type FormEvent } from 'react';
+import { AUTH_MESSAGES, emailSchema, passwordSchema } from '@takes/contract';
+import { errorMessage } from '../../lib/api';
+import { Alert } from '../../ui/alert';
+import { linkButton, primaryButton } from '../../ui/button-styles';
+import { PasswordField } from '../../ui/password-field';
+import { TextField } from '../../ui/text-field';
+import { signInWithEmail, signUpWithEmail } from './auth-api';
+import { checkField } from './field-validation';
+import { useAuth } from './use-auth';
+
+type Mode = 'sign-in' | 'sign-up';
+
+interface FieldErrors {
+  email?: string;
+  password?: string;
+}
+
+export function EmailSignInForm() {
+  const { acceptSession } = useAuth();
+  const [mode, setMode] = useState<Mode>('sign-in');
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+  const emailRef = useRef<HTMLInputElement>(null);
+  const passwordRef = useRef<HTMLInputElement>(null);
+
+  function switchMode() {
+    setMode((current) => (current === 'sign-in' ? 'sign-up' : 'sign-in'));
+    setFormError(null);
+    setNotice(null);
+  }
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setFormError(null);
+    setNotice(null);
+    const emailCheck = checkField(emailSchema, email);
+    const passwordCheck = checkField(passwordSchema, password);
+    setFieldErrors({
+      email: emailCheck.ok ? undefined : emailCheck.error,
+      password: passwordCheck.ok ? undefined : passwordCheck.error,
+    });
+    if (!emailCheck.ok || !passwordCheck.ok) {
+      (emailCheck.ok ? passwordRef : emailRef).current?.focus();
+      return;
+    }
+
+    setSubmitting(true);
+    try {
+      if (mode === 'sign-in') {
+        acceptSession(await signInWithEmail(emailCheck.value, passwordCheck.value));
+        return;
+      }
+      const session = await signUpWithEmail(emailCheck.value, passwordCheck.value);
+      if (session) acceptSession(session);
+      else setNotice(AUTH_MESSAGES.signUpNotice);
+    } catch (error) {
+      setFormError(errorMessage(error, AUTH_MESSAGES.authFailed));
+    } finally {
+      setSubmitting(false);
+    }
+  }
+
+  return (
+    <form noValidate onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-4">
+      {formError && <Alert tone="error">{formError}</Alert>}
+      {notice && <Alert tone="success">{notice}</Alert>}
+      <TextField
+        label="Email"
+        type="email"
+        autoComplete="email"
+        value={email}
+        onValueChange={(value) => {
+          setEmail(value);
+          setFieldErrors((errors) => ({ ...errors, email: undefined }));
+        }}
+        error={fieldErrors.email}
+        inputRef={emailRef}
+      />
+      <PasswordField
+        label="Password"
+        autoComplete={mode === 'sign-in' ? 'current-password' : 'new-password'}
+        value={password}
+        onValueChange={(value) => {
+          setPassword(value);
+          setFieldErrors((errors) => ({ ...errors, password: undefined }));
+        }}
+        error={fieldErrors.password}
+        inputRef={passwordRef}
+      />
+      <button type="submit" className={`${primaryButton} w-full`} disabled={submitting}>
+        {mode === 'sign-in' ? 'Sign In' : 'Sign Up'}
+      </button>
+      <p className="text-center">
+        <button type="button" className={linkButton} onClick={switchMode}>
+          {mode === 'sign-in' ? 'Need an account? Sign Up' : 'Already have an account? Sign In'}
+        </button>
+      </p>
+    </form>
+  );
+}

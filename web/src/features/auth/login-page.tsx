@@ -1,0 +1,84 @@
+import { useState } from 'react';
+import { Navigate, useLocation, useSearchParams } from 'react-router';
+import { AUTH_MESSAGES } from '@takes/contract';
+import { useDocumentTitle } from '../../lib/use-document-title';
+import { Alert } from '../../ui/alert';
+import { PageSpinner } from '../../ui/spinner';
+import { Tabs, type TabItem } from '../../ui/tabs';
+import { EmailSignInForm } from './email-sign-in-form';
+import { MagicLinkPanel } from './magic-link-panel';
+import { DEFAULT_AFTER_SIGN_IN, redirectTargetFrom } from './redirect-target';
+import { SocialSignInPanel } from './social-sign-in-panel';
+import { useAuth } from './use-auth';
+import { useDemoSignIn } from './use-demo-sign-in';
+
+type SignInTab = 'social' | 'email' | 'magic-link';
+
+const TABS: readonly TabItem<SignInTab>[] = [
+  { id: 'social', label: 'Social' },
+  { id: 'email', label: 'Email' },
+  { id: 'magic-link', label: 'Magic Link' },
+];
+
+/** The message for `?error=` set by a server redirect back to this page. */
+function redirectErrorMessage(params: URLSearchParams): string | null {
+  const error = params.get('error');
+  if (!error) return null;
+  if (error === 'invalid_link') return AUTH_MESSAGES.otpInvalid;
+  return params.get('error_description') || 'Authentication failed';
+}
+
+export function LoginPage() {
+  useDocumentTitle('Sign in · Takes');
+  const auth = useAuth();
+  const location = useLocation();
+  const [searchParams] = useSearchParams();
+  const isDemo = searchParams.get('demo') === 'true';
+  const demo = useDemoSignIn(isDemo && auth.status === 'signed-out');
+
+  if (auth.status === 'loading') return <PageSpinner label="Checking your session" />;
+  if (auth.status === 'signed-in') {
+    const target = isDemo ? DEFAULT_AFTER_SIGN_IN : redirectTargetFrom(location.state);
+    return <Navigate to={target} replace />;
+  }
+  if (demo.phase === 'pending') return <PageSpinner label="Signing in to the demo" />;
+
+  const redirectError = redirectErrorMessage(searchParams);
+  const invalidLink = searchParams.get('error') === 'invalid_link';
+  return (
+    <SignInCard
+      pageError={demo.phase === 'failed' ? demo.error : invalidLink ? null : redirectError}
+      magicLinkError={invalidLink ? redirectError : null}
+    />
+  );
+}
+
+interface SignInCardProps {
+  pageError: string | null;
+  /** An expired or used emailed link: shown on the Magic Link tab, which opens first. */
+  magicLinkError: string | null;
+}
+
+function SignInCard({ pageError, magicLinkError }: SignInCardProps) {
+  const [tab, setTab] = useState<SignInTab>(magicLinkError ? 'magic-link' : 'social');
+
+  return (
+    <div className="mx-auto max-w-md px-4 py-16 sm:px-6">
+      <h1 className="text-center text-2xl font-bold tracking-tight text-zinc-900 dark:text-white">
+        Sign in to your account
+      </h1>
+      <div className="mt-8 rounded-xl border border-zinc-200 bg-white p-6 shadow-sm dark:border-zinc-800 dark:bg-zinc-900">
+        {pageError && (
+          <Alert tone="error" className="mb-4">
+            {pageError}
+          </Alert>
+        )}
+        <Tabs label="Sign-in method" items={TABS} selected={tab} onSelect={setTab}>
+          {tab === 'social' && <SocialSignInPanel />}
+          {tab === 'email' && <EmailSignInForm />}
+          {tab === 'magic-link' && <MagicLinkPanel initialError={magicLinkError} />}
+        </Tabs>
+      </div>
+    </div>
+  );
+}

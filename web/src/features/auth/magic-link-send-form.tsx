@@ -1,0 +1,71 @@
+import { useRef, useState, type FormEvent } from 'react';
+import { AUTH_MESSAGES, emailSchema } from '@takes/contract';
+import { errorMessage } from '../../lib/api';
+import { Alert } from '../../ui/alert';
+import { primaryButton } from '../../ui/button-styles';
+import { TextField } from '../../ui/text-field';
+import { sendMagicCode } from './auth-api';
+import { checkField } from './field-validation';
+
+interface MagicLinkSendFormProps {
+  email: string;
+  onEmailChange: (email: string) => void;
+  initialError: string | null;
+  /** Called with the address the link went to. */
+  onSent: (email: string) => void;
+}
+
+export function MagicLinkSendForm({
+  email,
+  onEmailChange,
+  initialError,
+  onSent,
+}: MagicLinkSendFormProps) {
+  const [emailError, setEmailError] = useState<string | undefined>();
+  const [formError, setFormError] = useState<string | null>(initialError);
+  const [sending, setSending] = useState(false);
+  const emailRef = useRef<HTMLInputElement>(null);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setFormError(null);
+    const emailCheck = checkField(emailSchema, email);
+    if (!emailCheck.ok) {
+      setEmailError(emailCheck.error);
+      emailRef.current?.focus();
+      return;
+    }
+    setSending(true);
+    try {
+      await sendMagicCode(emailCheck.value);
+      onSent(emailCheck.value);
+    } catch (error) {
+      setFormError(errorMessage(error, AUTH_MESSAGES.magicLinkFailed));
+      setSending(false);
+    }
+  }
+
+  return (
+    <form noValidate onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-4">
+      {formError && <Alert tone="error">{formError}</Alert>}
+      <TextField
+        label="Email"
+        type="email"
+        autoComplete="email"
+        value={email}
+        onValueChange={(value) => {
+          onEmailChange(value);
+          setEmailError(undefined);
+        }}
+        error={emailError}
+        inputRef={emailRef}
+      />
+      <button type="submit" className={`${primaryButton} w-full`} disabled={sending}>
+        Send Magic Link
+      </button>
+      <Alert tone="info">
+        We'll send you a secure link to sign in instantly. No password required!
+      </Alert>
+    </form>
+  );
+}

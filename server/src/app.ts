@@ -18,12 +18,19 @@ import { DesktopTokensService } from './modules/auth/desktop-tokens.service';
 import { MagicCodeService } from './modules/auth/magic-code.service';
 import { healthRoutes } from './modules/health/health.routes';
 import { profileRoutes } from './modules/profiles/profiles.routes';
+import { projectRoutes } from './modules/projects/projects.routes';
+import { ProjectsService } from './modules/projects/projects.service';
+import { UploadService } from './modules/versions/upload.service';
+import { versionRoutes } from './modules/versions/versions.routes';
+import { VersionsService } from './modules/versions/versions.service';
 import { ProfilesService } from './modules/profiles/profiles.service';
 import { HealthService } from './modules/health/health.service';
 
 export interface BuildAppOptions {
   /** The process logger (pino); without one the app logs nothing (tests). */
   logger?: FastifyBaseLogger;
+  /** Upload size limit; the spec's 500 MB unless a test needs a small one. */
+  uploadMaxBytes?: number;
 }
 
 /** Builds the Fastify app from its adapters. It does not listen; main.ts or a test does. */
@@ -86,6 +93,31 @@ export async function buildApp(
   await app.register(profileRoutes({ service: profiles, storage: deps.storage, requireUser }), {
     prefix: '/api',
   });
+
+  const projects = new ProjectsService({ db, clock: deps.clock, jobs: deps.jobs });
+  const versions = new VersionsService({ db, clock: deps.clock, projects });
+  const uploads = new UploadService({
+    db,
+    storage: deps.storage,
+    jobs: deps.jobs,
+    media: deps.media,
+    clock: deps.clock,
+    tmpDir: deps.tmpDir,
+    mediaTimeoutMs: deps.config.media.timeoutMs,
+    projects,
+    maxBytes: options.uploadMaxBytes,
+  });
+  await app.register(projectRoutes({ service: projects, requireUser }), { prefix: '/api' });
+  await app.register(
+    versionRoutes({
+      versions,
+      uploads,
+      storage: deps.storage,
+      requireUser,
+      signedDownloads: deps.storage.kind === 's3',
+    }),
+    { prefix: '/api' },
+  );
 
   const health = new HealthService(deps);
   await app.register(healthRoutes(health), { prefix: '/api' });

@@ -12,6 +12,8 @@ export interface AppDeps {
   config: Config;
   /** Signs URLs, cookies and one-time codes. */
   secretKey: string;
+  /** Scratch folder for uploads in flight and processing. */
+  tmpDir: string;
   database: DatabaseHandle;
   storage: ObjectStore;
   signer: UrlSigner;

@@ -80,7 +80,7 @@ describe(`runtime from configuration (${testDialect()})`, () => {
       await app.close();
 
       await runtime.storage.put('tmp/one', Readable.from([Buffer.from('x')]));
-      await runtime.jobs.enqueue(deleteObjectsJob(runtime), { keys: ['tmp/one'] });
+      await runtime.jobs.enqueue(deleteObjectsJob, { keys: ['tmp/one'] });
       await runtime.jobs.startWorking();
       const deadline = Date.now() + 20_000;
       while ((await runtime.storage.head('tmp/one')) && Date.now() < deadline) {

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { systemClock, type Clock } from './clock';
 import type { Config } from './config';
@@ -32,13 +34,25 @@ export async function openRuntime(
     if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
     const signer = new UrlSigner(secretKey);
     const storage = createObjectStore(config.storage, signer, () => clock.now());
-    const registry = new JobRegistry(createJobCatalog({ storage }));
+    const tmpDir = path.join(config.dataDir, 'tmp');
+    fs.mkdirSync(tmpDir, { recursive: true });
+    const registry = new JobRegistry(
+      createJobCatalog({
+        storage,
+        db: database.db,
+        media,
+        clock,
+        tmpDir,
+        mediaTimeoutMs: config.media.timeoutMs,
+      }),
+    );
     const jobs = createJobQueue(config, database.db, registry, clock, logger);
     await jobs.open();
     const mailer = createMailer(config.mail, logger);
     return {
       config,
       secretKey,
+      tmpDir,
       database,
       storage,
       signer,

@@ -30,6 +30,7 @@ export interface TestAppOptions {
   mailer?: Mailer;
   clock?: Clock;
   storage?: (dir: string, signer: UrlSigner) => ObjectStore;
+  uploadMaxBytes?: number;
 }
 
 const silent = { info: () => {}, warn: () => {}, error: () => {} };
@@ -50,7 +51,19 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const storage =
     options.storage?.(dir, signer) ??
     new LocalObjectStore(path.join(dir, 'objects'), signer, () => clock.now());
-  const registry = new JobRegistry(createJobCatalog({ storage }));
+  const tmpDir = path.join(dir, 'tmp');
+  fs.mkdirSync(tmpDir, { recursive: true });
+  const media = new MediaRunner(resolveMediaTools(config.media));
+  const registry = new JobRegistry(
+    createJobCatalog({
+      storage,
+      db: database.db,
+      media,
+      clock,
+      tmpDir,
+      mediaTimeoutMs: config.media.timeoutMs,
+    }),
+  );
   const jobs = new EmbeddedJobQueue(database.db, registry, {
     concurrency: 1,
     pollIntervalMs: 50,
@@ -62,15 +75,16 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const deps: AppDeps = {
     config,
     secretKey,
+    tmpDir,
     database,
     storage,
     signer,
     jobs,
-    media: new MediaRunner(resolveMediaTools(config.media)),
+    media,
     mailer: options.mailer ?? new LogMailer(silent, config.mail.from),
     clock,
   };
-  const app = await buildApp(deps);
+  const app = await buildApp(deps, { uploadMaxBytes: options.uploadMaxBytes });
   await app.ready();
   return {
     app,

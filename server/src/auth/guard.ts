@@ -18,7 +18,12 @@ export function registerAuthGuard(
 ): (request: FastifyRequest) => Promise<void> {
   app.decorateRequest('user', null);
   return async (request) => {
-    request.user ??= await auth.currentUser(toFetchHeaders(request));
+    const headers = toFetchHeaders(request);
+    // Audio elements cannot set headers: `?token=` carries a bearer token for them.
+    const token = (request.query as { token?: unknown } | undefined)?.token;
+    if (typeof token === 'string' && token && !headers.has('authorization'))
+      headers.set('authorization', `Bearer ${token}`);
+    request.user ??= await auth.currentUser(headers);
     if (!request.user) throw new HttpError(401, AUTH_MESSAGES.notAuthenticated);
   };
 }

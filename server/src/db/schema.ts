@@ -102,7 +102,59 @@ export interface AccessTokensTable {
   created_at: string;
 }
 
+export interface ProjectsTable {
+  id: string;
+  owner_id: string;
+  name: string;
+  description: string | null;
+  is_private: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface BranchesTable {
+  id: string;
+  project_id: string;
+  name: string;
+  is_default: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export type VersionStatus = 'processing' | 'completed' | 'failed';
+
+export interface VersionsTable {
+  id: string;
+  project_id: string;
+  branch_id: string;
+  version_number: number;
+  message: string | null;
+  /** JSON array of strings. */
+  tags: string;
+  original_key: string | null;
+  original_name: string | null;
+  original_size: number | null;
+  original_format: string | null;
+  status: VersionStatus;
+  error: string | null;
+  /** JSON: probe results. */
+  metadata: string | null;
+  /** JSON: { overview: number[], peaksKey, peaksPerSecond }. */
+  waveform: string | null;
+  /** JSON: { integratedLufs, loudnessRange, truePeakDbfs }. */
+  loudness: string | null;
+  /** JSON: { high?: { key, size }, standard?: { key, size } }. */
+  renditions: string;
+  /** A plain URL given to POST /versions/create (no stored original). */
+  file_url: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
+  projects: ProjectsTable;
+  branches: BranchesTable;
+  versions: VersionsTable;
   desktop_codes: DesktopCodesTable;
   refresh_tokens: RefreshTokensTable;
   access_tokens: AccessTokensTable;

@@ -22,6 +22,9 @@ const TYPES: Record<string, string> = {
 
 export interface SendObjectOptions {
   contentType?: string;
+  /** A strong validator for the object (stored objects never change under one key). */
+  etag?: string;
+  ifNoneMatch?: string | undefined;
   downloadName?: string;
   cacheControl?: string;
 }
@@ -38,6 +41,15 @@ export async function sendObject(
   if (!info) throw notFound();
   const range = parseRange(rangeHeader, info.size);
   reply.header('accept-ranges', 'bytes');
+  if (options.etag) {
+    reply.header('etag', options.etag);
+    if (
+      options.ifNoneMatch &&
+      options.ifNoneMatch.split(',').some((tag) => tag.trim() === options.etag)
+    ) {
+      return reply.status(304).send();
+    }
+  }
   if (range === 'unsatisfiable') {
     reply.header('content-range', `bytes */${info.size}`);
     return reply.status(416).send({ error: 'Requested range not satisfiable' });

@@ -15,7 +15,7 @@ describe('storage.delete-objects job', () => {
     for (const key of ['originals/a', 'originals/b', 'originals/keep']) {
       await storage.put(key, Readable.from([Buffer.from(key)]));
     }
-    const job = deleteObjectsJob({ storage });
+    const job = deleteObjectsJob;
     await jobs.enqueue(job, { keys: ['originals/a', 'originals/b'] });
     await jobs.enqueue(job, { keys: ['originals/a', 'originals/b'] });
     await jobs.startWorking();
@@ -28,6 +28,6 @@ describe('storage.delete-objects job', () => {
 
   it('refuses an empty key list', async () => {
     t = await createTestApp();
-    await expect(t.deps.jobs.enqueue(deleteObjectsJob(t.deps), { keys: [] })).rejects.toThrow();
+    await expect(t.deps.jobs.enqueue(deleteObjectsJob, { keys: [] })).rejects.toThrow();
   });
 });

@@ -1,25 +1,74 @@
 import { z } from 'zod';
+import type { Kysely } from 'kysely';
+import type { Clock } from '../clock';
+import type { Database } from '../db/schema';
+import type { MediaRunner } from '../media/runner';
+import { processVersion } from '../modules/versions/processing';
 import type { ObjectStore } from '../storage/object-store';
 import { defineJob, type JobDefinition } from './registry';
 
 export interface JobCatalogDeps {
   storage: ObjectStore;
+  db: Kysely<Database>;
+  media: MediaRunner;
+  clock: Clock;
+  /** Folder for scratch files (originals fetched for processing, renditions being made). */
+  tmpDir: string;
+  mediaTimeoutMs: number;
 }
 
-/** Removes stored objects once the rows that referenced them are gone. */
-export const deleteObjectsJob = (deps: JobCatalogDeps) =>
-  defineJob({
-    name: 'storage.delete-objects',
-    payload: z.object({ keys: z.array(z.string().min(1)).min(1).max(1000) }),
-    retryLimit: 8,
-    retryDelaySeconds: 30,
-    handle: async ({ keys }) => {
-      // Deleting a missing object is not an error, so a rerun is harmless.
-      for (const key of keys) await deps.storage.delete(key);
-    },
-  });
+// References used to enqueue; the handlers are bound to their dependencies below.
+export const deleteObjectsJob = {
+  name: 'storage.delete-objects',
+  payload: z.object({ keys: z.array(z.string().min(1)).min(1).max(1000) }),
+};
+export const cleanupJob = {
+  name: 'media.cleanup',
+  payload: z.object({
+    keys: z.array(z.string().min(1)).max(1000),
+    originalKeys: z.array(z.string().min(1)).max(1000),
+  }),
+};
+export const processVersionJob = {
+  name: 'media.process-version',
+  payload: z.object({ versionId: z.string().min(1) }),
+};
 
 /** Every job the app runs. A worker registers all of them. */
 export function createJobCatalog(deps: JobCatalogDeps): JobDefinition[] {
-  return [deleteObjectsJob(deps)];
+  return [
+    defineJob({
+      ...deleteObjectsJob,
+      retryLimit: 8,
+      retryDelaySeconds: 30,
+      handle: async ({ keys }) => {
+        // Deleting a missing object is not an error, so a rerun is harmless.
+        for (const key of keys) await deps.storage.delete(key);
+      },
+    }),
+    defineJob({
+      ...cleanupJob,
+      retryLimit: 8,
+      retryDelaySeconds: 30,
+      handle: async ({ keys, originalKeys }) => {
+        for (const key of keys) await deps.storage.delete(key);
+        for (const key of originalKeys) {
+          // Originals are shared by content hash: keep one another version still uses.
+          const users = await deps.db
+            .selectFrom('versions')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('original_key', '=', key)
+            .executeTakeFirst();
+          if (Number(users?.n ?? 0) === 0) await deps.storage.delete(key);
+        }
+      },
+    }),
+    defineJob({
+      ...processVersionJob,
+      retryLimit: 2,
+      retryDelaySeconds: 15,
+      timeoutSeconds: Math.ceil(deps.mediaTimeoutMs / 1000) + 60,
+      handle: ({ versionId }, context) => processVersion(deps, versionId, context),
+    }),
+  ];
 }

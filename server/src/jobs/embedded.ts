@@ -3,7 +3,7 @@ import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Clock } from '../clock';
 import type { Database } from '../db/schema';
 import { backoffMs, type EnqueueOptions, type JobQueue } from './job-queue';
-import type { JobDefinition, JobLogger, JobRegistry } from './registry';
+import type { JobLogger, JobRef, JobRegistry } from './registry';
 
 export interface EmbeddedQueueOptions {
   concurrency: number;
@@ -49,11 +49,7 @@ export class EmbeddedJobQueue implements JobQueue {
     this.registry.assertHandled(waiting.map((row) => row.name));
   }
 
-  async enqueue<P>(
-    job: JobDefinition<P>,
-    payload: P,
-    options: EnqueueOptions = {},
-  ): Promise<string> {
+  async enqueue<P>(job: JobRef<P>, payload: P, options: EnqueueOptions = {}): Promise<string> {
     const definition = this.registry.get(job.name);
     const parsed = definition.payload.parse(payload);
     const now = this.options.clock.now();

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
-import type { JobDefinition } from './registry';
+import type { JobRef } from './registry';
 
 export interface EnqueueOptions {
   /** Enqueue inside this transaction, so the job exists only if the transaction commits. */
@@ -14,7 +14,7 @@ export interface JobQueue {
   readonly kind: 'embedded' | 'pgboss';
   /** Prepares the queue and fails when a waiting job's name has no handler. */
   open(): Promise<void>;
-  enqueue<P>(job: JobDefinition<P>, payload: P, options?: EnqueueOptions): Promise<string>;
+  enqueue<P>(job: JobRef<P>, payload: P, options?: EnqueueOptions): Promise<string>;
   /** Starts running jobs in this process. */
   startWorking(): Promise<void>;
   /** Stops taking jobs, waits for running ones to finish, then releases resources. */

@@ -2,7 +2,7 @@ import { CompiledQuery, type Kysely } from 'kysely';
 import PgBoss from 'pg-boss';
 import type { Database } from '../db/schema';
 import type { EnqueueOptions, JobQueue } from './job-queue';
-import type { JobDefinition, JobLogger, JobRegistry } from './registry';
+import type { JobLogger, JobRef, JobRegistry } from './registry';
 
 export interface PgBossQueueOptions {
   connectionString: string;
@@ -58,11 +58,7 @@ export class PgBossJobQueue implements JobQueue {
     this.registry.assertHandled(waiting.rows.map((row: { name: string }) => row.name));
   }
 
-  async enqueue<P>(
-    job: JobDefinition<P>,
-    payload: P,
-    options: EnqueueOptions = {},
-  ): Promise<string> {
+  async enqueue<P>(job: JobRef<P>, payload: P, options: EnqueueOptions = {}): Promise<string> {
     const definition = this.registry.get(job.name);
     const parsed = definition.payload.parse(payload) as object;
     const id = await this.boss.send(definition.name, parsed, {

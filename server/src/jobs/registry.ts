@@ -15,13 +15,17 @@ export interface JobContext {
   logger: JobLogger;
 }
 
+/** What enqueueing needs to know of a job: its name and payload schema. */
+export interface JobRef<P = unknown> {
+  readonly name: string;
+  readonly payload: z.ZodType<P>;
+}
+
 /**
  * A background job: its name, the zod schema of its payload and its handler.
  * Handlers must be idempotent: a job can run again after a crash half-way.
  */
-export interface JobDefinition<P = unknown> {
-  readonly name: string;
-  readonly payload: z.ZodType<P>;
+export interface JobDefinition<P = unknown> extends JobRef<P> {
   /** How many times a failed run is retried (so at most retryLimit + 1 runs). */
   readonly retryLimit: number;
   /** First retry delay; each further retry doubles it. */

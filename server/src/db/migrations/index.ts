@@ -2,10 +2,12 @@ import type { Migration } from 'kysely';
 import * as m0001 from './0001-jobs';
 import * as m0002 from './0002-accounts';
 import * as m0003 from './0003-desktop-tokens';
+import * as m0004 from './0004-projects';
 
 /** Every migration, in order. Names sort lexically; never rename or edit a shipped one. */
 export const migrations: Record<string, Migration> = {
   '0001-jobs': m0001,
   '0002-accounts': m0002,
   '0003-desktop-tokens': m0003,
+  '0004-projects': m0004,
 };

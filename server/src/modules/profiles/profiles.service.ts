@@ -89,7 +89,7 @@ export class ProfilesService {
       // The old image goes once the new one is committed.
       if (old?.avatar_key)
         await this.deps.jobs.enqueue(
-          deleteObjectsJob(this.deps),
+          deleteObjectsJob,
           { keys: [old.avatar_key] },
           { executor: trx },
         );

@@ -1,0 +1,160 @@
+import { z } from 'zod';
+
+// Field names follow the spec's entities (section 3): snake_case, as the desktop app reads them.
+
+export const PROJECT_MESSAGES = {
+  projectNameRequired: 'Project name is required',
+  branchNameRequired: 'Branch name is required',
+  branchExists: 'A branch with this name already exists in this project',
+  defaultBranchDelete: 'The default branch cannot be deleted',
+  fileRequired: 'Please select a file to upload',
+  projectRequired: 'Please select a project',
+  branchRequired: 'Please select a branch',
+  messageRequired: 'Please enter a commit message',
+  invalidType: 'Invalid file type. Please upload an MP3, WAV, FLAC, or AAC file.',
+  tooLarge:
+    'File size exceeds the 500MB limit. Please upload a smaller file or contact support for assistance with very large files.',
+  createVersionFailed: 'Failed to create version',
+} as const;
+
+export const MAX_UPLOAD_BYTES = 500 * 1024 * 1024;
+
+export const tagsSchema = z
+  .array(z.string())
+  .max(50, 'At most 50 tags')
+  .transform((tags) => [...new Set(tags.map((t) => t.trim()).filter((t) => t.length > 0))]);
+
+export const branchSummarySchema = z.object({
+  id: z.string(),
+  project_id: z.string(),
+  name: z.string(),
+  is_default: z.boolean(),
+  version_count: z.number(),
+});
+export type BranchSummary = z.infer<typeof branchSummarySchema>;
+
+export const projectSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  is_private: z.boolean(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  owner_id: z.string(),
+  branches: z.array(branchSummarySchema),
+});
+export type Project = z.infer<typeof projectSchema>;
+
+export const processingStatusSchema = z.enum(['processing', 'completed', 'failed']);
+
+export const versionSchema = z.object({
+  id: z.string(),
+  project_id: z.string(),
+  branch_id: z.string(),
+  version_number: z.number(),
+  message: z.string().nullable(),
+  tags: z.array(z.string()),
+  created_at: z.string(),
+  status: processingStatusSchema,
+  error: z.string().nullable(),
+  file_path: z.string().nullable(),
+  original_file_url: z.string().nullable(),
+  stream_file_url: z.string().nullable(),
+  waveform_data: z
+    .object({ peaks: z.array(z.number()), duration: z.number().nullable() })
+    .nullable(),
+  metadata: z.record(z.string(), z.unknown()).nullable(),
+  loudness: z
+    .object({
+      integratedLufs: z.number().nullable(),
+      loudnessRange: z.number().nullable(),
+      truePeakDbfs: z.number().nullable(),
+    })
+    .nullable(),
+});
+export type Version = z.infer<typeof versionSchema>;
+
+export const versionWithProjectSchema = versionSchema.extend({
+  project: projectSchema.omit({ branches: true }),
+});
+
+export const branchWithVersionsSchema = branchSummarySchema.extend({
+  versions: z.array(versionSchema),
+});
+export type BranchWithVersions = z.infer<typeof branchWithVersionsSchema>;
+
+export const createProjectBodySchema = z.object({
+  name: z
+    .string({ error: PROJECT_MESSAGES.projectNameRequired })
+    .trim()
+    .min(1, PROJECT_MESSAGES.projectNameRequired)
+    .max(200),
+  description: z.string().trim().max(2000).nullish(),
+  is_private: z.boolean().default(true),
+});
+
+export const updateProjectBodySchema = z.object({
+  name: z.string().trim().min(1, PROJECT_MESSAGES.projectNameRequired).max(200).optional(),
+  description: z.string().trim().max(2000).nullable().optional(),
+});
+
+export const branchNameBodySchema = z.object({
+  name: z
+    .string({ error: PROJECT_MESSAGES.branchNameRequired })
+    .trim()
+    .min(1, PROJECT_MESSAGES.branchNameRequired)
+    .max(100),
+});
+
+export const recentVersionSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  message: z.string().nullable(),
+  created_at: z.string(),
+  project_id: z.string(),
+  project_name: z.string(),
+});
+
+export const createVersionBodySchema = z.object({
+  project_id: z.string().min(1, PROJECT_MESSAGES.projectRequired),
+  branch_id: z.string().min(1, PROJECT_MESSAGES.branchRequired),
+  message: z.string().trim().max(2000).default('New version'),
+  file_url: z.string().trim().min(1, 'file_url is required').max(2000),
+  tags: tagsSchema.optional(),
+});
+
+export const qualityDetailSchema = z.object({ fileSize: z.number(), format: z.string() });
+export const qualitiesSchema = z.object({
+  available: z.array(z.enum(['original', 'high', 'standard'])),
+  qualities: z.object({
+    original: qualityDetailSchema.optional(),
+    high: qualityDetailSchema.optional(),
+    standard: qualityDetailSchema.optional(),
+  }),
+});
+
+const qualityProgressEntry = z.object({ available: z.boolean(), fileSize: z.number().nullable() });
+export const processingResponseSchema = z.object({
+  status: processingStatusSchema,
+  progressPercentage: z.number(),
+  hasMetadata: z.boolean(),
+  hasWaveform: z.boolean(),
+  processingComplete: z.boolean(),
+  error: z.string().nullable(),
+  qualityProgress: z.object({
+    original: qualityProgressEntry.extend({ format: z.string().nullable() }),
+    high: qualityProgressEntry,
+    standard: qualityProgressEntry,
+  }),
+});
+export type ProcessingResponse = z.infer<typeof processingResponseSchema>;
+
+export const uploadResponseSchema = z.object({
+  versionId: z.string(),
+  projectId: z.string(),
+  branchId: z.string(),
+  fileUrl: z.string(),
+  file: z.object({ url: z.string() }),
+  waveform: z.object({ peaks: z.array(z.number()) }).nullable(),
+  metadata: z.record(z.string(), z.unknown()),
+});

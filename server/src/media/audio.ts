@@ -1,0 +1,248 @@
+import { Writable } from 'node:stream';
+import { MediaToolError, type MediaRunner } from './runner';
+
+export interface AudioMetadata {
+  duration: number | null;
+  codec: string | null;
+  container: string | null;
+  sampleRate: number | null;
+  channels: number | null;
+  bitDepth: number | null;
+  bitRate: number | null;
+}
+
+interface ProbeOutput {
+  format?: { format_name?: string; duration?: string; bit_rate?: string };
+  streams?: {
+    codec_type?: string;
+    codec_name?: string;
+    sample_rate?: string;
+    channels?: number;
+    bits_per_raw_sample?: string;
+    bits_per_sample?: number;
+    sample_fmt?: string;
+    bit_rate?: string;
+    duration?: string;
+  }[];
+}
+
+export class NotAudioError extends Error {
+  override name = 'NotAudioError';
+}
+
+const num = (value: string | number | undefined | null): number | null => {
+  const n =
+    typeof value === 'number' ? value : value === undefined || value === null ? NaN : Number(value);
+  return Number.isFinite(n) && n > 0 ? n : null;
+};
+
+/** ffprobe of the first audio stream. Throws NotAudioError when there is none or it cannot be read. */
+export async function probeAudio(
+  runner: MediaRunner,
+  file: string,
+  timeoutMs: number,
+): Promise<AudioMetadata> {
+  let output: ProbeOutput;
+  try {
+    const { stdout } = await runner.ffprobe(
+      ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file],
+      { timeoutMs, maxStdoutBytes: 4 * 1024 * 1024 },
+    );
+    output = JSON.parse(stdout.toString('utf8')) as ProbeOutput;
+  } catch (error) {
+    if (error instanceof MediaToolError) throw new NotAudioError(error.message);
+    throw error;
+  }
+  const stream = output.streams?.find((s) => s.codec_type === 'audio');
+  if (!stream) throw new NotAudioError('No audio stream found');
+  const duration = num(output.format?.duration) ?? num(stream.duration);
+  if (!duration) throw new NotAudioError('The audio has no duration');
+  return {
+    duration,
+    codec: stream.codec_name ?? null,
+    container: output.format?.format_name ?? null,
+    sampleRate: num(stream.sample_rate),
+    channels: num(stream.channels),
+    bitDepth:
+      num(stream.bits_per_raw_sample) ??
+      num(stream.bits_per_sample) ??
+      bitDepthOfFormat(stream.sample_fmt),
+    bitRate: num(stream.bit_rate) ?? num(output.format?.bit_rate),
+  };
+}
+
+function bitDepthOfFormat(sampleFormat: string | undefined): number | null {
+  if (!sampleFormat) return null;
+  if (sampleFormat.startsWith('s16')) return 16;
+  if (sampleFormat.startsWith('s32')) return 32;
+  if (sampleFormat.startsWith('u8')) return 8;
+  return null;
+}
+
+/** An MP3 rendition with LAME at its default quality; `-fs` caps the output size. */
+export async function encodeMp3(
+  runner: MediaRunner,
+  input: string,
+  output: string,
+  kbps: number,
+  options: { timeoutMs: number; maxBytes: number; signal?: AbortSignal | undefined },
+): Promise<void> {
+  await runner.ffmpeg(
+    [
+      '-y',
+      '-i',
+      input,
+      '-map',
+      '0:a:0',
+      '-vn',
+      '-c:a',
+      'libmp3lame',
+      '-b:a',
+      `${kbps}k`,
+      '-fs',
+      String(options.maxBytes),
+      '-f',
+      'mp3',
+      output,
+    ],
+    { timeoutMs: options.timeoutMs, signal: options.signal },
+  );
+}
+
+export interface Peaks {
+  peaksPerSecond: number;
+  /** min, max pairs in -1..1, `peaksPerSecond` pairs per second of audio. */
+  minMax: number[];
+  /** 1000 points in 0..1 for the overview waveform. */
+  overview: number[];
+  /** How much audio actually decoded (less than the header says when a file is cut short). */
+  decodedSeconds: number;
+}
+
+export const PEAKS_PER_SECOND = 20;
+const PEAK_SAMPLE_RATE = 44_100;
+const OVERVIEW_POINTS = 1000;
+
+/**
+ * Decodes to 16-bit mono on a pipe and folds it into min/max pairs as it streams. `-xerror`
+ * makes any decoding error fatal, so a corrupt file fails here instead of half-working.
+ */
+export async function computePeaks(
+  runner: MediaRunner,
+  input: string,
+  options: { timeoutMs: number; signal?: AbortSignal | undefined },
+): Promise<Peaks> {
+  const perBucket = PEAK_SAMPLE_RATE / PEAKS_PER_SECOND;
+  const minMax: number[] = [];
+  let bucketMin = 0;
+  let bucketMax = 0;
+  let inBucket = 0;
+  let carry: Buffer | undefined;
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      let data = carry ? Buffer.concat([carry, chunk]) : chunk;
+      const usable = data.length - (data.length % 2);
+      carry = usable < data.length ? data.subarray(usable) : undefined;
+      data = data.subarray(0, usable);
+      for (let i = 0; i < data.length; i += 2) {
+        const sample = data.readInt16LE(i) / 32768;
+        if (inBucket === 0) {
+          bucketMin = sample;
+          bucketMax = sample;
+        } else if (sample < bucketMin) bucketMin = sample;
+        else if (sample > bucketMax) bucketMax = sample;
+        if (++inBucket === perBucket) {
+          minMax.push(round(bucketMin), round(bucketMax));
+          inBucket = 0;
+        }
+      }
+      done();
+    },
+  });
+  await runner.ffmpeg(
+    [
+      '-xerror',
+      '-i',
+      input,
+      '-map',
+      '0:a:0',
+      '-vn',
+      '-ac',
+      '1',
+      '-ar',
+      String(PEAK_SAMPLE_RATE),
+      '-f',
+      's16le',
+      '-acodec',
+      'pcm_s16le',
+      'pipe:1',
+    ],
+    { timeoutMs: options.timeoutMs, signal: options.signal, stdout: sink },
+  );
+  const decodedSeconds = minMax.length / 2 / PEAKS_PER_SECOND + inBucket / PEAK_SAMPLE_RATE;
+  if (inBucket > 0) minMax.push(round(bucketMin), round(bucketMax));
+  return { peaksPerSecond: PEAKS_PER_SECOND, minMax, overview: overviewOf(minMax), decodedSeconds };
+}
+
+function round(value: number): number {
+  return Math.round(value * 10_000) / 10_000;
+}
+
+/** Folds min/max pairs into a fixed number of absolute peaks for the overview. */
+export function overviewOf(minMax: number[]): number[] {
+  const pairs = minMax.length / 2;
+  if (pairs === 0) return [];
+  const points = Math.min(OVERVIEW_POINTS, pairs);
+  const out: number[] = [];
+  for (let p = 0; p < points; p++) {
+    const from = Math.floor((p * pairs) / points);
+    const to = Math.max(Math.floor(((p + 1) * pairs) / points), from + 1);
+    let peak = 0;
+    for (let i = from; i < to; i++) {
+      peak = Math.max(peak, Math.abs(minMax[2 * i] ?? 0), Math.abs(minMax[2 * i + 1] ?? 0));
+    }
+    out.push(round(peak));
+  }
+  return out;
+}
+
+export interface Loudness {
+  integratedLufs: number | null;
+  loudnessRange: number | null;
+  truePeakDbfs: number | null;
+}
+
+/** EBU R128 loudness with ffmpeg's ebur128 filter (true peak on). */
+export async function measureLoudness(
+  runner: MediaRunner,
+  input: string,
+  options: { timeoutMs: number; signal?: AbortSignal | undefined },
+): Promise<Loudness> {
+  const { stderr } = await runner.ffmpeg(
+    [
+      '-nostats',
+      '-i',
+      input,
+      '-map',
+      '0:a:0',
+      '-vn',
+      '-filter:a',
+      'ebur128=peak=true',
+      '-f',
+      'null',
+      '-',
+    ],
+    { timeoutMs: options.timeoutMs, signal: options.signal },
+  );
+  const summary = stderr.slice(stderr.lastIndexOf('Summary:'));
+  const pick = (pattern: RegExp) => {
+    const match = pattern.exec(summary);
+    const value = match?.[1] ? Number(match[1]) : NaN;
+    return Number.isFinite(value) ? value : null;
+  };
+  return {
+    integratedLufs: pick(/I:\s+(-?[\d.]+|-inf) LUFS/),
+    loudnessRange: pick(/LRA:\s+(-?[\d.]+) LU/),
+    truePeakDbfs: pick(/Peak:\s+(-?[\d.]+|-inf) dBFS/),
+  };
+}

@@ -1,0 +1,235 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { PROJECT_MESSAGES, type BranchWithVersions, type Project } from '@takes/contract';
+import type { Clock } from '../../clock';
+import type { Database, ProjectsTable, VersionsTable } from '../../db/schema';
+import { HttpError, notFound } from '../../http/errors';
+import type { JobQueue } from '../../jobs/job-queue';
+import { cleanupJob } from '../../jobs/catalog';
+import { ownedKeys, toVersion } from '../versions/version-view';
+import { VersionsRepo } from '../versions/versions.repo';
+import { ProjectsRepo, type BranchCountRow, type Executor } from './projects.repo';
+
+export const DEFAULT_BRANCH = 'main';
+
+/** Projects and branches: ownership, defaults and the rules of section 4 of the spec. */
+export class ProjectsService {
+  private readonly repo: ProjectsRepo;
+  private readonly versions: VersionsRepo;
+
+  constructor(private readonly deps: { db: Kysely<Database>; clock: Clock; jobs: JobQueue }) {
+    this.repo = new ProjectsRepo(deps.db);
+    this.versions = new VersionsRepo(deps.db);
+  }
+
+  async list(ownerId: string): Promise<Project[]> {
+    const projects = await this.repo.listProjects(ownerId);
+    const branches = await this.repo.branchesWithCounts(
+      ownerId,
+      projects.map((p) => p.id),
+    );
+    return projects.map((p) =>
+      toProject(
+        p,
+        branches.filter((b) => b.project_id === p.id),
+      ),
+    );
+  }
+
+  async get(ownerId: string, projectId: string): Promise<Project> {
+    const project = await this.repo.findProject(ownerId, projectId);
+    if (!project) throw notFound('Project not found');
+    return toProject(project, await this.repo.branchesWithCounts(ownerId, [projectId]));
+  }
+
+  /** A new project with its default branch `main`, inside the caller's transaction if given. */
+  async createInside(
+    db: Executor,
+    ownerId: string,
+    input: { name: string; description?: string | null | undefined; is_private: boolean },
+  ): Promise<{ projectId: string; branchId: string }> {
+    const now = this.now();
+    const projectId = randomUUID();
+    const branchId = randomUUID();
+    await this.repo.insertProject(
+      {
+        id: projectId,
+        owner_id: ownerId,
+        name: input.name,
+        description: input.description || null,
+        is_private: input.is_private ? 1 : 0,
+        created_at: now,
+        updated_at: now,
+      },
+      db,
+    );
+    await this.repo.insertBranch(
+      {
+        id: branchId,
+        project_id: projectId,
+        name: DEFAULT_BRANCH,
+        is_default: 1,
+        created_at: now,
+        updated_at: now,
+      },
+      db,
+    );
+    return { projectId, branchId };
+  }
+
+  async create(
+    ownerId: string,
+    input: { name: string; description?: string | null | undefined; is_private: boolean },
+  ): Promise<Project> {
+    const { projectId } = await this.deps.db
+      .transaction()
+      .execute((trx) => this.createInside(trx, ownerId, input));
+    return this.get(ownerId, projectId);
+  }
+
+  async update(
+    ownerId: string,
+    projectId: string,
+    input: { name?: string | undefined; description?: string | null | undefined },
+  ): Promise<Project> {
+    const changes: Partial<ProjectsTable> = { updated_at: this.now() };
+    if (input.name !== undefined) changes.name = input.name;
+    if (input.description !== undefined) changes.description = input.description || null;
+    if (!(await this.repo.updateProject(ownerId, projectId, changes)))
+      throw notFound('Project not found');
+    return this.get(ownerId, projectId);
+  }
+
+  async togglePrivacy(ownerId: string, projectId: string): Promise<Project> {
+    const project = await this.repo.findProject(ownerId, projectId);
+    if (!project) throw notFound('Project not found');
+    await this.repo.updateProject(ownerId, projectId, {
+      is_private: project.is_private ? 0 : 1,
+      updated_at: this.now(),
+    });
+    return this.get(ownerId, projectId);
+  }
+
+  /** Removes the project, its branches and versions, then their stored audio once unreferenced. */
+  async delete(ownerId: string, projectId: string): Promise<void> {
+    await this.deps.db.transaction().execute(async (trx) => {
+      const project = await this.repo.findProject(ownerId, projectId, trx);
+      if (!project) throw notFound('Project not found');
+      const doomed = await this.versions.listByProject(projectId, trx);
+      await this.repo.deleteProject(ownerId, projectId, trx);
+      await this.cleanUpAfter(doomed, trx);
+    });
+  }
+
+  async listBranches(ownerId: string, projectId: string): Promise<BranchWithVersions[]> {
+    const project = await this.repo.findProject(ownerId, projectId);
+    if (!project) throw notFound('Project not found');
+    const branches = await this.repo.branchesWithCounts(ownerId, [projectId]);
+    const versions = await this.versions.listForBranches(branches.map((b) => b.id));
+    return branches.map((b) => ({
+      ...toBranch(b),
+      versions: versions.filter((v) => v.branch_id === b.id).map(toVersion),
+    }));
+  }
+
+  async createBranch(ownerId: string, projectId: string, name: string) {
+    const project = await this.repo.findProject(ownerId, projectId);
+    if (!project) throw notFound('Project not found');
+    if (await this.repo.findBranchByName(projectId, name))
+      throw new HttpError(409, PROJECT_MESSAGES.branchExists);
+    const now = this.now();
+    const id = randomUUID();
+    try {
+      await this.deps.db.transaction().execute(async (trx) => {
+        await this.repo.insertBranch(
+          { id, project_id: projectId, name, is_default: 0, created_at: now, updated_at: now },
+          trx,
+        );
+        await this.repo.touchProject(projectId, now, trx);
+      });
+    } catch (error) {
+      // Two creates raced past the check above; the unique constraint decided.
+      if (await this.repo.findBranchByName(projectId, name))
+        throw new HttpError(409, PROJECT_MESSAGES.branchExists);
+      throw error;
+    }
+    return this.branchSummary(ownerId, id);
+  }
+
+  async renameBranch(ownerId: string, branchId: string, name: string) {
+    const branch = await this.repo.findBranch(ownerId, branchId);
+    if (!branch) throw notFound('Branch not found');
+    const clash = await this.repo.findBranchByName(branch.project_id, name);
+    if (clash && clash.id !== branchId) throw new HttpError(409, PROJECT_MESSAGES.branchExists);
+    await this.repo.renameBranch(branchId, name, this.now());
+    return this.branchSummary(ownerId, branchId);
+  }
+
+  async setDefaultBranch(ownerId: string, branchId: string) {
+    await this.deps.db.transaction().execute(async (trx) => {
+      const branch = await this.repo.findBranch(ownerId, branchId, trx);
+      if (!branch) throw notFound('Branch not found');
+      await this.repo.setDefaultBranch(branch.project_id, branchId, this.now(), trx);
+    });
+    return this.branchSummary(ownerId, branchId);
+  }
+
+  async deleteBranch(ownerId: string, branchId: string): Promise<void> {
+    await this.deps.db.transaction().execute(async (trx) => {
+      const branch = await this.repo.findBranch(ownerId, branchId, trx);
+      if (!branch) throw notFound('Branch not found');
+      if (branch.is_default) throw new HttpError(409, PROJECT_MESSAGES.defaultBranchDelete);
+      const doomed = await this.versions.listByBranch(branchId, trx);
+      await this.repo.deleteBranch(branchId, trx);
+      await this.repo.touchProject(branch.project_id, this.now(), trx);
+      await this.cleanUpAfter(doomed, trx);
+    });
+  }
+
+  /** Queues removal of what deleted versions stored (originals only if nothing else uses them). */
+  async cleanUpAfter(deleted: VersionsTable[], trx: Executor): Promise<void> {
+    const keys = deleted.flatMap(ownedKeys);
+    const originalKeys = [
+      ...new Set(deleted.map((v) => v.original_key).filter((k): k is string => !!k)),
+    ];
+    if (keys.length === 0 && originalKeys.length === 0) return;
+    await this.deps.jobs.enqueue(cleanupJob, { keys, originalKeys }, { executor: trx });
+  }
+
+  private async branchSummary(ownerId: string, branchId: string) {
+    const branch = await this.repo.findBranch(ownerId, branchId);
+    if (!branch) throw notFound('Branch not found');
+    const [row] = (await this.repo.branchesWithCounts(ownerId, [branch.project_id])).filter(
+      (b) => b.id === branchId,
+    );
+    if (!row) throw notFound('Branch not found');
+    return toBranch(row);
+  }
+
+  private now(): string {
+    return this.deps.clock.now().toISOString();
+  }
+}
+
+export function toBranch(row: BranchCountRow) {
+  return {
+    id: row.id,
+    project_id: row.project_id,
+    name: row.name,
+    is_default: row.is_default === 1,
+    version_count: row.version_count,
+  };
+}
+
+function toProject(row: ProjectsTable, branches: BranchCountRow[]): Project {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    is_private: row.is_private === 1,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    owner_id: row.owner_id,
+    branches: branches.map(toBranch),
+  };
+}

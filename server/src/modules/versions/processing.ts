@@ -1,0 +1,188 @@
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Kysely } from 'kysely';
+import type { Clock } from '../../clock';
+import type { Database, VersionsTable } from '../../db/schema';
+import type { JobContext } from '../../jobs/registry';
+import {
+  computePeaks,
+  encodeMp3,
+  measureLoudness,
+  NotAudioError,
+  probeAudio,
+  type AudioMetadata,
+} from '../../media/audio';
+import { MediaTimeoutError, MediaToolError, type MediaRunner } from '../../media/runner';
+import type { ObjectStore } from '../../storage/object-store';
+import { parseJson, type Renditions, type WaveformInfo } from './version-view';
+
+export interface ProcessingDeps {
+  storage: ObjectStore;
+  db: Kysely<Database>;
+  media: MediaRunner;
+  clock: Clock;
+  tmpDir: string;
+  mediaTimeoutMs: number;
+}
+
+export const RENDITIONS = { high: 320, standard: 128 } as const;
+const FAILED_MESSAGE =
+  'This file could not be processed. It may be corrupt or truncated; try exporting it again and uploading the new file.';
+const MAX_ATTEMPTS = 3;
+
+/**
+ * Makes everything a version needs from its original: metadata, the 320k and 128k MP3
+ * renditions, waveform peaks and loudness. The two encodes run as separate processes in
+ * parallel (faster than one multi-output ffmpeg); the short analyses share the second core.
+ * Outputs have fixed keys per version, so running again overwrites rather than duplicates.
+ */
+export async function processVersion(
+  deps: ProcessingDeps,
+  versionId: string,
+  context: JobContext,
+): Promise<void> {
+  const version = await deps.db
+    .selectFrom('versions')
+    .selectAll()
+    .where('id', '=', versionId)
+    .executeTakeFirst();
+  // Deleted since it was queued, already done, or nothing stored to process.
+  if (!version || version.status === 'completed' || !version.original_key) return;
+
+  const work = await fsp.mkdtemp(path.join(deps.tmpDir, `process-${versionId}-`));
+  const save = serialised(deps.db, versionId, deps.clock);
+  try {
+    const original = path.join(work, `original.${version.original_format ?? 'bin'}`);
+    const { body } = await deps.storage.get(version.original_key);
+    await pipeline(body, fs.createWriteStream(original));
+
+    const metadata = await probeAudio(deps.media, original, deps.mediaTimeoutMs);
+    await save({ metadata: JSON.stringify(metadata) });
+    // One failing step stops the others instead of leaving them writing into a removed folder.
+    const stop = new AbortController();
+    context.signal.addEventListener('abort', () => stop.abort(context.signal.reason), {
+      once: true,
+    });
+    const options = { timeoutMs: deps.mediaTimeoutMs, signal: stop.signal };
+    const together = async (steps: Promise<void>[]) => {
+      const results = await Promise.allSettled(
+        steps.map((step) =>
+          step.catch((error: unknown) => {
+            stop.abort(error);
+            throw error;
+          }),
+        ),
+      );
+      const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failed) throw failed.reason;
+    };
+
+    const rendition = async (quality: keyof typeof RENDITIONS) => {
+      const out = path.join(work, `${quality}.mp3`);
+      const maxBytes = renditionLimit(metadata, RENDITIONS[quality]);
+      await encodeMp3(deps.media, original, out, RENDITIONS[quality], { ...options, maxBytes });
+      const key = `renditions/${versionId}/${quality}.mp3`;
+      const { size } = await deps.storage.put(key, fs.createReadStream(out), {
+        contentType: 'audio/mpeg',
+        maxBytes,
+      });
+      await save((row) => {
+        const renditions = parseJson<Renditions>(row.renditions, {});
+        renditions[quality] = { key, size };
+        return { renditions: JSON.stringify(renditions) };
+      });
+    };
+
+    const analyses = async () => {
+      const peaks = await computePeaks(deps.media, original, options);
+      // A file cut short still announces its full length in its header.
+      if (metadata.duration && peaks.decodedSeconds < metadata.duration * 0.98 - 0.25) {
+        throw new NotAudioError(
+          `Only ${peaks.decodedSeconds.toFixed(1)} s of ${metadata.duration.toFixed(1)} s decoded`,
+        );
+      }
+      const peaksKey = `peaks/${versionId}.json`;
+      const body = JSON.stringify({
+        version: 1,
+        peaksPerSecond: peaks.peaksPerSecond,
+        minMax: peaks.minMax,
+      });
+      await deps.storage.put(peaksKey, streamOf(body), { contentType: 'application/json' });
+      const waveform: WaveformInfo = {
+        overview: peaks.overview,
+        duration: metadata.duration,
+        peaksKey,
+        peaksPerSecond: peaks.peaksPerSecond,
+      };
+      await save({ waveform: JSON.stringify(waveform) });
+      const loudness = await measureLoudness(deps.media, original, options);
+      await save({ loudness: JSON.stringify(loudness) });
+    };
+
+    // With one core everything runs in turn; with two or more the 320k encode (the longest)
+    // gets a core of its own while the analyses and then the 128k encode share another.
+    if (os.availableParallelism() > 1) {
+      await together([rendition('high'), analyses().then(() => rendition('standard'))]);
+    } else {
+      await rendition('high');
+      await analyses();
+      await rendition('standard');
+    }
+    await save({ status: 'completed', error: null });
+  } catch (error) {
+    const mediaProblem =
+      error instanceof NotAudioError ||
+      (error instanceof MediaToolError && !(error instanceof MediaTimeoutError));
+    if (mediaProblem || context.attempt >= MAX_ATTEMPTS) {
+      const message =
+        error instanceof MediaTimeoutError
+          ? 'Processing took too long and was stopped. Please try again with a shorter file.'
+          : FAILED_MESSAGE;
+      await save({ status: 'failed', error: message });
+      context.logger.warn({ versionId, err: error }, 'version processing failed');
+      return;
+    }
+    throw error;
+  } finally {
+    await fsp.rm(work, { recursive: true, force: true });
+  }
+}
+
+/** Upper bound for a rendition: its bit rate over the duration, with room for headers. */
+function renditionLimit(metadata: AudioMetadata, kbps: number): number {
+  const seconds = metadata.duration ?? 3600;
+  return Math.ceil((((seconds + 5) * kbps * 1000) / 8) * 1.1) + 1024 * 1024;
+}
+
+function streamOf(text: string): Readable {
+  return Readable.from([Buffer.from(text)]);
+}
+
+type Change = Partial<VersionsTable> | ((row: VersionsTable) => Partial<VersionsTable>);
+
+/** Row updates from parallel steps, applied one at a time so none overwrites another. */
+function serialised(db: Kysely<Database>, versionId: string, clock: Clock) {
+  let chain: Promise<void> = Promise.resolve();
+  return (change: Change): Promise<void> => {
+    const next = chain.then(async () => {
+      const row = await db
+        .selectFrom('versions')
+        .selectAll()
+        .where('id', '=', versionId)
+        .executeTakeFirst();
+      if (!row) return;
+      const values = typeof change === 'function' ? change(row) : change;
+      await db
+        .updateTable('versions')
+        .set({ ...values, updated_at: clock.now().toISOString() })
+        .where('id', '=', versionId)
+        .execute();
+    });
+    chain = next.catch(() => undefined);
+    return next;
+  };
+}

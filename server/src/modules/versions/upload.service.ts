@@ -1,0 +1,279 @@
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { createHash, randomUUID } from 'node:crypto';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Kysely } from 'kysely';
+import { MAX_UPLOAD_BYTES, PROJECT_MESSAGES, tagsSchema } from '@takes/contract';
+import type { Clock } from '../../clock';
+import type { Database } from '../../db/schema';
+import { HttpError, notFound } from '../../http/errors';
+import { processVersionJob } from '../../jobs/catalog';
+import type { JobQueue } from '../../jobs/job-queue';
+import { NotAudioError, probeAudio, type AudioMetadata } from '../../media/audio';
+import { AUDIO_MIME, containerMatches, sniffAudio, type AudioFormat } from '../../media/audio-type';
+import type { MediaRunner } from '../../media/runner';
+import { ByteCounter } from '../../storage/byte-limit';
+import { ObjectTooLargeError, type ObjectStore } from '../../storage/object-store';
+import { ProjectsRepo } from '../projects/projects.repo';
+import type { ProjectsService } from '../projects/projects.service';
+import { VersionsRepo } from './versions.repo';
+
+export interface ReceivedFile {
+  path: string;
+  size: number;
+  sha256: string;
+  head: Buffer;
+  fileName: string;
+}
+
+export interface UploadFields {
+  projectId?: string | undefined;
+  branchId?: string | undefined;
+  commitMessage?: string | undefined;
+  tags?: string | undefined;
+  projectName?: string | undefined;
+  projectDescription?: string | undefined;
+  isPrivate?: string | undefined;
+}
+
+export interface UploadResult {
+  versionId: string;
+  projectId: string;
+  branchId: string;
+  fileUrl: string;
+  file: { url: string };
+  waveform: null;
+  metadata: Record<string, unknown>;
+}
+
+const HEAD_BYTES = 64;
+
+/**
+ * Receives an upload (streamed to a scratch file while counting, hashing and keeping its
+ * first bytes), checks it is audio by content, stores the original under its SHA-256 and
+ * creates the version and its processing job in one transaction. On any failure nothing
+ * is left: no row, no object that was not there before.
+ */
+export class UploadService {
+  private readonly projectsRepo: ProjectsRepo;
+  private readonly versionsRepo: VersionsRepo;
+
+  constructor(
+    private readonly deps: {
+      db: Kysely<Database>;
+      storage: ObjectStore;
+      jobs: JobQueue;
+      media: MediaRunner;
+      clock: Clock;
+      tmpDir: string;
+      mediaTimeoutMs: number;
+      projects: ProjectsService;
+      /** The spec's 500 MB unless a test asks for less. */
+      maxBytes?: number;
+    },
+  ) {
+    this.projectsRepo = new ProjectsRepo(deps.db);
+    this.versionsRepo = new VersionsRepo(deps.db);
+  }
+
+  /** Streams one file part to a scratch file; refuses it past the size limit as it arrives. */
+  async receive(stream: Readable, fileName: string): Promise<ReceivedFile> {
+    const file = path.join(this.deps.tmpDir, `upload-${randomUUID()}`);
+    const limit = this.deps.maxBytes ?? MAX_UPLOAD_BYTES;
+    const counter = new ByteCounter(limit);
+    const hash = createHash('sha256');
+    let head = Buffer.alloc(0);
+    const tap = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        hash.update(chunk);
+        if (head.length < HEAD_BYTES)
+          head = Buffer.concat([head, chunk.subarray(0, HEAD_BYTES - head.length)]);
+        done(null, chunk);
+      },
+    });
+    try {
+      await pipeline(stream, counter, tap, fs.createWriteStream(file));
+      // Busboy stops quietly at its own limit; a truncated part means the file was too big.
+      if ((stream as Readable & { truncated?: boolean }).truncated)
+        throw new ObjectTooLargeError(limit);
+    } catch (error) {
+      await fsp.rm(file, { force: true });
+      if (error instanceof ObjectTooLargeError || isFileTooLarge(error))
+        throw new HttpError(413, PROJECT_MESSAGES.tooLarge);
+      throw error;
+    }
+    return { path: file, size: counter.bytes, sha256: hash.digest('hex'), head, fileName };
+  }
+
+  async discard(file: ReceivedFile | undefined): Promise<void> {
+    if (file) await fsp.rm(file.path, { force: true });
+  }
+
+  async createVersion(
+    ownerId: string,
+    file: ReceivedFile | undefined,
+    fields: UploadFields,
+  ): Promise<UploadResult> {
+    if (!file || file.size === 0) throw new HttpError(400, PROJECT_MESSAGES.fileRequired);
+    const newTrack = !fields.projectId && !fields.branchId;
+    const tags = parseTags(fields.tags);
+    if (!newTrack) {
+      if (!fields.projectId) throw new HttpError(400, PROJECT_MESSAGES.projectRequired);
+      if (!fields.branchId) throw new HttpError(400, PROJECT_MESSAGES.branchRequired);
+      if (!fields.commitMessage?.trim()) throw new HttpError(400, PROJECT_MESSAGES.messageRequired);
+      const branch = await this.projectsRepo.findBranch(ownerId, fields.branchId);
+      if (!branch || branch.project_id !== fields.projectId)
+        throw notFound('Project or branch not found');
+    }
+
+    const { format, metadata } = await this.checkAudio(file);
+    const originalKey = `originals/${file.sha256.slice(0, 2)}/${file.sha256}`;
+    const stored = await this.storeOriginal(originalKey, file, format);
+
+    try {
+      const now = this.deps.clock.now().toISOString();
+      const versionId = randomUUID();
+      const { projectId, branchId } = await this.inTransactionWithRetry(async (trx) => {
+        let target: { projectId: string; branchId: string };
+        if (newTrack) {
+          const name = fields.projectName?.trim() || baseName(file.fileName) || 'Untitled Track';
+          target = await this.deps.projects.createInside(trx, ownerId, {
+            name,
+            description: fields.projectDescription?.trim() || null,
+            is_private: fields.isPrivate !== 'false',
+          });
+        } else {
+          // Checked again inside the transaction: the branch may have gone meanwhile.
+          const branch = await this.projectsRepo.findBranch(
+            ownerId,
+            fields.branchId as string,
+            trx,
+          );
+          if (!branch || branch.project_id !== fields.projectId)
+            throw notFound('Project or branch not found');
+          target = { projectId: branch.project_id, branchId: branch.id };
+        }
+        await this.versionsRepo.insert(
+          {
+            id: versionId,
+            project_id: target.projectId,
+            branch_id: target.branchId,
+            version_number: await this.versionsRepo.nextNumber(target.branchId, trx),
+            message: fields.commitMessage?.trim() || null,
+            tags: JSON.stringify(tags),
+            original_key: originalKey,
+            original_name: file.fileName.slice(0, 255),
+            original_size: file.size,
+            original_format: format,
+            status: 'processing',
+            error: null,
+            metadata: JSON.stringify(metadata),
+            waveform: null,
+            loudness: null,
+            renditions: '{}',
+            file_url: null,
+            created_at: now,
+            updated_at: now,
+          },
+          trx,
+        );
+        await this.projectsRepo.touchProject(target.projectId, now, trx);
+        await this.deps.jobs.enqueue(processVersionJob, { versionId }, { executor: trx });
+        return target;
+      });
+      const url = `/api/versions/${versionId}/stream`;
+      return {
+        versionId,
+        projectId,
+        branchId,
+        fileUrl: url,
+        file: { url },
+        waveform: null,
+        metadata: { ...metadata, format, size: file.size },
+      };
+    } catch (error) {
+      // Only remove an original this upload put there and no version uses.
+      if (stored === 'new' && (await this.versionsRepo.countByOriginal(originalKey)) === 0) {
+        await this.deps.storage.delete(originalKey);
+      }
+      throw error;
+    }
+  }
+
+  private async checkAudio(
+    file: ReceivedFile,
+  ): Promise<{ format: AudioFormat; metadata: AudioMetadata }> {
+    const format = sniffAudio(file.head);
+    if (!format) throw new HttpError(415, PROJECT_MESSAGES.invalidType);
+    try {
+      const metadata = await probeAudio(this.deps.media, file.path, this.deps.mediaTimeoutMs);
+      if (!containerMatches(format, metadata.container, metadata.codec))
+        throw new NotAudioError('container mismatch');
+      return { format, metadata };
+    } catch (error) {
+      if (error instanceof NotAudioError) throw new HttpError(415, PROJECT_MESSAGES.invalidType);
+      throw error;
+    }
+  }
+
+  /** Content-addressed: the same file uploaded twice is stored once. */
+  private async storeOriginal(
+    key: string,
+    file: ReceivedFile,
+    format: AudioFormat,
+  ): Promise<'new' | 'existing'> {
+    const existing = await this.deps.storage.head(key);
+    if (existing && existing.size === file.size) return 'existing';
+    await this.deps.storage.put(key, fs.createReadStream(file.path), {
+      contentType: AUDIO_MIME[format],
+    });
+    return 'new';
+  }
+
+  /** Two uploads to one branch can pick the same number; the unique key refuses one, which retries. */
+  private async inTransactionWithRetry<T>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.deps.db.transaction().execute((trx) => work(trx));
+      } catch (error) {
+        if (attempt >= 5 || !isUniqueViolation(error)) throw error;
+      }
+    }
+  }
+}
+
+export function parseTags(raw: string | undefined): string[] {
+  if (!raw) return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new HttpError(400, 'Tags must be a JSON list of words');
+  }
+  const result = tagsSchema.safeParse(parsed);
+  if (!result.success) throw new HttpError(400, 'Tags must be a JSON list of words');
+  return result.data;
+}
+
+function baseName(fileName: string): string {
+  return path
+    .basename(fileName)
+    .replace(/\.[^.]+$/, '')
+    .trim()
+    .slice(0, 200);
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string; message?: string } | undefined;
+  return (
+    e?.code === '23505' ||
+    e?.code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+    /UNIQUE constraint failed/.test(e?.message ?? '')
+  );
+}
+
+function isFileTooLarge(error: unknown): boolean {
+  return (error as { code?: string } | undefined)?.code === 'FST_REQ_FILE_TOO_LARGE';
+}

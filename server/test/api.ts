@@ -1,0 +1,89 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect } from 'vitest';
+import { cookiesFrom, type TestApp } from './test-app';
+
+export const ORIGIN = 'http://localhost:8080';
+let users = 0;
+
+/** Signs up a fresh user and returns its cookie header. */
+export async function newUser(t: TestApp, name = 'owner'): Promise<string> {
+  const email = `${name}${Date.now()}${++users}@example.com`;
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/api/auth/sign-up/email',
+    payload: { email, password: 'violet-mixdown-47' },
+    headers: { origin: ORIGIN },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return cookiesFrom(response.headers['set-cookie']);
+}
+
+export function api(t: TestApp, cookie: string) {
+  const call = (
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    url: string,
+    payload?: object,
+    headers: Record<string, string> = {},
+  ) =>
+    t.app.inject({
+      method,
+      url,
+      ...(payload ? { payload } : {}),
+      headers: { cookie, origin: ORIGIN, ...headers },
+    });
+  return {
+    get: (url: string, headers?: Record<string, string>) => call('GET', url, undefined, headers),
+    post: (url: string, payload: object = {}) => call('POST', url, payload),
+    patch: (url: string, payload: object) => call('PATCH', url, payload),
+    delete: (url: string) => call('DELETE', url),
+    /** POST /api/versions/upload as multipart, with the file (if any) and text fields. */
+    upload: (
+      file: { path: string; name?: string } | { content: Buffer; name: string } | undefined,
+      fields: Record<string, string>,
+    ) => {
+      const boundary = `----takes${Math.random().toString(16).slice(2)}`;
+      const parts: Buffer[] = [];
+      for (const [name, value] of Object.entries(fields)) {
+        parts.push(
+          Buffer.from(
+            `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+          ),
+        );
+      }
+      if (file) {
+        const content = 'content' in file ? file.content : fs.readFileSync(file.path);
+        const fileName = file.name ?? ('path' in file ? path.basename(file.path) : 'file');
+        parts.push(
+          Buffer.from(
+            `--${boundary}\r\nContent-Disposition: form-data; name="audioFile"; filename="${fileName}"\r\nContent-Type: audio/wav\r\n\r\n`,
+          ),
+          content,
+          Buffer.from('\r\n'),
+        );
+      }
+      parts.push(Buffer.from(`--${boundary}--\r\n`));
+      return t.app.inject({
+        method: 'POST',
+        url: '/api/versions/upload',
+        payload: Buffer.concat(parts),
+        headers: {
+          cookie,
+          origin: ORIGIN,
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+        },
+      });
+    },
+  };
+}
+
+export async function eventually(
+  check: () => Promise<boolean> | boolean,
+  timeoutMs = 60_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

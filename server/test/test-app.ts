@@ -15,11 +15,13 @@ import { resolveMediaTools } from '../src/media/tools';
 import { LocalObjectStore } from '../src/storage/local';
 import type { ObjectStore } from '../src/storage/object-store';
 import { UrlSigner } from '../src/storage/url-signer';
-import { createTestDatabase } from './test-database';
+import { createTestDatabase, type TestDatabase } from './test-database';
 
 export interface TestApp {
   app: FastifyInstance;
   deps: AppDeps;
+  /** How another process (a worker under test) reaches this app's database. */
+  database: TestDatabase;
   dir: string;
   close(): Promise<void>;
 }
@@ -89,6 +91,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   return {
     app,
     deps,
+    database,
     dir,
     close: async () => {
       await app.close();

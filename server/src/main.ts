@@ -53,6 +53,8 @@ async function migrate(config: Config, logger: pino.Logger): Promise<void> {
 
 async function worker(config: Config, logger: pino.Logger): Promise<void> {
   const runtime = await openRuntime(config, logger);
+  // No ffmpeg outlives this process, however it ends.
+  process.once('exit', () => runtime.media.killAll());
   await runtime.jobs.startWorking();
   logger.info({ queue: runtime.jobs.kind }, 'worker started');
   onShutdown(logger, () => runtime.close());
@@ -60,6 +62,7 @@ async function worker(config: Config, logger: pino.Logger): Promise<void> {
 
 async function serve(config: Config, logger: pino.Logger): Promise<void> {
   const runtime = await openRuntime(config, logger);
+  process.once('exit', () => runtime.media.killAll());
   const app = await buildApp(runtime, { logger });
   if (config.jobs.runInServe) await runtime.jobs.startWorking();
   await app.listen({ host: config.host, port: config.port });

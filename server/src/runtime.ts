@@ -62,6 +62,7 @@ export async function openRuntime(
       clock,
       close: async () => {
         await jobs.close();
+        media.killAll();
         mailer.close();
         await database.destroy();
       },

@@ -29,6 +29,7 @@ export class EmbeddedJobQueue implements JobQueue {
   readonly kind = 'embedded' as const;
   private working = false;
   private readonly running = new Set<Promise<void>>();
+  private readonly controllers = new Set<AbortController>();
   private wake: (() => void) | undefined;
   private loop: Promise<void> | undefined;
   private lastPrune = 0;
@@ -73,6 +74,10 @@ export class EmbeddedJobQueue implements JobQueue {
     return id;
   }
 
+  notify(): void {
+    this.wake?.();
+  }
+
   startWorking(): Promise<void> {
     if (this.working) return Promise.resolve();
     this.working = true;
@@ -80,11 +85,23 @@ export class EmbeddedJobQueue implements JobQueue {
     return Promise.resolve();
   }
 
-  async close(): Promise<void> {
+  /**
+   * Stops taking jobs and gives running ones `graceMs` to finish; then aborts them and puts
+   * them back in the queue (not counted as an attempt) for the next worker.
+   */
+  async close(graceMs = 10_000): Promise<void> {
     this.working = false;
     this.wake?.();
     await this.loop;
-    await Promise.allSettled([...this.running]);
+    const settled = Promise.allSettled([...this.running]);
+    const timedOut = await Promise.race([
+      settled.then(() => false),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(true), graceMs).unref()),
+    ]);
+    if (timedOut) {
+      for (const controller of this.controllers) controller.abort(new ShutdownError());
+      await settled;
+    }
   }
 
   /** Claims and runs one due job if there is one; returns whether it found a job. */
@@ -184,6 +201,7 @@ export class EmbeddedJobQueue implements JobQueue {
   private async execute(job: ClaimedJob): Promise<void> {
     const definition = this.registry.get(job.name);
     const controller = new AbortController();
+    this.controllers.add(controller);
     const logger = this.options.logger;
     const renewEvery = Math.max(Math.floor(this.options.leaseMs / 3), 50);
     const heartbeat = setInterval(() => {
@@ -211,6 +229,11 @@ export class EmbeddedJobQueue implements JobQueue {
       );
       await this.finish(job, { state: 'completed', last_error: null });
     } catch (error) {
+      if (controller.signal.reason instanceof ShutdownError) {
+        await this.release(job);
+        logger.info({ jobId: job.id, job: job.name }, 'job handed back to the queue at shutdown');
+        return;
+      }
       const message = error instanceof Error ? error.message : String(error);
       if (job.attempts < job.max_attempts) {
         const delay = backoffMs(job.retry_delay_ms / 1000, job.attempts);
@@ -231,9 +254,27 @@ export class EmbeddedJobQueue implements JobQueue {
         );
       }
     } finally {
+      this.controllers.delete(controller);
       clearInterval(heartbeat);
       clearTimeout(timeout);
     }
+  }
+
+  private async release(job: ClaimedJob): Promise<void> {
+    const nowIso = this.options.clock.now().toISOString();
+    await this.db
+      .updateTable('jobs')
+      .set((eb) => ({
+        state: 'queued',
+        run_at: nowIso,
+        attempts: eb('attempts', '-', 1),
+        lease_expires_at: null,
+        lock_token: null,
+        updated_at: nowIso,
+      }))
+      .where('id', '=', job.id)
+      .where('lock_token', '=', job.lock_token)
+      .execute();
   }
 
   private async renewLease(job: ClaimedJob): Promise<boolean> {
@@ -285,6 +326,13 @@ export class EmbeddedJobQueue implements JobQueue {
       .where('state', '=', 'completed')
       .where('completed_at', '<', new Date(now - retention).toISOString())
       .execute();
+  }
+}
+
+class ShutdownError extends Error {
+  override name = 'ShutdownError';
+  constructor() {
+    super('The worker is shutting down');
   }
 }
 

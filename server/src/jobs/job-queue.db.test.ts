@@ -266,6 +266,41 @@ describe.each(kinds)('job queue: %s', (kind) => {
       expect(row).toMatchObject({ attempts: 2, last_error: 'always broken', lock_token: null });
     });
 
+    it('at shutdown, aborts a job that overstays the grace period and hands it back uncounted', async () => {
+      let started = false;
+      let sawAbort = false;
+      const job = defineJob({
+        name: 'test.long',
+        payload: z.object({}),
+        handle: (_payload, context) =>
+          new Promise<void>((resolve) => {
+            started = true;
+            context.signal.addEventListener('abort', () => {
+              sawAbort = true;
+              resolve();
+            });
+          }),
+      });
+      const queue = (await makeQueue([job])) as EmbeddedJobQueue;
+      const id = await queue.enqueue(job, {});
+      await queue.startWorking();
+      await eventually(() => started);
+      await queue.close(100);
+      opened.splice(opened.indexOf(queue), 1);
+      expect(sawAbort).toBe(true);
+      const row = await database.db
+        .selectFrom('jobs')
+        .selectAll()
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      expect(row).toMatchObject({
+        state: 'queued',
+        attempts: 0,
+        lock_token: null,
+        lease_expires_at: null,
+      });
+    });
+
     it('survives a restart: jobs queued before a restart run after it', async () => {
       const ran: number[] = [];
       const job = defineJob({

@@ -15,6 +15,8 @@ export interface JobQueue {
   /** Prepares the queue and fails when a waiting job's name has no handler. */
   open(): Promise<void>;
   enqueue<P>(job: JobRef<P>, payload: P, options?: EnqueueOptions): Promise<string>;
+  /** Jobs were committed in a transaction: a local idle worker should look now, not at its next poll. */
+  notify(): void;
   /** Starts running jobs in this process. */
   startWorking(): Promise<void>;
   /** Stops taking jobs, waits for running ones to finish, then releases resources. */

@@ -69,6 +69,10 @@ export class PgBossJobQueue implements JobQueue {
     return id;
   }
 
+  notify(): void {
+    // pg-boss workers poll on their own interval; nothing to do.
+  }
+
   async startWorking(): Promise<void> {
     for (const definition of this.registry.definitions()) {
       // One pg-boss worker per slot: each fetches and runs one job at a time.

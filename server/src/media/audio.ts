@@ -79,7 +79,11 @@ function bitDepthOfFormat(sampleFormat: string | undefined): number | null {
   return null;
 }
 
-/** An MP3 rendition with LAME at its default quality; `-fs` caps the output size. */
+/**
+ * An MP3 rendition with LAME at its default quality; `-fs` caps the output size. At 128 kbps
+ * and below the audio is resampled to 44.1 kHz first, as LAME itself would choose: less work,
+ * and no audible difference at a bit rate that low-passes near 17 kHz anyway.
+ */
 export async function encodeMp3(
   runner: MediaRunner,
   input: string,
@@ -87,6 +91,7 @@ export async function encodeMp3(
   kbps: number,
   options: { timeoutMs: number; maxBytes: number; signal?: AbortSignal | undefined },
 ): Promise<void> {
+  const resample = kbps <= 128 ? ['-ar', '44100'] : [];
   await runner.ffmpeg(
     [
       '-y',
@@ -95,6 +100,7 @@ export async function encodeMp3(
       '-map',
       '0:a:0',
       '-vn',
+      ...resample,
       '-c:a',
       'libmp3lame',
       '-b:a',
@@ -120,19 +126,26 @@ export interface Peaks {
 }
 
 export const PEAKS_PER_SECOND = 20;
-const PEAK_SAMPLE_RATE = 44_100;
 const OVERVIEW_POINTS = 1000;
 
+export interface Analysis {
+  peaks: Peaks;
+  loudness: Loudness;
+}
+
 /**
- * Decodes to 16-bit mono on a pipe and folds it into min/max pairs as it streams. `-xerror`
- * makes any decoding error fatal, so a corrupt file fails here instead of half-working.
+ * One decode for both analyses: the audio is split into a 16-bit mono stream on a pipe, folded
+ * into min/max pairs as it arrives (at the file's own sample rate: no resampling), and an
+ * EBU R128 meter (true peak on). `-xerror` makes any decoding error fatal, so a corrupt
+ * file fails here instead of half-working.
  */
-export async function computePeaks(
+export async function analyse(
   runner: MediaRunner,
   input: string,
+  sampleRate: number,
   options: { timeoutMs: number; signal?: AbortSignal | undefined },
-): Promise<Peaks> {
-  const perBucket = PEAK_SAMPLE_RATE / PEAKS_PER_SECOND;
+): Promise<Analysis> {
+  const perBucket = Math.max(Math.round(sampleRate / PEAKS_PER_SECOND), 1);
   const minMax: number[] = [];
   let bucketMin = 0;
   let bucketMax = 0;
@@ -140,12 +153,13 @@ export async function computePeaks(
   let carry: Buffer | undefined;
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
-      let data = carry ? Buffer.concat([carry, chunk]) : chunk;
+      const data = carry ? Buffer.concat([carry, chunk]) : chunk;
       const usable = data.length - (data.length % 2);
-      carry = usable < data.length ? data.subarray(usable) : undefined;
-      data = data.subarray(0, usable);
-      for (let i = 0; i < data.length; i += 2) {
-        const sample = data.readInt16LE(i) / 32768;
+      carry = usable < data.length ? Buffer.from(data.subarray(usable)) : undefined;
+      // A copy aligned for Int16Array (chunks from a pipe may start at an odd offset).
+      const samples = new Int16Array(new Uint8Array(data.subarray(0, usable)).buffer);
+      for (let i = 0; i < samples.length; i++) {
+        const sample = (samples[i] as number) / 32768;
         if (inBucket === 0) {
           bucketMin = sample;
           bucketMax = sample;
@@ -159,29 +173,42 @@ export async function computePeaks(
       done();
     },
   });
-  await runner.ffmpeg(
+  const { stderr } = await runner.ffmpeg(
     [
       '-xerror',
+      '-nostats',
       '-i',
       input,
+      '-filter_complex',
+      '[0:a:0]asplit=2[peaks][meter];[meter]ebur128=peak=true[metered]',
       '-map',
-      '0:a:0',
-      '-vn',
+      '[peaks]',
       '-ac',
       '1',
-      '-ar',
-      String(PEAK_SAMPLE_RATE),
       '-f',
       's16le',
       '-acodec',
       'pcm_s16le',
       'pipe:1',
+      '-map',
+      '[metered]',
+      '-f',
+      'null',
+      '-',
     ],
     { timeoutMs: options.timeoutMs, signal: options.signal, stdout: sink },
   );
-  const decodedSeconds = minMax.length / 2 / PEAKS_PER_SECOND + inBucket / PEAK_SAMPLE_RATE;
+  const decodedSeconds = minMax.length / 2 / PEAKS_PER_SECOND + inBucket / sampleRate;
   if (inBucket > 0) minMax.push(round(bucketMin), round(bucketMax));
-  return { peaksPerSecond: PEAKS_PER_SECOND, minMax, overview: overviewOf(minMax), decodedSeconds };
+  return {
+    peaks: {
+      peaksPerSecond: PEAKS_PER_SECOND,
+      minMax,
+      overview: overviewOf(minMax),
+      decodedSeconds,
+    },
+    loudness: parseLoudness(stderr),
+  };
 }
 
 function round(value: number): number {
@@ -212,28 +239,8 @@ export interface Loudness {
   truePeakDbfs: number | null;
 }
 
-/** EBU R128 loudness with ffmpeg's ebur128 filter (true peak on). */
-export async function measureLoudness(
-  runner: MediaRunner,
-  input: string,
-  options: { timeoutMs: number; signal?: AbortSignal | undefined },
-): Promise<Loudness> {
-  const { stderr } = await runner.ffmpeg(
-    [
-      '-nostats',
-      '-i',
-      input,
-      '-map',
-      '0:a:0',
-      '-vn',
-      '-filter:a',
-      'ebur128=peak=true',
-      '-f',
-      'null',
-      '-',
-    ],
-    { timeoutMs: options.timeoutMs, signal: options.signal },
-  );
+/** Reads the summary ffmpeg's ebur128 filter prints at the end. */
+export function parseLoudness(stderr: string): Loudness {
   const summary = stderr.slice(stderr.lastIndexOf('Summary:'));
   const pick = (pattern: RegExp) => {
     const match = pattern.exec(summary);

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import type { Writable } from 'node:stream';
 import type { MediaTools } from './tools';
 
@@ -39,10 +39,23 @@ const STDERR_KEEP = 64 * 1024;
  * (`-protocol_whitelist file` before every input), a wall-clock timeout, captured stderr.
  */
 export class MediaRunner {
+  private readonly live = new Set<ChildProcess>();
+
   constructor(readonly tools: MediaTools) {}
 
+  /** Kills every ffmpeg/ffprobe still running (at exit, so none outlives the server). */
+  killAll(): void {
+    for (const child of this.live) child.kill('SIGKILL');
+    this.live.clear();
+  }
+
   ffmpeg(args: readonly string[], options: RunOptions): Promise<RunResult> {
-    return run(this.tools.ffmpeg, ['-hide_banner', '-nostdin', ...whitelistInputs(args)], options);
+    return run(
+      this.tools.ffmpeg,
+      ['-hide_banner', '-nostdin', ...whitelistInputs(args)],
+      options,
+      this.live,
+    );
   }
 
   ffprobe(args: readonly string[], options: RunOptions): Promise<RunResult> {
@@ -50,6 +63,7 @@ export class MediaRunner {
       this.tools.ffprobe,
       ['-hide_banner', '-protocol_whitelist', 'file', ...args],
       options,
+      this.live,
     );
   }
 
@@ -74,13 +88,19 @@ export function whitelistInputs(args: readonly string[]): string[] {
   return out;
 }
 
-function run(binary: string, args: string[], options: RunOptions): Promise<RunResult> {
+function run(
+  binary: string,
+  args: string[],
+  options: RunOptions,
+  live: Set<ChildProcess> = new Set(),
+): Promise<RunResult> {
   return new Promise<RunResult>((resolve, reject) => {
     if (options.signal?.aborted) {
       reject(new MediaToolError('Cancelled before it started', '', null));
       return;
     }
     const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'], shell: false });
+    live.add(child);
     const chunks: Buffer[] = [];
     let stdoutBytes = 0;
     let stderr = '';
@@ -125,6 +145,7 @@ function run(binary: string, args: string[], options: RunOptions): Promise<RunRe
       kill(new MediaToolError(`${label(binary)} could not start: ${error.message}`, stderr, null)),
     );
     child.once('close', (code) => {
+      live.delete(child);
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
       if (failure) {

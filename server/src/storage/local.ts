@@ -90,6 +90,10 @@ export class LocalObjectStore implements ObjectStore {
     await fsp.access(this.root, fs.constants.R_OK | fs.constants.W_OK);
   }
 
+  localPath(key: string): string {
+    return this.pathOf(key);
+  }
+
   private pathOf(key: string): string {
     assertValidKey(key);
     if (key === TMP_DIR || key.startsWith(`${TMP_DIR}/`))
@@ -129,8 +133,9 @@ export class LocalObjectStore implements ObjectStore {
           await this.walk(full, key, prefix, out);
         }
       } else if (entry.isFile() && key.startsWith(prefix)) {
-        const info = await fsp.stat(full);
-        out.push({ key, size: info.size, lastModified: info.mtime });
+        // Deleted while we walked: it is simply not there any more.
+        const info = await this.statFile(full);
+        if (info) out.push({ key, size: info.size, lastModified: info.mtime });
       }
     }
   }

@@ -47,6 +47,8 @@ export interface ObjectStore {
   signedUrl(key: string, options: SignedUrlOptions): Promise<string>;
   /** Health check: throws when the store cannot be used. */
   check(): Promise<void>;
+  /** Where the object is on this machine's disk, when the store keeps it there (read only). */
+  localPath?(key: string): string;
 }
 
 export class ObjectNotFoundError extends Error {

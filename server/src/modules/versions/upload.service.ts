@@ -183,6 +183,7 @@ export class UploadService {
         await this.deps.jobs.enqueue(processVersionJob, { versionId }, { executor: trx });
         return target;
       });
+      this.deps.jobs.notify();
       const url = `/api/versions/${versionId}/stream`;
       return {
         versionId,

@@ -14,6 +14,7 @@ import { registerCsrfProtection } from './http/csrf';
 import { authRoutes } from './modules/auth/auth.routes';
 import { AuthService } from './modules/auth/auth.service';
 import { desktopRoutes } from './modules/auth/desktop.routes';
+import { DemoService } from './modules/demo/demo.service';
 import { DesktopTokensService } from './modules/auth/desktop-tokens.service';
 import { MagicCodeService } from './modules/auth/magic-code.service';
 import { healthRoutes } from './modules/health/health.routes';
@@ -70,30 +71,6 @@ export async function buildApp(
     secret: deps.secretKey,
     publicUrl: deps.config.publicUrl,
   });
-  const desktop = new DesktopTokensService({ db, clock: deps.clock });
-  const authService = new AuthService({
-    auth,
-    db,
-    limiter: new RateLimiter(db, deps.clock),
-    magic,
-    desktop,
-    config: deps.config,
-  });
-  const requireUser = registerAuthGuard(app, authService);
-  await app.register(authRoutes({ service: authService, auth, config: deps.config, requireUser }), {
-    prefix: '/api',
-  });
-  await app.register(desktopRoutes({ service: desktop, requireUser }), { prefix: '/api' });
-  const profiles = new ProfilesService({
-    db,
-    storage: deps.storage,
-    jobs: deps.jobs,
-    clock: deps.clock,
-  });
-  await app.register(profileRoutes({ service: profiles, storage: deps.storage, requireUser }), {
-    prefix: '/api',
-  });
-
   const projects = new ProjectsService({ db, clock: deps.clock, jobs: deps.jobs });
   const versions = new VersionsService({ db, clock: deps.clock, projects });
   const uploads = new UploadService({
@@ -107,6 +84,35 @@ export async function buildApp(
     projects,
     maxBytes: options.uploadMaxBytes,
   });
+  const demo = new DemoService({ db, media: deps.media, uploads, projects, tmpDir: deps.tmpDir });
+  const desktop = new DesktopTokensService({ db, clock: deps.clock });
+  const authService = new AuthService({
+    auth,
+    db,
+    limiter: new RateLimiter(db, deps.clock),
+    magic,
+    desktop,
+    config: deps.config,
+    onDemoSignIn: (userId) => demo.seedIfEmpty(userId),
+  });
+  const requireUser = registerAuthGuard(app, authService);
+  await app.register(authRoutes({ service: authService, auth, config: deps.config, requireUser }), {
+    prefix: '/api',
+  });
+  await app.register(
+    desktopRoutes({ service: desktop, requireUser, scheme: deps.config.desktopScheme }),
+    { prefix: '/api' },
+  );
+  const profiles = new ProfilesService({
+    db,
+    storage: deps.storage,
+    jobs: deps.jobs,
+    clock: deps.clock,
+  });
+  await app.register(profileRoutes({ service: profiles, storage: deps.storage, requireUser }), {
+    prefix: '/api',
+  });
+
   await app.register(projectRoutes({ service: projects, requireUser }), { prefix: '/api' });
   await app.register(
     versionRoutes({

@@ -63,6 +63,7 @@ export const AUTH_RATE_RULES = {
   signInIp: { name: 'sign-in:ip', limit: 20, windowMs: 10 * MINUTE },
   signInEmail: { name: 'sign-in:email', limit: 10, windowMs: 10 * MINUTE },
   signUpIp: { name: 'sign-up:ip', limit: 10, windowMs: 60 * MINUTE },
+  signUpEmail: { name: 'sign-up:email', limit: 5, windowMs: 60 * MINUTE },
   codeSendIp: { name: 'code-send:ip', limit: 10, windowMs: 10 * MINUTE },
   // At most one code email per address per 60 seconds.
   codeSendEmail: { name: 'code-send:email', limit: 1, windowMs: MINUTE },

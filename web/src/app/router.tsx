@@ -4,6 +4,7 @@ import { LoginPage } from '../features/auth/login-page';
 import { DashboardPage } from '../features/dashboard/dashboard-page';
 import { DesktopAuthPage } from '../features/desktop/desktop-auth-page';
 import { DesktopReturnPage } from '../features/desktop/desktop-return-page';
+import { LandingPage } from '../features/marketing/landing-page';
 import { NotFoundPage } from '../features/marketing/not-found-page';
 import { PlaceholderPage } from '../features/placeholder/placeholder-page';
 import { ProfilePage } from '../features/profile/profile-page';
@@ -17,7 +18,7 @@ function placeholder(path: string, title: string): RouteObject {
 }
 
 const publicRoutes: RouteObject[] = [
-  placeholder('/', 'Music version control with zero data harvesting'),
+  { path: '/', element: <LandingPage /> },
   { path: '/login', element: <LoginPage /> },
   placeholder('/about', 'About'),
   placeholder('/roadmap', 'Roadmap'),

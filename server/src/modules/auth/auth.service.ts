@@ -41,6 +41,8 @@ export class AuthService {
       magic: MagicCodeService;
       desktop: DesktopTokensService;
       config: Config;
+      /** Prepares the demo account (its sample project) after it signs in. */
+      onDemoSignIn?: (userId: string) => Promise<void>;
     },
   ) {}
 
@@ -106,6 +108,7 @@ export class AuthService {
     ctx: RequestContext,
   ): Promise<AuthResult> {
     await this.limit(AUTH_RATE_RULES.signUpIp, ctx.ip);
+    await this.limit(AUTH_RATE_RULES.signUpEmail, input.email);
     const problem = passwordProblem(input.password);
     if (problem) throw new HttpError(400, problem);
     try {
@@ -189,6 +192,7 @@ export class AuthService {
   async signInDemo(ctx: RequestContext): Promise<AuthResult> {
     await this.limit(AUTH_RATE_RULES.demoIp, ctx.ip);
     const result = await this.signInProven(DEMO_EMAIL, ctx.headers);
+    await this.deps.onDemoSignIn?.(result.body.user.id);
     await this.deps.db
       .updateTable('users')
       .set({ name: DEMO_NAME })

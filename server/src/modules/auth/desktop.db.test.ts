@@ -115,4 +115,11 @@ describe('desktop and CLI tokens', () => {
       (await post('/api/desktop/refresh', { refreshToken: second.refreshToken })).statusCode,
     ).toBe(401);
   });
+
+  it('tells the web app the configured deep-link scheme', async () => {
+    t = await createTestApp({ env: { DESKTOP_SCHEME: 'takes-beta' } });
+    expect((await t.app.inject({ method: 'GET', url: '/api/desktop/config' })).json()).toEqual({
+      scheme: 'takes-beta',
+    });
+  });
 });

@@ -19,8 +19,20 @@ export const desktopRoutes =
   (deps: {
     service: DesktopTokensService;
     requireUser: preHandlerAsyncHookHandler;
+    scheme: string;
   }): FastifyPluginAsyncZod =>
   (app) => {
+    app.get(
+      '/desktop/config',
+      {
+        schema: {
+          tags,
+          summary: "The desktop app's deep-link scheme (DESKTOP_SCHEME)",
+          response: { 200: z.object({ scheme: z.string() }) },
+        },
+      },
+      () => ({ scheme: deps.scheme }),
+    );
     app.post(
       '/desktop/approve',
       {

@@ -1,15 +1,20 @@
-const DEFAULT_DESKTOP_SCHEME = 'takes';
+import { apiGet } from '../../lib/api';
 
-/** The desktop app's URL scheme: `VITE_DESKTOP_SCHEME` at build time, else `takes`. */
-export function desktopScheme(): string {
-  const configured = import.meta.env.VITE_DESKTOP_SCHEME;
-  // A URL scheme per RFC 3986; anything else would make a broken or dangerous link.
-  return typeof configured === 'string' && /^[a-z][a-z0-9+.-]*$/i.test(configured)
-    ? configured
-    : DEFAULT_DESKTOP_SCHEME;
+const DEFAULT_DESKTOP_SCHEME = 'takes';
+// A URL scheme per RFC 3986; anything else would make a broken or dangerous link.
+const SCHEME = /^[a-z][a-z0-9+.-]*$/i;
+
+/** The desktop app's URL scheme, as the server is configured (DESKTOP_SCHEME), else `takes`. */
+export async function desktopScheme(): Promise<string> {
+  try {
+    const { scheme } = await apiGet<{ scheme: string }>('/api/desktop/config');
+    return SCHEME.test(scheme) ? scheme : DEFAULT_DESKTOP_SCHEME;
+  } catch {
+    return DEFAULT_DESKTOP_SCHEME;
+  }
 }
 
 /** The deep link that hands a one-time sign-in code to the desktop app. */
-export function desktopAuthCallbackUrl(code: string): string {
-  return `${desktopScheme()}://auth-callback?code=${encodeURIComponent(code)}`;
+export function desktopAuthCallbackUrl(scheme: string, code: string): string {
+  return `${scheme}://auth-callback?code=${encodeURIComponent(code)}`;
 }

@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
 import {
   DeleteObjectCommand,
   GetObjectCommand,
@@ -64,14 +64,14 @@ export class S3ObjectStore implements ObjectStore {
   async put(key: string, body: Readable, options: PutOptions = {}): Promise<{ size: number }> {
     assertValidKey(key);
     const counter = new ByteCounter(options.maxBytes);
-    // A source error must reach the counter so the upload aborts instead of hanging.
-    body.once('error', (error) => counter.destroy(error));
+    // pipeline, not pipe: a source error aborts the upload, and a refused size stops the source.
+    pipeline(body, counter, () => undefined);
     const upload = new Upload({
       client: this.client,
       params: {
         Bucket: this.bucket,
         Key: key,
-        Body: body.pipe(counter),
+        Body: counter,
         ContentType: options.contentType,
       },
       partSize: PART_SIZE,

@@ -357,6 +357,9 @@ describe('accounts and sign-in', () => {
       );
       expect(fake.statusCode).toBe(415);
       expect(fake.json()).toEqual({ error: 'The avatar must be a PNG, JPEG or WebP image.' });
+      // Many chunks after the refusal must not surface as an unhandled stream error.
+      const longFake = await upload(cookie, Buffer.alloc(600_000, 'not an image '), 'long.png');
+      expect(longFake.statusCode).toBe(415);
       const huge = await upload(
         cookie,
         Buffer.concat([png, Buffer.alloc(2 * 1024 * 1024)]),

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Readable } from 'node:stream';
+import { pipeline, type Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/schema';
@@ -63,10 +63,11 @@ export class ProfilesService {
   /** Stores a new avatar (checked by content, size-limited while streaming), then swaps it in. */
   async setAvatar(userId: string, file: Readable): Promise<Profile> {
     const sniffer = new ImageSniffer();
-    file.once('error', (error) => sniffer.destroy(error));
+    // pipeline, not pipe: when the sniffer refuses the file, the upload stream stops too.
+    pipeline(file, sniffer, () => undefined);
     const key = `avatars/${userId}/${randomUUID()}`;
     try {
-      await this.deps.storage.put(key, file.pipe(sniffer), { maxBytes: AVATAR_MAX_BYTES });
+      await this.deps.storage.put(key, sniffer, { maxBytes: AVATAR_MAX_BYTES });
     } catch (error) {
       if (error instanceof UnsupportedImageError)
         throw new HttpError(415, 'The avatar must be a PNG, JPEG or WebP image.');

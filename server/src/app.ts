@@ -15,6 +15,8 @@ import { authRoutes } from './modules/auth/auth.routes';
 import { AuthService } from './modules/auth/auth.service';
 import { desktopRoutes } from './modules/auth/desktop.routes';
 import { DemoService } from './modules/demo/demo.service';
+import { workspaceRoutes } from './modules/workspace/workspace.routes';
+import { WorkspaceService } from './modules/workspace/workspace.service';
 import { DesktopTokensService } from './modules/auth/desktop-tokens.service';
 import { MagicCodeService } from './modules/auth/magic-code.service';
 import { healthRoutes } from './modules/health/health.routes';
@@ -124,6 +126,17 @@ export async function buildApp(
     }),
     { prefix: '/api' },
   );
+
+  const workspace = new WorkspaceService({
+    db,
+    dialect: deps.database.dialect,
+    clock: deps.clock,
+    storage: deps.storage,
+    media: deps.media,
+    projects,
+    queueKind: deps.jobs.kind,
+  });
+  await app.register(workspaceRoutes({ service: workspace, requireUser }), { prefix: '/api' });
 
   const health = new HealthService(deps);
   await app.register(healthRoutes(health), { prefix: '/api' });

@@ -1,0 +1,109 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { api, newUser } from '../../../test/api';
+import { makeAudio } from '../../../test/audio-fixtures';
+import { createTestApp, type TestApp } from '../../../test/test-app';
+
+describe('dashboard stats, search and debug', () => {
+  let t: TestApp;
+  let dir: string;
+  let wav: string;
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'takes-ws-'));
+    wav = await makeAudio(dir, 'wav', 1, 'Night Drive.wav');
+  });
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  afterEach(async () => {
+    await t.close();
+  });
+
+  it('counts projects, branches and the versions of the last 30 days', async () => {
+    t = await createTestApp();
+    const owner = api(t, await newUser(t));
+    expect((await owner.get('/api/stats')).json()).toEqual({
+      projects: 0,
+      tracks: 0,
+      lastUpdate: null,
+      versionsLastMonth: 0,
+    });
+    const track = (await owner.upload({ path: wav }, {})).json<{ projectId: string }>();
+    await owner.post(`/api/projects/${track.projectId}/branches`, { name: 'alt' });
+    await owner.post('/api/projects', { name: 'Empty' });
+    const stats = (await owner.get('/api/stats')).json<{
+      projects: number;
+      tracks: number;
+      lastUpdate: string;
+      versionsLastMonth: number;
+    }>();
+    expect(stats).toMatchObject({ projects: 2, tracks: 3, versionsLastMonth: 1 });
+    expect(Date.parse(stats.lastUpdate)).toBeGreaterThan(Date.now() - 60_000);
+  });
+
+  it('finds the caller’s projects, branches and versions by name, message and tag, and nobody else’s', async () => {
+    t = await createTestApp();
+    const owner = api(t, await newUser(t));
+    const stranger = api(t, await newUser(t, 'stranger'));
+    const track = (
+      await owner.upload({ path: wav }, { tags: JSON.stringify(['synthwave', '100%']) })
+    ).json<{ projectId: string; branchId: string; versionId: string }>();
+    await owner.upload(
+      { path: wav },
+      { projectId: track.projectId, branchId: track.branchId, commitMessage: 'Louder chorus' },
+    );
+    await owner.post(`/api/projects/${track.projectId}/branches`, { name: 'drive-remix' });
+
+    const byTag = (await owner.get('/api/search?q=SYNTHWAVE')).json<{
+      versions: { id: string; tags: string[] }[];
+    }>();
+    expect(byTag.versions.map((v) => v.id)).toEqual([track.versionId]);
+    expect(byTag.versions[0]?.tags).toEqual(['synthwave', '100%']);
+    const all = (await owner.get('/api/search?q=drive')).json<{
+      projects: { name: string }[];
+      branches: { name: string }[];
+    }>();
+    expect(all.projects.map((p) => p.name)).toEqual(['Night Drive']);
+    expect(all.branches.map((b) => b.name)).toEqual(['drive-remix']);
+    expect(
+      (await owner.get('/api/search?q=chorus'))
+        .json<{ versions: { message: string }[] }>()
+        .versions.map((v) => v.message),
+    ).toEqual(['Louder chorus']);
+    // % is a character to look for, not a wildcard.
+    expect(
+      (await owner.get('/api/search?q=%25')).json<{ versions: unknown[] }>().versions,
+    ).toHaveLength(1);
+    expect(
+      (await owner.get('/api/search?q=zz%25zz')).json<{ versions: unknown[] }>().versions,
+    ).toHaveLength(0);
+    expect((await stranger.get('/api/search?q=drive')).json()).toEqual({
+      projects: [],
+      branches: [],
+      versions: [],
+    });
+    expect((await owner.get('/api/search?q=%20')).statusCode).toBe(400);
+  });
+
+  it('reports the server state and round-trips a test project', async () => {
+    t = await createTestApp();
+    const owner = api(t, await newUser(t));
+    const debug = (await owner.get('/api/debug')).json<{
+      database: { dialect: string; latest: string };
+      storage: { status: string };
+      ffmpeg: { status: string; version: string };
+      jobs: { queue: string };
+    }>();
+    expect(debug).toMatchObject({
+      database: { dialect: t.deps.database.dialect },
+      storage: { kind: 'local', status: 'ok' },
+      ffmpeg: { status: 'ok' },
+      jobs: { queue: 'embedded' },
+    });
+    expect(debug.database.latest).toMatch(/^\d{4}-/);
+    const trip = await owner.post('/api/debug/round-trip');
+    expect(trip.statusCode).toBe(200);
+    expect((await owner.get('/api/projects')).json()).toEqual([]);
+    expect((await t.app.inject({ method: 'GET', url: '/api/debug' })).statusCode).toBe(401);
+  });
+});

@@ -1,0 +1,98 @@
+import type { preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorBodySchema } from '@takes/contract';
+import { userOf } from '../../auth/guard';
+import type { WorkspaceService } from './workspace.service';
+
+const errors = { 400: errorBodySchema, 401: errorBodySchema };
+
+export const workspaceRoutes =
+  (deps: {
+    service: WorkspaceService;
+    requireUser: preHandlerAsyncHookHandler;
+  }): FastifyPluginAsyncZod =>
+  (app) => {
+    app.addHook('preHandler', deps.requireUser);
+    app.get(
+      '/stats',
+      {
+        schema: {
+          tags: ['dashboard'],
+          summary: "The dashboard's figures",
+          response: {
+            200: z.object({
+              projects: z.number(),
+              tracks: z.number(),
+              lastUpdate: z.string().nullable(),
+              versionsLastMonth: z.number(),
+            }),
+            ...errors,
+          },
+        },
+      },
+      (request) => deps.service.stats(userOf(request).id),
+    );
+    app.get(
+      '/search',
+      {
+        schema: {
+          tags: ['search'],
+          summary: "Search the caller's projects, branches and versions (names, messages, tags)",
+          querystring: z.object({
+            q: z.string().trim().min(1, 'Search text is required').max(200),
+          }),
+          response: {
+            200: z.object({
+              projects: z.array(
+                z.object({ id: z.string(), name: z.string(), description: z.string().nullable() }),
+              ),
+              branches: z.array(
+                z.object({
+                  id: z.string(),
+                  name: z.string(),
+                  project_id: z.string(),
+                  project_name: z.string(),
+                }),
+              ),
+              versions: z.array(
+                z.object({
+                  id: z.string(),
+                  project_id: z.string(),
+                  branch_id: z.string(),
+                  version_number: z.number(),
+                  message: z.string().nullable(),
+                  tags: z.array(z.string()),
+                  created_at: z.string(),
+                  project_name: z.string(),
+                  branch_name: z.string(),
+                }),
+              ),
+            }),
+            ...errors,
+          },
+        },
+      },
+      (request) => deps.service.search(userOf(request).id, request.query.q),
+    );
+    app.get(
+      '/debug',
+      { schema: { tags: ['debug'], summary: 'Server state for the debug page' } },
+      () => deps.service.debug(),
+    );
+    app.post(
+      '/debug/round-trip',
+      {
+        schema: {
+          tags: ['debug'],
+          summary: 'Insert and delete a test project',
+          response: {
+            200: z.object({ projectId: z.string(), insertMs: z.number(), deleteMs: z.number() }),
+            ...errors,
+          },
+        },
+      },
+      (request) => deps.service.roundTrip(userOf(request).id),
+    );
+    return Promise.resolve();
+  };

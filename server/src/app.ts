@@ -15,6 +15,8 @@ import { authRoutes } from './modules/auth/auth.routes';
 import { AuthService } from './modules/auth/auth.service';
 import { desktopRoutes } from './modules/auth/desktop.routes';
 import { DemoService } from './modules/demo/demo.service';
+import { linkRoutes, ownerSharingRoutes } from './modules/sharing/sharing.routes';
+import { SharingService } from './modules/sharing/sharing.service';
 import { workspaceRoutes } from './modules/workspace/workspace.routes';
 import { WorkspaceService } from './modules/workspace/workspace.service';
 import { DesktopTokensService } from './modules/auth/desktop-tokens.service';
@@ -126,6 +128,16 @@ export async function buildApp(
     }),
     { prefix: '/api' },
   );
+
+  const sharing = new SharingService({
+    db,
+    clock: deps.clock,
+    limiter: new RateLimiter(db, deps.clock),
+  });
+  await app.register(ownerSharingRoutes({ service: sharing, requireUser }), { prefix: '/api' });
+  await app.register(linkRoutes({ service: sharing, auth: authService, storage: deps.storage }), {
+    prefix: '/api',
+  });
 
   const workspace = new WorkspaceService({
     db,

@@ -2,3 +2,4 @@ export * from './errors';
 export * from './health';
 export * from './auth';
 export * from './projects';
+export * from './sharing';

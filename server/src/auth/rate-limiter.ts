@@ -49,6 +49,18 @@ export class RateLimiter {
     return row.count <= rule.limit;
   }
 
+  /** Whether the subject is over the limit now, without counting an attempt. */
+  async isLimited(rule: RateRule, subject: string): Promise<boolean> {
+    const windowOpenedAfter = new Date(this.clock.now().getTime() - rule.windowMs).toISOString();
+    const row = await this.db
+      .selectFrom('rate_limits')
+      .select('count')
+      .where('key', '=', `${rule.name}:${subject}`)
+      .where('window_start', '>', windowOpenedAfter)
+      .executeTakeFirst();
+    return (row?.count ?? 0) > rule.limit;
+  }
+
   /** Removes windows that ended long ago (called now and then; counters are tiny). */
   async prune(olderThanMs: number): Promise<void> {
     const cutoff = new Date(this.clock.now().getTime() - olderThanMs).toISOString();
@@ -70,4 +82,7 @@ export const AUTH_RATE_RULES = {
   codeVerifyIp: { name: 'code-verify:ip', limit: 30, windowMs: 10 * MINUTE },
   codeVerifyEmail: { name: 'code-verify:email', limit: 15, windowMs: 10 * MINUTE },
   demoIp: { name: 'demo:ip', limit: 10, windowMs: 10 * MINUTE },
+  // Guessing share-link keys: a few wrong keys are typos, many are a search.
+  linkMissIp: { name: 'link-miss:ip', limit: 20, windowMs: 10 * MINUTE },
+  visitorCommentLinkIp: { name: 'visitor-comment:link-ip', limit: 20, windowMs: 10 * MINUTE },
 } satisfies Record<string, RateRule>;

@@ -151,7 +151,35 @@ export interface VersionsTable {
   updated_at: string;
 }
 
+export interface LinksTable {
+  id: string;
+  hash: string;
+  version_id: string;
+  project_id: string;
+  owner_id: string;
+  name: string;
+  download_enabled: number;
+  expires_at: string | null;
+  revoked_at: string | null;
+  created_at: string;
+}
+
+export interface CommentsTable {
+  id: string;
+  version_id: string;
+  user_id: string | null;
+  visitor_name: string | null;
+  link_id: string | null;
+  parent_id: string | null;
+  content: string;
+  timestamp_seconds: number | null;
+  resolved_at: string | null;
+  created_at: string;
+}
+
 export interface Database {
+  links: LinksTable;
+  comments: CommentsTable;
   projects: ProjectsTable;
   branches: BranchesTable;
   versions: VersionsTable;

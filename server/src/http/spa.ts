@@ -32,6 +32,10 @@ export async function registerSpa(app: FastifyInstance, webDistDir: string): Pro
     const isApi = request.url === '/api' || request.url.startsWith('/api/');
     const wantsPage = request.method === 'GET' || request.method === 'HEAD';
     if (!isApi && wantsPage && hasBuild) {
+      if (request.url.startsWith('/share/')) {
+        // The page's address holds the link's secret key.
+        reply.header('referrer-policy', 'no-referrer').header('x-robots-tag', 'noindex, nofollow');
+      }
       return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');
     }
     return reply.status(404).send({ error: 'Not found' } satisfies ErrorBody);

@@ -3,6 +3,7 @@ import * as m0001 from './0001-jobs';
 import * as m0002 from './0002-accounts';
 import * as m0003 from './0003-desktop-tokens';
 import * as m0004 from './0004-projects';
+import * as m0005 from './0005-sharing';
 
 /** Every migration, in order. Names sort lexically; never rename or edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '0002-accounts': m0002,
   '0003-desktop-tokens': m0003,
   '0004-projects': m0004,
+  '0005-sharing': m0005,
 };

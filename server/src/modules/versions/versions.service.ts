@@ -185,37 +185,14 @@ export class VersionsService {
 
   /** The stored object to stream for a quality; the original serves until renditions exist. */
   async audio(ownerId: string, versionId: string, quality: Quality): Promise<StoredAudio> {
-    const v = await this.owned(ownerId, versionId);
-    const renditions = parseJson<Renditions>(v.renditions, {});
-    if (quality !== 'original' && renditions[quality]) {
-      const r = renditions[quality];
-      return { key: r.key, contentType: 'audio/mpeg', format: 'mp3', size: r.size };
-    }
-    if (!v.original_key) throw notFound('This version has no stored audio');
-    if (quality !== 'original' && v.status === 'failed')
-      throw notFound('This quality is not available');
-    const format = (v.original_format ?? 'wav') as AudioFormat;
-    return {
-      key: v.original_key,
-      contentType: AUDIO_MIME[format] ?? 'application/octet-stream',
-      format,
-      size: v.original_size,
-    };
+    return pickAudio(await this.owned(ownerId, versionId), quality);
   }
 
   /** Spec section 9: project name, a dash, the first 8 characters of the version id, its extension. */
   async download(ownerId: string, versionId: string): Promise<StoredAudio & { fileName: string }> {
     const found = await this.repo.findWithProject(ownerId, versionId);
-    if (!found?.version.original_key) throw notFound('Version not found');
-    const audio = await this.audio(ownerId, versionId, 'original');
-    const ext = KNOWN_EXTENSIONS.has(audio.format) ? audio.format : 'wav';
-    // Characters file systems refuse, and control characters, become spaces.
-    const safeName =
-      [...found.project.name]
-        .map((c) => (c < ' ' || '\\/:*?"<>|'.includes(c) ? ' ' : c))
-        .join('')
-        .trim() || 'Takes';
-    return { ...audio, fileName: `${safeName}-${versionId.slice(0, 8)}.${ext}` };
+    if (!found) throw notFound('Version not found');
+    return downloadOf(found.version, found.project.name);
   }
 
   /** Detailed min/max peaks for zooming (stored as an object by processing). */
@@ -235,4 +212,40 @@ export class VersionsService {
   private now(): string {
     return this.deps.clock.now().toISOString();
   }
+}
+
+/** What to stream for a quality: its rendition, or the original until renditions exist. */
+export function pickAudio(v: VersionsTable, quality: Quality): StoredAudio {
+  const renditions = parseJson<Renditions>(v.renditions, {});
+  if (quality !== 'original' && renditions[quality]) {
+    const r = renditions[quality];
+    return { key: r.key, contentType: 'audio/mpeg', format: 'mp3', size: r.size };
+  }
+  if (!v.original_key) throw notFound('This version has no stored audio');
+  if (quality !== 'original' && v.status === 'failed')
+    throw notFound('This quality is not available');
+  const format = (v.original_format ?? 'wav') as AudioFormat;
+  return {
+    key: v.original_key,
+    contentType: AUDIO_MIME[format] ?? 'application/octet-stream',
+    format,
+    size: v.original_size,
+  };
+}
+
+/** The original as a download named after its project. */
+export function downloadOf(
+  v: VersionsTable,
+  projectName: string,
+): StoredAudio & { fileName: string } {
+  if (!v.original_key) throw notFound('Version not found');
+  const audio = pickAudio(v, 'original');
+  const ext = KNOWN_EXTENSIONS.has(audio.format) ? audio.format : 'wav';
+  // Characters file systems refuse, and control characters, become spaces.
+  const safeName =
+    [...projectName]
+      .map((c) => (c < ' ' || '\\/:*?"<>|'.includes(c) ? ' ' : c))
+      .join('')
+      .trim() || 'Takes';
+  return { ...audio, fileName: `${safeName}-${v.id.slice(0, 8)}.${ext}` };
 }

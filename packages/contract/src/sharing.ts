@@ -1,0 +1,99 @@
+import { z } from 'zod';
+
+/** Link keys: random letters and digits; 22 of them is about 130 bits, too many to guess. */
+export const SHARE_HASH_LENGTH = 22;
+export const COMMENT_MAX_LENGTH = 5000;
+export const VISITOR_NAME_MAX_LENGTH = 80;
+
+export const SHARE_MESSAGES = {
+  linkNotFound: 'Link not found',
+  linkExpired: 'This link has expired',
+  versionNotFound: 'Version not found',
+  downloadNotAllowed: 'Downloads are not allowed for this link',
+  commentRequired: 'Comment text is required',
+  commentTooLong: `Comments can be at most ${COMMENT_MAX_LENGTH} characters`,
+  nameRequired: 'Please set your name before commenting',
+  nameTooLong: `Names can be at most ${VISITOR_NAME_MAX_LENGTH} characters`,
+  notAuthenticated: 'Not authenticated',
+  versionIdRequired: 'Version ID is required',
+  stillProcessing: 'This version is still being processed. Please try again in a moment.',
+} as const;
+
+export const createLinkBodySchema = z.object({
+  name: z.string().trim().max(200).optional(),
+  download_enabled: z.boolean().default(false),
+  expires_at: z.iso.datetime({ offset: true, error: 'Expiry must be an ISO date-time' }).nullish(),
+});
+
+export const shareLinkSchema = z.object({
+  id: z.string(),
+  hash: z.string(),
+  url: z.string(),
+  name: z.string(),
+  version_id: z.string(),
+  project_id: z.string(),
+  download_enabled: z.boolean(),
+  expires_at: z.string().nullable(),
+  created_at: z.string(),
+});
+export type ShareLink = z.infer<typeof shareLinkSchema>;
+
+export const sharedVersionSchema = z.object({
+  link: z.object({
+    name: z.string(),
+    download_enabled: z.boolean(),
+    expires_at: z.string().nullable(),
+  }),
+  project: z.object({ name: z.string() }),
+  version: z.object({
+    id: z.string(),
+    version_number: z.number(),
+    message: z.string().nullable(),
+    created_at: z.string(),
+    status: z.string(),
+    waveform_data: z
+      .object({ peaks: z.array(z.number()), duration: z.number().nullable() })
+      .nullable(),
+  }),
+});
+
+export const commentSchema = z.object({
+  id: z.string(),
+  version_id: z.string(),
+  user_id: z.string().nullable(),
+  visitor_name: z.string().nullable(),
+  author: z.string(),
+  avatar_url: z.string().nullable(),
+  content: z.string(),
+  timestamp: z.number().nullable(),
+  parent_id: z.string().nullable(),
+  resolved: z.boolean(),
+  created_at: z.string(),
+});
+export type Comment = z.infer<typeof commentSchema>;
+
+const contentSchema = z
+  .string({ error: SHARE_MESSAGES.commentRequired })
+  .trim()
+  .min(1, SHARE_MESSAGES.commentRequired)
+  .max(COMMENT_MAX_LENGTH, SHARE_MESSAGES.commentTooLong);
+const timestampSchema = z
+  .number()
+  .min(0)
+  .max(24 * 60 * 60)
+  .nullish();
+
+export const ownerCommentBodySchema = z.object({
+  content: contentSchema,
+  timestamp: timestampSchema,
+  parent_id: z.string().max(64).nullish(),
+});
+
+export const visitorCommentBodySchema = ownerCommentBodySchema.extend({
+  visitor_name: z
+    .string({ error: SHARE_MESSAGES.nameRequired })
+    .trim()
+    .min(1, SHARE_MESSAGES.nameRequired)
+    .max(VISITOR_NAME_MAX_LENGTH, SHARE_MESSAGES.nameTooLong)
+    .optional(),
+});

@@ -1,0 +1,319 @@
+import { randomInt, randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { SHARE_HASH_LENGTH, SHARE_MESSAGES, type Comment, type ShareLink } from '@takes/contract';
+import type { Clock } from '../../clock';
+import { AUTH_RATE_RULES, type RateLimiter } from '../../auth/rate-limiter';
+import type {
+  CommentsTable,
+  Database,
+  LinksTable,
+  ProjectsTable,
+  VersionsTable,
+} from '../../db/schema';
+import { HttpError, notFound } from '../../http/errors';
+import { avatarUrl } from '../auth/auth.service';
+import { toVersion } from '../versions/version-view';
+import { VersionsRepo } from '../versions/versions.repo';
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+export function newShareHash(): string {
+  let hash = '';
+  for (let i = 0; i < SHARE_HASH_LENGTH; i++) hash += ALPHABET[randomInt(ALPHABET.length)];
+  return hash;
+}
+
+/** What a valid link opens: exactly one version, with its project. */
+export interface OpenedLink {
+  link: LinksTable;
+  version: VersionsTable;
+  project: ProjectsTable;
+}
+
+interface CommentRow extends CommentsTable {
+  display_name: string | null;
+  user_name: string | null;
+  avatar_key: string | null;
+  profile_updated_at: string | null;
+}
+
+/**
+ * Private links to one version and the comments on versions. A link reaches its own version
+ * and nothing else; unknown, revoked and expired links answer alike on every route.
+ */
+export class SharingService {
+  private readonly versions: VersionsRepo;
+
+  constructor(private readonly deps: { db: Kysely<Database>; clock: Clock; limiter: RateLimiter }) {
+    this.versions = new VersionsRepo(deps.db);
+  }
+
+  async createLink(
+    ownerId: string,
+    versionId: string,
+    input: {
+      name?: string | undefined;
+      download_enabled: boolean;
+      expires_at?: string | null | undefined;
+    },
+  ): Promise<ShareLink> {
+    const found = await this.versions.findWithProject(ownerId, versionId);
+    if (!found) throw notFound(SHARE_MESSAGES.versionNotFound);
+    const row: LinksTable = {
+      id: randomUUID(),
+      hash: newShareHash(),
+      version_id: versionId,
+      project_id: found.project.id,
+      owner_id: ownerId,
+      name: input.name || `${found.project.name} - Version ${found.version.version_number}`,
+      download_enabled: input.download_enabled ? 1 : 0,
+      expires_at: input.expires_at ? new Date(input.expires_at).toISOString() : null,
+      revoked_at: null,
+      created_at: this.now(),
+    };
+    await this.deps.db.insertInto('links').values(row).execute();
+    return toLink(row);
+  }
+
+  async listLinks(ownerId: string, versionId: string): Promise<ShareLink[]> {
+    if (!(await this.versions.find(ownerId, versionId)))
+      throw notFound(SHARE_MESSAGES.versionNotFound);
+    const rows = await this.deps.db
+      .selectFrom('links')
+      .selectAll()
+      .where('version_id', '=', versionId)
+      .where('owner_id', '=', ownerId)
+      .where('revoked_at', 'is', null)
+      .orderBy('created_at', 'desc')
+      .execute();
+    return rows.map(toLink);
+  }
+
+  async revokeLink(ownerId: string, linkId: string): Promise<void> {
+    const result = await this.deps.db
+      .updateTable('links')
+      .set({ revoked_at: this.now() })
+      .where('id', '=', linkId)
+      .where('owner_id', '=', ownerId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1) throw notFound(SHARE_MESSAGES.linkNotFound);
+  }
+
+  /** Opens a link for a visitor: 404 unknown or revoked, 410 expired, 429 after many misses. */
+  async open(hash: string, ip: string): Promise<OpenedLink> {
+    if (await this.deps.limiter.isLimited(AUTH_RATE_RULES.linkMissIp, ip)) {
+      throw new HttpError(429, 'Too many attempts. Please wait a moment and try again.');
+    }
+    const link = /^[A-Za-z0-9]+$/.test(hash)
+      ? await this.deps.db
+          .selectFrom('links')
+          .selectAll()
+          .where('hash', '=', hash)
+          .executeTakeFirst()
+      : undefined;
+    if (!link || link.revoked_at) {
+      await this.deps.limiter.hit(AUTH_RATE_RULES.linkMissIp, ip);
+      throw notFound(SHARE_MESSAGES.linkNotFound);
+    }
+    if (link.expires_at && link.expires_at <= this.now())
+      throw new HttpError(410, SHARE_MESSAGES.linkExpired);
+    const version = await this.versions.findById(link.version_id);
+    if (!version) throw notFound(SHARE_MESSAGES.versionNotFound);
+    const project = await this.deps.db
+      .selectFrom('projects')
+      .selectAll()
+      .where('id', '=', link.project_id)
+      .executeTakeFirst();
+    if (!project) throw notFound(SHARE_MESSAGES.versionNotFound);
+    return { link, version, project };
+  }
+
+  sharedPage({ link, version, project }: OpenedLink) {
+    const view = toVersion(version);
+    return {
+      link: {
+        name: link.name,
+        download_enabled: link.download_enabled === 1,
+        expires_at: link.expires_at,
+      },
+      project: { name: project.name },
+      version: {
+        id: version.id,
+        version_number: version.version_number,
+        message: version.message,
+        created_at: version.created_at,
+        status: version.status,
+        waveform_data: view.waveform_data,
+      },
+    };
+  }
+
+  async listComments(versionId: string, options: { includeResolved: boolean }): Promise<Comment[]> {
+    let query = this.deps.db
+      .selectFrom('comments')
+      .leftJoin('profiles', 'profiles.user_id', 'comments.user_id')
+      .leftJoin('users', 'users.id', 'comments.user_id')
+      .selectAll('comments')
+      .select([
+        'profiles.display_name',
+        'users.name as user_name',
+        'profiles.avatar_key',
+        'profiles.updated_at as profile_updated_at',
+      ])
+      .where('comments.version_id', '=', versionId);
+    if (!options.includeResolved) query = query.where('comments.resolved_at', 'is', null);
+    const rows = (await query
+      .orderBy('comments.created_at')
+      .orderBy('comments.id')
+      .execute()) as CommentRow[];
+    return rows.map(toComment);
+  }
+
+  async ownerComments(
+    ownerId: string,
+    versionId: string,
+    includeResolved: boolean,
+  ): Promise<Comment[]> {
+    if (!(await this.versions.find(ownerId, versionId)))
+      throw notFound(SHARE_MESSAGES.versionNotFound);
+    return this.listComments(versionId, { includeResolved });
+  }
+
+  async addComment(input: {
+    versionId: string;
+    userId: string | null;
+    visitorName: string | null;
+    linkId: string | null;
+    content: string;
+    timestamp: number | null | undefined;
+    parentId: string | null | undefined;
+  }): Promise<Comment> {
+    if (input.parentId) {
+      const parent = await this.deps.db
+        .selectFrom('comments')
+        .select('version_id')
+        .where('id', '=', input.parentId)
+        .executeTakeFirst();
+      // A reply belongs to the same version as the comment it answers.
+      if (!parent || parent.version_id !== input.versionId) throw notFound('Comment not found');
+    }
+    const id = randomUUID();
+    await this.deps.db
+      .insertInto('comments')
+      .values({
+        id,
+        version_id: input.versionId,
+        user_id: input.userId,
+        visitor_name: input.visitorName,
+        link_id: input.linkId,
+        parent_id: input.parentId ?? null,
+        content: input.content,
+        timestamp_seconds: input.timestamp ?? null,
+        resolved_at: null,
+        created_at: this.now(),
+      })
+      .execute();
+    const all = await this.listComments(input.versionId, { includeResolved: true });
+    const created = all.find((c) => c.id === id);
+    if (!created) throw new HttpError(500, 'Failed to save the comment');
+    return created;
+  }
+
+  async addVisitorComment(
+    opened: OpenedLink,
+    ip: string,
+    input: {
+      visitorName: string | null;
+      userId: string | null;
+      content: string;
+      timestamp: number | null | undefined;
+      parentId: string | null | undefined;
+    },
+  ) {
+    if (
+      !(await this.deps.limiter.hit(
+        AUTH_RATE_RULES.visitorCommentLinkIp,
+        `${opened.link.id}:${ip}`,
+      ))
+    ) {
+      throw new HttpError(
+        429,
+        'Too many comments in a short time. Please wait a moment and try again.',
+      );
+    }
+    if (!input.userId && !input.visitorName) throw new HttpError(400, SHARE_MESSAGES.nameRequired);
+    return this.addComment({ versionId: opened.version.id, linkId: opened.link.id, ...input });
+  }
+
+  /** The version owner may delete or resolve any comment on their versions. */
+  async ownedComment(ownerId: string, commentId: string): Promise<CommentsTable> {
+    const row = await this.deps.db
+      .selectFrom('comments')
+      .innerJoin('versions', 'versions.id', 'comments.version_id')
+      .innerJoin('projects', 'projects.id', 'versions.project_id')
+      .selectAll('comments')
+      .where('comments.id', '=', commentId)
+      .where('projects.owner_id', '=', ownerId)
+      .executeTakeFirst();
+    if (!row) throw notFound('Comment not found');
+    return row;
+  }
+
+  async deleteComment(ownerId: string, commentId: string): Promise<void> {
+    await this.ownedComment(ownerId, commentId);
+    await this.deps.db.deleteFrom('comments').where('id', '=', commentId).execute();
+  }
+
+  async setResolved(ownerId: string, commentId: string, resolved: boolean): Promise<Comment> {
+    const row = await this.ownedComment(ownerId, commentId);
+    await this.deps.db
+      .updateTable('comments')
+      .set({ resolved_at: resolved ? this.now() : null })
+      .where('id', '=', commentId)
+      .execute();
+    const all = await this.listComments(row.version_id, { includeResolved: true });
+    const updated = all.find((c) => c.id === commentId);
+    if (!updated) throw notFound('Comment not found');
+    return updated;
+  }
+
+  private now(): string {
+    return this.deps.clock.now().toISOString();
+  }
+}
+
+function toLink(row: LinksTable): ShareLink {
+  return {
+    id: row.id,
+    hash: row.hash,
+    url: `/share/${row.hash}`,
+    name: row.name,
+    version_id: row.version_id,
+    project_id: row.project_id,
+    download_enabled: row.download_enabled === 1,
+    expires_at: row.expires_at,
+    created_at: row.created_at,
+  };
+}
+
+/** Author per the spec: profile display name, visitor name, 'Anonymous', or 'Unknown User'. */
+function toComment(row: CommentRow): Comment {
+  let author: string;
+  if (row.user_id) author = row.display_name || row.user_name?.trim() || 'Unknown User';
+  else author = row.visitor_name || 'Anonymous';
+  return {
+    id: row.id,
+    version_id: row.version_id,
+    user_id: row.user_id,
+    visitor_name: row.visitor_name,
+    author,
+    avatar_url:
+      row.user_id && row.avatar_key ? avatarUrl(row.user_id, row.profile_updated_at) : null,
+    content: row.content,
+    timestamp: row.timestamp_seconds,
+    parent_id: row.parent_id,
+    resolved: row.resolved_at !== null,
+    created_at: row.created_at,
+  };
+}

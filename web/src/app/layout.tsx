@@ -1,17 +1,34 @@
+import { useState } from 'react';
 import { Outlet } from 'react-router';
-import { PlayerBar } from '../features/player/player-bar';
+import { AudioPlayerProvider } from '../features/player/audio-player-provider';
+import { GlobalPlayer } from '../features/player/global-player';
+import type { PlayerTrack } from '../features/player/use-audio-player';
+import { QuickShareDialog } from '../features/share/quick-share-dialog';
 import { Footer } from './footer';
 import { Navbar } from './navbar';
 
 export function AppLayout() {
+  // The player's share button opens Quick Share for the version it is playing.
+  const [sharing, setSharing] = useState<PlayerTrack | null>(null);
   return (
-    <div className="flex min-h-dvh flex-col bg-white pb-14 font-sans text-zinc-900 antialiased dark:bg-zinc-950 dark:text-zinc-100">
-      <Navbar />
-      <main className="flex-1">
-        <Outlet />
-      </main>
-      <Footer />
-      <PlayerBar />
-    </div>
+    <AudioPlayerProvider>
+      <div className="flex min-h-dvh flex-col bg-white pb-14 font-sans text-zinc-900 antialiased dark:bg-zinc-950 dark:text-zinc-100">
+        <Navbar />
+        <main className="flex-1">
+          <Outlet />
+        </main>
+        <Footer />
+        <GlobalPlayer onShare={(track) => setSharing(track)} />
+        {sharing?.versionId ? (
+          <QuickShareDialog
+            open
+            onClose={() => setSharing(null)}
+            versionId={sharing.versionId}
+            projectName={sharing.album ?? sharing.artist ?? sharing.title}
+            versionNumber={sharing.versionNumber ?? 1}
+          />
+        ) : null}
+      </div>
+    </AudioPlayerProvider>
   );
 }

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Link, NavLink } from 'react-router';
 import { useAuth } from '../features/auth/use-auth';
 import { AvatarMenu } from './avatar-menu';
+import { SearchBox } from './search-box';
 import { ThemeToggle } from './theme-toggle';
 
 const publicLinks = [
@@ -21,7 +22,7 @@ const signedInLinks = [
 
 function navLinkClass({ isActive }: { isActive: boolean }): string {
   const base =
-    'block rounded-md px-3 py-2 text-sm font-medium focus-visible:outline-2 focus-visible:outline-indigo-500';
+    'block rounded-md px-3 py-2 text-sm font-medium whitespace-nowrap focus-visible:outline-2 focus-visible:outline-indigo-500';
   return isActive
     ? `${base} bg-zinc-100 text-zinc-900 dark:bg-zinc-800 dark:text-white`
     : `${base} text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900 dark:text-zinc-300 dark:hover:bg-zinc-800 dark:hover:text-white`;
@@ -45,7 +46,7 @@ export function Navbar() {
             Takes
           </Link>
 
-          <ul className="hidden items-center gap-1 lg:flex">
+          <ul className="hidden items-center gap-1 xl:flex">
             {links.map((link) => (
               <li key={link.to}>
                 <NavLink to={link.to} end className={navLinkClass}>
@@ -56,6 +57,7 @@ export function Navbar() {
           </ul>
 
           <div className="ml-auto flex items-center gap-2">
+            <SearchBox className="hidden w-64 md:block xl:w-48" />
             <ThemeToggle />
             {auth.status === 'signed-in' && <AvatarMenu user={auth.user} />}
             {auth.status === 'signed-out' && (
@@ -68,7 +70,7 @@ export function Navbar() {
             )}
             <button
               type="button"
-              className="rounded-md p-2 text-zinc-600 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-indigo-500 lg:hidden dark:text-zinc-300 dark:hover:bg-zinc-800"
+              className="rounded-md p-2 text-zinc-600 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-indigo-500 xl:hidden dark:text-zinc-300 dark:hover:bg-zinc-800"
               aria-label={menuOpen ? 'Close menu' : 'Open menu'}
               aria-expanded={menuOpen}
               aria-controls="mobile-menu"
@@ -94,15 +96,18 @@ export function Navbar() {
         </div>
 
         {menuOpen && (
-          <ul id="mobile-menu" className="flex flex-col gap-1 pb-4 lg:hidden">
-            {links.map((link) => (
-              <li key={link.to}>
-                <NavLink to={link.to} end className={navLinkClass} onClick={closeMenu}>
-                  {link.label}
-                </NavLink>
-              </li>
-            ))}
-          </ul>
+          <div id="mobile-menu" className="pb-4 xl:hidden">
+            <SearchBox className="mb-2 md:hidden" onSearched={closeMenu} />
+            <ul className="flex flex-col gap-1">
+              {links.map((link) => (
+                <li key={link.to}>
+                  <NavLink to={link.to} end className={navLinkClass} onClick={closeMenu}>
+                    {link.label}
+                  </NavLink>
+                </li>
+              ))}
+            </ul>
+          </div>
         )}
       </nav>
     </header>

@@ -1,7 +1,7 @@
+import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { AuthProvider } from '../features/auth/auth-provider';
 import { LoginPage } from '../features/auth/login-page';
-import { DashboardPage } from '../features/dashboard/dashboard-page';
 import { DesktopAuthPage } from '../features/desktop/desktop-auth-page';
 import { DesktopReturnPage } from '../features/desktop/desktop-return-page';
 import { LandingPage } from '../features/marketing/landing-page';
@@ -9,8 +9,40 @@ import { NotFoundPage } from '../features/marketing/not-found-page';
 import { PlaceholderPage } from '../features/placeholder/placeholder-page';
 import { ProfilePage } from '../features/profile/profile-page';
 import { SettingsPage } from '../features/settings/settings-page';
+import { PageSpinner } from '../ui/spinner';
 import { AppLayout } from './layout';
 import { RequireAuth } from './require-auth';
+
+/** Each workspace screen is its own chunk, so a page loads only its own code. */
+const DashboardPage = lazy(() =>
+  import('../features/dashboard/dashboard-page').then((m) => ({ default: m.DashboardPage })),
+);
+const UploadPage = lazy(() =>
+  import('../features/upload/upload-page').then((m) => ({ default: m.UploadPage })),
+);
+const ProjectPage = lazy(() =>
+  import('../features/projects/project-page').then((m) => ({ default: m.ProjectPage })),
+);
+const VersionPage = lazy(() =>
+  import('../features/versions/version-page').then((m) => ({ default: m.VersionPage })),
+);
+const SearchPage = lazy(() =>
+  import('../features/search/search-page').then((m) => ({ default: m.SearchPage })),
+);
+const DebugPage = lazy(() =>
+  import('../features/debug/debug-page').then((m) => ({ default: m.DebugPage })),
+);
+
+function lazyRoute(path: string, Page: LazyExoticComponent<ComponentType>): RouteObject {
+  return {
+    path,
+    element: (
+      <Suspense fallback={<PageSpinner label="Loading page" />}>
+        <Page />
+      </Suspense>
+    ),
+  };
+}
 
 /** A route whose screen is not built yet. */
 function placeholder(path: string, title: string): RouteObject {
@@ -33,23 +65,26 @@ const publicRoutes: RouteObject[] = [
   placeholder('/privacy', 'Privacy Policy'),
   placeholder('/copyright', 'Copyright Policy'),
   placeholder('/cookies', 'Cookie Policy'),
-  placeholder('/share/:hash', 'Shared version'),
-  // The spec links to /search?q= from the navbar search box without saying whether it is guarded.
-  placeholder('/search', 'Search'),
+  lazyRoute(
+    '/share/:hash',
+    lazy(() => import('../features/share/share-page').then((m) => ({ default: m.SharePage }))),
+  ),
   { path: '/404', element: <NotFoundPage /> },
 ];
 
 const protectedRoutes: RouteObject[] = [
-  { path: '/dashboard', element: <DashboardPage /> },
-  placeholder('/upload', 'Upload'),
-  placeholder('/projects/:projectId', 'Project'),
-  placeholder('/projects/:projectId/branches/:branchId/versions/:versionId', 'Version'),
+  lazyRoute('/dashboard', DashboardPage),
+  lazyRoute('/upload', UploadPage),
+  lazyRoute('/projects/:projectId', ProjectPage),
+  lazyRoute('/projects/:projectId/branches/:branchId/versions/:versionId', VersionPage),
+  // Search reads the signed-in user's own projects, so it sits behind the guard.
+  lazyRoute('/search', SearchPage),
   placeholder('/bounces', 'Bounces'),
   placeholder('/repositories', 'Repositories'),
   placeholder('/repositories/:repoId', 'Repository'),
   placeholder('/repositories/:repoId/branch/:name', 'Branch'),
   placeholder('/repositories/:repoId/commit/:sha', 'Commit'),
-  placeholder('/debug', 'Debug'),
+  lazyRoute('/debug', DebugPage),
   { path: '/profile', element: <ProfilePage /> },
   { path: '/settings', element: <SettingsPage /> },
   { path: '/desktop-auth', element: <DesktopAuthPage /> },

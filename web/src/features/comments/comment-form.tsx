@@ -1,0 +1,142 @@
+import { COMMENT_MAX_LENGTH, type Comment } from '@takes/contract';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { inputClass } from '../../ui/text-field';
+import { linkButton, primaryButton, secondaryButton } from '../../ui/button-styles';
+import { Alert } from '../../ui/alert';
+import { formatTime } from '../player/format-time';
+import { useAudioPlayer, type PlayerTrack } from '../player/use-audio-player';
+
+export interface CommentDraft {
+  content: string;
+  /** Seconds into the version, or null when no time is attached. */
+  timestamp: number | null;
+  parent_id: string | null;
+}
+
+interface CommentFormProps {
+  /** The version being discussed; 'Attach current time' reads the player only while it plays it. */
+  track: PlayerTrack | null;
+  /** Resolves when the comment is saved; a rejection keeps the draft and shows the message. */
+  onSubmit: (draft: CommentDraft) => Promise<void>;
+  pending: boolean;
+  error: string | null;
+  replyingTo?: Comment | null;
+  onCancelReply?: () => void;
+}
+
+/** Comment text (required, at most 5000 characters) with an optional playback time. */
+export function CommentForm({
+  track,
+  onSubmit,
+  pending,
+  error,
+  replyingTo = null,
+  onCancelReply,
+}: CommentFormProps) {
+  const player = useAudioPlayer();
+  const [content, setContent] = useState('');
+  const [timestamp, setTimestamp] = useState<number | null>(null);
+  const textareaRef = useRef<HTMLTextAreaElement>(null);
+  const id = useId();
+  const counterId = `${id}-counter`;
+  const trackIsCurrent = track !== null && player.isCurrent(track);
+  const blank = content.trim().length === 0;
+
+  // Starting a reply puts the cursor where the reply is written.
+  useEffect(() => {
+    if (replyingTo) textareaRef.current?.focus();
+  }, [replyingTo]);
+
+  function attachCurrentTime() {
+    // Tenths of a second: precise enough to land on a note, short enough to read.
+    setTimestamp(Math.round(player.state.currentTime * 10) / 10);
+  }
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (blank || pending) return;
+    try {
+      await onSubmit({
+        content: content.trim(),
+        timestamp,
+        parent_id: replyingTo?.id ?? null,
+      });
+      setContent('');
+      setTimestamp(null);
+      onCancelReply?.();
+    } catch {
+      // The caller shows the error; the draft stays so nothing typed is lost.
+    }
+  }
+
+  const label = replyingTo ? `Reply to ${replyingTo.author}` : 'Comment';
+
+  return (
+    <form onSubmit={(event) => void submit(event)} className="space-y-2" aria-label={label}>
+      {replyingTo ? (
+        <div className="flex flex-wrap items-center gap-2 text-sm text-zinc-600 dark:text-zinc-300">
+          <span>
+            Replying to <span className="font-semibold">{replyingTo.author}</span>
+          </span>
+          <button type="button" className={linkButton} onClick={() => onCancelReply?.()}>
+            Cancel reply
+          </button>
+        </div>
+      ) : null}
+      <label htmlFor={`${id}-content`} className="sr-only">
+        {label}
+      </label>
+      <textarea
+        ref={textareaRef}
+        id={`${id}-content`}
+        value={content}
+        onChange={(event) => setContent(event.target.value)}
+        maxLength={COMMENT_MAX_LENGTH}
+        rows={3}
+        required
+        placeholder={replyingTo ? 'Write a reply…' : 'Add a comment…'}
+        aria-describedby={counterId}
+        className={`${inputClass} border-zinc-300 dark:border-zinc-700`}
+      />
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <div className="flex flex-wrap items-center gap-2 text-sm">
+          {timestamp === null ? (
+            <button
+              type="button"
+              className={secondaryButton}
+              disabled={!trackIsCurrent}
+              title={trackIsCurrent ? undefined : 'Play this version to attach a time'}
+              onClick={attachCurrentTime}
+            >
+              Attach current time
+            </button>
+          ) : (
+            <span className="inline-flex items-center gap-2 rounded-full bg-indigo-50 px-3 py-1 text-indigo-800 dark:bg-indigo-950 dark:text-indigo-200">
+              <span>
+                At <span className="font-mono tabular-nums">{formatTime(timestamp)}</span>
+              </span>
+              <button
+                type="button"
+                className={linkButton}
+                aria-label={`Remove time ${formatTime(timestamp)}`}
+                onClick={() => setTimestamp(null)}
+              >
+                Remove
+              </button>
+            </span>
+          )}
+          <span
+            id={counterId}
+            className={`text-xs tabular-nums ${content.length >= COMMENT_MAX_LENGTH ? 'text-red-600 dark:text-red-400' : 'text-zinc-500 dark:text-zinc-400'}`}
+          >
+            {content.length}/{COMMENT_MAX_LENGTH}
+          </span>
+        </div>
+        <button type="submit" className={primaryButton} disabled={blank || pending}>
+          {pending ? 'Posting…' : replyingTo ? 'Post Reply' : 'Post Comment'}
+        </button>
+      </div>
+      {error ? <Alert tone="error">{error}</Alert> : null}
+    </form>
+  );
+}

@@ -1,0 +1,213 @@
+import type { Comment } from '@takes/contract';
+import { linkButton } from '../../ui/button-styles';
+import { Badge } from '../../ui/badge';
+import { Alert } from '../../ui/alert';
+import { Spinner } from '../../ui/spinner';
+import { formatTime } from '../player/format-time';
+import { buildThreads, type CommentNode } from './comment-thread';
+
+/** What the owner can do to a comment; visitors get none of these. */
+export interface CommentOwnerActions {
+  onToggleResolved: (comment: Comment) => void;
+  onDelete: (comment: Comment) => void;
+  /** The comment whose change is being saved, so its buttons wait. */
+  busyId?: string | null;
+}
+
+interface CommentListProps {
+  comments: readonly Comment[] | undefined;
+  isPending: boolean;
+  error: Error | null;
+  /** Seeks the global player (starting the version first when it is not the current track). */
+  onSeek: (seconds: number) => void;
+  onReply?: (comment: Comment) => void;
+  ownerActions?: CommentOwnerActions;
+  emptyText?: string;
+}
+
+/** Replies deeper than this are drawn at this depth, so long threads stay readable on phones. */
+const MAX_INDENT_DEPTH = 3;
+
+function formatPosted(iso: string): string {
+  return new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+function authorInitials(author: string): string {
+  const words = author.trim().split(/\s+/).filter(Boolean);
+  const letters = words.length > 1 ? [words[0], words[words.length - 1]] : [words[0]];
+  return letters
+    .map((word) => word?.charAt(0) ?? '')
+    .join('')
+    .toUpperCase();
+}
+
+function CommentAvatar({ comment }: { comment: Comment }) {
+  if (comment.avatar_url) {
+    return (
+      <img
+        src={comment.avatar_url}
+        alt=""
+        className="size-8 shrink-0 rounded-full object-cover"
+        referrerPolicy="no-referrer"
+      />
+    );
+  }
+  return (
+    <span
+      aria-hidden="true"
+      className="inline-flex size-8 shrink-0 items-center justify-center rounded-full bg-indigo-600 text-xs font-semibold text-white"
+    >
+      {authorInitials(comment.author) || '?'}
+    </span>
+  );
+}
+
+/** A comment's time as a button that plays the version from there. */
+export function TimestampButton({
+  seconds,
+  onSeek,
+}: {
+  seconds: number;
+  onSeek: (seconds: number) => void;
+}) {
+  const label = formatTime(seconds);
+  return (
+    <button
+      type="button"
+      onClick={() => onSeek(seconds)}
+      aria-label={`Play from ${label}`}
+      className="rounded bg-indigo-50 px-1.5 py-0.5 font-mono text-xs font-semibold text-indigo-700 tabular-nums hover:bg-indigo-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 dark:bg-indigo-950 dark:text-indigo-300 dark:hover:bg-indigo-900"
+    >
+      {label}
+    </button>
+  );
+}
+
+function CommentItem({
+  node,
+  depth,
+  onSeek,
+  onReply,
+  ownerActions,
+}: {
+  node: CommentNode;
+  depth: number;
+  onSeek: (seconds: number) => void;
+  onReply: ((comment: Comment) => void) | undefined;
+  ownerActions: CommentOwnerActions | undefined;
+}) {
+  const { comment } = node;
+  const busy = ownerActions?.busyId === comment.id;
+  return (
+    <li data-testid="comment" data-comment-id={comment.id}>
+      <article
+        aria-label={`Comment by ${comment.author}`}
+        className={`flex gap-3 rounded-md p-3 ${comment.resolved ? 'bg-zinc-50 opacity-80 dark:bg-zinc-900/60' : ''}`}
+      >
+        <CommentAvatar comment={comment} />
+        <div className="min-w-0 flex-1">
+          <div className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm">
+            <span className="font-semibold text-zinc-900 dark:text-zinc-100">{comment.author}</span>
+            {comment.timestamp !== null ? (
+              <TimestampButton seconds={comment.timestamp} onSeek={onSeek} />
+            ) : null}
+            <time
+              dateTime={comment.created_at}
+              className="text-xs text-zinc-500 dark:text-zinc-400"
+            >
+              {formatPosted(comment.created_at)}
+            </time>
+            {comment.resolved ? <Badge tone="green">Resolved</Badge> : null}
+          </div>
+          {/* Plain text only: React escapes it, and line breaks are kept by CSS. */}
+          <p className="mt-1 text-sm break-words whitespace-pre-wrap text-zinc-800 dark:text-zinc-200">
+            {comment.content}
+          </p>
+          {onReply || ownerActions ? (
+            <div className="mt-2 flex flex-wrap gap-3">
+              {onReply ? (
+                <button type="button" className={linkButton} onClick={() => onReply(comment)}>
+                  Reply
+                </button>
+              ) : null}
+              {ownerActions ? (
+                <>
+                  <button
+                    type="button"
+                    className={linkButton}
+                    disabled={busy}
+                    onClick={() => ownerActions.onToggleResolved(comment)}
+                  >
+                    {comment.resolved ? 'Unresolve' : 'Resolve'}
+                  </button>
+                  <button
+                    type="button"
+                    className={`${linkButton} text-red-600 hover:text-red-500 dark:text-red-400`}
+                    disabled={busy}
+                    onClick={() => ownerActions.onDelete(comment)}
+                  >
+                    Delete
+                  </button>
+                </>
+              ) : null}
+            </div>
+          ) : null}
+        </div>
+      </article>
+      {node.replies.length > 0 ? (
+        <ul
+          aria-label={`Replies to ${comment.author}`}
+          className={
+            depth < MAX_INDENT_DEPTH
+              ? 'ml-6 border-l-2 border-zinc-200 pl-3 sm:ml-11 dark:border-zinc-800'
+              : ''
+          }
+        >
+          {node.replies.map((reply) => (
+            <CommentItem
+              key={reply.comment.id}
+              node={reply}
+              depth={depth + 1}
+              onSeek={onSeek}
+              onReply={onReply}
+              ownerActions={ownerActions}
+            />
+          ))}
+        </ul>
+      ) : null}
+    </li>
+  );
+}
+
+/** Comments oldest first, replies indented under their parent (spec section 2, Comments). */
+export function CommentList({
+  comments,
+  isPending,
+  error,
+  onSeek,
+  onReply,
+  ownerActions,
+  emptyText = 'No comments yet.',
+}: CommentListProps) {
+  if (error) {
+    return <Alert tone="error">{`Error loading comments: ${error.message}`}</Alert>;
+  }
+  if (isPending || !comments) return <Spinner label="Loading comments" />;
+  if (comments.length === 0) {
+    return <p className="text-sm text-zinc-500 dark:text-zinc-400">{emptyText}</p>;
+  }
+  return (
+    <ul aria-label="Comments" className="space-y-1">
+      {buildThreads(comments).map((node) => (
+        <CommentItem
+          key={node.comment.id}
+          node={node}
+          depth={1}
+          onSeek={onSeek}
+          onReply={onReply}
+          ownerActions={ownerActions}
+        />
+      ))}
+    </ul>
+  );
+}

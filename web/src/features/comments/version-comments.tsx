@@ -1,0 +1,131 @@
+import type { Comment } from '@takes/contract';
+import { useId, useState } from 'react';
+import { errorMessage } from '../../lib/api';
+import { secondaryButton } from '../../ui/button-styles';
+import { Modal } from '../../ui/modal';
+import { useAudioPlayer, type PlayerTrack } from '../player/use-audio-player';
+import { CommentForm, type CommentDraft } from './comment-form';
+import { CommentList } from './comment-list';
+import { CommentMarkers } from './comment-markers';
+import {
+  useAddVersionComment,
+  useDeleteComment,
+  useSetCommentResolved,
+  useVersionComments,
+} from './comments-api';
+import { useSeekToTime } from './use-seek-to-time';
+
+interface VersionCommentsProps {
+  versionId: string;
+  /** The version as the global player plays it, for timestamps and 'Attach current time'. */
+  track: PlayerTrack;
+}
+
+const dangerButton =
+  'inline-flex items-center justify-center gap-2 rounded-md bg-red-600 px-4 py-2 text-sm font-semibold text-white hover:bg-red-500 disabled:cursor-not-allowed disabled:opacity-60 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-500';
+
+/** The owner's comments on a version: read, add, reply, resolve and delete. */
+export function VersionComments({ versionId, track }: VersionCommentsProps) {
+  const [showResolved, setShowResolved] = useState(true);
+  const [replyingTo, setReplyingTo] = useState<Comment | null>(null);
+  const [deleting, setDeleting] = useState<Comment | null>(null);
+  const filterId = useId();
+  const player = useAudioPlayer();
+  const comments = useVersionComments(versionId, showResolved);
+  const addComment = useAddVersionComment(versionId);
+  const setResolved = useSetCommentResolved(versionId);
+  const deleteComment = useDeleteComment(versionId);
+  const seekTo = useSeekToTime(track);
+
+  const duration =
+    track.duration ??
+    (player.isCurrent(track) && player.state.duration > 0 ? player.state.duration : null);
+
+  async function post(draft: CommentDraft) {
+    await addComment.mutateAsync(draft);
+  }
+
+  async function confirmDelete() {
+    if (!deleting) return;
+    try {
+      await deleteComment.mutateAsync(deleting.id);
+      if (replyingTo?.id === deleting.id) setReplyingTo(null);
+      setDeleting(null);
+    } catch (error) {
+      // Comment deletion failures are logged only (spec section 8); the dialog stays open.
+      console.error('Failed to delete comment:', error);
+    }
+  }
+
+  function toggleResolved(comment: Comment) {
+    setResolved.mutate(
+      { id: comment.id, resolved: !comment.resolved },
+      { onError: (error) => console.error('Failed to update comment:', error) },
+    );
+  }
+
+  return (
+    <div className="space-y-4">
+      <div className="flex items-center gap-2">
+        <input
+          id={filterId}
+          type="checkbox"
+          checked={showResolved}
+          onChange={(event) => setShowResolved(event.target.checked)}
+          className="size-4 accent-indigo-600"
+        />
+        <label htmlFor={filterId} className="text-sm text-zinc-700 dark:text-zinc-300">
+          Show resolved
+        </label>
+      </div>
+
+      {comments.data ? (
+        <CommentMarkers comments={comments.data} duration={duration} onSeek={seekTo} />
+      ) : null}
+
+      <CommentList
+        comments={comments.data}
+        isPending={comments.isPending}
+        error={comments.error}
+        onSeek={seekTo}
+        onReply={setReplyingTo}
+        ownerActions={{
+          onToggleResolved: toggleResolved,
+          onDelete: setDeleting,
+          busyId: setResolved.isPending ? (setResolved.variables?.id ?? null) : null,
+        }}
+      />
+
+      <CommentForm
+        track={track}
+        onSubmit={post}
+        pending={addComment.isPending}
+        error={addComment.error ? errorMessage(addComment.error, addComment.error.message) : null}
+        replyingTo={replyingTo}
+        onCancelReply={() => setReplyingTo(null)}
+      />
+
+      {deleting ? (
+        <Modal
+          title="Delete comment"
+          description="Are you sure you want to delete this comment? This cannot be undone."
+          onClose={() => setDeleting(null)}
+        >
+          <div className="flex justify-end gap-2">
+            <button type="button" className={secondaryButton} onClick={() => setDeleting(null)}>
+              Cancel
+            </button>
+            <button
+              type="button"
+              className={dangerButton}
+              disabled={deleteComment.isPending}
+              onClick={() => void confirmDelete()}
+            >
+              {deleteComment.isPending ? 'Deleting…' : 'Delete'}
+            </button>
+          </div>
+        </Modal>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,184 @@
+import { act, renderHook, waitFor } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AudioPlayerProvider } from './audio-player-provider';
+import { useAudioPlayer, type PlayerTrack } from './use-audio-player';
+
+const trackA: PlayerTrack = { id: 'a', title: 'Take A', audioUrl: '/api/versions/a/stream' };
+const trackB: PlayerTrack = { id: 'b', title: 'Take B', audioUrl: '/api/versions/b/stream' };
+
+function wrapper({ children }: { children: ReactNode }) {
+  return <AudioPlayerProvider>{children}</AudioPlayerProvider>;
+}
+
+/** A fetch whose answers the test releases one by one. */
+function deferredFetch() {
+  const pending: { url: string; init: RequestInit | undefined; resolve: (r: Response) => void }[] =
+    [];
+  const fetchMock = vi.fn(
+    (url: string, init?: RequestInit) =>
+      new Promise<Response>((resolve, reject) => {
+        init?.signal?.addEventListener('abort', () =>
+          reject(new DOMException('aborted', 'AbortError')),
+        );
+        pending.push({ url, init, resolve });
+      }),
+  );
+  return { fetchMock, pending };
+}
+
+let paused = true;
+let playSpy: ReturnType<typeof vi.fn<() => void>>;
+
+beforeEach(() => {
+  paused = true;
+  vi.spyOn(HTMLMediaElement.prototype, 'paused', 'get').mockImplementation(() => paused);
+  playSpy = vi.fn<() => void>();
+  vi.spyOn(HTMLMediaElement.prototype, 'play').mockImplementation(function (
+    this: HTMLMediaElement,
+  ) {
+    playSpy();
+    paused = false;
+    this.dispatchEvent(new Event('play'));
+    return Promise.resolve();
+  });
+  vi.spyOn(HTMLMediaElement.prototype, 'pause').mockImplementation(function (
+    this: HTMLMediaElement,
+  ) {
+    paused = true;
+    this.dispatchEvent(new Event('pause'));
+  });
+  vi.spyOn(HTMLMediaElement.prototype, 'load').mockImplementation(() => undefined);
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('AudioPlayerProvider', () => {
+  it('throws outside the provider', () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    expect(() => renderHook(() => useAudioPlayer())).toThrow(
+      'useAudioPlayer must be used within an AudioPlayerProvider',
+    );
+  });
+
+  it('does nothing for a track without a source', () => {
+    const { fetchMock } = deferredFetch();
+    vi.stubGlobal('fetch', fetchMock);
+    const { result } = renderHook(() => useAudioPlayer(), { wrapper });
+    act(() => result.current.playTrack({ ...trackA, audioUrl: '' }));
+    expect(result.current.state.currentTrack).toBeNull();
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('switches: marks switching, checks the stream with a one-byte range, then sets the source', async () => {
+    const { fetchMock, pending } = deferredFetch();
+    vi.stubGlobal('fetch', fetchMock);
+    const { result } = renderHook(() => useAudioPlayer(), { wrapper });
+    const audio = result.current.audioElement;
+    if (!audio) throw new Error('no audio element');
+
+    act(() => result.current.playTrack(trackA));
+    expect(result.current.state.switchingTrack).toBe(true);
+    expect(result.current.state.currentTrack).toBe(trackA);
+    expect(pending[0]?.url).toBe('/api/versions/a/stream?quality=high');
+    expect(new Headers(pending[0]?.init?.headers).get('Range')).toBe('bytes=0-0');
+
+    // A play click while switching is ignored.
+    act(() => result.current.togglePlay());
+    expect(playSpy).not.toHaveBeenCalled();
+
+    act(() => pending[0]?.resolve(new Response('x', { status: 206 })));
+    await waitFor(() => expect(result.current.state.switchingTrack).toBe(false));
+    expect(audio.getAttribute('src')).toBe('/api/versions/a/stream?quality=high');
+    expect(result.current.state.isPlaying).toBe(true);
+    expect(result.current.isCurrent({ versionId: undefined, id: 'a' })).toBe(true);
+  });
+
+  it('does nothing when the same track is playing and resumes it when paused', async () => {
+    const { fetchMock, pending } = deferredFetch();
+    vi.stubGlobal('fetch', fetchMock);
+    const { result } = renderHook(() => useAudioPlayer(), { wrapper });
+    act(() => result.current.playTrack(trackA));
+    act(() => pending[0]?.resolve(new Response('x', { status: 206 })));
+    await waitFor(() => expect(result.current.state.isPlaying).toBe(true));
+    const playCalls = playSpy.mock.calls.length;
+
+    act(() => result.current.playTrack({ ...trackA }));
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(playSpy).toHaveBeenCalledTimes(playCalls);
+
+    act(() => result.current.pause());
+    expect(result.current.state.isPlaying).toBe(false);
+    act(() => result.current.playTrack({ ...trackA }));
+    expect(playSpy).toHaveBeenCalledTimes(playCalls + 1);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
+
+  it('a later track cancels the stale load', async () => {
+    const { fetchMock, pending } = deferredFetch();
+    vi.stubGlobal('fetch', fetchMock);
+    const { result } = renderHook(() => useAudioPlayer(), { wrapper });
+    const audio = result.current.audioElement;
+    if (!audio) throw new Error('no audio element');
+
+    act(() => result.current.playTrack(trackA));
+    act(() => result.current.playTrack(trackB));
+    expect(pending[0]?.init?.signal?.aborted).toBe(true);
+    act(() => pending[1]?.resolve(new Response('x', { status: 206 })));
+    await waitFor(() => expect(result.current.state.switchingTrack).toBe(false));
+    expect(audio.getAttribute('src')).toBe('/api/versions/b/stream?quality=high');
+    expect(result.current.state.currentTrack).toBe(trackB);
+  });
+
+  it('falls back to the direct URL when the authenticated check fails', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const { fetchMock, pending } = deferredFetch();
+    vi.stubGlobal('fetch', fetchMock);
+    const { result } = renderHook(() => useAudioPlayer(), { wrapper });
+    act(() => result.current.playTrack(trackA));
+    act(() => pending[0]?.resolve(new Response('{}', { status: 401, statusText: 'Unauthorized' })));
+    await waitFor(() => expect(result.current.state.switchingTrack).toBe(false));
+    expect(result.current.audioElement?.getAttribute('src')).toBe(
+      '/api/versions/a/stream?quality=high',
+    );
+    expect(console.error).toHaveBeenCalledWith(
+      expect.stringContaining('preflight'),
+      new Error('Authentication required'),
+    );
+  });
+
+  it('skips the check for bypassAuth tracks', async () => {
+    const { fetchMock } = deferredFetch();
+    vi.stubGlobal('fetch', fetchMock);
+    const { result } = renderHook(() => useAudioPlayer(), { wrapper });
+    act(() => result.current.playTrack({ ...trackA, bypassAuth: true }));
+    await waitFor(() => expect(result.current.state.switchingTrack).toBe(false));
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('ignores negative and non-numeric seeks', async () => {
+    const { fetchMock } = deferredFetch();
+    vi.stubGlobal('fetch', fetchMock);
+    const { result } = renderHook(() => useAudioPlayer(), { wrapper });
+    act(() => result.current.playTrack({ ...trackA, bypassAuth: true }));
+    await waitFor(() => expect(result.current.state.switchingTrack).toBe(false));
+    act(() => result.current.seek(-3));
+    act(() => result.current.seek(Number.NaN));
+    expect(result.current.state.currentTime).toBe(0);
+  });
+
+  it('remembers volume and mute in local storage', () => {
+    const { result } = renderHook(() => useAudioPlayer(), { wrapper });
+    expect(result.current.state.volume).toBe(0.8);
+    act(() => result.current.setVolume(0.3));
+    act(() => result.current.setMuted(true));
+    expect(JSON.parse(localStorage.getItem('takes.player.volume') ?? '{}')).toEqual({
+      volume: 0.3,
+      muted: true,
+    });
+    const again = renderHook(() => useAudioPlayer(), { wrapper });
+    expect(again.result.current.state).toMatchObject({ volume: 0.3, muted: true });
+  });
+});

@@ -1,0 +1,200 @@
+import { describe, expect, it } from 'vitest';
+import {
+  clampVolume,
+  initialPlayerState,
+  isSameTrack,
+  isValidSeekTime,
+  planPlayTrack,
+  playerReducer,
+  type PlayerState,
+} from './player-reducer';
+import type { PlayerTrack } from './use-audio-player';
+
+const trackA: PlayerTrack = {
+  id: 'a',
+  title: 'Take A',
+  audioUrl: '/api/versions/a/stream',
+  versionId: 'a',
+  duration: 12,
+};
+const trackB: PlayerTrack = { id: 'b', title: 'Take B', audioUrl: '/api/versions/b/stream' };
+
+function withState(patch: Partial<PlayerState>): PlayerState {
+  return { ...initialPlayerState, ...patch };
+}
+
+describe('playerReducer', () => {
+  it('PLAY and PAUSE set isPlaying', () => {
+    const playing = playerReducer(initialPlayerState, { type: 'PLAY' });
+    expect(playing.isPlaying).toBe(true);
+    expect(playerReducer(playing, { type: 'PAUSE' }).isPlaying).toBe(false);
+  });
+
+  it('SET_DURATION stores a finite duration and treats anything else as unknown', () => {
+    expect(
+      playerReducer(initialPlayerState, { type: 'SET_DURATION', duration: 42.5 }).duration,
+    ).toBe(42.5);
+    const known = withState({ duration: 10 });
+    expect(playerReducer(known, { type: 'SET_DURATION', duration: Number.NaN }).duration).toBe(0);
+    expect(playerReducer(known, { type: 'SET_DURATION', duration: Infinity }).duration).toBe(0);
+  });
+
+  it('SET_CURRENT_TIME stores the time and ignores negative or non-numeric values', () => {
+    const state = playerReducer(initialPlayerState, { type: 'SET_CURRENT_TIME', currentTime: 3.2 });
+    expect(state.currentTime).toBe(3.2);
+    expect(playerReducer(state, { type: 'SET_CURRENT_TIME', currentTime: -1 })).toBe(state);
+    expect(playerReducer(state, { type: 'SET_CURRENT_TIME', currentTime: Number.NaN })).toBe(state);
+  });
+
+  it('SET_LOADING toggles loading', () => {
+    const loading = playerReducer(initialPlayerState, { type: 'SET_LOADING', loading: true });
+    expect(loading.loading).toBe(true);
+    expect(playerReducer(loading, { type: 'SET_LOADING', loading: false }).loading).toBe(false);
+  });
+
+  it('SET_TRACK starts playing unless told otherwise, sets loading and resets time on a new track', () => {
+    const before = withState({ currentTrack: trackA, currentTime: 7, duration: 12 });
+    const next = playerReducer(before, { type: 'SET_TRACK', track: trackB });
+    expect(next.currentTrack).toBe(trackB);
+    expect(next.isPlaying).toBe(true);
+    expect(next.loading).toBe(true);
+    expect(next.currentTime).toBe(0);
+    expect(next.duration).toBe(0);
+
+    const paused = playerReducer(before, { type: 'SET_TRACK', track: trackB, shouldPlay: false });
+    expect(paused.isPlaying).toBe(false);
+  });
+
+  it('SET_TRACK keeps the position when the same track is set again', () => {
+    const before = withState({ currentTrack: trackA, currentTime: 7, duration: 12 });
+    const next = playerReducer(before, { type: 'SET_TRACK', track: { ...trackA } });
+    expect(next.currentTime).toBe(7);
+    expect(next.duration).toBe(12);
+  });
+
+  it('SET_TRACK takes the stored duration of a new track', () => {
+    expect(playerReducer(initialPlayerState, { type: 'SET_TRACK', track: trackA }).duration).toBe(
+      12,
+    );
+  });
+
+  it('CLEAR_TRACK resets the track, playing, time and duration', () => {
+    const before = withState({
+      currentTrack: trackA,
+      isPlaying: true,
+      currentTime: 5,
+      duration: 12,
+      loading: true,
+    });
+    const cleared = playerReducer(before, { type: 'CLEAR_TRACK' });
+    expect(cleared).toMatchObject({
+      currentTrack: null,
+      isPlaying: false,
+      currentTime: 0,
+      duration: 0,
+      loading: false,
+    });
+    expect(cleared.volume).toBe(before.volume);
+  });
+
+  it('SET_VOLUME clamps to 0..1 and 0 mutes', () => {
+    expect(playerReducer(initialPlayerState, { type: 'SET_VOLUME', volume: 0.5 })).toMatchObject({
+      volume: 0.5,
+      muted: false,
+    });
+    expect(playerReducer(initialPlayerState, { type: 'SET_VOLUME', volume: 3 }).volume).toBe(1);
+    expect(playerReducer(initialPlayerState, { type: 'SET_VOLUME', volume: -2 })).toMatchObject({
+      volume: 0,
+      muted: true,
+    });
+    expect(playerReducer(initialPlayerState, { type: 'SET_VOLUME', volume: 0 }).muted).toBe(true);
+  });
+
+  it('SET_MUTED sets the muted flag and keeps the volume', () => {
+    const muted = playerReducer(initialPlayerState, { type: 'SET_MUTED', muted: true });
+    expect(muted).toMatchObject({ muted: true, volume: initialPlayerState.volume });
+    expect(playerReducer(muted, { type: 'SET_MUTED', muted: false }).muted).toBe(false);
+  });
+
+  it('SET_PLAYBACK_RATE stores a positive rate and ignores nonsense', () => {
+    const fast = playerReducer(initialPlayerState, {
+      type: 'SET_PLAYBACK_RATE',
+      playbackRate: 1.5,
+    });
+    expect(fast.playbackRate).toBe(1.5);
+    expect(playerReducer(fast, { type: 'SET_PLAYBACK_RATE', playbackRate: 0 })).toBe(fast);
+  });
+
+  it('SET_SWITCHING_TRACK marks and clears switching', () => {
+    const switching = playerReducer(initialPlayerState, {
+      type: 'SET_SWITCHING_TRACK',
+      switchingTrack: true,
+    });
+    expect(switching.switchingTrack).toBe(true);
+    expect(
+      playerReducer(switching, { type: 'SET_SWITCHING_TRACK', switchingTrack: false })
+        .switchingTrack,
+    ).toBe(false);
+  });
+
+  it('starts idle with the default volume 0.8', () => {
+    expect(initialPlayerState).toMatchObject({
+      currentTrack: null,
+      isPlaying: false,
+      volume: 0.8,
+      muted: false,
+      playbackRate: 1,
+    });
+  });
+});
+
+describe('player clamps', () => {
+  it('clamps the volume to 0..1', () => {
+    expect(clampVolume(1.2)).toBe(1);
+    expect(clampVolume(-0.1)).toBe(0);
+    expect(clampVolume(0.33)).toBe(0.33);
+    expect(clampVolume(Number.NaN)).toBe(0);
+  });
+
+  it('accepts only non-negative numeric seek times', () => {
+    expect(isValidSeekTime(0)).toBe(true);
+    expect(isValidSeekTime(12.5)).toBe(true);
+    expect(isValidSeekTime(-1)).toBe(false);
+    expect(isValidSeekTime(Number.NaN)).toBe(false);
+    expect(isValidSeekTime('3')).toBe(false);
+  });
+});
+
+describe('play a track', () => {
+  it('does nothing without a source', () => {
+    expect(planPlayTrack(initialPlayerState, { ...trackA, audioUrl: '' })).toBe('ignore');
+    expect(planPlayTrack(initialPlayerState, null)).toBe('ignore');
+  });
+
+  it('does nothing when the same track is already playing', () => {
+    expect(planPlayTrack(withState({ currentTrack: trackA, isPlaying: true }), trackA)).toBe(
+      'ignore',
+    );
+  });
+
+  it('resumes the same track when it is paused', () => {
+    expect(planPlayTrack(withState({ currentTrack: trackA, isPlaying: false }), trackA)).toBe(
+      'resume',
+    );
+  });
+
+  it('switches to a different track', () => {
+    expect(planPlayTrack(withState({ currentTrack: trackA, isPlaying: true }), trackB)).toBe(
+      'switch',
+    );
+    expect(planPlayTrack(initialPlayerState, trackA)).toBe('switch');
+  });
+
+  it('treats a track as current by the same id, URL or versionId', () => {
+    expect(isSameTrack(trackA, { id: 'a' })).toBe(true);
+    expect(isSameTrack(trackA, { id: 'x', audioUrl: trackA.audioUrl })).toBe(true);
+    expect(isSameTrack(trackA, { id: 'x', versionId: 'a' })).toBe(true);
+    expect(isSameTrack(trackA, trackB)).toBe(false);
+    expect(isSameTrack(null, trackA)).toBe(false);
+  });
+});

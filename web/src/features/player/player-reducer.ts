@@ -1,0 +1,130 @@
+import type { PlayerTrack } from './use-audio-player';
+
+/** The global player's state (spec section 4). */
+export interface PlayerState {
+  currentTrack: PlayerTrack | null;
+  isPlaying: boolean;
+  duration: number;
+  currentTime: number;
+  volume: number;
+  muted: boolean;
+  playbackRate: number;
+  loading: boolean;
+  switchingTrack: boolean;
+}
+
+export type PlayerAction =
+  | { type: 'PLAY' }
+  | { type: 'PAUSE' }
+  | { type: 'SET_DURATION'; duration: number }
+  | { type: 'SET_CURRENT_TIME'; currentTime: number }
+  | { type: 'SET_LOADING'; loading: boolean }
+  | { type: 'SET_TRACK'; track: PlayerTrack; shouldPlay?: boolean }
+  | { type: 'CLEAR_TRACK' }
+  | { type: 'SET_VOLUME'; volume: number }
+  | { type: 'SET_MUTED'; muted: boolean }
+  | { type: 'SET_PLAYBACK_RATE'; playbackRate: number }
+  | { type: 'SET_SWITCHING_TRACK'; switchingTrack: boolean };
+
+export const DEFAULT_VOLUME = 0.8;
+
+export const initialPlayerState: PlayerState = {
+  currentTrack: null,
+  isPlaying: false,
+  duration: 0,
+  currentTime: 0,
+  volume: DEFAULT_VOLUME,
+  muted: false,
+  playbackRate: 1,
+  loading: false,
+  switchingTrack: false,
+};
+
+export function clampVolume(volume: number): number {
+  if (!Number.isFinite(volume)) return 0;
+  return Math.min(1, Math.max(0, volume));
+}
+
+/** A usable seek target: a finite number of seconds, not negative. */
+export function isValidSeekTime(seconds: unknown): seconds is number {
+  return typeof seconds === 'number' && Number.isFinite(seconds) && seconds >= 0;
+}
+
+/** A track is current if it has the same id, the same URL or the same versionId. */
+export function isSameTrack(
+  current: PlayerTrack | null,
+  candidate: Partial<PlayerTrack> | null | undefined,
+): boolean {
+  if (!current || !candidate) return false;
+  if (candidate.id !== undefined && candidate.id === current.id) return true;
+  if (candidate.audioUrl !== undefined && candidate.audioUrl === current.audioUrl) return true;
+  return candidate.versionId !== undefined && candidate.versionId === current.versionId;
+}
+
+export function playerReducer(state: PlayerState, action: PlayerAction): PlayerState {
+  switch (action.type) {
+    case 'PLAY':
+      return { ...state, isPlaying: true };
+    case 'PAUSE':
+      return { ...state, isPlaying: false };
+    case 'SET_DURATION':
+      return {
+        ...state,
+        duration: Number.isFinite(action.duration) && action.duration > 0 ? action.duration : 0,
+      };
+    case 'SET_CURRENT_TIME':
+      return isValidSeekTime(action.currentTime)
+        ? { ...state, currentTime: action.currentTime }
+        : state;
+    case 'SET_LOADING':
+      return { ...state, loading: action.loading };
+    case 'SET_TRACK': {
+      const changed = !isSameTrack(state.currentTrack, action.track);
+      return {
+        ...state,
+        currentTrack: action.track,
+        isPlaying: action.shouldPlay ?? true,
+        currentTime: changed ? 0 : state.currentTime,
+        duration: changed ? (action.track.duration ?? 0) : state.duration,
+        loading: true,
+      };
+    }
+    case 'CLEAR_TRACK':
+      return {
+        ...state,
+        currentTrack: null,
+        isPlaying: false,
+        currentTime: 0,
+        duration: 0,
+        loading: false,
+        switchingTrack: false,
+      };
+    case 'SET_VOLUME': {
+      const volume = clampVolume(action.volume);
+      return { ...state, volume, muted: volume === 0 ? true : state.muted };
+    }
+    case 'SET_MUTED':
+      return { ...state, muted: action.muted };
+    case 'SET_PLAYBACK_RATE':
+      return Number.isFinite(action.playbackRate) && action.playbackRate > 0
+        ? { ...state, playbackRate: action.playbackRate }
+        : state;
+    case 'SET_SWITCHING_TRACK':
+      return { ...state, switchingTrack: action.switchingTrack };
+  }
+}
+
+export type PlayTrackPlan = 'ignore' | 'resume' | 'switch';
+
+/**
+ * Spec section 4, "Play a track": what a play request does given the player's state. A different
+ * track always wins (it cancels a stale load); the switching guard applies to play clicks instead.
+ */
+export function planPlayTrack(
+  state: Pick<PlayerState, 'currentTrack' | 'isPlaying'>,
+  track: Partial<PlayerTrack> | null | undefined,
+): PlayTrackPlan {
+  if (!track?.audioUrl) return 'ignore';
+  if (isSameTrack(state.currentTrack, track)) return state.isPlaying ? 'ignore' : 'resume';
+  return 'switch';
+}

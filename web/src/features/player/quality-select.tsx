@@ -1,0 +1,50 @@
+import { useQuery } from '@tanstack/react-query';
+import { apiGet } from '../../lib/api';
+import type { AudioQuality } from './use-audio-player';
+
+/** `GET /api/versions/{id}/qualities` */
+interface Qualities {
+  available: ('original' | 'high' | 'standard')[];
+  qualities: Partial<
+    Record<'original' | 'high' | 'standard', { fileSize: number; format: string }>
+  >;
+}
+
+interface QualitySelectProps {
+  versionId: string | undefined;
+  value: AudioQuality;
+  onChange: (quality: AudioQuality) => void;
+}
+
+/** Quality tiers of spec section 9; options other than Auto wait for the version's qualities. */
+export function QualitySelect({ versionId, value, onChange }: QualitySelectProps) {
+  const qualities = useQuery({
+    queryKey: ['versions', versionId, 'qualities'],
+    queryFn: ({ signal }) => apiGet<Qualities>(`/api/versions/${versionId}/qualities`, { signal }),
+    enabled: Boolean(versionId),
+    // A failed call is tolerated: the options simply stay unavailable.
+    retry: false,
+  });
+  const available = new Set(qualities.data?.available ?? []);
+  const originalFormat = qualities.data?.qualities.original?.format;
+
+  return (
+    <select
+      aria-label="Quality"
+      value={value}
+      onChange={(event) => onChange(event.target.value as AudioQuality)}
+      className="h-8 rounded-md border border-zinc-300 bg-white px-2 text-xs text-zinc-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
+    >
+      <option value="auto">Auto</option>
+      <option value="original" disabled={!available.has('original')}>
+        {originalFormat ? `Original (${originalFormat.toUpperCase()})` : 'Original'}
+      </option>
+      <option value="high" disabled={!available.has('high')}>
+        High (320k)
+      </option>
+      <option value="standard" disabled={!available.has('standard')}>
+        Standard (128k)
+      </option>
+    </select>
+  );
+}

@@ -1,0 +1,82 @@
+import { useEffect, useRef } from 'react';
+import type { AudioPlayerApi } from './use-audio-player';
+
+/** Spec section 9: skip 10 s. */
+const DEFAULT_SEEK_OFFSET = 10;
+
+/** Lets the operating system's media keys and lock screen drive the global player. */
+export function useMediaSession(player: AudioPlayerApi) {
+  const { currentTrack, isPlaying, duration, playbackRate } = player.state;
+  // Whole seconds are enough for the lock screen's position; finer would churn every 100 ms.
+  const wholeSecond = Math.floor(player.state.currentTime);
+  const playerRef = useRef(player);
+  useEffect(() => {
+    playerRef.current = player;
+  });
+
+  useEffect(() => {
+    if (typeof navigator === 'undefined' || !('mediaSession' in navigator)) return;
+    const session = navigator.mediaSession;
+    const actions: [MediaSessionAction, MediaSessionActionHandler][] = [
+      ['play', () => playerRef.current.resume()],
+      ['pause', () => playerRef.current.pause()],
+      ['seekbackward', (d) => playerRef.current.skip(-(d.seekOffset ?? DEFAULT_SEEK_OFFSET))],
+      ['seekforward', (d) => playerRef.current.skip(d.seekOffset ?? DEFAULT_SEEK_OFFSET)],
+      ['seekto', (d) => d.seekTime !== undefined && playerRef.current.seek(d.seekTime)],
+    ];
+    for (const [action, handler] of actions) {
+      try {
+        session.setActionHandler(action, handler);
+      } catch {
+        // An action this browser does not support.
+      }
+    }
+    return () => {
+      for (const [action] of actions) {
+        try {
+          session.setActionHandler(action, null);
+        } catch {
+          // See above.
+        }
+      }
+    };
+  }, []);
+
+  useEffect(() => {
+    if (typeof navigator === 'undefined' || !('mediaSession' in navigator)) return;
+    if (!currentTrack) {
+      navigator.mediaSession.metadata = null;
+      return;
+    }
+    if (typeof MediaMetadata === 'undefined') return;
+    navigator.mediaSession.metadata = new MediaMetadata({
+      title: currentTrack.title,
+      artist: currentTrack.artist ?? '',
+      album: currentTrack.album ?? '',
+      artwork: currentTrack.coverArt ? [{ src: currentTrack.coverArt }] : [],
+    });
+  }, [currentTrack]);
+
+  useEffect(() => {
+    if (typeof navigator === 'undefined' || !('mediaSession' in navigator)) return;
+    navigator.mediaSession.playbackState = currentTrack
+      ? isPlaying
+        ? 'playing'
+        : 'paused'
+      : 'none';
+  }, [currentTrack, isPlaying]);
+
+  useEffect(() => {
+    if (typeof navigator === 'undefined' || !('mediaSession' in navigator)) return;
+    if (!currentTrack || duration <= 0) return;
+    try {
+      navigator.mediaSession.setPositionState({
+        duration,
+        playbackRate,
+        position: Math.min(wholeSecond, duration),
+      });
+    } catch {
+      // Older browsers lack setPositionState.
+    }
+  }, [currentTrack, duration, playbackRate, wholeSecond]);
+}

@@ -1,0 +1,195 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { BranchWithVersions, ProcessingResponse, Project } from '@takes/contract';
+import { apiGet, apiPatch, apiPost, ApiError } from '../../lib/api';
+
+export interface WorkspaceStats {
+  projects: number;
+  tracks: number;
+  lastUpdate: string | null;
+  versionsLastMonth: number;
+}
+
+export const queryKeys = {
+  projects: ['projects'] as const,
+  project: (id: string) => ['projects', id] as const,
+  branches: (projectId: string) => ['projects', projectId, 'branches'] as const,
+  stats: ['stats'] as const,
+  processing: (versionId: string) => ['processing', versionId] as const,
+  search: (q: string) => ['search', q] as const,
+  debug: ['debug'] as const,
+};
+
+export function useProjects() {
+  return useQuery({
+    queryKey: queryKeys.projects,
+    queryFn: ({ signal }) => apiGet<Project[]>('/api/projects', { signal }),
+  });
+}
+
+export function useProject(projectId: string) {
+  return useQuery({
+    queryKey: queryKeys.project(projectId),
+    queryFn: ({ signal }) => apiGet<Project>(`/api/projects/${projectId}`, { signal }),
+    // A 404 is an answer ('Project not found'), not a hiccup worth retrying.
+    retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 1,
+  });
+}
+
+export function useBranches(projectId: string) {
+  return useQuery({
+    queryKey: queryKeys.branches(projectId),
+    queryFn: ({ signal }) =>
+      apiGet<BranchWithVersions[]>(`/api/projects/${projectId}/branches`, { signal }),
+    enabled: projectId !== '',
+  });
+}
+
+export function useStats() {
+  return useQuery({
+    queryKey: queryKeys.stats,
+    queryFn: ({ signal }) => apiGet<WorkspaceStats>('/api/stats', { signal }),
+  });
+}
+
+/** Invalidates everything that shows projects, branches or versions. */
+export function useRefreshWorkspace() {
+  const queryClient = useQueryClient();
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: queryKeys.projects }),
+      queryClient.invalidateQueries({ queryKey: queryKeys.stats }),
+    ]);
+}
+
+export interface CreateProjectInput {
+  name: string;
+  description?: string;
+  is_private: boolean;
+}
+
+export function useCreateProject() {
+  const refresh = useRefreshWorkspace();
+  return useMutation({
+    mutationFn: (input: CreateProjectInput) => apiPost<Project>('/api/projects', input),
+    onSuccess: refresh,
+  });
+}
+
+export function useDeleteProject() {
+  const queryClient = useQueryClient();
+  const refresh = useRefreshWorkspace();
+  return useMutation({
+    mutationFn: (projectId: string) =>
+      fetchOrThrow(`/api/projects/${projectId}`, 'DELETE').then(() => projectId),
+    onSuccess: async (projectId) => {
+      queryClient.removeQueries({ queryKey: queryKeys.project(projectId) });
+      await refresh();
+    },
+  });
+}
+
+export function useUpdateProject(projectId: string) {
+  const refresh = useRefreshWorkspace();
+  return useMutation({
+    mutationFn: (input: { name?: string; description?: string | null }) =>
+      apiPatch<Project>(`/api/projects/${projectId}`, input),
+    onSuccess: refresh,
+  });
+}
+
+export function useTogglePrivacy(projectId: string) {
+  const refresh = useRefreshWorkspace();
+  return useMutation({
+    mutationFn: () => apiPost<Project>(`/api/projects/${projectId}/toggle-privacy`),
+    onSuccess: refresh,
+  });
+}
+
+/** Branch changes refresh the project's branches and the lists that count them. */
+function useBranchMutation<Input, Output>(
+  projectId: string,
+  mutationFn: (input: Input) => Promise<Output>,
+) {
+  const queryClient = useQueryClient();
+  const refresh = useRefreshWorkspace();
+  return useMutation({
+    mutationFn,
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: queryKeys.branches(projectId) }),
+        refresh(),
+      ]),
+  });
+}
+
+export function useCreateBranch(projectId: string) {
+  return useBranchMutation(projectId, (name: string) =>
+    apiPost<BranchWithVersions>(`/api/projects/${projectId}/branches`, { name }),
+  );
+}
+
+export function useRenameBranch(projectId: string) {
+  return useBranchMutation(projectId, ({ branchId, name }: { branchId: string; name: string }) =>
+    apiPatch<unknown>(`/api/branches/${branchId}`, { name }),
+  );
+}
+
+export function useSetDefaultBranch(projectId: string) {
+  return useBranchMutation(projectId, (branchId: string) =>
+    apiPost<unknown>(`/api/branches/${branchId}/default`),
+  );
+}
+
+export function useDeleteBranch(projectId: string) {
+  return useBranchMutation(projectId, (branchId: string) =>
+    fetchOrThrow(`/api/branches/${branchId}`, 'DELETE'),
+  );
+}
+
+export function useDeleteVersion(projectId: string) {
+  return useBranchMutation(projectId, (versionId: string) =>
+    fetchOrThrow(`/api/versions/${versionId}`, 'DELETE'),
+  );
+}
+
+/** The processing poller: on while a version id is given, off once the version is done or failed. */
+export function useProcessingStatus(versionId: string | null, intervalMs: number) {
+  return useQuery({
+    queryKey: queryKeys.processing(versionId ?? ''),
+    queryFn: ({ signal }) =>
+      apiGet<ProcessingResponse>(`/api/versions/${versionId}/processing`, {
+        signal,
+        fallbackMessage: 'Failed to check processing status',
+      }),
+    enabled: versionId !== null,
+    refetchInterval: (query) => (isProcessingDone(query.state.data) ? false : intervalMs),
+  });
+}
+
+export function isProcessingDone(status: ProcessingResponse | undefined): boolean {
+  if (!status) return false;
+  return status.status === 'completed' || status.status === 'failed' || status.processingComplete;
+}
+
+/** DELETE answers 204 with no body; the shared helpers cover GET, POST and PATCH. */
+async function fetchOrThrow(path: string, method: 'DELETE'): Promise<void> {
+  let response: Response;
+  try {
+    response = await fetch(path, { method, credentials: 'same-origin' });
+  } catch {
+    throw new ApiError(0, 'Network error', undefined);
+  }
+  if (response.ok) return;
+  let serverMessage: string | undefined;
+  try {
+    const body = (await response.json()) as { error?: unknown };
+    if (typeof body.error === 'string') serverMessage = body.error;
+  } catch {
+    // No JSON body; the status is all we have.
+  }
+  throw new ApiError(
+    response.status,
+    serverMessage ?? `Request failed (${response.status})`,
+    serverMessage,
+  );
+}

@@ -1,0 +1,22 @@
+import type { Version } from '@takes/contract';
+import type { PlayerTrack } from '../player/use-audio-player';
+
+/** A version as the global player's track. */
+export function versionTrack(version: Version, projectName: string): PlayerTrack {
+  return {
+    id: version.id,
+    title: version.message || `Version ${version.version_number}`,
+    artist: projectName,
+    audioUrl: `/api/versions/${version.id}/stream`,
+    versionId: version.id,
+    projectId: version.project_id,
+    versionNumber: version.version_number,
+    ...(version.waveform_data
+      ? { peaks: version.waveform_data.peaks, duration: version.waveform_data.duration }
+      : {}),
+  };
+}
+
+export function downloadUrl(versionId: string): string {
+  return `/api/versions/${versionId}/download`;
+}

@@ -1,0 +1,132 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { COPIED_MS, QuickShareDialog, RESET_AFTER_CLOSE_MS } from './quick-share-dialog';
+
+const createdLink = {
+  id: 'link-1',
+  hash: 'AbCdEfGhIjKlMnOpQrStUv',
+  url: '/share/AbCdEfGhIjKlMnOpQrStUv',
+  name: 'Night Drive - Version 3',
+  version_id: 'v3',
+  project_id: 'p1',
+  download_enabled: true,
+  expires_at: null,
+  created_at: '2026-01-01T00:00:00.000Z',
+};
+
+function renderDialog(open = true) {
+  const client = new QueryClient({ defaultOptions: { mutations: { retry: false } } });
+  const onClose = vi.fn();
+  const wrapper = ({ children }: { children: ReactNode }) => (
+    <QueryClientProvider client={client}>{children}</QueryClientProvider>
+  );
+  const props = { onClose, versionId: 'v3', projectName: 'Night Drive', versionNumber: 3 };
+  const view = render(<QuickShareDialog open={open} {...props} />, { wrapper });
+  return {
+    onClose,
+    setOpen: (next: boolean) => view.rerender(<QuickShareDialog open={next} {...props} />),
+  };
+}
+
+let fetchMock: ReturnType<typeof vi.fn>;
+let writeText: ReturnType<typeof vi.fn>;
+
+beforeEach(() => {
+  fetchMock = vi.fn(() =>
+    Promise.resolve(new Response(JSON.stringify(createdLink), { status: 201 })),
+  );
+  vi.stubGlobal('fetch', fetchMock);
+  writeText = vi.fn(() => Promise.resolve());
+  Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+});
+
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+describe('QuickShareDialog', () => {
+  it('shows the spec form and creates a link with the chosen options', async () => {
+    renderDialog();
+    const dialog = screen.getByRole('dialog', { name: 'Quick Share' });
+    expect(dialog.textContent).toContain('Create a link to share this version');
+    expect(screen.getByText('Leave blank to never expire')).toBeTruthy();
+    const name = screen.getByRole<HTMLInputElement>('textbox', { name: 'Link Name' });
+    expect(name.value).toBe('Night Drive - Version 3');
+    expect(document.activeElement).toBe(name);
+
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Allow Download' }));
+    fireEvent.change(screen.getByLabelText(/Expiration date/), { target: { value: '2099-05-01' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create Link' }));
+
+    const url = await screen.findByRole<HTMLInputElement>('textbox', { name: 'Share URL' });
+    expect(url.value).toBe(`${window.location.origin}/share/AbCdEfGhIjKlMnOpQrStUv`);
+    const [path, init] = fetchMock.mock.calls[0] as [string, RequestInit];
+    expect(path).toBe('/api/versions/v3/links');
+    const body = JSON.parse(init.body as string) as Record<string, unknown>;
+    expect(body).toMatchObject({ name: 'Night Drive - Version 3', download_enabled: true });
+    expect(new Date(body.expires_at as string).getFullYear()).toBe(2099);
+  });
+
+  it("copies the URL and reads 'Copied!' for 2 seconds", async () => {
+    renderDialog();
+    fireEvent.click(screen.getByRole('button', { name: 'Create Link' }));
+    const copy = await screen.findByRole('button', { name: 'Copy' });
+    vi.useFakeTimers();
+    await act(async () => {
+      fireEvent.click(copy);
+      await Promise.resolve();
+    });
+    expect(writeText).toHaveBeenCalledWith(
+      `${window.location.origin}/share/AbCdEfGhIjKlMnOpQrStUv`,
+    );
+    expect(screen.getByRole('button', { name: 'Copied!' })).toBeTruthy();
+    act(() => {
+      vi.advanceTimersByTime(COPIED_MS - 1);
+    });
+    expect(screen.getByRole('button', { name: 'Copied!' })).toBeTruthy();
+    act(() => {
+      vi.advanceTimersByTime(1);
+    });
+    expect(screen.getByRole('button', { name: 'Copy' })).toBeTruthy();
+  });
+
+  it('Create Another returns to the form; closing with a link resets it 300 ms later', async () => {
+    const { onClose, setOpen } = renderDialog();
+    fireEvent.click(screen.getByRole('button', { name: 'Create Link' }));
+    await screen.findByRole('textbox', { name: 'Share URL' });
+    fireEvent.click(screen.getByRole('button', { name: 'Create Another' }));
+    expect(screen.getByRole('button', { name: 'Create Link' })).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Create Link' }));
+    await screen.findByRole('textbox', { name: 'Share URL' });
+    fireEvent.click(screen.getByRole('button', { name: 'Close' }));
+    expect(onClose).toHaveBeenCalledTimes(1);
+
+    vi.useFakeTimers();
+    setOpen(false);
+    expect(screen.queryByRole('dialog')).toBeNull();
+    act(() => {
+      vi.advanceTimersByTime(RESET_AFTER_CLOSE_MS - 1);
+    });
+    setOpen(true);
+    // Reopened before the reset: the link is still there.
+    expect(screen.getByRole('textbox', { name: 'Share URL' })).toBeTruthy();
+    setOpen(false);
+    act(() => {
+      vi.advanceTimersByTime(RESET_AFTER_CLOSE_MS);
+    });
+    setOpen(true);
+    expect(screen.getByRole('button', { name: 'Create Link' })).toBeTruthy();
+  });
+
+  it('Escape and Cancel close it', async () => {
+    const { onClose } = renderDialog();
+    fireEvent.keyDown(document, { key: 'Escape' });
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalledTimes(2));
+  });
+});

@@ -1,0 +1,242 @@
+import type { ShareLink } from '@takes/contract';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { primaryButton, secondaryButton } from '../../ui/button-styles';
+import { Modal } from '../../ui/modal';
+import { inputClass, TextField } from '../../ui/text-field';
+import { useCreateLink } from './share-api';
+
+/** Spec section 9: the copy button reads 'Copied!' this long. */
+export const COPIED_MS = 2000;
+/** Spec section 9: the form resets this long after the dialog closes (after its exit). */
+export const RESET_AFTER_CLOSE_MS = 300;
+
+export interface QuickShareDialogProps {
+  open: boolean;
+  onClose: () => void;
+  versionId: string;
+  projectName: string;
+  versionNumber: number;
+}
+
+/** The expiry date picked as the end of that day where the owner is, as an ISO date-time. */
+function expiryFromDate(date: string): string | null {
+  if (!date) return null;
+  const endOfDay = new Date(`${date}T23:59:59.999`);
+  return Number.isNaN(endOfDay.getTime()) ? null : endOfDay.toISOString();
+}
+
+function todayInputValue(): string {
+  const now = new Date();
+  const month = String(now.getMonth() + 1).padStart(2, '0');
+  const day = String(now.getDate()).padStart(2, '0');
+  return `${now.getFullYear()}-${month}-${day}`;
+}
+
+/** Quick Share (spec section 2): create a private link to one version and copy it. */
+export function QuickShareDialog({
+  open,
+  onClose,
+  versionId,
+  projectName,
+  versionNumber,
+}: QuickShareDialogProps) {
+  const defaultName = `${projectName} - Version ${versionNumber}`;
+  const [name, setName] = useState(defaultName);
+  const [downloadEnabled, setDownloadEnabled] = useState(false);
+  const [expiryDate, setExpiryDate] = useState('');
+  const [link, setLink] = useState<ShareLink | null>(null);
+  const [copied, setCopied] = useState(false);
+  const createLink = useCreateLink(versionId);
+  const { reset: resetMutation } = createLink;
+  const ids = useId();
+
+  // Closing after a link exists resets the form a moment later (spec section 4).
+  useEffect(() => {
+    if (open || !link) return;
+    const timer = setTimeout(() => {
+      setLink(null);
+      setName(defaultName);
+      setDownloadEnabled(false);
+      setExpiryDate('');
+      setCopied(false);
+      resetMutation();
+    }, RESET_AFTER_CLOSE_MS);
+    return () => clearTimeout(timer);
+  }, [open, link, defaultName, resetMutation]);
+
+  useEffect(() => {
+    if (!copied) return;
+    const timer = setTimeout(() => setCopied(false), COPIED_MS);
+    return () => clearTimeout(timer);
+  }, [copied]);
+
+  if (!open) return null;
+
+  async function create(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    try {
+      const created = await createLink.mutateAsync({
+        ...(name.trim() ? { name: name.trim() } : {}),
+        download_enabled: downloadEnabled,
+        expires_at: expiryFromDate(expiryDate),
+      });
+      setLink(created);
+    } catch (error) {
+      // Share link creation errors are logged only (spec section 8).
+      console.error('Failed to create share link:', error);
+    }
+  }
+
+  function createAnother() {
+    setLink(null);
+    setName(defaultName);
+    setDownloadEnabled(false);
+    setExpiryDate('');
+    setCopied(false);
+    createLink.reset();
+  }
+
+  return (
+    <Modal title="Quick Share" description="Create a link to share this version" onClose={onClose}>
+      {link ? (
+        <CreatedLink
+          url={`${window.location.origin}${link.url}`}
+          copied={copied}
+          onCopied={() => setCopied(true)}
+          onClose={onClose}
+          onCreateAnother={createAnother}
+        />
+      ) : (
+        <form onSubmit={(event) => void create(event)} className="space-y-4">
+          <TextField
+            label="Link Name"
+            value={name}
+            onValueChange={setName}
+            maxLength={200}
+            placeholder={defaultName}
+          />
+          <div className="flex items-center gap-2">
+            <input
+              id={`${ids}-download`}
+              type="checkbox"
+              checked={downloadEnabled}
+              onChange={(event) => setDownloadEnabled(event.target.checked)}
+              className="size-4 accent-indigo-600"
+            />
+            <label
+              htmlFor={`${ids}-download`}
+              className="text-sm font-medium text-zinc-800 dark:text-zinc-200"
+            >
+              Allow Download
+            </label>
+          </div>
+          <div>
+            <label
+              htmlFor={`${ids}-expiry`}
+              className="block text-sm font-medium text-zinc-800 dark:text-zinc-200"
+            >
+              Expiration date <span className="font-normal text-zinc-500">(optional)</span>
+            </label>
+            <input
+              id={`${ids}-expiry`}
+              type="date"
+              value={expiryDate}
+              min={todayInputValue()}
+              onChange={(event) => setExpiryDate(event.target.value)}
+              aria-describedby={`${ids}-expiry-hint`}
+              className={`${inputClass} mt-1 border-zinc-300 dark:border-zinc-700 dark:[color-scheme:dark]`}
+            />
+            <p id={`${ids}-expiry-hint`} className="mt-1 text-xs text-zinc-500 dark:text-zinc-400">
+              Leave blank to never expire
+            </p>
+          </div>
+          <div className="flex justify-end gap-2">
+            <button type="button" className={secondaryButton} onClick={onClose}>
+              Cancel
+            </button>
+            <button type="submit" className={primaryButton} disabled={createLink.isPending}>
+              {createLink.isPending ? 'Creating...' : 'Create Link'}
+            </button>
+          </div>
+        </form>
+      )}
+    </Modal>
+  );
+}
+
+function CreatedLink({
+  url,
+  copied,
+  onCopied,
+  onClose,
+  onCreateAnother,
+}: {
+  url: string;
+  copied: boolean;
+  onCopied: () => void;
+  onClose: () => void;
+  onCreateAnother: () => void;
+}) {
+  const inputId = useId();
+  const inputRef = useRef<HTMLInputElement>(null);
+  const copyRef = useRef<HTMLButtonElement>(null);
+
+  // The form that had focus is gone; the copy button is the next thing to do.
+  useEffect(() => {
+    copyRef.current?.focus();
+  }, []);
+
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(url);
+      onCopied();
+    } catch (error) {
+      // Without clipboard permission, select the URL so it can be copied by hand.
+      console.error('Failed to copy share link:', error);
+      inputRef.current?.select();
+    }
+  }
+
+  return (
+    <div className="space-y-4">
+      <div>
+        <label
+          htmlFor={inputId}
+          className="block text-sm font-medium text-zinc-800 dark:text-zinc-200"
+        >
+          Share URL
+        </label>
+        <div className="mt-1 flex gap-2">
+          <input
+            ref={inputRef}
+            id={inputId}
+            type="text"
+            readOnly
+            value={url}
+            onFocus={(event) => event.target.select()}
+            className={`${inputClass} border-zinc-300 font-mono dark:border-zinc-700`}
+          />
+          <button
+            ref={copyRef}
+            type="button"
+            className={secondaryButton}
+            onClick={() => void copy()}
+          >
+            {copied ? 'Copied!' : 'Copy'}
+          </button>
+        </div>
+        <p role="status" className="sr-only">
+          {copied ? 'Link copied to the clipboard' : ''}
+        </p>
+      </div>
+      <div className="flex justify-end gap-2">
+        <button type="button" className={secondaryButton} onClick={onClose}>
+          Close
+        </button>
+        <button type="button" className={primaryButton} onClick={onCreateAnother}>
+          Create Another
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,279 @@
+import { SHARE_MESSAGES, VISITOR_NAME_MAX_LENGTH, type Comment } from '@takes/contract';
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useParams } from 'react-router';
+import { ApiError, errorMessage } from '../../lib/api';
+import { useDocumentTitle } from '../../lib/use-document-title';
+import { Alert } from '../../ui/alert';
+import { linkButton, primaryButton, secondaryButton } from '../../ui/button-styles';
+import { PageSpinner } from '../../ui/spinner';
+import { TextField } from '../../ui/text-field';
+import { useAuth } from '../auth/use-auth';
+import { welcomeName } from '../auth/user-names';
+import { CommentForm, type CommentDraft } from '../comments/comment-form';
+import { CommentList } from '../comments/comment-list';
+import { CommentMarkers } from '../comments/comment-markers';
+import { useAddLinkComment, useLinkComments } from '../comments/comments-api';
+import { useSeekToTime } from '../comments/use-seek-to-time';
+import { useAudioPlayer, type PlayerTrack } from '../player/use-audio-player';
+import {
+  sharedAudioUrl,
+  sharedDownloadUrl,
+  useSharedVersion,
+  type SharedVersion,
+} from './share-api';
+import { useNoIndex } from './use-noindex';
+import { useVisitorName } from './visitor-name';
+
+function formatUploaded(iso: string): string {
+  return new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+function isExpired(expiresAt: string | null): boolean {
+  return expiresAt !== null && new Date(expiresAt).getTime() <= Date.now();
+}
+
+/** The page's message for a failed lookup: the server's words when it sent one of ours. */
+function lookupFailure(error: Error): string {
+  if (error instanceof ApiError) {
+    const known = Object.values(SHARE_MESSAGES) as string[];
+    if (error.serverMessage && known.includes(error.serverMessage)) return error.serverMessage;
+    if (error.status === 404) return SHARE_MESSAGES.linkNotFound;
+    if (error.status === 410) return SHARE_MESSAGES.linkExpired;
+  }
+  return errorMessage(error, error.message);
+}
+
+/** The global player's track for a shared version; it streams through the link, no session needed. */
+function sharedTrack(hash: string, shared: SharedVersion): PlayerTrack {
+  const title = `${shared.project.name} - Version ${shared.version.version_number}`;
+  return {
+    // No versionId: the owner's version routes (qualities, download) are not the visitor's to call.
+    id: `share:${hash}`,
+    title,
+    artist: shared.project.name,
+    album: shared.project.name,
+    audioUrl: sharedAudioUrl(hash),
+    bypassAuth: true,
+    ...(shared.version.waveform_data
+      ? {
+          peaks: shared.version.waveform_data.peaks,
+          duration: shared.version.waveform_data.duration,
+        }
+      : {}),
+  };
+}
+
+/** /share/:hash (spec section 2, Shared link view): public, signed in or not. */
+export function SharePage() {
+  const { hash = '' } = useParams();
+  const shared = useSharedVersion(hash);
+  useNoIndex();
+  useDocumentTitle(
+    shared.data
+      ? `${shared.data.project.name} - Version ${shared.data.version.version_number}`
+      : 'Shared version',
+  );
+
+  if (shared.isPending) return <PageSpinner label="Loading shared version" />;
+  if (shared.isError || isExpired(shared.data.link.expires_at)) {
+    const message = shared.isError ? lookupFailure(shared.error) : SHARE_MESSAGES.linkExpired;
+    return (
+      <div className="mx-auto max-w-3xl px-4 py-16 sm:px-6">
+        <h1 className="sr-only">Shared version</h1>
+        <Alert tone="error">{message}</Alert>
+      </div>
+    );
+  }
+  return <SharedVersionView hash={hash} shared={shared.data} />;
+}
+
+function SharedVersionView({ hash, shared }: { hash: string; shared: SharedVersion }) {
+  const player = useAudioPlayer();
+  const track = useMemo(() => sharedTrack(hash, shared), [hash, shared]);
+  const current = player.isCurrent(track);
+  const playing = current && player.state.isPlaying;
+  const seekTo = useSeekToTime(track);
+  const comments = useLinkComments(hash);
+  const [replyingTo, setReplyingTo] = useState<Comment | null>(null);
+  const { version, project, link } = shared;
+
+  // Load the version into the player, paused, unless something else is playing right now.
+  const { playTrack } = player;
+  const busyElsewhere = player.state.isPlaying && !current;
+  const hasTrack = player.state.currentTrack !== null;
+  useEffect(() => {
+    if (!busyElsewhere && !hasTrack) playTrack(track, { shouldPlay: false });
+    // Only on arrival: pausing or switching later is the visitor's choice.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [track.id]);
+
+  const duration =
+    track.duration ?? (current && player.state.duration > 0 ? player.state.duration : null);
+
+  return (
+    <div className="mx-auto max-w-3xl px-4 py-8 sm:px-6">
+      <div className="rounded-lg border border-zinc-200 p-5 dark:border-zinc-800">
+        <p className="text-sm font-medium text-indigo-700 dark:text-indigo-300">
+          Version {version.version_number}
+        </p>
+        <h1 className="mt-1 text-2xl font-bold break-words">{project.name}</h1>
+        <p className="mt-2 break-words whitespace-pre-wrap text-zinc-700 dark:text-zinc-300">
+          {version.message ? version.message : 'No message'}
+        </p>
+        <p className="mt-1 text-sm text-zinc-500 dark:text-zinc-400">
+          Uploaded <time dateTime={version.created_at}>{formatUploaded(version.created_at)}</time>
+        </p>
+        <div className="mt-4 flex flex-wrap gap-2">
+          <button
+            type="button"
+            className={primaryButton}
+            onClick={() => (playing ? player.pause() : player.playTrack(track))}
+          >
+            {playing ? 'Pause' : 'Play'}
+          </button>
+          {link.download_enabled ? (
+            <a href={sharedDownloadUrl(hash)} download className={secondaryButton}>
+              Download
+            </a>
+          ) : null}
+        </div>
+      </div>
+
+      <section aria-labelledby="share-comments-heading" className="mt-8">
+        <h2 id="share-comments-heading" className="text-lg font-semibold">
+          Comments
+        </h2>
+        {comments.data ? (
+          <CommentMarkers comments={comments.data} duration={duration} onSeek={seekTo} />
+        ) : null}
+        <div className="mt-3">
+          <CommentList
+            comments={comments.data}
+            isPending={comments.isPending}
+            error={comments.error}
+            onSeek={seekTo}
+            onReply={setReplyingTo}
+          />
+        </div>
+        <div className="mt-6">
+          <VisitorCommenting
+            hash={hash}
+            track={track}
+            replyingTo={replyingTo}
+            onCancelReply={() => setReplyingTo(null)}
+          />
+        </div>
+      </section>
+    </div>
+  );
+}
+
+/** Name entry first, then the comment form (signed-in visitors comment under their account). */
+function VisitorCommenting({
+  hash,
+  track,
+  replyingTo,
+  onCancelReply,
+}: {
+  hash: string;
+  track: PlayerTrack;
+  replyingTo: Comment | null;
+  onCancelReply: () => void;
+}) {
+  const auth = useAuth();
+  const [visitorName, setVisitorName] = useVisitorName();
+  const [editingName, setEditingName] = useState(false);
+  const addComment = useAddLinkComment(hash);
+  const signedIn = auth.status === 'signed-in';
+  const commenterName = signedIn ? welcomeName(auth.user) : visitorName;
+
+  async function post(draft: CommentDraft) {
+    await addComment.mutateAsync({
+      ...draft,
+      ...(signedIn ? {} : { visitor_name: visitorName }),
+    });
+  }
+
+  if (!signedIn && (!visitorName || editingName)) {
+    return (
+      <NameEntry
+        initial={visitorName}
+        onSet={(name) => {
+          setVisitorName(name);
+          setEditingName(false);
+        }}
+        onCancel={visitorName ? () => setEditingName(false) : undefined}
+      />
+    );
+  }
+
+  return (
+    <div className="space-y-2">
+      <p className="text-sm text-zinc-600 dark:text-zinc-300">
+        Commenting as{' '}
+        <span className="font-semibold text-zinc-900 dark:text-zinc-100">{commenterName}</span>
+        {signedIn ? null : (
+          <>
+            {' '}
+            <button type="button" className={linkButton} onClick={() => setEditingName(true)}>
+              Change name
+            </button>
+          </>
+        )}
+      </p>
+      <CommentForm
+        track={track}
+        onSubmit={post}
+        pending={addComment.isPending}
+        error={addComment.error ? errorMessage(addComment.error, addComment.error.message) : null}
+        replyingTo={replyingTo}
+        onCancelReply={onCancelReply}
+      />
+    </div>
+  );
+}
+
+function NameEntry({
+  initial,
+  onSet,
+  onCancel,
+}: {
+  initial: string;
+  onSet: (name: string) => void;
+  onCancel: (() => void) | undefined;
+}) {
+  const [name, setName] = useState(initial);
+  const blank = name.trim().length === 0;
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!blank) onSet(name);
+  }
+
+  return (
+    <form onSubmit={submit} className="space-y-2" aria-label="Set your name">
+      <p className="text-sm text-zinc-600 dark:text-zinc-300">
+        Enter your name to leave a comment.
+      </p>
+      <div className="flex flex-wrap items-end gap-2">
+        <div className="min-w-0 flex-1 basis-56">
+          <TextField
+            label="Your name"
+            value={name}
+            onValueChange={setName}
+            maxLength={VISITOR_NAME_MAX_LENGTH}
+            autoComplete="name"
+          />
+        </div>
+        <button type="submit" className={primaryButton} disabled={blank}>
+          Set Name
+        </button>
+        {onCancel ? (
+          <button type="button" className={secondaryButton} onClick={onCancel}>
+            Cancel
+          </button>
+        ) : null}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,109 @@
+import type { ProcessingResponse } from '@takes/contract';
+import { formatFileSize } from '../../lib/format';
+
+interface Stage {
+  label: string;
+  done: (status: ProcessingResponse) => boolean;
+  detail?: (status: ProcessingResponse) => string | null;
+}
+
+const STAGES: Stage[] = [
+  { label: 'Metadata', done: (s) => s.hasMetadata },
+  {
+    label: 'Original',
+    done: (s) => s.qualityProgress.original.available,
+    detail: (s) => s.qualityProgress.original.format?.toUpperCase() ?? null,
+  },
+  {
+    label: 'High (320k)',
+    done: (s) => s.qualityProgress.high.available,
+    detail: (s) => sizeOf(s.qualityProgress.high.fileSize),
+  },
+  {
+    label: 'Standard (128k)',
+    done: (s) => s.qualityProgress.standard.available,
+    detail: (s) => sizeOf(s.qualityProgress.standard.fileSize),
+  },
+  { label: 'Waveform', done: (s) => s.hasWaveform },
+];
+
+function sizeOf(bytes: number | null): string | null {
+  return bytes === null ? null : formatFileSize(bytes);
+}
+
+/** The processing stages of a version: Metadata, Original, High (320k), Standard (128k), Waveform. */
+export function ProcessingStages({
+  status,
+  error,
+}: {
+  status: ProcessingResponse | undefined;
+  error?: string | null;
+}) {
+  const failed = status?.status === 'failed';
+  return (
+    <section aria-label="Processing" className="space-y-2">
+      <div className="flex items-center justify-between text-sm">
+        <span className="font-medium">
+          {failed
+            ? 'Processing failed'
+            : status?.status === 'completed'
+              ? 'Processing complete'
+              : 'Processing...'}
+        </span>
+        {status && <span>{status.progressPercentage}%</span>}
+      </div>
+      <ul className="grid gap-1 text-sm sm:grid-cols-5">
+        {STAGES.map((stage) => {
+          const done = status ? stage.done(status) : false;
+          const detail = status && done ? stage.detail?.(status) : null;
+          return (
+            <li
+              key={stage.label}
+              data-stage={stage.label}
+              data-done={done}
+              className={`rounded-md border px-2 py-1.5 ${
+                done
+                  ? 'border-emerald-300 bg-emerald-50 text-emerald-900 dark:border-emerald-800 dark:bg-emerald-950 dark:text-emerald-100'
+                  : 'border-zinc-200 text-zinc-700 dark:border-zinc-700 dark:text-zinc-300'
+              }`}
+            >
+              <span aria-hidden="true">{done ? '✓ ' : '○ '}</span>
+              {stage.label}
+              <span className="sr-only">{done ? ' done' : ' pending'}</span>
+              {detail && <span className="block text-xs opacity-80">{detail}</span>}
+            </li>
+          );
+        })}
+      </ul>
+      {(failed || error) && (
+        <p role="alert" className="text-sm text-red-700 dark:text-red-400">
+          {status?.error ?? error}
+        </p>
+      )}
+    </section>
+  );
+}
+
+export function ProgressBar({ percent, label }: { percent: number; label: string }) {
+  return (
+    <div>
+      <div className="flex justify-between text-sm">
+        <span>{label}</span>
+        <span>{percent}%</span>
+      </div>
+      <div
+        role="progressbar"
+        aria-label={label}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent}
+        className="mt-1 h-2 overflow-hidden rounded-full bg-zinc-200 dark:bg-zinc-800"
+      >
+        <div
+          className="h-full rounded-full bg-indigo-600 transition-[width] dark:bg-indigo-400"
+          style={{ width: `${percent}%` }}
+        />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,204 @@
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import type { Project, Version } from '@takes/contract';
+import { ApiError, apiGet, errorMessage } from '../../lib/api';
+import { useDocumentTitle } from '../../lib/use-document-title';
+import { Alert } from '../../ui/alert';
+import { Badge } from '../../ui/badge';
+import { primaryButton, secondaryButton, linkButton } from '../../ui/button-styles';
+import { Modal } from '../../ui/modal';
+import { PageSpinner } from '../../ui/spinner';
+import { useDeleteVersion } from '../projects/projects-api';
+import { downloadUrl, versionTrack } from '../projects/version-track';
+import { useAudioPlayer } from '../player/use-audio-player';
+import { VersionComments } from '../comments/version-comments';
+import { QuickShareDialog } from '../share/quick-share-dialog';
+
+/** `GET /api/versions/{id}` */
+type VersionDetail = Version & { project: Pick<Project, 'id' | 'name'> };
+
+/** Spec section 9: auto-play delay. */
+const AUTO_PLAY_DELAY_MS = 300;
+
+const dangerButton =
+  'inline-flex items-center justify-center gap-2 rounded-md bg-red-600 px-4 py-2 text-sm font-semibold text-white hover:bg-red-500 disabled:cursor-not-allowed disabled:opacity-60 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-500';
+
+function useVersion(versionId: string) {
+  return useQuery({
+    queryKey: ['versions', versionId],
+    queryFn: ({ signal }) => apiGet<VersionDetail>(`/api/versions/${versionId}`, { signal }),
+    // A 404 is an answer ('Version not found'), not a hiccup worth retrying.
+    retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 1,
+  });
+}
+
+function formatCreated(iso: string): string {
+  return new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+/** /projects/{projectId}/branches/{branchId}/versions/{versionId} (spec section 2). */
+export function VersionPage() {
+  const { projectId = '', versionId = '' } = useParams();
+  const version = useVersion(versionId);
+  useDocumentTitle(
+    version.data
+      ? `Version ${version.data.version_number} · ${version.data.project.name}`
+      : 'Version',
+  );
+
+  if (version.isPending) return <PageSpinner label="Loading version" />;
+  if (version.isError) {
+    const notFound = version.error instanceof ApiError && version.error.status === 404;
+    return (
+      <div className="mx-auto max-w-4xl px-4 py-10 sm:px-6">
+        <Alert tone="error">
+          {notFound
+            ? 'Version not found'
+            : `Error loading version: ${errorMessage(version.error, version.error.message)}`}
+        </Alert>
+        <Link to={`/projects/${projectId}`} className={`${linkButton} mt-4 inline-block`}>
+          Back to project
+        </Link>
+      </div>
+    );
+  }
+  return <VersionDetails version={version.data} />;
+}
+
+function VersionDetails({ version }: { version: VersionDetail }) {
+  const player = useAudioPlayer();
+  const navigate = useNavigate();
+  const [confirmingDelete, setConfirmingDelete] = useState(false);
+  const [sharing, setSharing] = useState(false);
+  const deleteVersion = useDeleteVersion(version.project_id);
+  const track = { ...versionTrack(version, version.project.name), album: version.project.name };
+  const current = player.isCurrent(track);
+  const playing = current && player.state.isPlaying;
+  const projectPath = `/projects/${version.project_id}`;
+
+  const { playTrack } = player;
+  // Auto-play once per opened version, shortly after it loads (spec section 2).
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      playTrack(
+        {
+          ...versionTrack(version, version.project.name),
+          album: version.project.name,
+        },
+        { shouldPlay: true },
+      );
+    }, AUTO_PLAY_DELAY_MS);
+    return () => clearTimeout(timer);
+    // Only a different version should start playback again, not a refetch of this one.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [version.id, playTrack]);
+
+  async function confirmDelete() {
+    try {
+      await deleteVersion.mutateAsync(version.id);
+      if (current) player.pause();
+      await navigate(projectPath);
+    } catch (error) {
+      // Version deletion failures are logged only (spec section 8); the dialog stays open.
+      console.error('Failed to delete version:', error);
+    }
+  }
+
+  return (
+    <div className="mx-auto max-w-4xl px-4 py-8 sm:px-6">
+      <Link to={projectPath} className={linkButton}>
+        ← Back to {version.project.name}
+      </Link>
+
+      <div className="mt-4 rounded-lg border border-zinc-200 p-5 dark:border-zinc-800">
+        <div className="flex flex-wrap items-start justify-between gap-4">
+          <div className="min-w-0">
+            <h1 className="text-2xl font-bold">Version {version.version_number}</h1>
+            <p className="mt-1 text-zinc-700 dark:text-zinc-300">
+              {version.message ? version.message : 'No message'}
+            </p>
+            <p className="mt-1 text-sm text-zinc-500 dark:text-zinc-400">
+              Created <time dateTime={version.created_at}>{formatCreated(version.created_at)}</time>
+            </p>
+            {version.tags.length > 0 ? (
+              <ul aria-label="Tags" className="mt-3 flex flex-wrap gap-2">
+                {version.tags.map((tag) => (
+                  <li key={tag}>
+                    <Badge tone="indigo">{tag}</Badge>
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+          </div>
+
+          <div className="flex flex-wrap gap-2">
+            <button
+              type="button"
+              className={primaryButton}
+              onClick={() => (playing ? player.pause() : player.playTrack(track))}
+            >
+              {playing ? 'Pause' : 'Play'}
+            </button>
+            <a href={downloadUrl(version.id)} download className={secondaryButton}>
+              Download
+            </a>
+            <button type="button" className={secondaryButton} onClick={() => setSharing(true)}>
+              Share
+            </button>
+            <button
+              type="button"
+              className={secondaryButton}
+              onClick={() => setConfirmingDelete(true)}
+            >
+              Delete
+            </button>
+          </div>
+        </div>
+      </div>
+
+      <section aria-labelledby="comments-heading" className="mt-8">
+        <h2 id="comments-heading" className="text-lg font-semibold">
+          Comments
+        </h2>
+        <div className="mt-3">
+          <VersionComments versionId={version.id} track={track} />
+        </div>
+      </section>
+
+      <QuickShareDialog
+        open={sharing}
+        onClose={() => setSharing(false)}
+        versionId={version.id}
+        projectName={version.project.name}
+        versionNumber={version.version_number}
+      />
+
+      {confirmingDelete ? (
+        <Modal
+          title="Delete version"
+          description={`Are you sure you want to delete Version ${version.version_number}? This cannot be undone.`}
+          onClose={() => setConfirmingDelete(false)}
+        >
+          <div className="flex justify-end gap-2">
+            <button
+              type="button"
+              className={secondaryButton}
+              onClick={() => setConfirmingDelete(false)}
+            >
+              Cancel
+            </button>
+            <button
+              type="button"
+              className={dangerButton}
+              disabled={deleteVersion.isPending}
+              onClick={() => void confirmDelete()}
+            >
+              {deleteVersion.isPending ? 'Deleting…' : 'Delete'}
+            </button>
+          </div>
+        </Modal>
+      ) : null}
+    </div>
+  );
+}

@@ -101,6 +101,8 @@ test.describe('share links', () => {
     await expect(comment.getByText('Love the chorus here')).toBeVisible();
     const stamp = comment.getByRole('button', { name: `Play from ${attachedLabel}` });
     await expect(stamp).toBeVisible();
+    // Its time is marked on the player's waveform.
+    await expect(visitor.getByTestId('waveform-comment-markers').locator('span')).toHaveCount(1);
     // The form is cleared for the next comment.
     await expect(visitor.getByRole('textbox', { name: 'Comment' })).toHaveValue('');
 
@@ -276,9 +278,11 @@ test.describe('share links', () => {
     await visitor.context().close();
   });
 
-  test('the owner creates a link in Quick Share on the version page and copies it', async ({
+  test('the owner creates a link in Quick Share, a visitor comments through it, the owner sees it', async ({
     page,
+    browser,
     baseURL,
+    extraHTTPHeaders,
   }) => {
     test.setTimeout(90_000);
     const owner = await seedOwnerTrack(page, baseURL, 'share-dialog', 3);
@@ -306,7 +310,8 @@ test.describe('share links', () => {
     );
     await dialog.getByRole('button', { name: 'Copy' }).click();
     await expect(dialog.getByRole('button', { name: 'Copied!' })).toBeVisible();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await url.inputValue());
+    const shareUrl = await url.inputValue();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(shareUrl);
     // 'Copied!' reverts after 2 seconds.
     await expect(dialog.getByRole('button', { name: 'Copy' })).toBeVisible({ timeout: 5_000 });
 
@@ -317,5 +322,32 @@ test.describe('share links', () => {
     await expect(
       page.getByRole('main').getByRole('button', { name: 'Share', exact: true }),
     ).toBeFocused();
+
+    // A fresh browser opens the copied link, listens and comments at the current time.
+    const visitor = await visitorPage(browser, baseURL, extraHTTPHeaders);
+    await visitor.goto(shareUrl);
+    await setVisitorName(visitor, 'Quinn Quickshare');
+    await pagePlayButton(visitor).click();
+    await expect.poll(() => audioTime(visitor), { timeout: 15_000 }).toBeGreaterThan(1);
+    await visitor.getByRole('button', { name: 'Attach current time' }).click();
+    await visitor.getByRole('textbox', { name: 'Comment' }).fill('Great mix');
+    await visitor.getByRole('button', { name: 'Post Comment' }).click();
+    await expect(
+      visitor.getByRole('article', { name: 'Comment by Quinn Quickshare' }),
+    ).toBeVisible();
+    await visitor.context().close();
+
+    // Back on the owner's version page: the comment, and its timestamp seeks the player.
+    await page.reload();
+    const onVersion = page.getByRole('article', { name: 'Comment by Quinn Quickshare' });
+    await expect(onVersion.getByText('Great mix')).toBeVisible();
+    const stamp = onVersion.getByRole('button', { name: /^Play from \d+:\d\d$/ });
+    const [minutes = '0', seconds = '0'] = ((await stamp.getAttribute('aria-label')) ?? '')
+      .replace('Play from ', '')
+      .split(':');
+    const target = Number(minutes) * 60 + Number(seconds);
+    await stamp.click();
+    await expect.poll(() => audioTime(page), { timeout: 15_000 }).toBeGreaterThan(target - 0.5);
+    await expect.poll(() => audioTime(page)).toBeLessThan(target + 2);
   });
 });

@@ -19,7 +19,7 @@ const THEMES = ['light', 'dark'] as const;
 
 test.describe.configure({ timeout: 90_000 });
 
-test('saves screenshots of the dashboard and project page at two widths in both themes', async ({
+test('saves screenshots of the dashboard, project page and player at two widths in both themes', async ({
   page,
   baseURL,
 }) => {
@@ -48,6 +48,14 @@ test('saves screenshots of the dashboard and project page at two widths in both 
       await page.goto(`/projects/${project.id}`);
       await expect(page.getByRole('article', { name: 'Selected version' })).toBeVisible();
       await page.screenshot({ path: `screenshots/project-${width}-${theme}.png`, fullPage: true });
+
+      // The global player with the version loaded.
+      const row = page.getByRole('list', { name: 'Version list' }).locator('li[data-version="1"]');
+      await row.getByRole('button', { name: 'Play version 1' }).click();
+      const player = page.getByRole('region', { name: 'Audio player' });
+      await expect(player.getByTestId('player-title')).toBeVisible();
+      await row.getByRole('button', { name: 'Pause version 1' }).click();
+      await player.screenshot({ path: `screenshots/player-${width}-${theme}.png` });
     }
   }
 });

@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 import { expect, test } from './support/test';
 import { createProject, generateWav, signedInAt } from './support/workspace';
 
@@ -133,6 +134,10 @@ test('the project page uploads a version in its modal, polls processing and play
   const row = page.getByRole('list', { name: 'Version list' }).locator('li[data-version="1"]');
   await row.getByRole('button', { name: 'Play version 1' }).click();
   await expect(row.getByText('Playing')).toBeVisible({ timeout: 15_000 });
+  // The global player's time moves while it plays.
+  const playedSeconds = () =>
+    page.evaluate(() => document.querySelector('audio')?.currentTime ?? 0);
+  await expect.poll(playedSeconds, { timeout: 15_000 }).toBeGreaterThan(1);
   await row.getByRole('button', { name: 'Pause version 1' }).click();
   await expect(row.getByText('Playing')).toBeHidden();
 });

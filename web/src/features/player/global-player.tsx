@@ -11,6 +11,7 @@ import {
   VolumeIcon,
 } from './player-icons';
 import { QualitySelect } from './quality-select';
+import { WaveformCommentMarkers } from './waveform-comment-markers';
 import { useAudioPlayer, type PlayerTrack } from './use-audio-player';
 import { useMediaSession } from './use-media-session';
 
@@ -103,14 +104,17 @@ export function GlobalPlayer({ onShare }: GlobalPlayerProps) {
       >
         <div className="mx-auto flex max-w-6xl flex-col gap-1 px-3 py-2 sm:px-6">
           {player.audioElement && !state.switchingTrack && waveformDuration > 0 ? (
-            <Suspense fallback={<div className="h-20 w-full" aria-hidden="true" />}>
-              <PlayerWaveform
-                audio={player.audioElement}
-                trackId={track.id}
-                peaks={track.peaks}
-                duration={waveformDuration}
-              />
-            </Suspense>
+            <div className="relative">
+              <Suspense fallback={<div className="h-20 w-full" aria-hidden="true" />}>
+                <PlayerWaveform
+                  audio={player.audioElement}
+                  trackId={track.id}
+                  peaks={track.peaks}
+                  duration={waveformDuration}
+                />
+              </Suspense>
+              <WaveformCommentMarkers track={track} duration={waveformDuration} />
+            </div>
           ) : (
             <div className="h-20 w-full" aria-hidden="true" />
           )}

@@ -4,31 +4,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { seedUser } from './support/accounts';
 import { expect, test } from './support/test';
-
-/** A mono 16-bit PCM WAV of a sine tone, built in memory. */
-function sineWav(seconds: number, frequency = 440, sampleRate = 22_050): Buffer {
-  const samples = Math.round(seconds * sampleRate);
-  const dataBytes = samples * 2;
-  const wav = Buffer.alloc(44 + dataBytes);
-  wav.write('RIFF', 0, 'ascii');
-  wav.writeUInt32LE(36 + dataBytes, 4);
-  wav.write('WAVE', 8, 'ascii');
-  wav.write('fmt ', 12, 'ascii');
-  wav.writeUInt32LE(16, 16); // fmt chunk size
-  wav.writeUInt16LE(1, 20); // PCM
-  wav.writeUInt16LE(1, 22); // mono
-  wav.writeUInt32LE(sampleRate, 24);
-  wav.writeUInt32LE(sampleRate * 2, 28); // byte rate
-  wav.writeUInt16LE(2, 32); // block align
-  wav.writeUInt16LE(16, 34); // bits per sample
-  wav.write('data', 36, 'ascii');
-  wav.writeUInt32LE(dataBytes, 40);
-  for (let i = 0; i < samples; i++) {
-    const value = Math.sin((2 * Math.PI * frequency * i) / sampleRate) * 0.5 * 32767;
-    wav.writeInt16LE(Math.round(value), 44 + i * 2);
-  }
-  return wav;
-}
+import { toneWav } from './support/wav';
 
 interface Uploaded {
   versionId: string;
@@ -49,7 +25,7 @@ async function seedTrack(page: Page, baseURL: string | undefined, label: string)
 
   const upload = await page.request.post('/api/versions/upload', {
     multipart: {
-      audioFile: { name: 'sine-take.wav', mimeType: 'audio/wav', buffer: sineWav(10) },
+      audioFile: { name: 'sine-take.wav', mimeType: 'audio/wav', buffer: toneWav(10, 440, 22_050) },
     },
     headers: { origin },
   });

@@ -1,31 +1,10 @@
 import { expect, type Page } from '@playwright/test';
 import { seedUser, type Credentials } from './accounts';
+import { toneWav } from './wav';
 
-/**
- * A short mono 16-bit PCM WAV (a 440 Hz tone), built in memory so no fixture file is needed.
- */
+/** A short 440 Hz tone as a WAV file. */
 export function generateWav(seconds = 1, sampleRate = 8000): Buffer {
-  const samples = Math.round(seconds * sampleRate);
-  const dataBytes = samples * 2;
-  const buffer = Buffer.alloc(44 + dataBytes);
-  buffer.write('RIFF', 0, 'ascii');
-  buffer.writeUInt32LE(36 + dataBytes, 4);
-  buffer.write('WAVE', 8, 'ascii');
-  buffer.write('fmt ', 12, 'ascii');
-  buffer.writeUInt32LE(16, 16); // fmt chunk size
-  buffer.writeUInt16LE(1, 20); // PCM
-  buffer.writeUInt16LE(1, 22); // mono
-  buffer.writeUInt32LE(sampleRate, 24);
-  buffer.writeUInt32LE(sampleRate * 2, 28); // byte rate
-  buffer.writeUInt16LE(2, 32); // block align
-  buffer.writeUInt16LE(16, 34); // bits per sample
-  buffer.write('data', 36, 'ascii');
-  buffer.writeUInt32LE(dataBytes, 40);
-  for (let i = 0; i < samples; i += 1) {
-    const value = Math.round(Math.sin((2 * Math.PI * 440 * i) / sampleRate) * 0.5 * 32767);
-    buffer.writeInt16LE(value, 44 + i * 2);
-  }
-  return buffer;
+  return toneWav(seconds, 440, sampleRate);
 }
 
 /**

@@ -6,6 +6,7 @@
  *     file in the same run (target: at most 1.2).
  * (b) The server's peak RSS growth while it receives a 500 MB upload (target: under 150 MB).
  *
+ * Environment: BENCH_ROUNDS (default 5), BENCH_PROFILE_DIR (a CPU profile of the server).
  * It starts the built server (server/dist/main.js) on a free port with its own data folder.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -22,7 +23,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const serverEntry = path.resolve(here, '..', 'dist', 'main.js');
 const PORT = Number(process.env.BENCH_PORT ?? 18299);
 const ORIGIN = `http://127.0.0.1:${PORT}`;
-const ROUNDS = 3;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -120,10 +121,16 @@ async function main(): Promise<void> {
     const growthMb = (peak - baseline) / 2 ** 20;
 
     console.log('');
-    console.log(`bare ffmpeg 320k encode (median of ${ROUNDS}):  ${bareSeconds.toFixed(2)} s`);
+    const spread = (values: number[]) =>
+      `${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)} s`;
+    const ratios = processingRuns.map((p, i) => p / (bareRuns[i] ?? NaN));
     console.log(
-      `processing: 320k + 128k renditions, peaks, loudness (median of ${ROUNDS}): ${processingSeconds.toFixed(2)} s`,
+      `bare ffmpeg 320k encode (median of ${ROUNDS}):  ${bareSeconds.toFixed(2)} s (spread ${spread(bareRuns)})`,
     );
+    console.log(
+      `processing: 320k + 128k renditions, peaks, loudness (median of ${ROUNDS}): ${processingSeconds.toFixed(2)} s (spread ${spread(processingRuns)})`,
+    );
+    console.log(`per-round ratios:               ${ratios.map((r) => r.toFixed(2)).join(', ')}`);
     console.log(
       `ratio processing / bare:        ${ratio.toFixed(3)}   (target <= 1.2: ${ratio <= 1.2 ? 'met' : 'NOT met'})`,
     );
@@ -141,19 +148,30 @@ async function main(): Promise<void> {
 }
 
 async function startServer(dataDir: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [serverEntry, 'serve'], {
-    env: {
-      ...process.env,
-      PORT: String(PORT),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      JOB_CONCURRENCY: '1',
-      JOB_POLL_INTERVAL_MS: '100',
-      PUBLIC_URL: ORIGIN,
+  const child = spawn(
+    process.execPath,
+    [
+      // BENCH_PROFILE_DIR=/some/dir writes a V8 CPU profile of the server there.
+      ...(process.env.BENCH_PROFILE_DIR
+        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
+        : []),
+      serverEntry,
+      'serve',
+    ],
+    {
+      env: {
+        ...process.env,
+        PORT: String(PORT),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'warn',
+        JOB_CONCURRENCY: '1',
+        JOB_POLL_INTERVAL_MS: '100',
+        PUBLIC_URL: ORIGIN,
+      },
+      stdio: ['ignore', 'inherit', 'inherit'],
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  );
   for (let i = 0; i < 200; i++) {
     try {
       if ((await fetch(`${ORIGIN}/api/health`)).ok) return child;

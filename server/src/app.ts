@@ -29,6 +29,11 @@ import { UploadService } from './modules/versions/upload.service';
 import { versionRoutes } from './modules/versions/versions.routes';
 import { VersionsService } from './modules/versions/versions.service';
 import { ProfilesService } from './modules/profiles/profiles.service';
+import { PublishService } from './modules/repos/publish.service';
+import { bounceUploadRoutes, repoRoutes } from './modules/repos/repos.routes';
+import { ReposService } from './modules/repos/repos.service';
+import { crawlerRoutes, siteRoutes } from './modules/site/site.routes';
+import { SiteService } from './modules/site/site.service';
 import { HealthService } from './modules/health/health.service';
 
 export interface BuildAppOptions {
@@ -129,6 +134,30 @@ export async function buildApp(
     { prefix: '/api' },
   );
 
+  const repos = new ReposService({
+    db,
+    clock: deps.clock,
+    jobs: deps.jobs,
+    storage: deps.storage,
+    desktopScheme: deps.config.desktopScheme,
+  });
+  const publish = new PublishService({
+    db,
+    storage: deps.storage,
+    jobs: deps.jobs,
+    media: deps.media,
+    clock: deps.clock,
+    tmpDir: deps.tmpDir,
+    mediaTimeoutMs: deps.config.media.timeoutMs,
+    publicUrl: deps.config.publicUrl,
+    repos,
+    maxBytes: options.uploadMaxBytes,
+  });
+  await app.register(repoRoutes({ repos, publish, storage: deps.storage, requireUser }), {
+    prefix: '/api',
+  });
+  await app.register(bounceUploadRoutes({ publish }), { prefix: '/api' });
+
   const sharing = new SharingService({
     db,
     clock: deps.clock,
@@ -149,6 +178,15 @@ export async function buildApp(
     queueKind: deps.jobs.kind,
   });
   await app.register(workspaceRoutes({ service: workspace, requireUser }), { prefix: '/api' });
+
+  const site = new SiteService({
+    db,
+    clock: deps.clock,
+    limiter: new RateLimiter(db, deps.clock),
+    config: deps.config,
+  });
+  await app.register(siteRoutes({ service: site }), { prefix: '/api' });
+  await app.register(crawlerRoutes({ service: site, publicUrl: deps.config.publicUrl }));
 
   const health = new HealthService(deps);
   await app.register(healthRoutes(health), { prefix: '/api' });

@@ -74,6 +74,12 @@ const envSchema = z.object({
     .optional(),
   MAIL_FROM: z.string().trim().min(3).default('Takes <no-reply@takes.localhost>'),
   WEB_DIST_DIR: z.string().trim().min(1).optional(),
+  BLOG_DIR: z.string().trim().min(1).optional(),
+  DESKTOP_RELEASES_FILE: z.string().trim().min(1).optional(),
+  DESKTOP_DOWNLOAD_URL_MAC: httpUrl.optional(),
+  DESKTOP_DOWNLOAD_URL_WIN: httpUrl.optional(),
+  DESKTOP_DOWNLOAD_URL_LINUX: httpUrl.optional(),
+  DESKTOP_VERSION: z.string().trim().min(1).max(50).optional(),
   GOOGLE_CLIENT_ID: z.string().trim().min(1).optional(),
   GOOGLE_CLIENT_SECRET: z.string().trim().min(1).optional(),
   APPLE_CLIENT_ID: z.string().trim().min(1).optional(),
@@ -124,6 +130,13 @@ export interface Config {
   media: { ffmpegPath: string | undefined; ffprobePath: string | undefined; timeoutMs: number };
   mail: { smtpUrl: string | undefined; from: string };
   webDistDir: string;
+  blogDir: string;
+  desktopDownloads: {
+    /** A JSON file { mac?: {url, version?}, win?: …, linux?: … }, read on each request. */
+    releasesFile: string | undefined;
+    urls: { mac?: string | undefined; win?: string | undefined; linux?: string | undefined };
+    version: string | undefined;
+  };
   oauth: {
     google: { clientId: string; clientSecret: string } | undefined;
     apple:
@@ -140,6 +153,7 @@ export class ConfigError extends Error {
 const serverDir = path.dirname(fileURLToPath(import.meta.url));
 // Both server/src/config.ts and the bundled server/dist/main.js sit one level below server/.
 const defaultWebDist = path.resolve(serverDir, '..', '..', 'web', 'dist');
+const defaultBlogDir = path.resolve(serverDir, '..', '..', 'content', 'blog');
 
 /** Reads and validates the environment. Throws ConfigError with one line naming the variable. */
 export function loadConfig(rawEnv: RawEnv): Config {
@@ -218,6 +232,16 @@ export function loadConfig(rawEnv: RawEnv): Config {
     },
     mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
     webDistDir: path.resolve(env.WEB_DIST_DIR ?? defaultWebDist),
+    blogDir: path.resolve(env.BLOG_DIR ?? defaultBlogDir),
+    desktopDownloads: {
+      releasesFile: env.DESKTOP_RELEASES_FILE ? path.resolve(env.DESKTOP_RELEASES_FILE) : undefined,
+      urls: {
+        mac: env.DESKTOP_DOWNLOAD_URL_MAC,
+        win: env.DESKTOP_DOWNLOAD_URL_WIN,
+        linux: env.DESKTOP_DOWNLOAD_URL_LINUX,
+      },
+      version: env.DESKTOP_VERSION,
+    },
     oauth: {
       google: pair('GOOGLE', env.GOOGLE_CLIENT_ID, env.GOOGLE_CLIENT_SECRET),
       apple: withBundle(

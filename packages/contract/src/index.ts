@@ -3,3 +3,5 @@ export * from './health';
 export * from './auth';
 export * from './projects';
 export * from './sharing';
+export * from './repos';
+export * from './site';

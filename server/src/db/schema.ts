@@ -177,7 +177,120 @@ export interface CommentsTable {
   created_at: string;
 }
 
+export interface ReposTable {
+  id: string;
+  owner_id: string;
+  name: string;
+  name_key: string;
+  cover_key: string | null;
+  cover_type: string | null;
+  created_at: string;
+  updated_at: string;
+  /** Newest of: repository change, commit, patch, bounce. */
+  activity_at: string;
+}
+
+export interface RepoBranchesTable {
+  id: string;
+  repo_id: string;
+  name: string;
+  is_default: number;
+  head_sha: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface RepoCommitsTable {
+  id: string;
+  repo_id: string;
+  branch_id: string;
+  sha: string;
+  parent_sha: string | null;
+  message: string | null;
+  seq: number;
+  created_at: string;
+}
+
+export interface RepoPatchesTable {
+  id: string;
+  repo_id: string;
+  patch_hash: string;
+  message: string | null;
+  created_at: string;
+}
+
+/** Columns the audio pipeline reads and writes, shared by versions and bounces. */
+export interface ProcessedAudioColumns {
+  original_key: string | null;
+  original_format: string | null;
+  status: VersionStatus;
+  error: string | null;
+  metadata: string | null;
+  waveform: string | null;
+  loudness: string | null;
+  renditions: string;
+  updated_at: string;
+}
+
+export interface BouncesTable extends ProcessedAudioColumns {
+  id: string;
+  repo_id: string;
+  branch_id: string;
+  commit_id: string;
+  title: string;
+  filename: string;
+  mime: string;
+  original_key: string;
+  original_size: number;
+  original_format: string;
+  created_at: string;
+}
+
+export type BounceUploadStatus = 'pending' | 'receiving' | 'uploaded' | 'completed';
+
+export interface BounceUploadsTable {
+  id: string;
+  owner_id: string;
+  repo_id: string;
+  branch: string;
+  filename: string;
+  content_type: string | null;
+  commit_sha: string | null;
+  token_hash: string;
+  status: BounceUploadStatus;
+  object_key: string | null;
+  size: number | null;
+  sha256: string | null;
+  format: string | null;
+  /** JSON: ffprobe results taken while the file was received. */
+  metadata: string | null;
+  expires_at: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ContactMessagesTable {
+  id: string;
+  topic: string;
+  name: string;
+  email: string;
+  subject: string;
+  message: string;
+  role: string | null;
+  company_name: string | null;
+  artists_represented: string | null;
+  user_id: string | null;
+  created_at: string;
+}
+
 export interface Database {
+  contact_messages: ContactMessagesTable;
+  repos: ReposTable;
+  repo_branches: RepoBranchesTable;
+  repo_commits: RepoCommitsTable;
+  repo_patches: RepoPatchesTable;
+  bounces: BouncesTable;
+  bounce_uploads: BounceUploadsTable;
   links: LinksTable;
   comments: CommentsTable;
   projects: ProjectsTable;

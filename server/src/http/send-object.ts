@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { contentDisposition } from '../storage/s3';
 import type { ObjectStore } from '../storage/object-store';
 import { notFound } from './errors';
@@ -27,6 +27,23 @@ export interface SendObjectOptions {
   ifNoneMatch?: string | undefined;
   downloadName?: string;
   cacheControl?: string;
+}
+
+/**
+ * Streams stored audio (an original or a rendition) with Range support and an ETag taken from
+ * its content-addressed key, answering 304 to a matching If-None-Match.
+ */
+export function sendStoredAudio(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  store: ObjectStore,
+  audio: { key: string; contentType: string },
+): Promise<FastifyReply> {
+  return sendObject(reply, store, audio.key, request.headers.range, {
+    contentType: audio.contentType,
+    etag: `"${audio.key.split('/').pop() ?? audio.key}"`,
+    ifNoneMatch: request.headers['if-none-match'],
+  });
 }
 
 /** Streams a stored object as an HTTP response, honouring a single byte Range. */

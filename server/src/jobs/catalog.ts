@@ -3,7 +3,8 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../clock';
 import type { Database } from '../db/schema';
 import type { MediaRunner } from '../media/runner';
-import { processVersion } from '../modules/versions/processing';
+import { processAudio, processVersion } from '../modules/versions/processing';
+import { deleteOriginalIfUnused, expireUpload } from '../modules/repos/stored-audio';
 import type { ObjectStore } from '../storage/object-store';
 import { defineJob, type JobDefinition } from './registry';
 
@@ -29,6 +30,14 @@ export const cleanupJob = {
     originalKeys: z.array(z.string().min(1)).max(1000),
   }),
 };
+export const processBounceJob = {
+  name: 'media.process-bounce',
+  payload: z.object({ bounceId: z.string().min(1) }),
+};
+export const expireUploadJob = {
+  name: 'bounces.expire-upload',
+  payload: z.object({ uploadId: z.string().min(1) }),
+};
 export const processVersionJob = {
   name: 'media.process-version',
   payload: z.object({ versionId: z.string().min(1) }),
@@ -52,15 +61,8 @@ export function createJobCatalog(deps: JobCatalogDeps): JobDefinition[] {
       retryDelaySeconds: 30,
       handle: async ({ keys, originalKeys }) => {
         for (const key of keys) await deps.storage.delete(key);
-        for (const key of originalKeys) {
-          // Originals are shared by content hash: keep one another version still uses.
-          const users = await deps.db
-            .selectFrom('versions')
-            .select((eb) => eb.fn.countAll<number>().as('n'))
-            .where('original_key', '=', key)
-            .executeTakeFirst();
-          if (Number(users?.n ?? 0) === 0) await deps.storage.delete(key);
-        }
+        // Originals are shared by content hash: keep one another version or bounce still uses.
+        for (const key of originalKeys) await deleteOriginalIfUnused(deps.db, deps.storage, key);
       },
     }),
     defineJob({
@@ -69,6 +71,19 @@ export function createJobCatalog(deps: JobCatalogDeps): JobDefinition[] {
       retryDelaySeconds: 15,
       timeoutSeconds: Math.ceil(deps.mediaTimeoutMs / 1000) + 60,
       handle: ({ versionId }, context) => processVersion(deps, versionId, context),
+    }),
+    defineJob({
+      ...processBounceJob,
+      retryLimit: 2,
+      retryDelaySeconds: 15,
+      timeoutSeconds: Math.ceil(deps.mediaTimeoutMs / 1000) + 60,
+      handle: ({ bounceId }, context) => processAudio(deps, 'bounces', bounceId, context),
+    }),
+    defineJob({
+      ...expireUploadJob,
+      retryLimit: 8,
+      retryDelaySeconds: 30,
+      handle: ({ uploadId }) => expireUpload(deps, uploadId),
     }),
   ];
 }

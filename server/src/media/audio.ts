@@ -89,7 +89,12 @@ export async function encodeMp3(
   input: string,
   output: string,
   kbps: number,
-  options: { timeoutMs: number; maxBytes: number; signal?: AbortSignal | undefined },
+  options: {
+    timeoutMs: number;
+    maxBytes: number;
+    signal?: AbortSignal | undefined;
+    niceness?: number | undefined;
+  },
 ): Promise<void> {
   const resample = kbps <= 128 ? ['-ar', '44100'] : [];
   await runner.ffmpeg(
@@ -111,7 +116,7 @@ export async function encodeMp3(
       'mp3',
       output,
     ],
-    { timeoutMs: options.timeoutMs, signal: options.signal },
+    { timeoutMs: options.timeoutMs, signal: options.signal, niceness: options.niceness },
   );
 }
 
@@ -143,7 +148,7 @@ export async function analyse(
   runner: MediaRunner,
   input: string,
   sampleRate: number,
-  options: { timeoutMs: number; signal?: AbortSignal | undefined },
+  options: { timeoutMs: number; signal?: AbortSignal | undefined; niceness?: number | undefined },
 ): Promise<Analysis> {
   const perBucket = Math.max(Math.round(sampleRate / PEAKS_PER_SECOND), 1);
   const minMax: number[] = [];
@@ -156,8 +161,11 @@ export async function analyse(
       const data = carry ? Buffer.concat([carry, chunk]) : chunk;
       const usable = data.length - (data.length % 2);
       carry = usable < data.length ? Buffer.from(data.subarray(usable)) : undefined;
-      // A copy aligned for Int16Array (chunks from a pipe may start at an odd offset).
-      const samples = new Int16Array(new Uint8Array(data.subarray(0, usable)).buffer);
+      // A view where the chunk is aligned for Int16Array, a copy where it is not.
+      const samples =
+        data.byteOffset % 2 === 0
+          ? new Int16Array(data.buffer, data.byteOffset, usable / 2)
+          : new Int16Array(new Uint8Array(data.subarray(0, usable)).buffer);
       for (let i = 0; i < samples.length; i++) {
         const sample = (samples[i] as number) / 32768;
         if (inBucket === 0) {
@@ -180,7 +188,8 @@ export async function analyse(
       '-i',
       input,
       '-filter_complex',
-      '[0:a:0]asplit=2[peaks][meter];[meter]ebur128=peak=true[metered]',
+      // framelog=verbose: only the summary is printed, not a line per 100 ms.
+      '[0:a:0]asplit=2[peaks][meter];[meter]ebur128=peak=true:framelog=verbose[metered]',
       '-map',
       '[peaks]',
       '-ac',
@@ -196,7 +205,12 @@ export async function analyse(
       'null',
       '-',
     ],
-    { timeoutMs: options.timeoutMs, signal: options.signal, stdout: sink },
+    {
+      timeoutMs: options.timeoutMs,
+      signal: options.signal,
+      stdout: sink,
+      niceness: options.niceness,
+    },
   );
   const decodedSeconds = minMax.length / 2 / PEAKS_PER_SECOND + inBucket / sampleRate;
   if (inBucket > 0) minMax.push(round(bucketMin), round(bucketMax));
@@ -231,6 +245,30 @@ export function overviewOf(minMax: number[]): number[] {
     out.push(round(peak));
   }
   return out;
+}
+
+/** Folds min/max pairs into at most `points` signed min and max values (for compact waveforms). */
+export function minMaxOverview(
+  minMax: number[],
+  points = OVERVIEW_POINTS,
+): { min: number[]; max: number[] } {
+  const pairs = minMax.length / 2;
+  const count = Math.min(points, pairs);
+  const min: number[] = [];
+  const max: number[] = [];
+  for (let p = 0; p < count; p++) {
+    const from = Math.floor((p * pairs) / count);
+    const to = Math.max(Math.floor(((p + 1) * pairs) / count), from + 1);
+    let lo = 1;
+    let hi = -1;
+    for (let i = from; i < to; i++) {
+      lo = Math.min(lo, minMax[2 * i] ?? 0);
+      hi = Math.max(hi, minMax[2 * i + 1] ?? 0);
+    }
+    min.push(round(lo));
+    max.push(round(hi));
+  }
+  return { min, max };
 }
 
 export interface Loudness {

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import os from 'node:os';
 import type { Writable } from 'node:stream';
 import type { MediaTools } from './tools';
 
@@ -10,6 +11,11 @@ export interface RunOptions {
   stdout?: Writable;
   /** Refuse to collect more than this much stdout (default 64 MiB). */
   maxStdoutBytes?: number;
+  /**
+   * Run at a lower CPU priority (a nice value 1..19), for work that shares the machine
+   * with a step on the critical path: that step then keeps its core.
+   */
+  niceness?: number;
 }
 
 export interface RunResult {
@@ -101,9 +107,23 @@ function run(
     }
     const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'], shell: false });
     live.add(child);
+    if (options.niceness && child.pid !== undefined) {
+      try {
+        os.setPriority(child.pid, options.niceness);
+      } catch {
+        // Priority is an optimisation; where it cannot be set, the work still runs.
+      }
+    }
     const chunks: Buffer[] = [];
     let stdoutBytes = 0;
-    let stderr = '';
+    // The tail of stderr: chunks are held until they pass twice the limit, then joined once.
+    let tail: string[] = [];
+    let tailLength = 0;
+    const stderrText = () => {
+      const text = tail.join('').slice(-STDERR_KEEP);
+      tail = [text];
+      return text;
+    };
     let failure: MediaToolError | undefined;
     const maxStdout = options.maxStdoutBytes ?? 64 * 1024 * 1024;
 
@@ -116,13 +136,14 @@ function run(
         kill(
           new MediaTimeoutError(
             `${label(binary)} timed out after ${options.timeoutMs} ms`,
-            stderr,
+            stderrText(),
             null,
           ),
         ),
       options.timeoutMs,
     );
-    const onAbort = () => kill(new MediaToolError(`${label(binary)} was cancelled`, stderr, null));
+    const onAbort = () =>
+      kill(new MediaToolError(`${label(binary)} was cancelled`, stderrText(), null));
     options.signal?.addEventListener('abort', onAbort, { once: true });
 
     if (options.stdout) {
@@ -131,7 +152,13 @@ function run(
       child.stdout.on('data', (chunk: Buffer) => {
         stdoutBytes += chunk.length;
         if (stdoutBytes > maxStdout) {
-          kill(new MediaToolError(`${label(binary)} wrote more output than allowed`, stderr, null));
+          kill(
+            new MediaToolError(
+              `${label(binary)} wrote more output than allowed`,
+              stderrText(),
+              null,
+            ),
+          );
           return;
         }
         chunks.push(chunk);
@@ -139,10 +166,21 @@ function run(
     }
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (text: string) => {
-      stderr = (stderr + text).slice(-STDERR_KEEP);
+      tail.push(text);
+      tailLength += text.length;
+      if (tailLength > 2 * STDERR_KEEP) {
+        tail = [tail.join('').slice(-STDERR_KEEP)];
+        tailLength = STDERR_KEEP;
+      }
     });
     child.once('error', (error) =>
-      kill(new MediaToolError(`${label(binary)} could not start: ${error.message}`, stderr, null)),
+      kill(
+        new MediaToolError(
+          `${label(binary)} could not start: ${error.message}`,
+          stderrText(),
+          null,
+        ),
+      ),
     );
     child.once('close', (code) => {
       live.delete(child);
@@ -153,13 +191,13 @@ function run(
       } else if (code !== 0) {
         reject(
           new MediaToolError(
-            `${label(binary)} failed (exit ${code}): ${lastLines(stderr)}`,
-            stderr,
+            `${label(binary)} failed (exit ${code}): ${lastLines(stderrText())}`,
+            stderrText(),
             code,
           ),
         );
       } else {
-        resolve({ stdout: Buffer.concat(chunks), stderr });
+        resolve({ stdout: Buffer.concat(chunks), stderr: stderrText() });
       }
     });
   });

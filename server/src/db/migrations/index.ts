@@ -4,6 +4,8 @@ import * as m0002 from './0002-accounts';
 import * as m0003 from './0003-desktop-tokens';
 import * as m0004 from './0004-projects';
 import * as m0005 from './0005-sharing';
+import * as m0006 from './0006-repositories';
+import * as m0007 from './0007-contact';
 
 /** Every migration, in order. Names sort lexically; never rename or edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +14,6 @@ export const migrations: Record<string, Migration> = {
   '0003-desktop-tokens': m0003,
   '0004-projects': m0004,
   '0005-sharing': m0005,
+  '0006-repositories': m0006,
+  '0007-contact': m0007,
 };

@@ -6,11 +6,12 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock';
-import type { Database, VersionsTable } from '../../db/schema';
+import type { Database, ProcessedAudioColumns } from '../../db/schema';
 import type { JobContext } from '../../jobs/registry';
 import {
   analyse,
   encodeMp3,
+  minMaxOverview,
   NotAudioError,
   probeAudio,
   type AudioMetadata,
@@ -33,27 +34,35 @@ const FAILED_MESSAGE =
   'This file could not be processed. It may be corrupt or truncated; try exporting it again and uploading the new file.';
 const MAX_ATTEMPTS = 3;
 
-/**
- * Makes everything a version needs from its original: metadata, the 320k and 128k MP3
- * renditions, waveform peaks and loudness. The steps run as separate processes in parallel
- * (faster than one multi-output ffmpeg, which before version 7 runs its outputs in turn).
- * Outputs have fixed keys per version, so running again overwrites rather than duplicates.
- */
-export async function processVersion(
+/** Tables whose rows carry audio through the pipeline (same processing columns). */
+export type AudioTable = 'versions' | 'bounces';
+
+export function processVersion(
   deps: ProcessingDeps,
   versionId: string,
   context: JobContext,
 ): Promise<void> {
-  const version = await deps.db
-    .selectFrom('versions')
-    .selectAll()
-    .where('id', '=', versionId)
-    .executeTakeFirst();
+  return processAudio(deps, 'versions', versionId, context);
+}
+
+/**
+ * Makes everything a version (or a bounce) needs from its original: metadata, the 320k and
+ * 128k MP3 renditions, waveform peaks and loudness. The steps run as separate processes in
+ * parallel (faster than one multi-output ffmpeg, which before version 7 runs its outputs in
+ * turn). Outputs have fixed keys per row, so running again overwrites rather than duplicates.
+ */
+export async function processAudio(
+  deps: ProcessingDeps,
+  table: AudioTable,
+  versionId: string,
+  context: JobContext,
+): Promise<void> {
+  const version = await selectRow(deps.db, table, versionId);
   // Deleted since it was queued, already done, or nothing stored to process.
   if (!version || version.status === 'completed' || !version.original_key) return;
 
   const work = await fsp.mkdtemp(path.join(deps.tmpDir, `process-${versionId}-`));
-  const save = serialised(deps.db, versionId, deps.clock);
+  const save = serialised(deps.db, table, versionId, deps.clock);
   try {
     // A local store's file is read in place; anything else is fetched to scratch first.
     let original = deps.storage.localPath?.(version.original_key);
@@ -90,10 +99,14 @@ export async function processVersion(
       if (failed) throw failed.reason;
     };
 
-    const rendition = async (quality: keyof typeof RENDITIONS) => {
+    const rendition = async (quality: keyof typeof RENDITIONS, niceness?: number) => {
       const out = path.join(work, `${quality}.mp3`);
       const maxBytes = renditionLimit(known, RENDITIONS[quality]);
-      await encodeMp3(deps.media, source, out, RENDITIONS[quality], { ...options, maxBytes });
+      await encodeMp3(deps.media, source, out, RENDITIONS[quality], {
+        ...options,
+        maxBytes,
+        niceness,
+      });
       const key = `renditions/${versionId}/${quality}.mp3`;
       const { size } = await deps.storage.put(key, fs.createReadStream(out), {
         contentType: 'audio/mpeg',
@@ -106,13 +119,11 @@ export async function processVersion(
       });
     };
 
-    const analyses = async () => {
-      const { peaks, loudness } = await analyse(
-        deps.media,
-        source,
-        known.sampleRate ?? 44_100,
-        options,
-      );
+    const analyses = async (niceness?: number) => {
+      const { peaks, loudness } = await analyse(deps.media, source, known.sampleRate ?? 44_100, {
+        ...options,
+        niceness,
+      });
       // A file cut short still announces its full length in its header.
       if (known.duration && peaks.decodedSeconds < known.duration * 0.98 - 0.25) {
         throw new NotAudioError(
@@ -128,6 +139,7 @@ export async function processVersion(
       await deps.storage.put(peaksKey, streamOf(body), { contentType: 'application/json' });
       const waveform: WaveformInfo = {
         overview: peaks.overview,
+        overviewMinMax: minMaxOverview(peaks.minMax),
         duration: known.duration,
         peaksKey,
         peaksPerSecond: peaks.peaksPerSecond,
@@ -135,12 +147,12 @@ export async function processVersion(
       await save({ waveform: JSON.stringify(waveform), loudness: JSON.stringify(loudness) });
     };
 
-    // With one core everything runs in turn. With two or more, all three run at once: the
-    // scheduler then spreads the short analysis over both cores while the two LAME encodes
-    // (single-threaded, about equally long) each keep one, which measured faster here than
-    // giving the analysis and the 128k encode one core in turn.
+    // With one core everything runs in turn. With two or more, all three run at once. The
+    // 320k encode is the longest step (LAME is single-threaded), so it runs at normal priority
+    // and keeps a core; the 128k encode and the analysis (together a little shorter) run at a
+    // lower priority and share what is left, instead of taking turns with the critical path.
     if (os.availableParallelism() > 1) {
-      await together([rendition('high'), rendition('standard'), analyses()]);
+      await together([rendition('high'), rendition('standard', 10), analyses(10)]);
     } else {
       await rendition('high');
       await analyses();
@@ -159,7 +171,7 @@ export async function processVersion(
           ? 'Processing took too long and was stopped. Please try again with a shorter file.'
           : FAILED_MESSAGE;
       await save({ status: 'failed', error: message });
-      context.logger.warn({ versionId, err: error }, 'version processing failed');
+      context.logger.warn({ table, id: versionId, err: error }, 'audio processing failed');
       return;
     }
     throw error;
@@ -178,22 +190,42 @@ function streamOf(text: string): Readable {
   return Readable.from([Buffer.from(text)]);
 }
 
-type Change = Partial<VersionsTable> | ((row: VersionsTable) => Partial<VersionsTable>);
+type Change =
+  Partial<ProcessedAudioColumns> | ((row: ProcessedAudioColumns) => Partial<ProcessedAudioColumns>);
+
+// Both tables have every processing column; typing the query against `versions` covers both.
+async function selectRow(
+  db: Kysely<Database>,
+  table: AudioTable,
+  id: string,
+): Promise<ProcessedAudioColumns | undefined> {
+  return db
+    .selectFrom(table as 'versions')
+    .select([
+      'original_key',
+      'original_format',
+      'status',
+      'error',
+      'metadata',
+      'waveform',
+      'loudness',
+      'renditions',
+      'updated_at',
+    ])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
 
 /** Row updates from parallel steps, applied one at a time so none overwrites another. */
-function serialised(db: Kysely<Database>, versionId: string, clock: Clock) {
+function serialised(db: Kysely<Database>, table: AudioTable, versionId: string, clock: Clock) {
   let chain: Promise<void> = Promise.resolve();
   return (change: Change): Promise<void> => {
     const next = chain.then(async () => {
-      const row = await db
-        .selectFrom('versions')
-        .selectAll()
-        .where('id', '=', versionId)
-        .executeTakeFirst();
+      const row = await selectRow(db, table, versionId);
       if (!row) return;
       const values = typeof change === 'function' ? change(row) : change;
       await db
-        .updateTable('versions')
+        .updateTable(table as 'versions')
         .set({ ...values, updated_at: clock.now().toISOString() })
         .where('id', '=', versionId)
         .execute();

@@ -13,7 +13,9 @@ import { processVersionJob } from '../../jobs/catalog';
 import type { JobQueue } from '../../jobs/job-queue';
 import { NotAudioError, probeAudio, type AudioMetadata } from '../../media/audio';
 import { AUDIO_MIME, containerMatches, sniffAudio, type AudioFormat } from '../../media/audio-type';
+import { titleFromFileName } from '../../media/file-name';
 import type { MediaRunner } from '../../media/runner';
+import { isUniqueViolation } from '../../db/unique-violation';
 import { ByteCounter } from '../../storage/byte-limit';
 import { ObjectTooLargeError, type ObjectStore } from '../../storage/object-store';
 import { ProjectsRepo } from '../projects/projects.repo';
@@ -138,7 +140,8 @@ export class UploadService {
       const { projectId, branchId } = await this.inTransactionWithRetry(async (trx) => {
         let target: { projectId: string; branchId: string };
         if (newTrack) {
-          const name = fields.projectName?.trim() || baseName(file.fileName) || 'Untitled Track';
+          const name =
+            fields.projectName?.trim() || titleFromFileName(file.fileName) || 'Untitled Track';
           target = await this.deps.projects.createInside(trx, ownerId, {
             name,
             description: fields.projectDescription?.trim() || null,
@@ -256,23 +259,6 @@ export function parseTags(raw: string | undefined): string[] {
   const result = tagsSchema.safeParse(parsed);
   if (!result.success) throw new HttpError(400, 'Tags must be a JSON list of words');
   return result.data;
-}
-
-function baseName(fileName: string): string {
-  return path
-    .basename(fileName)
-    .replace(/\.[^.]+$/, '')
-    .trim()
-    .slice(0, 200);
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string; message?: string } | undefined;
-  return (
-    e?.code === '23505' ||
-    e?.code === 'SQLITE_CONSTRAINT_UNIQUE' ||
-    /UNIQUE constraint failed/.test(e?.message ?? '')
-  );
 }
 
 function isFileTooLarge(error: unknown): boolean {

@@ -8,6 +8,8 @@ export interface Renditions {
 
 export interface WaveformInfo {
   overview: number[];
+  /** Up to 1000 min/max points (absent on rows processed before it existed). */
+  overviewMinMax?: { min: number[]; max: number[] };
   duration: number | null;
   peaksKey: string;
   peaksPerSecond: number;

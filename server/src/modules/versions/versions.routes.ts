@@ -15,7 +15,7 @@ import {
 } from '@takes/contract';
 import { userOf } from '../../auth/guard';
 import { HttpError } from '../../http/errors';
-import { sendObject } from '../../http/send-object';
+import { sendObject, sendStoredAudio } from '../../http/send-object';
 import type { ObjectStore } from '../../storage/object-store';
 import type { ReceivedFile, UploadFields, UploadService } from './upload.service';
 import type { VersionsService } from './versions.service';
@@ -191,11 +191,7 @@ export const versionRoutes =
           request.params.versionId,
           request.query.quality,
         );
-        return sendObject(reply, deps.storage, audio.key, request.headers.range, {
-          contentType: audio.contentType,
-          etag: `"${audio.key.split('/').pop() ?? audio.key}"`,
-          ifNoneMatch: request.headers['if-none-match'],
-        });
+        return sendStoredAudio(request, reply, deps.storage, audio);
       },
     );
     app.get(

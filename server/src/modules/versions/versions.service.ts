@@ -215,7 +215,13 @@ export class VersionsService {
 }
 
 /** What to stream for a quality: its rendition, or the original until renditions exist. */
-export function pickAudio(v: VersionsTable, quality: Quality): StoredAudio {
+export function pickAudio(
+  v: Pick<
+    VersionsTable,
+    'renditions' | 'original_key' | 'original_format' | 'original_size' | 'status'
+  >,
+  quality: Quality,
+): StoredAudio {
   const renditions = parseJson<Renditions>(v.renditions, {});
   if (quality !== 'original' && renditions[quality]) {
     const r = renditions[quality];

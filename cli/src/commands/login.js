@@ -1,0 +1,200 @@
+// @ts-check
+import { credentialsFrom } from '../api.js';
+import { CliError } from '../errors.js';
+import { fetchServer, readJson } from '../http.js';
+import { ask } from '../prompt.js';
+
+/** @import { SessionResponse } from '@takes/contract' */
+/** @import { TokenPair } from '../api.js' */
+/** @import { Command } from './command.js' */
+/** @import { Context } from '../context.js' */
+
+/** @type {Command} */
+export const loginCommand = {
+  name: 'login',
+  summary: 'Sign in: approve in the browser, or with a code sent by email',
+  usage: `Usage: takes login [--email ADDRESS] [--code CODE] [--server URL]
+
+Signs in to a Takes server and saves the credentials for the other commands.
+
+  takes login                  open the address shown, approve, paste the code shown
+                               (or the whole takes://auth-callback address)
+  takes login --email ADDRESS  a 6-digit code is emailed to you; enter it when asked
+
+Options:
+  --email ADDRESS  sign in with a code sent to this address
+  --code CODE      give the code instead of being asked (with --email: a code you
+                   already received, so no new email is sent)
+  --server URL     the Takes server (else $TAKES_SERVER, the last one signed in to,
+                   or http://localhost:8080)`,
+  options: { email: { type: 'string' }, code: { type: 'string' } },
+  async run(ctx, { values }) {
+    const email = stringOption(values.email);
+    const code = stringOption(values.code);
+    // Fail on an unreachable or wrong server before asking the person to do anything.
+    await readJson(await fetchServer(ctx.server, '/api/health'), ctx.server);
+    const pair = email
+      ? await signInWithEmail(ctx, email.trim(), code)
+      : await signInWithBrowser(ctx, code);
+    const session = await sessionFor(ctx.server, pair.accessToken);
+    ctx.store.write(credentialsFrom(ctx.server, pair, session.user.email));
+    ctx.print(`Signed in as ${session.user.email} on ${ctx.server}`);
+  },
+};
+
+/** @type {Command} */
+export const logoutCommand = {
+  name: 'logout',
+  summary: 'Forget the saved sign-in',
+  usage: `Usage: takes logout
+
+Removes the saved credentials from this computer.`,
+  options: {},
+  run(ctx) {
+    const saved = ctx.saved;
+    if (ctx.store.remove() && saved) ctx.print(`Signed out of ${saved.server}`);
+    else ctx.print('You were not signed in.');
+    return Promise.resolve();
+  },
+};
+
+/** @type {Command} */
+export const whoamiCommand = {
+  name: 'whoami',
+  summary: 'Show who you are signed in as',
+  usage: `Usage: takes whoami [--server URL]
+
+Prints the signed-in account and server.`,
+  options: {},
+  async run(ctx) {
+    /** @type {SessionResponse} */
+    const session = await ctx.api().get('/api/auth/session');
+    ctx.print(`${session.user.email} on ${ctx.server}`);
+  },
+};
+
+/**
+ * @param {Context} ctx
+ * @param {string | undefined} given
+ * @returns {Promise<TokenPair>}
+ */
+async function signInWithBrowser(ctx, given) {
+  let answer = given;
+  if (answer === undefined) {
+    ctx.note(
+      `Open this address in your browser and approve the sign-in: ${ctx.server}/desktop-auth`,
+    );
+    answer = await ask('Paste the code shown after approval:');
+  }
+  const code = codeFromAnswer(answer);
+  if (!code) throw new CliError('No code was entered.');
+  return exchange(ctx.server, code);
+}
+
+/**
+ * The code itself, or the code in a pasted takes://auth-callback?code=… (or /desktop-return?code=…) address.
+ * @param {string} answer
+ */
+export function codeFromAnswer(answer) {
+  const trimmed = answer.trim();
+  const match = /[?&]code=([^&#\s]+)/.exec(trimmed);
+  if (!match?.[1]) return trimmed;
+  try {
+    return decodeURIComponent(match[1]);
+  } catch {
+    return match[1];
+  }
+}
+
+/**
+ * Emailed code → a cookie session → an approved one-time code → tokens; the cookie session
+ * is then signed out, so only the tokens remain.
+ * @param {Context} ctx
+ * @param {string} email
+ * @param {string | undefined} given
+ * @returns {Promise<TokenPair>}
+ */
+async function signInWithEmail(ctx, email, given) {
+  const server = ctx.server;
+  let code = given?.trim();
+  if (code === undefined) {
+    await postJson(server, '/api/auth/magic-code/send', { email });
+    ctx.note(`A sign-in code was sent to ${email}.`);
+    code = (await ask('Enter the 6-digit code from your email:')).trim();
+  }
+  if (!code) throw new CliError('No code was entered.');
+
+  const verified = await fetchServer(server, '/api/auth/magic-code/verify', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, code }),
+  });
+  await readJson(verified, server);
+  const cookie = verified.headers
+    .getSetCookie()
+    .map((header) => header.split(';', 1)[0])
+    .join('; ');
+  if (!cookie)
+    throw new CliError('The server signed in without a session cookie; cannot continue.');
+
+  // A cookie-carrying request must come from the site's own origin (CSRF protection).
+  const sessionHeaders = { cookie, origin: new URL(server).origin };
+  try {
+    const approved = /** @type {{ code: string }} */ (
+      await readJson(
+        await fetchServer(server, '/api/desktop/approve', {
+          method: 'POST',
+          headers: sessionHeaders,
+        }),
+        server,
+      )
+    );
+    return await exchange(server, approved.code);
+  } finally {
+    await fetchServer(server, '/api/auth/sign-out', { method: 'POST', headers: sessionHeaders })
+      .then((response) => response.body?.cancel())
+      .catch(() => {
+        // The tokens work regardless; an unended browser session expires by itself.
+      });
+  }
+}
+
+/**
+ * @param {string} server
+ * @param {string} code
+ * @returns {Promise<TokenPair>}
+ */
+async function exchange(server, code) {
+  return /** @type {TokenPair} */ (await postJson(server, '/api/desktop/token', { code }));
+}
+
+/**
+ * @param {string} server
+ * @param {string} accessToken
+ * @returns {Promise<SessionResponse>}
+ */
+async function sessionFor(server, accessToken) {
+  const response = await fetchServer(server, '/api/auth/session', {
+    headers: { authorization: `Bearer ${accessToken}` },
+  });
+  return /** @type {SessionResponse} */ (await readJson(response, server));
+}
+
+/**
+ * @param {string} server
+ * @param {string} path
+ * @param {unknown} body
+ */
+async function postJson(server, path, body) {
+  const response = await fetchServer(server, path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return readJson(response, server);
+}
+
+/** @param {unknown} value */
+function stringOption(value) {
+  return typeof value === 'string' ? value : undefined;
+}

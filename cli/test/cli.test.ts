@@ -1,0 +1,383 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Bounce } from '@takes/contract';
+import { freePort, startServer, takes, tempDir, writeWav, type RunningServer } from './harness';
+import { codeFrom, startTestSmtp, type TestSmtp } from '../../server/test/smtp';
+
+interface SavedCredentials {
+  server: string;
+  accessToken: string;
+  refreshToken: string;
+  expiresAt: string;
+  email?: string;
+}
+
+let smtp: TestSmtp;
+let server: RunningServer;
+let configDir: string;
+let workDir: string;
+const email = 'cli-user@example.com';
+// Every temporary folder, removed after the suite even when a test fails half-way.
+const scratch: string[] = [];
+const scratchDir = (prefix: string): string => {
+  const dir = tempDir(prefix);
+  scratch.push(dir);
+  return dir;
+};
+
+beforeAll(async () => {
+  smtp = await startTestSmtp();
+  server = await startServer(smtp.url);
+  configDir = scratchDir('config');
+  workDir = scratchDir('work');
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await smtp?.close();
+  for (const dir of scratch) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const run = (args: string[], dir = configDir) => takes(args, { configDir: dir });
+const credentialsFile = (dir = configDir) => path.join(dir, 'credentials.json');
+const readCredentials = (dir = configDir) =>
+  JSON.parse(fs.readFileSync(credentialsFile(dir), 'utf8')) as SavedCredentials;
+
+/** Signs in with an emailed code, answering the prompt the way a person would. */
+function loginByEmail(address: string, dir: string, mailNumber = 1) {
+  let answered = false;
+  return takes(['login', '--server', server.url, '--email', address], {
+    configDir: dir,
+    onStderr(stderr, stdin) {
+      if (answered || !stderr.includes('Enter the 6-digit code from your email:')) return;
+      answered = true;
+      void smtp.waitFor(address, mailNumber).then((mail) => stdin.end(`${codeFrom(mail)}\n`));
+    },
+  });
+}
+
+async function api<T>(urlPath: string): Promise<T> {
+  const response = await fetch(`${server.url}${urlPath}`, {
+    headers: { authorization: `Bearer ${readCredentials().accessToken}` },
+  });
+  expect(response.status).toBe(200);
+  return (await response.json()) as T;
+}
+
+async function waitForCompleted(repoId: string, bounceId: string): Promise<Bounce> {
+  const deadline = Date.now() + 25_000;
+  for (;;) {
+    const { bounce } = await api<{ bounce: Bounce }>(`/api/repos/${repoId}/bounces/${bounceId}`);
+    if (bounce.status !== 'processing') return bounce;
+    if (Date.now() > deadline) throw new Error(`bounce ${bounceId} still processing`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+describe('takes, before signing in', () => {
+  it('prints its usage with --help, and each command its own', async () => {
+    const general = await run(['--help']);
+    expect(general.code).toBe(0);
+    expect(general.stdout).toContain('Usage: takes COMMAND');
+    const commit = await run(['commit', '--help']);
+    expect(commit.code).toBe(0);
+    expect(commit.stdout).toContain('Usage: takes commit --repo REPO');
+  });
+
+  it('refuses an unknown command with the usage and exit code 2', async () => {
+    const result = await run(['frobnicate']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^takes: Unknown command "frobnicate"\./);
+    expect(result.stderr).toContain('Usage: takes COMMAND');
+  });
+
+  it('refuses an unknown option with the command usage', async () => {
+    const result = await run(['log', '--repo', 'x', '--colour']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^takes: Unknown option '--colour'/);
+    expect(result.stderr).toContain('Usage: takes log');
+  });
+
+  it('says so when not signed in', async () => {
+    const result = await run(['repo', 'list', '--server', server.url]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe('takes: You are not signed in. Run `takes login` first.\n');
+  });
+
+  it('names the server it cannot reach', async () => {
+    const port = await freePort();
+    const result = await run(['login', '--server', `http://127.0.0.1:${port}`, '--code', 'x']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `takes: Could not reach the Takes server at http://127.0.0.1:${port} (connection refused)\n`,
+    );
+  });
+
+  it('refuses a wrong emailed code', async () => {
+    const result = await run([
+      'login',
+      '--server',
+      server.url,
+      '--email',
+      email,
+      '--code',
+      '000000',
+    ]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe('takes: Invalid or expired OTP code (HTTP 400)\n');
+    expect(fs.existsSync(credentialsFile())).toBe(false);
+  });
+
+  it('refuses a wrong desktop sign-in code', async () => {
+    const result = await run(['login', '--server', server.url, '--code', 'not-a-real-code']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      'takes: This sign-in code is invalid, used or expired. Start the sign-in again. (HTTP 400)\n',
+    );
+  });
+
+  it('stops when no code is entered', async () => {
+    const result = await takes(['login', '--server', server.url], {
+      configDir,
+      onStderr: (_stderr, stdin) => stdin.end(),
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      `Open this address in your browser and approve the sign-in: ${server.url}/desktop-auth`,
+    );
+    expect(result.stderr).toContain('takes: No answer was entered.');
+  });
+});
+
+describe('takes login, the browser way', () => {
+  it('accepts the whole takes://auth-callback address pasted from the browser', async () => {
+    // What the /desktop-auth page does for a signed-in person: approve, then hand over the code.
+    const address = 'desktop-user@example.com';
+    const post = (urlPath: string, body: unknown, cookie?: string) =>
+      fetch(`${server.url}${urlPath}`, {
+        method: 'POST',
+        headers: {
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(cookie ? { cookie, origin: server.url } : {}),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    expect((await post('/api/auth/magic-code/send', { email: address })).status).toBe(200);
+    const code = codeFrom(await smtp.waitFor(address));
+    const verified = await post('/api/auth/magic-code/verify', { email: address, code });
+    expect(verified.status).toBe(200);
+    const cookie = verified.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
+    const approved = await post('/api/desktop/approve', undefined, cookie);
+    const { code: oneTime } = (await approved.json()) as { code: string };
+
+    const dir = scratchDir('desktop');
+    let answered = false;
+    const result = await takes(['login', '--server', server.url], {
+      configDir: dir,
+      onStderr(stderr, stdin) {
+        if (answered || !stderr.includes('Paste the code shown after approval:')) return;
+        answered = true;
+        stdin.end(`takes://auth-callback?code=${encodeURIComponent(oneTime)}\n`);
+      },
+    });
+    expect(result.stderr).toContain(
+      `Open this address in your browser and approve the sign-in: ${server.url}/desktop-auth`,
+    );
+    expect(result).toMatchObject({
+      code: 0,
+      stdout: `Signed in as ${address} on ${server.url}\n`,
+    });
+  });
+});
+
+describe('takes, signed in', () => {
+  let repoId = '';
+  const bounceIds: string[] = [];
+  const shas: string[] = [];
+
+  beforeAll(async () => {
+    const result = await loginByEmail(email, configDir);
+    expect(result.stderr).toContain(`A sign-in code was sent to ${email}.`);
+    expect(result.stdout).toBe(`Signed in as ${email} on ${server.url}\n`);
+    expect(result.code).toBe(0);
+  });
+
+  it('saves the credentials privately', async () => {
+    const saved = readCredentials();
+    expect(saved).toMatchObject({ server: server.url, email });
+    expect(saved.accessToken).toMatch(/^tka_/);
+    expect(saved.refreshToken).toMatch(/^tkr_/);
+    expect(Date.parse(saved.expiresAt)).toBeGreaterThan(Date.now());
+    expect(fs.statSync(credentialsFile()).mode & 0o777).toBe(0o600);
+    const whoami = await run(['whoami']);
+    expect(whoami).toMatchObject({ code: 0, stdout: `${email} on ${server.url}\n` });
+  });
+
+  it('creates a repository', async () => {
+    const result = await run(['repo', 'create', 'Night Drive']);
+    expect(result.code).toBe(0);
+    const match = /^Created repository Night Drive \((\S+)\)\n$/.exec(result.stdout);
+    expect(match).not.toBeNull();
+    repoId = match?.[1] ?? '';
+
+    const duplicate = await run(['repo', 'create', 'night drive']);
+    expect(duplicate.code).toBe(1);
+    expect(duplicate.stderr).toBe(
+      'takes: You already have a repository with this name (HTTP 409)\n',
+    );
+
+    const log = await run(['log', '--repo', 'Night Drive']);
+    expect(log).toMatchObject({ code: 0, stdout: 'No commits yet.\n' });
+  });
+
+  it('commits two bounces on one branch, with upload progress', async () => {
+    for (const [index, title] of ['First take', 'Second take'].entries()) {
+      const file = writeWav(path.join(workDir, `take-${index + 1}.wav`), 3);
+      const result = await run([
+        'commit',
+        '--repo',
+        'night drive',
+        '--branch',
+        'main',
+        '-m',
+        `Take ${index + 1}`,
+        '--bounce',
+        file,
+        '--title',
+        title,
+      ]);
+      expect(result.stderr).toContain(`Uploading take-${index + 1}.wav 100%`);
+      expect(result.code).toBe(0);
+      const lines = result.stdout.trim().split('\n');
+      const commit = /^\[main ([0-9a-f]{12})\] Take \d$/.exec(lines[0] ?? '');
+      const bounce = /^Published bounce "(.+)" (\S+) \(processing\)$/.exec(lines[1] ?? '');
+      expect(commit).not.toBeNull();
+      expect(bounce?.[1]).toBe(title);
+      shas.push(commit?.[1] ?? '');
+      bounceIds.push(bounce?.[2] ?? '');
+    }
+    const [first, second] = await Promise.all(bounceIds.map((id) => waitForCompleted(repoId, id)));
+    expect(first?.status).toBe('completed');
+    expect(second?.status).toBe('completed');
+  });
+
+  it('lists both commits with their bounces', async () => {
+    const result = await run(['log', '--repo', 'Night Drive', '--branch', 'main']);
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(4);
+    expect(lines[0]).toMatch(new RegExp(`^${shas[1]}  (just now|.+ ago)\\s+Take 2$`));
+    expect(lines[1]).toBe('    ♪ Second take  0:03  completed');
+    expect(lines[2]).toMatch(new RegExp(`^${shas[0]}  (just now|.+ ago)\\s+Take 1$`));
+    expect(lines[3]).toBe('    ♪ First take  0:03  completed');
+
+    const json = await run(['log', '--repo', repoId, '--json', '--limit', '1']);
+    const commits = JSON.parse(json.stdout) as { sha: string; bounces: Bounce[] }[];
+    expect(commits).toHaveLength(1);
+    expect(commits[0]?.bounces.map((b) => b.id)).toEqual([bounceIds[1]]);
+  });
+
+  it('lists repositories', async () => {
+    const result = await run(['repo', 'list']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(
+      /^Night Drive {2}\S+ {2}2 commits, 2 bounces {2}(just now|.+ ago)\n$/,
+    );
+  });
+
+  it('prints the desktop pull link', async () => {
+    const result = await run(['pull', '--repo', 'NIGHT DRIVE']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(`takes://pull?repo=${repoId}&branch=main\n`);
+  });
+
+  it('names a repository it cannot find', async () => {
+    const result = await run(['log', '--repo', 'Day Drive']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      'takes: No repository named "Day Drive". Create it with `takes repo create \'Day Drive\'`.\n',
+    );
+  });
+
+  it('checks the file before committing anything', async () => {
+    const missing = path.join(workDir, 'nope.wav');
+    const result = await run(['commit', '--repo', 'Night Drive', '-m', 'x', '--bounce', missing]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(`takes: File not found: ${missing}\n`);
+    const folder = await run(['commit', '--repo', 'Night Drive', '-m', 'x', '--bounce', workDir]);
+    expect(folder.code).toBe(1);
+    expect(folder.stderr).toBe(`takes: Not a regular file: ${workDir}\n`);
+    const log = await run(['log', '--repo', 'Night Drive', '--json']);
+    expect(JSON.parse(log.stdout)).toHaveLength(2);
+  });
+
+  it('requires a commit message', async () => {
+    const result = await run(['commit', '--repo', 'Night Drive', '--branch', 'main']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(
+      /^takes: A commit message is required \(-m\)\n\nUsage: takes commit/,
+    );
+  });
+
+  it("shows the server's refusal of a file that is not audio", async () => {
+    const notes = path.join(workDir, 'notes.wav');
+    fs.writeFileSync(notes, 'These are lyrics, not audio.\n'.repeat(100));
+    const result = await run([
+      'commit',
+      '--repo',
+      'Night Drive',
+      '-m',
+      'Lyrics',
+      '--bounce',
+      notes,
+    ]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(
+      /^takes: Invalid file type\. Please upload an MP3, WAV, FLAC, or AAC file\. \(HTTP 415\)\. Commit [0-9a-f]{12} was made without the bounce\.\n$/m,
+    );
+  });
+
+  it('refreshes an expired access token and saves the rotated pair', async () => {
+    const dir = scratchDir('refresh');
+    fs.copyFileSync(credentialsFile(), credentialsFile(dir));
+    const before = readCredentials(dir);
+    fs.writeFileSync(
+      credentialsFile(dir),
+      JSON.stringify({ ...before, accessToken: 'tka_revoked' }),
+      { mode: 0o600 },
+    );
+    const result = await run(['whoami'], dir);
+    expect(result).toMatchObject({ code: 0, stdout: `${email} on ${server.url}\n` });
+    const after = readCredentials(dir);
+    expect(after.refreshToken).not.toBe(before.refreshToken);
+    expect(after.accessToken).not.toBe('tka_revoked');
+  });
+
+  it('asks to sign in again when the session cannot be refreshed', async () => {
+    const dir = scratchDir('expired');
+    fs.writeFileSync(
+      credentialsFile(dir),
+      JSON.stringify({ ...readCredentials(), accessToken: 'tka_bad', refreshToken: 'tkr_bad' }),
+      { mode: 0o600 },
+    );
+    const result = await run(['whoami'], dir);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe('takes: Your session has expired. Run `takes login` again.\n');
+  });
+
+  it('signs out', async () => {
+    const dir = scratchDir('logout');
+    fs.copyFileSync(credentialsFile(), credentialsFile(dir));
+    expect(await run(['logout'], dir)).toMatchObject({
+      code: 0,
+      stdout: `Signed out of ${server.url}\n`,
+    });
+    expect(fs.existsSync(credentialsFile(dir))).toBe(false);
+    const after = await run(['whoami'], dir);
+    expect(after.code).toBe(1);
+  });
+});

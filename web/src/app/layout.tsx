@@ -1,11 +1,15 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Outlet } from 'react-router';
 import { AudioPlayerProvider } from '../features/player/audio-player-provider';
 import { GlobalPlayer } from '../features/player/global-player';
 import type { PlayerTrack } from '../features/player/use-audio-player';
-import { QuickShareDialog } from '../features/share/quick-share-dialog';
 import { Footer } from './footer';
 import { Navbar } from './navbar';
+
+// Only signed-in owners share from the player, so its dialog loads when first opened.
+const QuickShareDialog = lazy(() =>
+  import('../features/share/quick-share-dialog').then((m) => ({ default: m.QuickShareDialog })),
+);
 
 export function AppLayout() {
   // The player's share button opens Quick Share for the version it is playing.
@@ -20,13 +24,15 @@ export function AppLayout() {
         <Footer />
         <GlobalPlayer onShare={(track) => setSharing(track)} />
         {sharing?.versionId ? (
-          <QuickShareDialog
-            open
-            onClose={() => setSharing(null)}
-            versionId={sharing.versionId}
-            projectName={sharing.album ?? sharing.artist ?? sharing.title}
-            versionNumber={sharing.versionNumber ?? 1}
-          />
+          <Suspense fallback={null}>
+            <QuickShareDialog
+              open
+              onClose={() => setSharing(null)}
+              versionId={sharing.versionId}
+              projectName={sharing.album ?? sharing.artist ?? sharing.title}
+              versionNumber={sharing.versionNumber ?? 1}
+            />
+          </Suspense>
         ) : null}
       </div>
     </AudioPlayerProvider>

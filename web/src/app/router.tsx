@@ -1,14 +1,8 @@
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { AuthProvider } from '../features/auth/auth-provider';
-import { LoginPage } from '../features/auth/login-page';
-import { DesktopAuthPage } from '../features/desktop/desktop-auth-page';
-import { DesktopReturnPage } from '../features/desktop/desktop-return-page';
 import { LandingPage } from '../features/marketing/landing-page';
 import { NotFoundPage } from '../features/marketing/not-found-page';
-import { PlaceholderPage } from '../features/placeholder/placeholder-page';
-import { ProfilePage } from '../features/profile/profile-page';
-import { SettingsPage } from '../features/settings/settings-page';
 import { PageSpinner } from '../ui/spinner';
 import { AppLayout } from './layout';
 import { RequireAuth } from './require-auth';
@@ -29,8 +23,88 @@ const VersionPage = lazy(() =>
 const SearchPage = lazy(() =>
   import('../features/search/search-page').then((m) => ({ default: m.SearchPage })),
 );
+const BouncesPage = lazy(() =>
+  import('../features/bounces/bounces-page').then((m) => ({ default: m.BouncesPage })),
+);
+const RepositoriesPage = lazy(() =>
+  import('../features/repos/repositories-page').then((m) => ({ default: m.RepositoriesPage })),
+);
+const RepoPage = lazy(() =>
+  import('../features/repos/repo-page').then((m) => ({ default: m.RepoPage })),
+);
+const BranchPage = lazy(() =>
+  import('../features/compare/branch-page').then((m) => ({ default: m.BranchPage })),
+);
+const CommitPage = lazy(() =>
+  import('../features/repos/commit-page').then((m) => ({ default: m.CommitPage })),
+);
 const DebugPage = lazy(() =>
   import('../features/debug/debug-page').then((m) => ({ default: m.DebugPage })),
+);
+
+/** Every public page but the landing is its own chunk too, so the landing stays small. */
+const AboutPage = lazy(() =>
+  import('../features/marketing/about-page').then((m) => ({ default: m.AboutPage })),
+);
+const RoadmapPage = lazy(() =>
+  import('../features/marketing/roadmap-page').then((m) => ({ default: m.RoadmapPage })),
+);
+const FeaturesPage = lazy(() =>
+  import('../features/marketing/features-page').then((m) => ({ default: m.FeaturesPage })),
+);
+const CareersPage = lazy(() =>
+  import('../features/marketing/careers-page').then((m) => ({ default: m.CareersPage })),
+);
+const DownloadPage = lazy(() =>
+  import('../features/marketing/download-page').then((m) => ({ default: m.DownloadPage })),
+);
+const PricingPage = lazy(() =>
+  import('../features/marketing/pricing-page').then((m) => ({ default: m.PricingPage })),
+);
+const ResourcesPage = lazy(() =>
+  import('../features/marketing/resources-page').then((m) => ({ default: m.ResourcesPage })),
+);
+const MobilePage = lazy(() =>
+  import('../features/marketing/mobile-page').then((m) => ({ default: m.MobilePage })),
+);
+const ContactPage = lazy(() =>
+  import('../features/contact/contact-page').then((m) => ({ default: m.ContactPage })),
+);
+const BlogListPage = lazy(() =>
+  import('../features/blog/blog-list-page').then((m) => ({ default: m.BlogListPage })),
+);
+const BlogPostPage = lazy(() =>
+  import('../features/blog/blog-post-page').then((m) => ({ default: m.BlogPostPage })),
+);
+const TermsPage = lazy(() =>
+  import('../features/legal/terms-page').then((m) => ({ default: m.TermsPage })),
+);
+const PrivacyPage = lazy(() =>
+  import('../features/legal/privacy-page').then((m) => ({ default: m.PrivacyPage })),
+);
+const CopyrightPage = lazy(() =>
+  import('../features/legal/copyright-page').then((m) => ({ default: m.CopyrightPage })),
+);
+const CookiesPage = lazy(() =>
+  import('../features/legal/cookies-page').then((m) => ({ default: m.CookiesPage })),
+);
+
+const LoginPage = lazy(() =>
+  import('../features/auth/login-page').then((m) => ({ default: m.LoginPage })),
+);
+const DesktopReturnPage = lazy(() =>
+  import('../features/desktop/desktop-return-page').then((m) => ({
+    default: m.DesktopReturnPage,
+  })),
+);
+const DesktopAuthPage = lazy(() =>
+  import('../features/desktop/desktop-auth-page').then((m) => ({ default: m.DesktopAuthPage })),
+);
+const ProfilePage = lazy(() =>
+  import('../features/profile/profile-page').then((m) => ({ default: m.ProfilePage })),
+);
+const SettingsPage = lazy(() =>
+  import('../features/settings/settings-page').then((m) => ({ default: m.SettingsPage })),
 );
 
 function lazyRoute(path: string, Page: LazyExoticComponent<ComponentType>): RouteObject {
@@ -44,27 +118,25 @@ function lazyRoute(path: string, Page: LazyExoticComponent<ComponentType>): Rout
   };
 }
 
-/** A route whose screen is not built yet. */
-function placeholder(path: string, title: string): RouteObject {
-  return { path, element: <PlaceholderPage title={title} /> };
-}
-
 const publicRoutes: RouteObject[] = [
   { path: '/', element: <LandingPage /> },
-  { path: '/login', element: <LoginPage /> },
-  placeholder('/about', 'About'),
-  placeholder('/roadmap', 'Roadmap'),
-  placeholder('/features', 'Features'),
-  placeholder('/contact', 'Contact'),
-  placeholder('/careers', 'Careers'),
-  placeholder('/download', 'Download'),
-  { path: '/desktop-return', element: <DesktopReturnPage /> },
-  placeholder('/blog', 'Blog'),
-  placeholder('/blog/:slug', 'Blog post'),
-  placeholder('/terms', 'Terms of Use'),
-  placeholder('/privacy', 'Privacy Policy'),
-  placeholder('/copyright', 'Copyright Policy'),
-  placeholder('/cookies', 'Cookie Policy'),
+  lazyRoute('/login', LoginPage),
+  lazyRoute('/about', AboutPage),
+  lazyRoute('/roadmap', RoadmapPage),
+  lazyRoute('/features', FeaturesPage),
+  lazyRoute('/contact', ContactPage),
+  lazyRoute('/careers', CareersPage),
+  lazyRoute('/download', DownloadPage),
+  lazyRoute('/desktop-return', DesktopReturnPage),
+  lazyRoute('/blog', BlogListPage),
+  lazyRoute('/blog/:slug', BlogPostPage),
+  lazyRoute('/terms', TermsPage),
+  lazyRoute('/privacy', PrivacyPage),
+  lazyRoute('/copyright', CopyrightPage),
+  lazyRoute('/cookies', CookiesPage),
+  lazyRoute('/pricing', PricingPage),
+  lazyRoute('/resources', ResourcesPage),
+  lazyRoute('/mobile', MobilePage),
   lazyRoute(
     '/share/:hash',
     lazy(() => import('../features/share/share-page').then((m) => ({ default: m.SharePage }))),
@@ -79,15 +151,15 @@ const protectedRoutes: RouteObject[] = [
   lazyRoute('/projects/:projectId/branches/:branchId/versions/:versionId', VersionPage),
   // Search reads the signed-in user's own projects, so it sits behind the guard.
   lazyRoute('/search', SearchPage),
-  placeholder('/bounces', 'Bounces'),
-  placeholder('/repositories', 'Repositories'),
-  placeholder('/repositories/:repoId', 'Repository'),
-  placeholder('/repositories/:repoId/branch/:name', 'Branch'),
-  placeholder('/repositories/:repoId/commit/:sha', 'Commit'),
+  lazyRoute('/bounces', BouncesPage),
+  lazyRoute('/repositories', RepositoriesPage),
+  lazyRoute('/repositories/:repoId', RepoPage),
+  lazyRoute('/repositories/:repoId/branch/:name', BranchPage),
+  lazyRoute('/repositories/:repoId/commit/:sha', CommitPage),
   lazyRoute('/debug', DebugPage),
-  { path: '/profile', element: <ProfilePage /> },
-  { path: '/settings', element: <SettingsPage /> },
-  { path: '/desktop-auth', element: <DesktopAuthPage /> },
+  lazyRoute('/profile', ProfilePage),
+  lazyRoute('/settings', SettingsPage),
+  lazyRoute('/desktop-auth', DesktopAuthPage),
 ];
 
 export const routes: RouteObject[] = [

@@ -18,3 +18,28 @@ export function formatFileSize(bytes: number, mbDecimals = 1): string {
 export function pluralize(count: number, one: string, many: string): string {
   return `${count} ${count === 1 ? one : many}`;
 }
+
+const relativeTime = new Intl.RelativeTimeFormat('en-US', { numeric: 'always' });
+
+/**
+ * Relative time with the spec's thresholds (section 9): under 45 s 'just now'; minutes under 45;
+ * hours under 22; days under 26; months under 11; else years. Future times read 'just now'.
+ */
+export function formatRelativeTime(iso: string | null | undefined, now = Date.now()): string {
+  if (!iso) return '';
+  const then = new Date(iso).getTime();
+  if (Number.isNaN(then)) return '';
+  const seconds = Math.max(0, (now - then) / 1000);
+  if (seconds < 45) return 'just now';
+  const ago = (value: number, unit: Intl.RelativeTimeFormatUnit) =>
+    relativeTime.format(-Math.max(1, value), unit);
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 45) return ago(minutes, 'minute');
+  const hours = Math.round(seconds / 3600);
+  if (hours < 22) return ago(hours, 'hour');
+  const days = Math.round(seconds / 86_400);
+  if (days < 26) return ago(days, 'day');
+  const months = Math.round(days / 30.4375);
+  if (months < 11) return ago(months, 'month');
+  return ago(Math.round(days / 365.25), 'year');
+}

@@ -11,17 +11,6 @@ export type SocialProvider = 'google' | 'apple';
 
 const authFailed = { fallbackMessage: AUTH_MESSAGES.authFailed };
 
-/** The current session, or null when nobody is signed in. */
-export async function fetchSession(signal?: AbortSignal): Promise<SessionResponse | null> {
-  try {
-    const body = await apiGet<unknown>('/api/auth/session', { signal });
-    return body ? sessionResponseSchema.parse(body) : null;
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 401) return null;
-    throw error;
-  }
-}
-
 export async function signInWithEmail(email: string, password: string): Promise<SessionResponse> {
   const body = await apiPost<unknown>('/api/auth/sign-in/email', { email, password }, authFailed);
   return sessionResponseSchema.parse(body);
@@ -75,10 +64,6 @@ export async function startSocialSignIn(
 export async function signInAsDemo(): Promise<SessionResponse> {
   const body = await apiPost<unknown>('/api/auth/demo', undefined, authFailed);
   return sessionResponseSchema.parse(body);
-}
-
-export async function signOutOnServer(): Promise<void> {
-  await apiPost('/api/auth/sign-out');
 }
 
 export async function fetchAuthProviders(signal?: AbortSignal): Promise<AuthProviders> {

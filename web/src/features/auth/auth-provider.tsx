@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { SessionResponse } from '@takes/contract';
 import { AuthContext, type AuthContextValue, type AuthState } from './auth-context';
-import { fetchSession, signOutOnServer } from './auth-api';
+import { fetchSession, signOutOnServer } from './session-api';
 
 function stateFrom(session: SessionResponse | null): AuthState {
   return session

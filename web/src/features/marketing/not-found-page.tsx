@@ -1,5 +1,5 @@
 import { Link, useNavigate } from 'react-router';
-import { useDocumentTitle } from '../../lib/use-document-title';
+import { usePageMeta } from '../../lib/use-page-meta';
 
 /** react-router's data router keeps the position in its history stack as `idx`. */
 function hasHistoryToGoBackTo(): boolean {
@@ -8,7 +8,7 @@ function hasHistoryToGoBackTo(): boolean {
 }
 
 export function NotFoundPage() {
-  useDocumentTitle('Page not found · Takes');
+  usePageMeta('Page not found · Takes', 'There is no page at this address on Takes.');
   const navigate = useNavigate();
   const canGoBack = hasHistoryToGoBackTo();
 

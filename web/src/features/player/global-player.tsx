@@ -237,7 +237,7 @@ export function GlobalPlayer({ onShare }: GlobalPlayerProps) {
                 <button
                   type="button"
                   aria-label="Share track"
-                  title={onShare ? 'Share track' : 'Sharing arrives soon'}
+                  title="Share track"
                   disabled={!onShare || !track.versionId}
                   className={iconButton}
                   onClick={() => onShare?.(track)}

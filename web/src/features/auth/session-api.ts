@@ -1,0 +1,51 @@
+import type { SessionResponse } from '@takes/contract';
+import { ApiError, apiGet, apiPost } from '../../lib/api';
+
+// Every page reads the session on start, so this file stays free of zod (about 25 KB gzipped):
+// the public pages must load little JavaScript. The shape check below mirrors
+// sessionResponseSchema in @takes/contract.
+
+function isStringOrNull(value: unknown): value is string | null {
+  return value === null || typeof value === 'string';
+}
+
+export function isSessionResponse(value: unknown): value is SessionResponse {
+  if (typeof value !== 'object' || value === null) return false;
+  const { user, expiresAt } = value as { user?: unknown; expiresAt?: unknown };
+  if (typeof expiresAt !== 'string' || typeof user !== 'object' || user === null) return false;
+  const u = user as Record<string, unknown>;
+  return (
+    typeof u.id === 'string' &&
+    typeof u.email === 'string' &&
+    isStringOrNull(u.name) &&
+    isStringOrNull(u.displayName) &&
+    isStringOrNull(u.avatarUrl)
+  );
+}
+
+/** The current session, or null when nobody is signed in. */
+export async function fetchSession(signal?: AbortSignal): Promise<SessionResponse | null> {
+  try {
+    const body = await apiGet<unknown>('/api/auth/session', { signal });
+    if (!body) return null;
+    if (!isSessionResponse(body)) throw new Error('Unexpected session response');
+    const { user, expiresAt } = body;
+    return {
+      user: {
+        id: user.id,
+        email: user.email,
+        name: user.name,
+        displayName: user.displayName,
+        avatarUrl: user.avatarUrl,
+      },
+      expiresAt,
+    };
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return null;
+    throw error;
+  }
+}
+
+export async function signOutOnServer(): Promise<void> {
+  await apiPost('/api/auth/sign-out');
+}

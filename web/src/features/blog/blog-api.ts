@@ -1,0 +1,43 @@
+import type { BlogPostMeta } from '@takes/contract';
+import { useQuery } from '@tanstack/react-query';
+import { ApiError, apiGet } from '../../lib/api';
+
+export interface BlogPost extends BlogPostMeta {
+  markdown: string;
+}
+
+export function useBlogPosts() {
+  return useQuery({
+    queryKey: ['blog', 'posts'],
+    queryFn: ({ signal }) =>
+      apiGet<{ posts: BlogPostMeta[] }>('/api/blog', { signal }).then((body) => body.posts),
+  });
+}
+
+export function useBlogPost(slug: string) {
+  return useQuery({
+    queryKey: ['blog', 'post', slug],
+    queryFn: ({ signal }) =>
+      apiGet<{ post: BlogPost }>(`/api/blog/${encodeURIComponent(slug)}`, { signal }).then(
+        (body) => body.post,
+      ),
+    // A missing post stays missing; asking again only delays the message.
+    retry: (failureCount, error) => !isNotFound(error) && failureCount < 1,
+  });
+}
+
+export function isNotFound(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 404;
+}
+
+/** '2026-09-14' as 'Sep 14, 2026', whatever the visitor's time zone. */
+export function formatPostDate(date: string): string {
+  const parsed = new Date(`${date}T00:00:00Z`);
+  if (Number.isNaN(parsed.getTime())) return date;
+  return parsed.toLocaleDateString('en-US', {
+    month: 'short',
+    day: 'numeric',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
+}

@@ -1,0 +1,17 @@
+import { useQuery } from '@tanstack/react-query';
+import type { RecentBounce } from '@takes/contract';
+import { apiGet } from '../../lib/api';
+
+/** Spec section 9: the bounces page reads the 50 most recent, legacy versions included. */
+export const RECENT_BOUNCES_LIMIT = 50;
+
+export function useRecentBounces() {
+  return useQuery({
+    queryKey: ['bounces', 'recent', RECENT_BOUNCES_LIMIT],
+    queryFn: ({ signal }) =>
+      apiGet<{ bounces: RecentBounce[] }>(
+        `/api/bounces/recent?limit=${RECENT_BOUNCES_LIMIT}&all=true`,
+        { signal, fallbackMessage: 'Failed to load' },
+      ).then((body) => body.bounces),
+  });
+}

@@ -1,0 +1,151 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Bounce, Patch, RepoBranch, Repository, TimelineCommit } from '@takes/contract';
+import { apiGet, apiPost, apiPostForm, ApiError } from '../../lib/api';
+
+/** Spec section 9: pseudo-branch patches 50. */
+export const PSEUDO_BRANCH_PATCH_LIMIT = 50;
+/** The spec's timeline shows up to 1000 commits; the commits endpoint answers at most 500. */
+const COMMIT_LIMIT = 1000;
+/** Spec section 9: processing status is polled every 3000 ms. */
+const PROCESSING_POLL_MS = 3000;
+
+export const repoKeys = {
+  all: ['repos'] as const,
+  list: ['repos', 'list'] as const,
+  repo: (id: string) => ['repos', id] as const,
+  branches: (id: string) => ['repos', id, 'branches'] as const,
+  patches: (id: string) => ['repos', id, 'patches'] as const,
+  commits: (id: string, branch: string) => ['repos', id, 'commits', branch] as const,
+  bounces: (id: string, branch: string | null) => ['repos', id, 'bounces', branch] as const,
+  commitBounces: (id: string, sha: string) => ['repos', id, 'commit', sha, 'bounces'] as const,
+};
+
+/** A 404 is an answer, not a hiccup worth retrying. */
+function retryServerErrors(count: number, error: unknown): boolean {
+  return !(error instanceof ApiError && error.status < 500) && count < 1;
+}
+
+const hasProcessing = (bounces: Bounce[] | undefined) =>
+  bounces?.some((bounce) => bounce.status === 'processing') ?? false;
+
+export function useRepositories() {
+  return useQuery({
+    queryKey: repoKeys.list,
+    queryFn: ({ signal }) =>
+      apiGet<{ data: Repository[] }>('/api/audio-git/repositories', {
+        signal,
+        fallbackMessage: 'Failed to load',
+      }).then((body) => body.data),
+  });
+}
+
+export function useRepository(repoId: string) {
+  return useQuery({
+    queryKey: repoKeys.repo(repoId),
+    queryFn: ({ signal }) =>
+      apiGet<{ repo: Repository }>(`/api/repos/${encodeURIComponent(repoId)}`, {
+        signal,
+        fallbackMessage: 'Failed to load',
+      }).then((body) => body.repo),
+    retry: retryServerErrors,
+  });
+}
+
+export function useRepoBranches(repoId: string) {
+  return useQuery({
+    queryKey: repoKeys.branches(repoId),
+    queryFn: ({ signal }) =>
+      apiGet<{ branches: RepoBranch[] }>(`/api/repos/${encodeURIComponent(repoId)}/branches`, {
+        signal,
+        fallbackMessage: 'Failed to load branches',
+      }).then((body) => body.branches),
+  });
+}
+
+/** Legacy patches, read only when the repository has no branches (the pseudo-branch). */
+export function useRepoPatches(repoId: string, enabled: boolean) {
+  return useQuery({
+    queryKey: repoKeys.patches(repoId),
+    queryFn: ({ signal }) =>
+      apiGet<{ data: Patch[]; total: number }>(
+        `/api/audio-git/repositories/${encodeURIComponent(repoId)}/patches?limit=${PSEUDO_BRANCH_PATCH_LIMIT}&offset=0`,
+        { signal, fallbackMessage: 'Failed to load commits' },
+      ),
+    enabled,
+  });
+}
+
+export function useRepoCommits(repoId: string, branch: string | null) {
+  return useQuery({
+    queryKey: repoKeys.commits(repoId, branch ?? ''),
+    queryFn: ({ signal }) =>
+      apiGet<{ commits: TimelineCommit[] }>(
+        `/api/repos/${encodeURIComponent(repoId)}/commits?branch=${encodeURIComponent(branch ?? '')}&limit=${COMMIT_LIMIT}`,
+        { signal, fallbackMessage: 'Failed to load commits' },
+      ).then((body) => body.commits),
+    enabled: branch !== null,
+  });
+}
+
+/** Bounces on a branch (all branches for null), polled while any is still processing. */
+export function useRepoBounces(repoId: string, branch: string | null, enabled = true) {
+  const query = branch === null ? '' : `?branch=${encodeURIComponent(branch)}`;
+  return useQuery({
+    queryKey: repoKeys.bounces(repoId, branch),
+    queryFn: ({ signal }) =>
+      apiGet<{ bounces: Bounce[] }>(`/api/repos/${encodeURIComponent(repoId)}/bounces${query}`, {
+        signal,
+        fallbackMessage: 'Failed to load',
+      }).then((body) => body.bounces),
+    enabled,
+    refetchInterval: (q) => (hasProcessing(q.state.data) ? PROCESSING_POLL_MS : false),
+  });
+}
+
+export function useCommitBounces(repoId: string, sha: string) {
+  return useQuery({
+    queryKey: repoKeys.commitBounces(repoId, sha),
+    queryFn: ({ signal }) =>
+      apiGet<{ bounces: Bounce[] }>(
+        `/api/repos/${encodeURIComponent(repoId)}/commits/${encodeURIComponent(sha)}/bounces`,
+        { signal, fallbackMessage: 'Failed to load' },
+      ).then((body) => body.bounces),
+    retry: retryServerErrors,
+    refetchInterval: (q) => (hasProcessing(q.state.data) ? PROCESSING_POLL_MS : false),
+  });
+}
+
+/** Everything that shows repositories or bounces: the lists, this repository, the recent feed. */
+export function useRefreshRepos() {
+  const queryClient = useQueryClient();
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: repoKeys.all }),
+      queryClient.invalidateQueries({ queryKey: ['bounces'] }),
+    ]);
+}
+
+export function useCreateRepo() {
+  const refresh = useRefreshRepos();
+  return useMutation({
+    mutationFn: (name: string) =>
+      apiPost<{ repo: Repository }>('/api/repos', { name }).then((body) => body.repo),
+    onSuccess: refresh,
+  });
+}
+
+export function useUploadCover(repoId: string) {
+  const refresh = useRefreshRepos();
+  return useMutation({
+    mutationFn: (file: File) => {
+      const form = new FormData();
+      form.append('coverImage', file);
+      return apiPostForm<{ coverUrl: string }>(
+        `/api/repos/${encodeURIComponent(repoId)}/cover`,
+        form,
+        { fallbackMessage: 'Cover upload failed' },
+      );
+    },
+    onSuccess: refresh,
+  });
+}

@@ -16,8 +16,9 @@ describe('processing survives its worker dying', () => {
   let wav: string;
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'takes-crash-'));
-    // Long enough that the 320k encode is still running when the worker is killed.
-    wav = await makeAudio(dir, 'wav', 40);
+    // Long enough (about 3 s of encoding) that the 320k encode is still running when the
+    // worker is killed, even on a busy machine.
+    wav = await makeAudio(dir, 'wav', 90);
   });
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 

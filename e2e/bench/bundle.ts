@@ -13,6 +13,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
+import { PUBLIC_PAGES } from '@takes/contract';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const serverEntry = path.resolve(here, '..', '..', 'server', 'dist', 'main.js');
@@ -20,25 +21,8 @@ const PORT = Number(process.env.BENCH_PORT ?? 18298);
 const ORIGIN = `http://127.0.0.1:${PORT}`;
 const LANDING_BUDGET_KB = 150;
 
-const ROUTES = [
-  '/',
-  '/about',
-  '/roadmap',
-  '/features',
-  '/pricing',
-  '/resources',
-  '/mobile',
-  '/contact',
-  '/careers',
-  '/download',
-  '/blog',
-  '/terms',
-  '/privacy',
-  '/copyright',
-  '/cookies',
-  '/login',
-  '/404',
-];
+// The pages of the sitemap, plus sign-in and the not-found page.
+const ROUTES = [...PUBLIC_PAGES, '/login', '/404'];
 
 async function main(): Promise<void> {
   if (!fs.existsSync(serverEntry)) throw new Error('Build first: npm run build');

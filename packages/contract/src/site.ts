@@ -2,6 +2,25 @@ import { z } from 'zod';
 
 // The public site's server calls: contact messages, desktop installers, blog posts.
 
+/** The public pages search engines may list. Share links and the signed-in app are not among them. */
+export const PUBLIC_PAGES = [
+  '/',
+  '/about',
+  '/roadmap',
+  '/features',
+  '/pricing',
+  '/resources',
+  '/mobile',
+  '/contact',
+  '/careers',
+  '/download',
+  '/blog',
+  '/terms',
+  '/privacy',
+  '/copyright',
+  '/cookies',
+] as const;
+
 export const CONTACT_TOPICS = ['general', 'artists', 'labels'] as const;
 export const CONTACT_ROLES = ['artist', 'producer', 'engineer', 'songwriter', 'other'] as const;
 

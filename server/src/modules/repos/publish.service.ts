@@ -1,9 +1,7 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
-import path from 'node:path';
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { Transform, type Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import {
   MAX_UPLOAD_BYTES,
@@ -22,8 +20,8 @@ import { NotAudioError, probeAudio } from '../../media/audio';
 import { AUDIO_MIME, containerMatches, sniffAudio } from '../../media/audio-type';
 import { titleFromFileName } from '../../media/file-name';
 import type { MediaRunner } from '../../media/runner';
-import { ByteCounter } from '../../storage/byte-limit';
-import { ObjectTooLargeError, type ObjectStore } from '../../storage/object-store';
+import type { ObjectStore } from '../../storage/object-store';
+import { isTooLarge, SNIFF_BYTES, streamToScratch } from '../../storage/scratch-file';
 import type { ReposService } from './repos.service';
 import { deleteOriginalIfUnused, expireUpload } from './stored-audio';
 
@@ -41,7 +39,6 @@ export interface PublishDeps {
   maxBytes?: number | undefined;
 }
 
-const HEAD_BYTES = 64;
 /** The clean-up runs this long after a token expires (an upload in flight may still finish). */
 const EXPIRY_GRACE_MS = 5 * 60 * 1000;
 
@@ -156,7 +153,11 @@ export class PublishService {
     try {
       if (declaredLength !== undefined && declaredLength > this.maxBytes)
         throw new HttpError(413, PROJECT_MESSAGES.tooLarge);
-      const file = await this.toScratch(body);
+      const file = await streamToScratch(body, {
+        dir: this.deps.tmpDir,
+        prefix: 'bounce',
+        maxBytes: this.maxBytes,
+      });
       scratch = file.path;
       if (file.size === 0) throw new HttpError(400, PROJECT_MESSAGES.fileRequired);
       const format = sniffAudio(file.head);
@@ -200,8 +201,7 @@ export class PublishService {
       // A refused upload leaves nothing: no object it added, no pending row.
       if (storedKey) await this.deleteIfUnused(storedKey);
       await this.deps.db.deleteFrom('bounce_uploads').where('id', '=', uploadId).execute();
-      if (error instanceof ObjectTooLargeError || isTooLarge(error))
-        throw new HttpError(413, PROJECT_MESSAGES.tooLarge);
+      if (isTooLarge(error)) throw new HttpError(413, PROJECT_MESSAGES.tooLarge);
       throw error;
     } finally {
       if (scratch) await fsp.rm(scratch, { force: true });
@@ -326,7 +326,7 @@ export class PublishService {
     const key = upload.object_key as string;
     const info = await this.deps.storage.head(key);
     if (!info || info.size !== Number(upload.size)) throw notFound(REPO_MESSAGES.uploadNotFound);
-    const { body } = await this.deps.storage.get(key, { start: 0, end: HEAD_BYTES - 1 });
+    const { body } = await this.deps.storage.get(key, { start: 0, end: SNIFF_BYTES - 1 });
     const chunks: Buffer[] = [];
     for await (const chunk of body) chunks.push(chunk as Buffer);
     if (!sniffAudio(Buffer.concat(chunks))) throw new HttpError(415, PROJECT_MESSAGES.invalidType);
@@ -334,30 +334,6 @@ export class PublishService {
 
   private async deleteIfUnused(key: string): Promise<void> {
     await deleteOriginalIfUnused(this.deps.db, this.deps.storage, key);
-  }
-
-  private async toScratch(
-    body: Readable,
-  ): Promise<{ path: string; size: number; sha256: string; head: Buffer }> {
-    const file = path.join(this.deps.tmpDir, `bounce-${randomUUID()}`);
-    const counter = new ByteCounter(this.maxBytes);
-    const hash = createHash('sha256');
-    let head = Buffer.alloc(0);
-    const tap = new Transform({
-      transform(chunk: Buffer, _encoding, done) {
-        hash.update(chunk);
-        if (head.length < HEAD_BYTES)
-          head = Buffer.concat([head, chunk.subarray(0, HEAD_BYTES - head.length)]);
-        done(null, chunk);
-      },
-    });
-    try {
-      await pipeline(body, counter, tap, fs.createWriteStream(file));
-    } catch (error) {
-      await fsp.rm(file, { force: true });
-      throw error;
-    }
-    return { path: file, size: counter.bytes, sha256: hash.digest('hex'), head };
   }
 }
 
@@ -369,8 +345,4 @@ function tokenMatches(token: string, expectedHash: string): boolean {
   const given = Buffer.from(hashToken(token), 'hex');
   const expected = Buffer.from(expectedHash, 'hex');
   return given.length === expected.length && timingSafeEqual(given, expected);
-}
-
-function isTooLarge(error: unknown): boolean {
-  return (error as { code?: string } | undefined)?.code === 'FST_REQ_FILE_TOO_LARGE';
 }

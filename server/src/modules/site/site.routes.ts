@@ -8,6 +8,7 @@ import {
   contactResponseSchema,
   desktopLatestResponseSchema,
   errorBodySchema,
+  PUBLIC_PAGES,
 } from '@takes/contract';
 import type { SiteService } from './site.service';
 
@@ -70,25 +71,6 @@ export const siteRoutes =
     );
     return Promise.resolve();
   };
-
-/** The public pages search engines may list. Share links and the signed-in app are not among them. */
-export const PUBLIC_PAGES = [
-  '/',
-  '/about',
-  '/roadmap',
-  '/features',
-  '/pricing',
-  '/resources',
-  '/mobile',
-  '/contact',
-  '/careers',
-  '/download',
-  '/blog',
-  '/terms',
-  '/privacy',
-  '/copyright',
-  '/cookies',
-];
 
 /** robots.txt and sitemap.xml at the site root. */
 export const crawlerRoutes =

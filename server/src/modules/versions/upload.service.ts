@@ -1,9 +1,7 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
-import path from 'node:path';
-import { createHash, randomUUID } from 'node:crypto';
-import { Transform, type Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import { MAX_UPLOAD_BYTES, PROJECT_MESSAGES, tagsSchema } from '@takes/contract';
 import type { Clock } from '../../clock';
@@ -16,17 +14,13 @@ import { AUDIO_MIME, containerMatches, sniffAudio, type AudioFormat } from '../.
 import { titleFromFileName } from '../../media/file-name';
 import type { MediaRunner } from '../../media/runner';
 import { isUniqueViolation } from '../../db/unique-violation';
-import { ByteCounter } from '../../storage/byte-limit';
-import { ObjectTooLargeError, type ObjectStore } from '../../storage/object-store';
+import type { ObjectStore } from '../../storage/object-store';
+import { isTooLarge, streamToScratch, type ScratchFile } from '../../storage/scratch-file';
 import { ProjectsRepo } from '../projects/projects.repo';
 import type { ProjectsService } from '../projects/projects.service';
 import { VersionsRepo } from './versions.repo';
 
-export interface ReceivedFile {
-  path: string;
-  size: number;
-  sha256: string;
-  head: Buffer;
+export interface ReceivedFile extends ScratchFile {
   fileName: string;
 }
 
@@ -49,8 +43,6 @@ export interface UploadResult {
   waveform: null;
   metadata: Record<string, unknown>;
 }
-
-const HEAD_BYTES = 64;
 
 /**
  * Receives an upload (streamed to a scratch file while counting, hashing and keeping its
@@ -82,31 +74,17 @@ export class UploadService {
 
   /** Streams one file part to a scratch file; refuses it past the size limit as it arrives. */
   async receive(stream: Readable, fileName: string): Promise<ReceivedFile> {
-    const file = path.join(this.deps.tmpDir, `upload-${randomUUID()}`);
-    const limit = this.deps.maxBytes ?? MAX_UPLOAD_BYTES;
-    const counter = new ByteCounter(limit);
-    const hash = createHash('sha256');
-    let head = Buffer.alloc(0);
-    const tap = new Transform({
-      transform(chunk: Buffer, _encoding, done) {
-        hash.update(chunk);
-        if (head.length < HEAD_BYTES)
-          head = Buffer.concat([head, chunk.subarray(0, HEAD_BYTES - head.length)]);
-        done(null, chunk);
-      },
-    });
     try {
-      await pipeline(stream, counter, tap, fs.createWriteStream(file));
-      // Busboy stops quietly at its own limit; a truncated part means the file was too big.
-      if ((stream as Readable & { truncated?: boolean }).truncated)
-        throw new ObjectTooLargeError(limit);
+      const file = await streamToScratch(stream, {
+        dir: this.deps.tmpDir,
+        prefix: 'upload',
+        maxBytes: this.deps.maxBytes ?? MAX_UPLOAD_BYTES,
+      });
+      return { ...file, fileName };
     } catch (error) {
-      await fsp.rm(file, { force: true });
-      if (error instanceof ObjectTooLargeError || isFileTooLarge(error))
-        throw new HttpError(413, PROJECT_MESSAGES.tooLarge);
+      if (isTooLarge(error)) throw new HttpError(413, PROJECT_MESSAGES.tooLarge);
       throw error;
     }
-    return { path: file, size: counter.bytes, sha256: hash.digest('hex'), head, fileName };
   }
 
   async discard(file: ReceivedFile | undefined): Promise<void> {
@@ -259,8 +237,4 @@ export function parseTags(raw: string | undefined): string[] {
   const result = tagsSchema.safeParse(parsed);
   if (!result.success) throw new HttpError(400, 'Tags must be a JSON list of words');
   return result.data;
-}
-
-function isFileTooLarge(error: unknown): boolean {
-  return (error as { code?: string } | undefined)?.code === 'FST_REQ_FILE_TOO_LARGE';
 }

@@ -283,6 +283,22 @@ export interface ContactMessagesTable {
   created_at: string;
 }
 
+/** An upload in flight that is about to use a stored original (see stored-audio.ts). */
+export interface OriginalRefsTable {
+  id: string;
+  original_key: string;
+  created_at: string;
+}
+
+/** A key left behind by a deletion, waiting for the clean-up job. */
+export interface StorageCleanupTable {
+  id: string;
+  batch_id: string;
+  object_key: string;
+  kind: 'object' | 'original';
+  created_at: string;
+}
+
 export interface Database {
   contact_messages: ContactMessagesTable;
   repos: ReposTable;
@@ -306,4 +322,6 @@ export interface Database {
   profiles: ProfilesTable;
   magic_codes: MagicCodesTable;
   rate_limits: RateLimitsTable;
+  original_refs: OriginalRefsTable;
+  storage_cleanup: StorageCleanupTable;
 }

@@ -4,7 +4,12 @@ import type { Clock } from '../clock';
 import type { Database } from '../db/schema';
 import type { MediaRunner } from '../media/runner';
 import { processAudio, processVersion } from '../modules/versions/processing';
-import { deleteOriginalIfUnused, expireUpload } from '../modules/repos/stored-audio';
+import {
+  cleanupBatchJob,
+  deleteOriginalIfUnused,
+  drainCleanup,
+  expireUpload,
+} from '../modules/repos/stored-audio';
 import type { ObjectStore } from '../storage/object-store';
 import { defineJob, type JobDefinition } from './registry';
 
@@ -23,6 +28,10 @@ export const deleteObjectsJob = {
   name: 'storage.delete-objects',
   payload: z.object({ keys: z.array(z.string().min(1)).min(1).max(1000) }),
 };
+/**
+ * Superseded by cleanupBatchJob (a payload of keys cannot hold a big project's); still handled
+ * for jobs queued before the change.
+ */
 export const cleanupJob = {
   name: 'media.cleanup',
   payload: z.object({
@@ -64,6 +73,12 @@ export function createJobCatalog(deps: JobCatalogDeps): JobDefinition[] {
         // Originals are shared by content hash: keep one another version or bounce still uses.
         for (const key of originalKeys) await deleteOriginalIfUnused(deps.db, deps.storage, key);
       },
+    }),
+    defineJob({
+      ...cleanupBatchJob,
+      retryLimit: 8,
+      retryDelaySeconds: 30,
+      handle: ({ batchId }) => drainCleanup(deps, batchId),
     }),
     defineJob({
       ...processVersionJob,

@@ -5,7 +5,7 @@ import type { Clock } from '../../clock';
 import type { Database, ProjectsTable, VersionsTable } from '../../db/schema';
 import { HttpError, notFound } from '../../http/errors';
 import type { JobQueue } from '../../jobs/job-queue';
-import { cleanupJob } from '../../jobs/catalog';
+import { queueCleanup } from '../repos/stored-audio';
 import { ownedKeys, toVersion } from '../versions/version-view';
 import { VersionsRepo } from '../versions/versions.repo';
 import { ProjectsRepo, type BranchCountRow, type Executor } from './projects.repo';
@@ -186,14 +186,16 @@ export class ProjectsService {
     });
   }
 
-  /** Queues removal of what deleted versions stored (originals only if nothing else uses them). */
+  /**
+   * Queues removal of what deleted versions stored (originals only if nothing else uses them).
+   * The keys are recorded in the deleting transaction, however many there are; a job removes
+   * them in batches.
+   */
   async cleanUpAfter(deleted: VersionsTable[], trx: Executor): Promise<void> {
-    const keys = deleted.flatMap(ownedKeys);
-    const originalKeys = [
-      ...new Set(deleted.map((v) => v.original_key).filter((k): k is string => !!k)),
-    ];
-    if (keys.length === 0 && originalKeys.length === 0) return;
-    await this.deps.jobs.enqueue(cleanupJob, { keys, originalKeys }, { executor: trx });
+    await queueCleanup(trx, this.deps, {
+      objects: deleted.flatMap(ownedKeys),
+      originals: deleted.map((v) => v.original_key).filter((k): k is string => !!k),
+    });
   }
 
   private async branchSummary(ownerId: string, branchId: string) {

@@ -23,7 +23,7 @@ import type { MediaRunner } from '../../media/runner';
 import type { ObjectStore } from '../../storage/object-store';
 import { isTooLarge, SNIFF_BYTES, streamToScratch } from '../../storage/scratch-file';
 import type { ReposService } from './repos.service';
-import { deleteOriginalIfUnused, expireUpload } from './stored-audio';
+import { deleteOriginalIfUnused, ensureOriginal, expireUpload, lockOriginal } from './stored-audio';
 
 export interface PublishDeps {
   db: Kysely<Database>;
@@ -149,7 +149,7 @@ export class PublishService {
     if (Number(claimed.numUpdatedRows) !== 1) throw new HttpError(409, REPO_MESSAGES.tokenUsed);
 
     let scratch: string | undefined;
-    let storedKey: string | undefined;
+    let referenced: string | undefined;
     try {
       if (declaredLength !== undefined && declaredLength > this.maxBytes)
         throw new HttpError(413, PROJECT_MESSAGES.tooLarge);
@@ -172,13 +172,25 @@ export class PublishService {
         throw error;
       }
       const key = `originals/${file.sha256.slice(0, 2)}/${file.sha256}`;
-      const existing = await this.deps.storage.head(key);
-      if (!existing || existing.size !== file.size) {
-        await this.deps.storage.put(key, fs.createReadStream(file.path), {
+      // The upload row refers to the original before we look whether it exists (under the
+      // key's lock, as the clean-up counts): an object seen now stays, a missing one is put.
+      const recorded = await this.deps.db.transaction().execute(async (trx) => {
+        await lockOriginal(trx, key);
+        return trx
+          .updateTable('bounce_uploads')
+          .set({ object_key: key })
+          .where('id', '=', uploadId)
+          .where('status', '=', 'receiving')
+          .executeTakeFirst();
+      });
+      if (Number(recorded.numUpdatedRows) !== 1)
+        throw new HttpError(410, REPO_MESSAGES.tokenExpired);
+      referenced = key;
+      await ensureOriginal(this.deps.storage, key, file.size, () =>
+        this.deps.storage.put(key, fs.createReadStream(file.path), {
           contentType: AUDIO_MIME[format],
-        });
-        storedKey = key;
-      }
+        }),
+      );
       const saved = await this.deps.db
         .updateTable('bounce_uploads')
         .set({
@@ -195,12 +207,11 @@ export class PublishService {
         .executeTakeFirst();
       // Cleaned up while the body was arriving (it took longer than the token lives).
       if (Number(saved.numUpdatedRows) !== 1) throw new HttpError(410, REPO_MESSAGES.tokenExpired);
-      storedKey = undefined;
       return { uploadId, size: file.size };
     } catch (error) {
-      // A refused upload leaves nothing: no object it added, no pending row.
-      if (storedKey) await this.deleteIfUnused(storedKey);
+      // A refused upload leaves nothing: no pending row, and its original only if still used.
       await this.deps.db.deleteFrom('bounce_uploads').where('id', '=', uploadId).execute();
+      if (referenced) await this.deleteIfUnused(referenced);
       if (isTooLarge(error)) throw new HttpError(413, PROJECT_MESSAGES.tooLarge);
       throw error;
     } finally {

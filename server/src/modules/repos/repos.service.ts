@@ -22,12 +22,13 @@ import type {
   ReposTable,
 } from '../../db/schema';
 import { HttpError, notFound } from '../../http/errors';
-import { cleanupJob, deleteObjectsJob } from '../../jobs/catalog';
+import { deleteObjectsJob } from '../../jobs/catalog';
 import type { JobQueue } from '../../jobs/job-queue';
 import { ImageSniffer, UnsupportedImageError } from '../../media/image-type';
 import { ObjectTooLargeError, type ObjectStore } from '../../storage/object-store';
 import { parseJson, type Renditions, type WaveformInfo } from '../versions/version-view';
 import { pickAudio, type StoredAudio } from '../versions/versions.service';
+import { queueCleanup } from './stored-audio';
 
 export interface ReposDeps {
   db: Kysely<Database>;
@@ -125,22 +126,14 @@ export class ReposService {
         .where('status', '!=', 'completed')
         .execute();
       await trx.deleteFrom('repos').where('id', '=', repoId).execute();
-      const keys = [
-        ...bounces.flatMap(ownedBounceKeys),
-        ...(repo.cover_key ? [repo.cover_key] : []),
-      ];
-      const originalKeys = [
-        ...new Set([
+      // Every key, however many: the job lists them from the clean-up table in batches.
+      await queueCleanup(trx, this.deps, {
+        objects: [...bounces.flatMap(ownedBounceKeys), ...(repo.cover_key ? [repo.cover_key] : [])],
+        originals: [
           ...bounces.map((b) => b.original_key),
           ...uploads.map((u) => u.object_key).filter((k): k is string => !!k),
-        ]),
-      ];
-      if (keys.length || originalKeys.length)
-        await this.deps.jobs.enqueue(
-          cleanupJob,
-          { keys: keys.slice(0, 1000), originalKeys: originalKeys.slice(0, 1000) },
-          { executor: trx },
-        );
+        ],
+      });
     });
     this.deps.jobs.notify();
   }
@@ -480,11 +473,10 @@ export class ReposService {
       if (!row) throw notFound('Bounce not found');
       await trx.deleteFrom('bounces').where('id', '=', bounceId).execute();
       await this.touch(trx, repoId, this.now());
-      await this.deps.jobs.enqueue(
-        cleanupJob,
-        { keys: ownedBounceKeys(row), originalKeys: [row.original_key] },
-        { executor: trx },
-      );
+      await queueCleanup(trx, this.deps, {
+        objects: ownedBounceKeys(row),
+        originals: [row.original_key],
+      });
     });
     this.deps.jobs.notify();
   }

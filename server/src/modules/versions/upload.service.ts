@@ -17,6 +17,12 @@ import { isUniqueViolation } from '../../db/unique-violation';
 import type { ObjectStore } from '../../storage/object-store';
 import { isTooLarge, streamToScratch, type ScratchFile } from '../../storage/scratch-file';
 import { ProjectsRepo } from '../projects/projects.repo';
+import {
+  deleteOriginalIfUnused,
+  ensureOriginal,
+  recordOriginalRef,
+  releaseOriginalRef,
+} from '../repos/stored-audio';
 import type { ProjectsService } from '../projects/projects.service';
 import { VersionsRepo } from './versions.repo';
 
@@ -66,6 +72,11 @@ export class UploadService {
       projects: ProjectsService;
       /** The spec's 500 MB unless a test asks for less. */
       maxBytes?: number;
+      /**
+       * A test seam: runs once the original is stored and before the version is created, the
+       * moment a clean-up of the same original must not take it away.
+       */
+      afterOriginalStored?: (key: string) => Promise<void>;
     },
   ) {
     this.projectsRepo = new ProjectsRepo(deps.db);
@@ -110,9 +121,13 @@ export class UploadService {
 
     const { format, metadata } = await this.checkAudio(file);
     const originalKey = `originals/${file.sha256.slice(0, 2)}/${file.sha256}`;
-    const stored = await this.storeOriginal(originalKey, file, format);
+    // The reference first, then the existence check: a clean-up of the same original either
+    // counts this reference or has deleted the object before we look (and we put it again).
+    const refId = await recordOriginalRef(this.deps.db, this.deps.clock, originalKey);
 
     try {
+      await this.storeOriginal(originalKey, file, format);
+      await this.deps.afterOriginalStored?.(originalKey);
       const now = this.deps.clock.now().toISOString();
       const versionId = randomUUID();
       const { projectId, branchId } = await this.inTransactionWithRetry(async (trx) => {
@@ -160,6 +175,8 @@ export class UploadService {
           },
           trx,
         );
+        // The version is now the lasting reference; the upload's own goes with it.
+        await releaseOriginalRef(trx, refId);
         await this.projectsRepo.touchProject(target.projectId, now, trx);
         await this.deps.jobs.enqueue(processVersionJob, { versionId }, { executor: trx });
         return target;
@@ -176,10 +193,10 @@ export class UploadService {
         metadata: { ...metadata, format, size: file.size },
       };
     } catch (error) {
-      // Only remove an original this upload put there and no version uses.
-      if (stored === 'new' && (await this.versionsRepo.countByOriginal(originalKey)) === 0) {
-        await this.deps.storage.delete(originalKey);
-      }
+      // Nothing left behind: the reference goes, and the original too unless anything
+      // (a version, a bounce, an upload of either in flight) still uses it.
+      await releaseOriginalRef(this.deps.db, refId);
+      await deleteOriginalIfUnused(this.deps.db, this.deps.storage, originalKey);
       throw error;
     }
   }
@@ -200,18 +217,16 @@ export class UploadService {
     }
   }
 
-  /** Content-addressed: the same file uploaded twice is stored once. */
-  private async storeOriginal(
-    key: string,
-    file: ReceivedFile,
-    format: AudioFormat,
-  ): Promise<'new' | 'existing'> {
-    const existing = await this.deps.storage.head(key);
-    if (existing && existing.size === file.size) return 'existing';
-    await this.deps.storage.put(key, fs.createReadStream(file.path), {
-      contentType: AUDIO_MIME[format],
-    });
-    return 'new';
+  /**
+   * Content-addressed: the same file uploaded twice is stored once. Called only with the
+   * upload's reference recorded, so an object seen here stays.
+   */
+  private storeOriginal(key: string, file: ReceivedFile, format: AudioFormat) {
+    return ensureOriginal(this.deps.storage, key, file.size, () =>
+      this.deps.storage.put(key, fs.createReadStream(file.path), {
+        contentType: AUDIO_MIME[format],
+      }),
+    );
   }
 
   /** Two uploads to one branch can pick the same number; the unique key refuses one, which retries. */

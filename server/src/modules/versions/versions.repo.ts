@@ -104,13 +104,4 @@ export class VersionsRepo {
   listByBranch(branchId: string, db: Executor): Promise<VersionsTable[]> {
     return db.selectFrom('versions').selectAll().where('branch_id', '=', branchId).execute();
   }
-
-  async countByOriginal(originalKey: string, db: Executor = this.db): Promise<number> {
-    const row = await db
-      .selectFrom('versions')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('original_key', '=', originalKey)
-      .executeTakeFirst();
-    return Number(row?.n ?? 0);
-  }
 }

@@ -14,6 +14,7 @@ import { MediaRunner } from './media/runner';
 import { resolveMediaTools } from './media/tools';
 import { resolveSecretKey } from './secret-key';
 import { createObjectStore } from './storage/create-store';
+import { sweepOnceAndHourly } from './storage/tmp-sweep';
 import { UrlSigner } from './storage/url-signer';
 
 export interface Runtime extends AppDeps {
@@ -36,6 +37,8 @@ export async function openRuntime(
     const storage = createObjectStore(config.storage, signer, () => clock.now());
     const tmpDir = path.join(config.dataDir, 'tmp');
     fs.mkdirSync(tmpDir, { recursive: true });
+    // Scratch files of interrupted uploads: swept now and every hour.
+    const sweeper = await sweepOnceAndHourly({ tmpDir, db: database.db, storage, clock, logger });
     const registry = new JobRegistry(
       createJobCatalog({
         storage,
@@ -61,6 +64,7 @@ export async function openRuntime(
       mailer,
       clock,
       close: async () => {
+        await sweeper.stop();
         await jobs.close();
         media.killAll();
         mailer.close();

@@ -186,7 +186,9 @@ describe('stored originals and clean-up', () => {
     const completed = await completeUpload(owner, repo.id, (publish as PublishResponse).uploadId);
     expect(completed.statusCode, completed.body).toBe(201);
     const bounce = completed.json<{ bounce: Bounce }>().bounce;
-    const stream = await owner.get(`/api/repos/${repo.id}/bounces/${bounce.id}/stream?quality=original`);
+    const stream = await owner.get(
+      `/api/repos/${repo.id}/bounces/${bounce.id}/stream?quality=original`,
+    );
     expect(stream.statusCode, stream.body).toBe(200);
     expect(stream.rawPayload.length).toBe(fs.statSync(wav).size);
   });
@@ -211,7 +213,9 @@ describe('stored originals and clean-up', () => {
     await runJobs();
     expect(await exists(version.key)).toBe(true);
     const bounce = completed.json<{ bounce: Bounce }>().bounce;
-    const stream = await owner.get(`/api/repos/${repo.id}/bounces/${bounce.id}/stream?quality=original`);
+    const stream = await owner.get(
+      `/api/repos/${repo.id}/bounces/${bounce.id}/stream?quality=original`,
+    );
     expect(stream.statusCode).toBe(200);
 
     // Once the bounce goes too, nothing uses it and it goes.

@@ -193,7 +193,8 @@ export async function drainCleanup(
       .execute();
     if (page.length === 0) return;
     for (const row of page) {
-      if (row.kind === 'original') await deleteOriginalIfUnused(deps.db, deps.storage, row.object_key);
+      if (row.kind === 'original')
+        await deleteOriginalIfUnused(deps.db, deps.storage, row.object_key);
       else await deps.storage.delete(row.object_key);
     }
     await deps.db
@@ -227,4 +228,28 @@ export async function expireUpload(
   await deps.db.deleteFrom('bounce_uploads').where('id', '=', uploadId).execute();
   if (upload.status !== 'completed' && upload.object_key)
     await deleteOriginalIfUnused(deps.db, deps.storage, upload.object_key);
+}
+
+/**
+ * References of uploads that never finished (their process died between recording the
+ * reference and creating the version) would keep an original forever: once older than
+ * `maxAgeMs` they go, and the original with them when nothing else uses it. Harmless to run
+ * in several processes at once.
+ */
+export async function sweepStaleOriginalRefs(
+  deps: { db: Kysely<Database>; storage: ObjectStore; clock: Clock },
+  maxAgeMs: number,
+): Promise<number> {
+  const cutoff = new Date(deps.clock.now().getTime() - maxAgeMs).toISOString();
+  const stale = await deps.db
+    .selectFrom('original_refs')
+    .select(['id', 'original_key'])
+    .where('created_at', '<', cutoff)
+    .limit(1000)
+    .execute();
+  for (const ref of stale) {
+    await releaseOriginalRef(deps.db, ref.id);
+    await deleteOriginalIfUnused(deps.db, deps.storage, ref.original_key);
+  }
+  return stale.length;
 }

@@ -26,3 +26,28 @@ export function parseRange(
   if (start >= size) return 'unsatisfiable';
   return { start, end };
 }
+
+/**
+ * Whether a Range request may be answered with the range (RFC 9110 section 13.1.5): yes without
+ * If-Range; with one, only when it names the current representation: the same strong ETag, or
+ * exactly its Last-Modified date. Otherwise the whole object is sent (200).
+ */
+export function ifRangeMatches(
+  header: string | undefined,
+  current: { etag?: string | undefined; lastModified: Date },
+): boolean {
+  if (header === undefined) return true;
+  const value = header.trim();
+  if (value.startsWith('W/')) return false;
+  if (value.startsWith('"'))
+    return current.etag !== undefined && !current.etag.startsWith('W/') && value === current.etag;
+  const date = Date.parse(value);
+  return !Number.isNaN(date) && date === Math.floor(current.lastModified.getTime() / 1000) * 1000;
+}
+
+/** Whether If-None-Match names the current ETag (weak comparison, as RFC 9110 asks here). */
+export function noneMatch(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  return header.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === opaque(etag));
+}

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { contentDisposition } from '../storage/s3';
 import type { ObjectStore } from '../storage/object-store';
 import { notFound } from './errors';
-import { parseRange } from './range';
+import { ifRangeMatches, noneMatch, parseRange } from './range';
 
 const TYPES: Record<string, string> = {
   '.mp3': 'audio/mpeg',
@@ -22,31 +22,35 @@ const TYPES: Record<string, string> = {
 
 export interface SendObjectOptions {
   contentType?: string;
-  /** A strong validator for the object (stored objects never change under one key). */
-  etag?: string;
-  ifNoneMatch?: string | undefined;
+  /**
+   * A strong ETag derived from the object's content (e.g. its SHA-256, quoted). Without it the
+   * store's own validator is used (S3's ETag); never the key's name.
+   */
+  etag?: string | undefined;
   downloadName?: string;
   cacheControl?: string;
 }
 
 /**
- * Streams stored audio (an original or a rendition) with Range support and an ETag taken from
- * its content-addressed key, answering 304 to a matching If-None-Match.
+ * Streams stored audio (an original or a rendition) with Range support, an ETag from its
+ * content hash, 304 to a matching If-None-Match and If-Range honoured.
  */
 export function sendStoredAudio(
   request: FastifyRequest,
   reply: FastifyReply,
   store: ObjectStore,
-  audio: { key: string; contentType: string },
+  audio: { key: string; contentType: string; etag: string | undefined },
 ): Promise<FastifyReply> {
   return sendObject(reply, store, audio.key, request.headers.range, {
     contentType: audio.contentType,
-    etag: `"${audio.key.split('/').pop() ?? audio.key}"`,
-    ifNoneMatch: request.headers['if-none-match'],
+    etag: audio.etag,
   });
 }
 
-/** Streams a stored object as an HTTP response, honouring a single byte Range. */
+/**
+ * Streams a stored object as an HTTP response, honouring a single byte Range, If-Range and
+ * If-None-Match (both read from the request being answered).
+ */
 export async function sendObject(
   reply: FastifyReply,
   store: ObjectStore,
@@ -56,17 +60,23 @@ export async function sendObject(
 ): Promise<FastifyReply> {
   const info = await store.head(key);
   if (!info) throw notFound();
-  const range = parseRange(rangeHeader, info.size);
+  const etag = options.etag ?? info.etag;
+  const headers = reply.request.headers;
   reply.header('accept-ranges', 'bytes');
-  if (options.etag) {
-    reply.header('etag', options.etag);
-    if (
-      options.ifNoneMatch &&
-      options.ifNoneMatch.split(',').some((tag) => tag.trim() === options.etag)
-    ) {
-      return reply.status(304).send();
-    }
+  reply.header('cache-control', options.cacheControl ?? 'private, max-age=0, must-revalidate');
+  reply.header('last-modified', info.lastModified.toUTCString());
+  if (etag) {
+    reply.header('etag', etag);
+    if (noneMatch(headers['if-none-match'], etag)) return reply.status(304).send();
   }
+  // A Range whose If-Range names another representation is ignored: the whole object goes.
+  const ifRange = headers['if-range'];
+  const range = ifRangeMatches(Array.isArray(ifRange) ? ifRange.join(', ') : ifRange, {
+    etag,
+    lastModified: info.lastModified,
+  })
+    ? parseRange(rangeHeader, info.size)
+    : undefined;
   if (range === 'unsatisfiable') {
     reply.header('content-range', `bytes */${info.size}`);
     return reply.status(416).send({ error: 'Requested range not satisfiable' });
@@ -75,8 +85,6 @@ export async function sendObject(
     'content-type',
     options.contentType ?? TYPES[path.extname(key).toLowerCase()] ?? 'application/octet-stream',
   );
-  reply.header('cache-control', options.cacheControl ?? 'private, max-age=0, must-revalidate');
-  reply.header('last-modified', info.lastModified.toUTCString());
   if (options.downloadName)
     reply.header('content-disposition', contentDisposition(options.downloadName));
   const object = await store.get(key, range);

@@ -4,6 +4,8 @@ export interface ObjectInfo {
   key: string;
   size: number;
   lastModified: Date;
+  /** The store's own strong validator of the content, quoted (S3's ETag), when it keeps one. */
+  etag?: string | undefined;
 }
 
 /** Inclusive byte range, as in an HTTP Range header. `end` defaults to the last byte. */

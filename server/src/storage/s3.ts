@@ -117,6 +117,8 @@ export class S3ObjectStore implements ObjectStore {
         key,
         size: result.ContentLength ?? 0,
         lastModified: result.LastModified ?? new Date(0),
+        // A hash of the content (MD5, or of the parts for a multipart upload), never weak.
+        etag: result.ETag && !result.ETag.startsWith('W/') ? result.ETag : undefined,
       };
     } catch (error) {
       if (isStatus(error, 404)) return null;

@@ -58,3 +58,10 @@ export function isTooLarge(error: unknown): boolean {
     (error as { code?: string } | undefined)?.code === 'FST_REQ_FILE_TOO_LARGE'
   );
 }
+
+/** SHA-256 (hex) of a file on disk, read as a stream. */
+export async function hashFile(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  await pipeline(fs.createReadStream(file), hash);
+  return hash.digest('hex');
+}

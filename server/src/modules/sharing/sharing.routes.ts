@@ -13,7 +13,7 @@ import {
 } from '@takes/contract';
 import { userOf } from '../../auth/guard';
 import { HttpError } from '../../http/errors';
-import { sendObject } from '../../http/send-object';
+import { sendObject, sendStoredAudio } from '../../http/send-object';
 import type { ObjectStore } from '../../storage/object-store';
 import type { AuthService } from '../auth/auth.service';
 import { toFetchHeaders } from '../auth/fetch-bridge';
@@ -196,11 +196,7 @@ export const linkRoutes =
         const audio = pickAudio(version, quality);
         if (!link.download_enabled && audio.format !== 'mp3')
           throw new HttpError(503, SHARE_MESSAGES.stillProcessing);
-        return sendObject(reply, deps.storage, audio.key, request.headers.range, {
-          contentType: audio.contentType,
-          etag: `"${audio.key.split('/').pop() ?? audio.key}"`,
-          ifNoneMatch: request.headers['if-none-match'],
-        });
+        return sendStoredAudio(request, reply, deps.storage, audio);
       },
     );
 

@@ -18,6 +18,7 @@ import {
 } from '../../media/audio';
 import { MediaTimeoutError, MediaToolError, type MediaRunner } from '../../media/runner';
 import type { ObjectStore } from '../../storage/object-store';
+import { hashFile } from '../../storage/scratch-file';
 import { parseJson, type Renditions, type WaveformInfo } from './version-view';
 
 export interface ProcessingDeps {
@@ -108,13 +109,15 @@ export async function processAudio(
         niceness,
       });
       const key = `renditions/${versionId}/${quality}.mp3`;
+      // Its content hash is its ETag: renditions of every version share a file name.
+      const sha256 = await hashFile(out);
       const { size } = await deps.storage.put(key, fs.createReadStream(out), {
         contentType: 'audio/mpeg',
         maxBytes,
       });
       await save((row) => {
         const renditions = parseJson<Renditions>(row.renditions, {});
-        renditions[quality] = { key, size };
+        renditions[quality] = { key, size, sha256 };
         return { renditions: JSON.stringify(renditions) };
       });
     };

@@ -1,9 +1,10 @@
 import type { Version } from '@takes/contract';
 import type { VersionsTable } from '../../db/schema';
 
+/** `sha256` of the rendition's bytes (its ETag); absent on rows processed before it existed. */
 export interface Renditions {
-  high?: { key: string; size: number };
-  standard?: { key: string; size: number };
+  high?: { key: string; size: number; sha256?: string };
+  standard?: { key: string; size: number; sha256?: string };
 }
 
 export interface WaveformInfo {

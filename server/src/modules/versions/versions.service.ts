@@ -17,6 +17,12 @@ export interface StoredAudio {
   contentType: string;
   format: string;
   size: number | null;
+  /**
+   * A strong ETag from the content's SHA-256 (an original's key is its hash; a rendition's is
+   * recorded by processing). Undefined for a rendition processed before hashes were recorded:
+   * the store's own validator is used then, if it has one.
+   */
+  etag: string | undefined;
 }
 
 const KNOWN_EXTENSIONS = new Set(['wav', 'mp3', 'aac', 'm4a', 'flac', 'ogg', 'aiff']);
@@ -225,7 +231,13 @@ export function pickAudio(
   const renditions = parseJson<Renditions>(v.renditions, {});
   if (quality !== 'original' && renditions[quality]) {
     const r = renditions[quality];
-    return { key: r.key, contentType: 'audio/mpeg', format: 'mp3', size: r.size };
+    return {
+      key: r.key,
+      contentType: 'audio/mpeg',
+      format: 'mp3',
+      size: r.size,
+      etag: r.sha256 ? `"${r.sha256}"` : undefined,
+    };
   }
   if (!v.original_key) throw notFound('This version has no stored audio');
   if (quality !== 'original' && v.status === 'failed')
@@ -236,7 +248,14 @@ export function pickAudio(
     contentType: AUDIO_MIME[format] ?? 'application/octet-stream',
     format,
     size: v.original_size,
+    etag: originalEtag(v.original_key),
   };
+}
+
+/** Originals are stored under their SHA-256 (`originals/ab/abcd…`): that hash is their ETag. */
+function originalEtag(key: string): string | undefined {
+  const hash = key.split('/').pop() ?? '';
+  return key.startsWith('originals/') && /^[0-9a-f]{64}$/.test(hash) ? `"${hash}"` : undefined;
 }
 
 /** The original as a download named after its project. */

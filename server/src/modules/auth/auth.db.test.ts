@@ -1,5 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { codeFrom, linkFrom, linkTokenFrom, startTestSmtp, type TestSmtp } from '../../../test/smtp';
+import {
+  codeFrom,
+  linkFrom,
+  linkTokenFrom,
+  startTestSmtp,
+  type TestSmtp,
+} from '../../../test/smtp';
 import {
   cookiesFrom,
   createTestApp,

@@ -40,7 +40,8 @@ describe('the daily budget of wrong codes per address', () => {
     t.app.inject({ method: 'POST', url, payload, headers: { origin: ORIGIN } });
 
   const sentTo = (email: string) => smtp.messages.filter((m) => m.to.includes(email));
-  const codeMails = (email: string) => sentTo(email).filter((m) => !m.text.includes(NOTICE_SUBJECT));
+  const codeMails = (email: string) =>
+    sentTo(email).filter((m) => !m.text.includes(NOTICE_SUBJECT));
   const notices = (email: string) => sentTo(email).filter((m) => m.text.includes(NOTICE_SUBJECT));
 
   /** A fresh code (a minute after the last send, as the send limit wants). */
@@ -100,9 +101,9 @@ describe('the daily budget of wrong codes per address', () => {
     // An hour later, codes work again.
     clock.advance(HOUR);
     const after = await send(email);
-    expect((await post('/api/auth/magic-code/verify', { email, code: after.code })).statusCode).toBe(
-      200,
-    );
+    expect(
+      (await post('/api/auth/magic-code/verify', { email, code: after.code })).statusCode,
+    ).toBe(200);
     expect(notices(email)).toHaveLength(1);
   });
 

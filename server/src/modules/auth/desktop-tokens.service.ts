@@ -241,10 +241,7 @@ export class DesktopTokensService {
         refresh = refresh.where('family_id', '!=', keepFamilyId);
         access = access.where('family_id', '!=', keepFamilyId);
       }
-      const ended = await families
-        .where('expires_at', '>', now)
-        .returning('id')
-        .execute();
+      const ended = await families.where('expires_at', '>', now).returning('id').execute();
       // Families already past their end are revoked too, so nothing of them can come back.
       await families.execute();
       await refresh.execute();

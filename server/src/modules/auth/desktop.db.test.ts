@@ -230,9 +230,9 @@ describe('desktop and CLI tokens', () => {
     });
     expect(revoked.statusCode, revoked.body).toBe(204);
     expect((await me(cli.accessToken)).statusCode).toBe(401);
-    expect((await post('/api/desktop/refresh', { refreshToken: cli.refreshToken })).statusCode).toBe(
-      401,
-    );
+    expect(
+      (await post('/api/desktop/refresh', { refreshToken: cli.refreshToken })).statusCode,
+    ).toBe(401);
     expect((await list()).map((d) => d.id)).toEqual([desktopApp?.id]);
     const again = await t.app.inject({
       method: 'DELETE',
@@ -253,7 +253,11 @@ describe('desktop and CLI tokens', () => {
     ).json<{ code: string }>().code;
     const pair = (await post('/api/desktop/token', { code })).json<{ accessToken: string }>();
     const [device] = (
-      await t.app.inject({ method: 'GET', url: '/api/desktop/tokens', headers: { cookie: ownerCookie } })
+      await t.app.inject({
+        method: 'GET',
+        url: '/api/desktop/tokens',
+        headers: { cookie: ownerCookie },
+      })
     ).json<{ devices: { id: string }[] }>().devices;
     expect(device).toBeDefined();
 
@@ -272,9 +276,9 @@ describe('desktop and CLI tokens', () => {
     expect(forged.statusCode).toBe(404);
     expect(forged.json()).toEqual({ error: 'Device not found' });
     expect((await me(pair.accessToken)).statusCode).toBe(200);
-    expect(
-      (await t.app.inject({ method: 'GET', url: '/api/desktop/tokens' })).statusCode,
-    ).toBe(401);
+    expect((await t.app.inject({ method: 'GET', url: '/api/desktop/tokens' })).statusCode).toBe(
+      401,
+    );
   });
 
   it('tells the web app the configured deep-link scheme', async () => {

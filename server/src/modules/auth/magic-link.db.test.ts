@@ -32,7 +32,11 @@ describe('the emailed sign-in link', () => {
     });
   }
 
-  function post(url: string, payload: object, headers: Record<string, string> = { origin: ORIGIN }) {
+  function post(
+    url: string,
+    payload: object,
+    headers: Record<string, string> = { origin: ORIGIN },
+  ) {
     return t.app.inject({ method: 'POST', url, payload, headers });
   }
 

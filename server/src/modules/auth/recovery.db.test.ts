@@ -157,8 +157,13 @@ describe('desktop and CLI tokens end with account recovery', () => {
     await expectEnded(laptop);
     await expectEnded(cli);
     expect(
-      (await t.app.inject({ method: 'GET', url: '/api/auth/session', headers: { cookie: otherBrowser } }))
-        .statusCode,
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: '/api/auth/session',
+          headers: { cookie: otherBrowser },
+        })
+      ).statusCode,
     ).toBe(401);
     expect(
       (await t.app.inject({ method: 'GET', url: '/api/auth/session', headers: { cookie } }))

@@ -1,6 +1,8 @@
+import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { codeFrom, linkTokenFrom, startTestSmtp, type TestSmtp } from '../../../test/smtp';
 import { cookiesFrom, createTestApp, TestClock, type TestApp } from '../../../test/test-app';
+import { buildApp } from '../../app';
 import { SmtpMailer } from '../../mail/mailer';
 
 let smtp: TestSmtp;
@@ -106,6 +108,38 @@ describe('the emailed sign-in link', () => {
     expect(bare.headers['set-cookie']).toBeUndefined();
     // Neither used the link up.
     expect((await post('/api/auth/magic-code/link', { token })).statusCode).toBe(200);
+  });
+
+  it('keeps the link token out of the request log on the way in', async () => {
+    await start();
+    const lines: string[] = [];
+    const logger = pino({ level: 'trace' }, { write: (line: string) => lines.push(line) });
+    const logged = await buildApp(t.deps, { logger });
+    await logged.ready();
+    try {
+      const email = uniqueEmail();
+      const send = await logged.inject({
+        method: 'POST',
+        url: '/api/auth/magic-code/send',
+        payload: { email },
+        headers: { origin: ORIGIN },
+      });
+      expect(send.statusCode).toBe(200);
+      const token = linkTokenFrom(await smtp.waitFor(email));
+      for (const url of ['/api/auth/magic-code/link/details', '/api/auth/magic-code/link']) {
+        const response = await logged.inject({
+          method: 'POST',
+          url,
+          payload: { token },
+          headers: { origin: ORIGIN },
+        });
+        expect(response.statusCode, response.body).toBe(200);
+      }
+      expect(lines.some((line) => line.includes('/api/auth/magic-code/link'))).toBe(true);
+      expect(lines.join('\n')).not.toContain(token);
+    } finally {
+      await logged.close();
+    }
   });
 
   it('expires with the code after 10 minutes, and a resend replaces it', async () => {

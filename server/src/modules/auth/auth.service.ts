@@ -23,8 +23,8 @@ export interface AuthenticatedUser {
   id: string;
   email: string;
   sessionToken: string;
-  /** The desktop/CLI sign-in a bearer caller uses; null for a cookie session. */
-  tokenFamilyId: string | null;
+  /** The desktop/CLI sign-in a bearer caller uses; absent for a cookie session. */
+  tokenFamilyId?: string | null;
   expiresAt: string;
 }
 

@@ -78,7 +78,7 @@ export class MagicCodeService {
     const nowIso = now.toISOString();
     const budget = await this.deps.db
       .selectFrom('magic_code_failures')
-      .select(['locked_until', 'failures'])
+      .select('locked_until')
       .where('email', '=', email)
       .executeTakeFirst();
     if (budget?.locked_until && budget.locked_until > nowIso)
@@ -170,7 +170,11 @@ export class MagicCodeService {
     if (counted.failures < CODE_FAILURE_BUDGET) return;
     if (counted.failures > CODE_FAILURE_BUDGET) {
       // A racing attempt already tripped the lock-out (or is about to).
-      throw lockedOut(counted.locked_until ?? nowIso, now);
+      const until =
+        counted.locked_until && counted.locked_until > nowIso
+          ? counted.locked_until
+          : new Date(now.getTime() + HOUR_MS).toISOString();
+      throw lockedOut(until, now);
     }
     const recent =
       counted.locked_until !== null &&

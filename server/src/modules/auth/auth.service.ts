@@ -274,7 +274,8 @@ export class AuthService {
       }
       throw translate(error);
     }
-    await this.deps.desktop.revokeAllForUser(user.id, user.tokenFamilyId ?? undefined);
+    // Recovery: whoever knew the old password may hold a token; none is kept.
+    await this.deps.desktop.revokeAllForUser(user.id);
   }
 
   /**

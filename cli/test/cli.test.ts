@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Bounce } from '@takes/contract';
@@ -190,6 +191,11 @@ describe('takes login, the browser way', () => {
     expect(result).toMatchObject({
       code: 0,
       stdout: `Signed in as ${address} on ${server.url}\n`,
+    });
+    // The sign-in is listed on /settings under this computer's name.
+    const devices = await fetch(`${server.url}/api/desktop/tokens`, { headers: { cookie } });
+    expect(await devices.json()).toMatchObject({
+      devices: [{ name: `takes CLI on ${os.hostname()}` }],
     });
   });
 });

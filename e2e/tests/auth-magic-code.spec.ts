@@ -36,7 +36,9 @@ test('signing in with the emailed 6-digit code', async ({ page }) => {
   ).toBeVisible();
 });
 
-test('the link in the same email signs in and opens the dashboard', async ({ page }) => {
+test('the link in the same email asks "Sign in as …?", then signs in and opens the dashboard', async ({
+  page,
+}) => {
   const email = uniqueEmail('magic-link');
   await page.goto('/login');
   await page.getByRole('tab', { name: 'Magic Link' }).click();
@@ -46,7 +48,14 @@ test('the link in the same email signs in and opens the dashboard', async ({ pag
   await expect(page.getByText(NOTICE)).toBeVisible();
 
   const link = signInLinkFrom(await waitForMail(email, { since: sentAt }));
+  // A fresh browser, as when the email is opened elsewhere: opening the link signs nobody in.
+  await page.context().clearCookies();
   await page.goto(link);
+
+  await expect(page.getByRole('heading', { name: `Sign in as ${email}?` })).toBeVisible();
+  await expect(page).toHaveURL('/magic-link');
+  expect((await page.request.get('/api/auth/session')).status()).toBe(401);
+  await page.getByRole('button', { name: 'Sign in' }).click();
 
   await expect(page).toHaveURL('/dashboard');
   await expect(
@@ -86,4 +95,24 @@ test('an invalid emailed link returns to /login with the OTP message', async ({ 
     'aria-selected',
     'true',
   );
+});
+
+test('an emailed link works once: opened again it shows the OTP message', async ({ page }) => {
+  const email = uniqueEmail('magic-link-twice');
+  await page.goto('/login');
+  await page.getByRole('tab', { name: 'Magic Link' }).click();
+  const sentAt = Date.now();
+  await page.getByRole('textbox', { name: 'Email' }).fill(email);
+  await page.getByRole('button', { name: 'Send Magic Link' }).click();
+  await expect(page.getByText(NOTICE)).toBeVisible();
+  const link = signInLinkFrom(await waitForMail(email, { since: sentAt }));
+
+  await page.goto(link);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL('/dashboard');
+
+  await page.context().clearCookies();
+  await page.goto(link);
+  await expect(page).toHaveURL('/login?error=invalid_link');
+  await expect(page.getByRole('alert')).toHaveText('Invalid or expired OTP code');
 });

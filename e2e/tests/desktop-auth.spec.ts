@@ -34,3 +34,46 @@ test('approving a desktop sign-in hands a one-time code to /desktop-return', asy
     /^takes:\/\/auth-callback\?code=.+/,
   );
 });
+
+test('an approved CLI shows under Devices on /settings; revoking it ends its refresh', async ({
+  page,
+  request,
+  baseURL,
+}) => {
+  const credentials = await seedUser(request, baseURL, 'devices');
+  await page.goto('/settings');
+  await signInWithPassword(page, credentials);
+  await expect(page).toHaveURL('/settings');
+  await expect(page.getByText('No desktop app or CLI is signed in to your account.')).toBeVisible();
+
+  // The CLI's way in: approve in the browser, then trade the code with the CLI's name.
+  await page.goto('/desktop-auth');
+  await page.getByRole('button', { name: 'Approve' }).click();
+  await expect(page).toHaveURL(/\/desktop-return\?code=.+/);
+  const code = new URL(page.url()).searchParams.get('code');
+  const tokens = await request.post('/api/desktop/token', {
+    data: { code, name: 'takes CLI on e2e-box' },
+  });
+  expect(tokens.status(), await tokens.text()).toBe(200);
+  const { accessToken, refreshToken } = (await tokens.json()) as {
+    accessToken: string;
+    refreshToken: string;
+  };
+
+  await page.goto('/settings');
+  const device = page
+    .getByRole('list', { name: 'Signed-in devices' })
+    .getByRole('listitem', { name: 'takes CLI on e2e-box' });
+  await expect(device).toBeVisible();
+  await expect(device).toContainText('Last used just now');
+  await device.getByRole('button', { name: 'Revoke takes CLI on e2e-box' }).click();
+
+  await expect(page.getByText('takes CLI on e2e-box was signed out.')).toBeVisible();
+  await expect(page.getByText('No desktop app or CLI is signed in to your account.')).toBeVisible();
+  const refreshed = await request.post('/api/desktop/refresh', { data: { refreshToken } });
+  expect(refreshed.status()).toBe(401);
+  const bearer = await request.get('/api/auth/session', {
+    headers: { authorization: `Bearer ${accessToken}` },
+  });
+  expect(bearer.status()).toBe(401);
+});

@@ -72,7 +72,13 @@ export async function buildApp(
   registerCsrfProtection(app, deps.config.publicUrl);
 
   const db = deps.database.db;
-  const auth = createAuth(deps.config, deps.database, deps.secretKey);
+  // An account taken over by the proven owner of its address loses its desktop tokens too
+  // (`desktop` is built below; this runs only at sign-in time).
+  const auth = createAuth(deps.config, deps.database, deps.secretKey, {
+    onTakeover: async (userId) => {
+      await desktop.revokeAllForUser(userId);
+    },
+  });
   const magic = new MagicCodeService({
     db,
     mailer: deps.mailer,

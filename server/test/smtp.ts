@@ -62,8 +62,14 @@ export function codeFrom(mail: ReceivedMail): string {
   return match[1];
 }
 
+/** The sign-in link: the page that asks 'Sign in as …?', its token in the fragment. */
 export function linkFrom(mail: ReceivedMail): string {
-  const match = /(https?:\/\/\S+\/api\/auth\/magic-code\/link\?token=[\w-]+)/.exec(mail.text);
+  const match = /(https?:\/\/\S+\/magic-link#token=[\w-]+)/.exec(mail.text);
   if (!match?.[1]) throw new Error('no link in the email');
   return match[1];
+}
+
+/** The one-time token of the sign-in link. */
+export function linkTokenFrom(mail: ReceivedMail): string {
+  return new URL(linkFrom(mail)).hash.replace(/^#token=/, '');
 }

@@ -1,4 +1,5 @@
 // @ts-check
+import { hostname } from 'node:os';
 import { credentialsFrom } from '../api.js';
 import { CliError } from '../errors.js';
 import { fetchServer, readJson } from '../http.js';
@@ -165,7 +166,14 @@ async function signInWithEmail(ctx, email, given) {
  * @returns {Promise<TokenPair>}
  */
 async function exchange(server, code) {
-  return /** @type {TokenPair} */ (await postJson(server, '/api/desktop/token', { code }));
+  return /** @type {TokenPair} */ (
+    await postJson(server, '/api/desktop/token', { code, name: deviceName() })
+  );
+}
+
+/** How this sign-in is listed under 'Devices' on the web app's /settings. */
+export function deviceName() {
+  return `takes CLI on ${hostname() || 'this computer'}`.slice(0, 100);
 }
 
 /**

@@ -52,11 +52,9 @@ export function signInCodeFrom(mail: StoredMail): string {
   return match[1];
 }
 
-/** The one-click sign-in link from a sign-in email. */
+/** The sign-in link from a sign-in email: the page that asks 'Sign in as …?'. */
 export function signInLinkFrom(mail: StoredMail): string {
-  const match = /(https?:\/\/[^\s<>"']+\/api\/auth\/magic-code\/link\?token=[^\s<>"')\]]+)/.exec(
-    mail.text,
-  );
+  const match = /(https?:\/\/[^\s<>"']+\/magic-link#token=[^\s<>"')\]]+)/.exec(mail.text);
   if (!match?.[1]) throw new Error(`No sign-in link in the email:\n${mail.text}`);
   return match[1];
 }

@@ -77,3 +77,37 @@ export const authProvidersSchema = z.object({
   apple: z.boolean(),
 });
 export type AuthProviders = z.infer<typeof authProvidersSchema>;
+
+// Desktop app and `takes` CLI sign-ins.
+export const DEVICE_NAME_MAX_LENGTH = 100;
+
+export const desktopTokenBodySchema = z.object({
+  code: z.string().min(1, 'Code is required').max(200),
+  /** How the device calls itself, e.g. 'takes CLI on studio-mac'; shown on /settings. */
+  name: z
+    .string()
+    .max(DEVICE_NAME_MAX_LENGTH, `Device name must be at most ${DEVICE_NAME_MAX_LENGTH} characters`)
+    .optional(),
+});
+export type DesktopTokenBody = z.input<typeof desktopTokenBodySchema>;
+
+/** One signed-in desktop app or CLI (a token family). */
+export const desktopDeviceSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  createdAt: z.string(),
+  lastUsedAt: z.string(),
+});
+export type DesktopDevice = z.infer<typeof desktopDeviceSchema>;
+
+export const desktopDevicesResponseSchema = z.object({ devices: z.array(desktopDeviceSchema) });
+export type DesktopDevicesResponse = z.infer<typeof desktopDevicesResponseSchema>;
+
+// The emailed sign-in link: the page asks before it signs in.
+export const magicLinkBodySchema = z.object({
+  token: z.string().min(1, AUTH_MESSAGES.otpInvalid).max(200, AUTH_MESSAGES.otpInvalid),
+});
+export type MagicLinkBody = z.input<typeof magicLinkBodySchema>;
+
+export const magicLinkDetailsSchema = z.object({ email: z.string() });
+export type MagicLinkDetails = z.infer<typeof magicLinkDetailsSchema>;

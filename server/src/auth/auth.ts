@@ -1,7 +1,7 @@
 import { betterAuth } from 'better-auth';
 import type { Config } from '../config';
 import type { DatabaseHandle } from '../db/database';
-import { provenEmailSignIn } from './magic-code.plugin';
+import { provenEmailSignIn, type ProvenEmailSignInOptions } from './magic-code.plugin';
 import { hashPassword, verifyPassword } from './password-hash';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '@takes/contract';
 
@@ -13,7 +13,12 @@ const DAY = 24 * 60 * 60;
  * is off. Its routes live under /api/auth; the flows with our own rules (validation
  * messages, common passwords, magic codes, rate limits) wrap it in modules/auth.
  */
-export function createAuth(config: Config, database: DatabaseHandle, secret: string) {
+export function createAuth(
+  config: Config,
+  database: DatabaseHandle,
+  secret: string,
+  hooks: ProvenEmailSignInOptions = {},
+) {
   const https = config.publicUrl.startsWith('https://');
   return betterAuth({
     appName: 'Takes',
@@ -23,7 +28,7 @@ export function createAuth(config: Config, database: DatabaseHandle, secret: str
     telemetry: { enabled: false },
     // Its errors surface through our error handler; tests need no console noise.
     logger: { disabled: config.env === 'test' },
-    plugins: [provenEmailSignIn()],
+    plugins: [provenEmailSignIn(hooks)],
     database: { db: database.authDb, type: database.dialect },
     // Same-site check: the app's public URL, plus the origin the request itself came to
     // (a server reached as 127.0.0.1 and as localhost is still one site).

@@ -3,12 +3,21 @@ import { createAuthEndpoint } from 'better-auth/api';
 import { setSessionCookie } from 'better-auth/cookies';
 import { z } from 'zod';
 
+export interface ProvenEmailSignInOptions {
+  /**
+   * Called when the proven owner takes over an account someone created without proving
+   * the address, before anything else changes: whatever that someone signed in with
+   * outside better-auth (desktop and CLI tokens) must end too.
+   */
+  onTakeover?: (userId: string) => Promise<void>;
+}
+
 /**
  * Server-only better-auth endpoint: sign in (creating the account on first sign-in) the
  * owner of an email address our magic-code service has already proven. Not reachable
  * over HTTP on its own: the routes call it after checking the code or link.
  */
-export const provenEmailSignIn = () =>
+export const provenEmailSignIn = (options: ProvenEmailSignInOptions = {}) =>
   ({
     id: 'takes-proven-email',
     endpoints: {
@@ -26,7 +35,9 @@ export const provenEmailSignIn = () =>
             );
           } else if (!user.emailVerified) {
             // Whoever set a password on this unverified address did not prove they own it:
-            // drop that password and those sessions before the real owner gets in.
+            // drop that password, those sessions and tokens before the real owner gets in.
+            // Tokens first: should anything below fail, the next sign-in repeats it all.
+            await options.onTakeover?.(user.id);
             for (const account of found?.accounts ?? []) {
               if (account.providerId === 'credential') await internal.deleteAccount(account.id);
             }

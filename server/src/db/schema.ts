@@ -102,6 +102,26 @@ export interface AccessTokensTable {
   created_at: string;
 }
 
+/** One desktop or CLI sign-in: the family of its rotating tokens. */
+export interface DesktopFamiliesTable {
+  id: string;
+  user_id: string;
+  name: string;
+  created_at: string;
+  last_used_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+}
+
+/** Wrong emailed codes per address per day, and the escalating lock-out they trip. */
+export interface MagicCodeFailuresTable {
+  email: string;
+  failures: number;
+  window_start: string;
+  lockouts: Generated<number>;
+  locked_until: string | null;
+}
+
 export interface ProjectsTable {
   id: string;
   owner_id: string;
@@ -315,6 +335,8 @@ export interface Database {
   desktop_codes: DesktopCodesTable;
   refresh_tokens: RefreshTokensTable;
   access_tokens: AccessTokensTable;
+  desktop_families: DesktopFamiliesTable;
+  magic_code_failures: MagicCodeFailuresTable;
   jobs: JobsTable;
   users: UsersTable;
   sessions: SessionsTable;

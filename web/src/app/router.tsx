@@ -92,6 +92,9 @@ const CookiesPage = lazy(() =>
 const LoginPage = lazy(() =>
   import('../features/auth/login-page').then((m) => ({ default: m.LoginPage })),
 );
+const MagicLinkPage = lazy(() =>
+  import('../features/auth/magic-link-page').then((m) => ({ default: m.MagicLinkPage })),
+);
 const DesktopReturnPage = lazy(() =>
   import('../features/desktop/desktop-return-page').then((m) => ({
     default: m.DesktopReturnPage,
@@ -121,6 +124,7 @@ function lazyRoute(path: string, Page: LazyExoticComponent<ComponentType>): Rout
 const publicRoutes: RouteObject[] = [
   { path: '/', element: <LandingPage /> },
   lazyRoute('/login', LoginPage),
+  lazyRoute('/magic-link', MagicLinkPage),
   lazyRoute('/about', AboutPage),
   lazyRoute('/roadmap', RoadmapPage),
   lazyRoute('/features', FeaturesPage),

@@ -5,6 +5,8 @@ import {
   errorBodySchema,
   magicCodeSendBodySchema,
   magicCodeVerifyBodySchema,
+  magicLinkBodySchema,
+  magicLinkDetailsSchema,
   passwordSchema,
   sessionResponseSchema,
   signInBodySchema,
@@ -14,8 +16,10 @@ import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { Auth } from '../../auth/auth';
 import { userOf } from '../../auth/guard';
 import type { Config } from '../../config';
+import { HttpError } from '../../http/errors';
 import type { AuthService } from './auth.service';
 import { forwardCookies, toFetchHeaders } from './fetch-bridge';
+import { MAGIC_LINK_PAGE } from './magic-code.service';
 
 const ok = z.object({ ok: z.literal(true) });
 const errors = {
@@ -141,14 +145,53 @@ export const authRoutes =
       },
     );
 
+    // Links in emails sent before the confirm page: open that page, never sign in on a GET.
     app.get(
       '/auth/magic-code/link',
-      { schema: { tags, querystring: z.object({ token: z.string().min(1).max(200) }) } },
+      {
+        schema: {
+          tags,
+          summary: 'Old emailed link: opens the page that asks before signing in',
+          querystring: z.object({ token: z.string().max(200).optional() }),
+        },
+      },
+      (request, reply) => {
+        const token = request.query.token;
+        if (!token) return reply.redirect('/login?error=invalid_link');
+        return reply.redirect(`${MAGIC_LINK_PAGE}#token=${encodeURIComponent(token)}`);
+      },
+    );
+
+    app.post(
+      '/auth/magic-code/link/details',
+      {
+        schema: {
+          tags,
+          summary: 'Whom an emailed link signs in (does not use it up)',
+          body: magicLinkBodySchema,
+          response: { 200: magicLinkDetailsSchema, ...errors },
+        },
+      },
+      async (request) => ({ email: await service.magicLinkEmail(request.body.token) }),
+    );
+
+    app.post(
+      '/auth/magic-code/link',
+      {
+        schema: {
+          tags,
+          summary: 'Sign in with an emailed link, once',
+          body: magicLinkBodySchema,
+          response: { 200: sessionResponseSchema, 403: errorBodySchema, ...errors },
+        },
+      },
       async (request, reply) => {
-        const cookies = await service.followMagicLink(request.query.token, context(request));
-        if (!cookies) return reply.redirect('/login?error=invalid_link');
-        forwardCookies(reply, cookies);
-        return reply.redirect('/dashboard');
+        // The CSRF hook refuses a foreign Origin; a sign-in also needs one to be present, so
+        // no page elsewhere can sign a visitor into another account.
+        if (!request.headers.origin) throw new HttpError(403, 'Cross-site request refused');
+        const result = await service.signInWithMagicLink(request.body.token, context(request));
+        forwardCookies(reply, result.cookies);
+        return result.body;
       },
     );
 
@@ -204,7 +247,7 @@ export const authRoutes =
         preHandler: deps.requireUser,
       },
       async (request) => {
-        await service.changePassword(request.body, toFetchHeaders(request));
+        await service.changePassword(userOf(request), request.body, toFetchHeaders(request));
         return { ok: true as const };
       },
     );

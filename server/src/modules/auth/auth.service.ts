@@ -23,6 +23,8 @@ export interface AuthenticatedUser {
   id: string;
   email: string;
   sessionToken: string;
+  /** The desktop/CLI sign-in a bearer caller uses; absent for a cookie session. */
+  tokenFamilyId?: string | null;
   expiresAt: string;
 }
 
@@ -62,6 +64,7 @@ export class AuthService {
             id: user.id,
             email: user.email,
             sessionToken: '',
+            tokenFamilyId: token.familyId,
             expiresAt: new Date(token.expiresAt).toISOString(),
           }
         : null;
@@ -72,6 +75,7 @@ export class AuthService {
       id: found.user.id,
       email: found.user.email,
       sessionToken: found.session.token,
+      tokenFamilyId: null,
       expiresAt: new Date(found.session.expiresAt).toISOString(),
     };
   }
@@ -182,11 +186,18 @@ export class AuthService {
     return this.signInProven(email, ctx.headers);
   }
 
-  /** For the emailed link: the session cookies, or undefined when the link is no good. */
-  async followMagicLink(token: string, ctx: RequestContext): Promise<Headers | undefined> {
+  /** Whom an emailed link would sign in, for its page to ask first; it stays unused. */
+  async magicLinkEmail(token: string): Promise<string> {
+    const email = await this.deps.magic.peekLink(token);
+    if (!email) throw new HttpError(400, AUTH_MESSAGES.otpInvalid);
+    return email;
+  }
+
+  /** Signs in with an emailed link, once, after its page asked. */
+  async signInWithMagicLink(token: string, ctx: RequestContext): Promise<AuthResult> {
     const email = await this.deps.magic.consumeLink(token);
-    if (!email) return undefined;
-    return (await this.signInProven(email, ctx.headers)).cookies;
+    if (!email) throw new HttpError(400, AUTH_MESSAGES.otpInvalid);
+    return this.signInProven(email, ctx.headers);
   }
 
   async signInDemo(ctx: RequestContext): Promise<AuthResult> {
@@ -234,7 +245,9 @@ export class AuthService {
     }
   }
 
+  /** Changes the password; every desktop and CLI sign-in then ends (recovery). */
   async changePassword(
+    user: AuthenticatedUser,
     input: { currentPassword: string; newPassword: string },
     headers: Headers,
   ): Promise<void> {
@@ -261,15 +274,25 @@ export class AuthService {
       }
       throw translate(error);
     }
+    // Recovery: whoever knew the old password may hold a token; none is kept.
+    await this.deps.desktop.revokeAllForUser(user.id);
   }
 
+  /**
+   * Ends every other cookie session and every other desktop/CLI sign-in; answers how many
+   * ended. The caller's own session (or own token family) stays.
+   */
   async signOutOthers(user: AuthenticatedUser): Promise<number> {
     const result = await this.deps.db
       .deleteFrom('sessions')
       .where('user_id', '=', user.id)
       .where('token', '!=', user.sessionToken)
       .executeTakeFirst();
-    return Number(result.numDeletedRows);
+    const devices = await this.deps.desktop.revokeAllForUser(
+      user.id,
+      user.tokenFamilyId ?? undefined,
+    );
+    return Number(result.numDeletedRows) + devices;
   }
 
   private async signInProven(email: string, headers: Headers): Promise<AuthResult> {

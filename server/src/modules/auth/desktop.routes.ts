@@ -1,7 +1,11 @@
 import type { preHandlerAsyncHookHandler } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorBodySchema } from '@takes/contract';
+import {
+  desktopDevicesResponseSchema,
+  desktopTokenBodySchema,
+  errorBodySchema,
+} from '@takes/contract';
 import { userOf } from '../../auth/guard';
 import type { DesktopTokensService } from './desktop-tokens.service';
 
@@ -11,7 +15,12 @@ const tokenPairSchema = z.object({
   tokenType: z.literal('Bearer'),
   expiresIn: z.number(),
 });
-const errors = { 400: errorBodySchema, 401: errorBodySchema, 429: errorBodySchema };
+const errors = {
+  400: errorBodySchema,
+  401: errorBodySchema,
+  404: errorBodySchema,
+  429: errorBodySchema,
+};
 const tags = ['desktop'];
 
 /** Sign-in for the desktop app and the `takes` CLI. */
@@ -51,11 +60,15 @@ export const desktopRoutes =
         schema: {
           tags,
           summary: 'Trade a one-time code for tokens',
-          body: z.object({ code: z.string().min(1, 'Code is required').max(200) }),
+          body: desktopTokenBodySchema,
           response: { 200: tokenPairSchema, ...errors },
         },
       },
-      (request) => deps.service.exchange(request.body.code),
+      (request) =>
+        deps.service.exchange(request.body.code, {
+          name: request.body.name,
+          userAgent: request.headers['user-agent'],
+        }),
     );
     app.post(
       '/desktop/refresh',
@@ -68,6 +81,34 @@ export const desktopRoutes =
         },
       },
       (request) => deps.service.refresh(request.body.refreshToken),
+    );
+    app.get(
+      '/desktop/tokens',
+      {
+        schema: {
+          tags,
+          summary: "The caller's signed-in desktop apps and CLIs",
+          response: { 200: desktopDevicesResponseSchema, ...errors },
+        },
+        preHandler: deps.requireUser,
+      },
+      async (request) => ({ devices: await deps.service.listDevices(userOf(request).id) }),
+    );
+    app.delete(
+      '/desktop/tokens/:id',
+      {
+        schema: {
+          tags,
+          summary: 'Sign out one desktop app or CLI',
+          params: z.object({ id: z.string().min(1).max(100) }),
+          response: { 204: z.null(), ...errors },
+        },
+        preHandler: deps.requireUser,
+      },
+      async (request, reply) => {
+        await deps.service.revokeDevice(userOf(request).id, request.params.id);
+        return reply.status(204).send(null);
+      },
     );
     return Promise.resolve();
   };

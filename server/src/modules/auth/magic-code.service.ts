@@ -2,14 +2,28 @@ import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/schema';
+import { HttpError } from '../../http/errors';
 import type { Mailer } from '../../mail/mailer';
 
 export const MAGIC_CODE_TTL_MS = 10 * 60 * 1000;
 export const MAGIC_CODE_MAX_FAILURES = 5;
+const HOUR_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * HOUR_MS;
+/** Wrong codes an address may get per day, whatever the resends, before code sign-in locks. */
+export const CODE_FAILURE_BUDGET = 10;
+/** The 1st, 2nd and 3rd (and later) lock-out in a row. */
+export const CODE_LOCKOUT_STEPS_MS = [HOUR_MS, 6 * HOUR_MS, 24 * HOUR_MS] as const;
+/** A week without a lock-out and the next one starts again at the shortest. */
+const LOCKOUT_MEMORY_MS = 7 * DAY_MS;
+/** Where the emailed link leads: a page that asks before it signs in. */
+export const MAGIC_LINK_PAGE = '/magic-link';
 
 /**
  * One email carries a 6-digit code and a link; either signs the owner in once. A new send
- * replaces the previous code and link; the 5th wrong code voids the code.
+ * replaces the previous code and link; the 5th wrong code voids the code. Each address
+ * also has a daily budget of wrong codes that a resend does not reset: spending it locks
+ * sign-in by code for 1 h, then 6 h, then 24 h, and tells the address's owner. The link
+ * (which only the mailbox's owner has) keeps working.
  */
 export class MagicCodeService {
   constructor(
@@ -38,7 +52,8 @@ export class MagicCodeService {
       .values({ email, ...row })
       .onConflict((oc) => oc.column('email').doUpdateSet(row))
       .execute();
-    const link = `${this.deps.publicUrl}/api/auth/magic-code/link?token=${linkToken}`;
+    // The token rides in the fragment: browsers never send it, so no log holds it.
+    const link = `${this.deps.publicUrl}${MAGIC_LINK_PAGE}#token=${linkToken}`;
     await this.deps.mailer.send({
       to: email,
       subject: 'Your Takes sign-in code',
@@ -54,9 +69,20 @@ export class MagicCodeService {
     });
   }
 
-  /** True when the code is right; consumes it. A wrong code counts towards the limit. */
+  /**
+   * True when the code is right; consumes it. A wrong code counts towards the code's limit
+   * and the address's daily budget; while the address is locked out this answers 429.
+   */
   async verifyCode(email: string, code: string): Promise<boolean> {
-    const nowIso = this.deps.clock.now().toISOString();
+    const now = this.deps.clock.now();
+    const nowIso = now.toISOString();
+    const budget = await this.deps.db
+      .selectFrom('magic_code_failures')
+      .select('locked_until')
+      .where('email', '=', email)
+      .executeTakeFirst();
+    if (budget?.locked_until && budget.locked_until > nowIso)
+      throw lockedOut(budget.locked_until, now);
     const row = await this.deps.db
       .selectFrom('magic_codes')
       .selectAll()
@@ -75,6 +101,7 @@ export class MagicCodeService {
       if (failed && failed.failed_attempts >= MAGIC_CODE_MAX_FAILURES) {
         await this.deps.db.deleteFrom('magic_codes').where('email', '=', email).execute();
       }
+      await this.countFailure(email);
       return false;
     }
     // Deleting the exact row makes the code single use even when two requests race.
@@ -85,6 +112,17 @@ export class MagicCodeService {
       .where('failed_attempts', '<', MAGIC_CODE_MAX_FAILURES)
       .executeTakeFirst();
     return Number(consumed.numDeletedRows) === 1;
+  }
+
+  /** The email a link token would prove, without using it up; undefined when no good. */
+  async peekLink(token: string): Promise<string | undefined> {
+    const row = await this.deps.db
+      .selectFrom('magic_codes')
+      .select('email')
+      .where('link_token_hash', '=', this.digest(`link:${token}`))
+      .where('expires_at', '>', this.deps.clock.now().toISOString())
+      .executeTakeFirst();
+    return row?.email;
   }
 
   /** The email a link token proves, consuming it; undefined when unknown, used or expired. */
@@ -99,6 +137,73 @@ export class MagicCodeService {
     return row?.email;
   }
 
+  /**
+   * Counts one wrong code against the address's day. The attempt that spends the budget
+   * locks code sign-in (longer each time in a row) and emails the owner; it and any racing
+   * attempt answer 429.
+   */
+  private async countFailure(email: string): Promise<void> {
+    const now = this.deps.clock.now();
+    const nowIso = now.toISOString();
+    const dayAgo = new Date(now.getTime() - DAY_MS).toISOString();
+    const counted = await this.deps.db
+      .insertInto('magic_code_failures')
+      .values({ email, failures: 1, window_start: nowIso })
+      .onConflict((oc) =>
+        oc.column('email').doUpdateSet((eb) => ({
+          failures: eb
+            .case()
+            .when('magic_code_failures.window_start', '<=', dayAgo)
+            .then(1)
+            .else(eb('magic_code_failures.failures', '+', 1))
+            .end(),
+          window_start: eb
+            .case()
+            .when('magic_code_failures.window_start', '<=', dayAgo)
+            .then(nowIso)
+            .else(eb.ref('magic_code_failures.window_start'))
+            .end(),
+        })),
+      )
+      .returning(['failures', 'lockouts', 'locked_until'])
+      .executeTakeFirstOrThrow();
+    if (counted.failures < CODE_FAILURE_BUDGET) return;
+    if (counted.failures > CODE_FAILURE_BUDGET) {
+      // A racing attempt already tripped the lock-out (or is about to).
+      const until =
+        counted.locked_until && counted.locked_until > nowIso
+          ? counted.locked_until
+          : new Date(now.getTime() + HOUR_MS).toISOString();
+      throw lockedOut(until, now);
+    }
+    const recent =
+      counted.locked_until !== null &&
+      counted.locked_until > new Date(now.getTime() - LOCKOUT_MEMORY_MS).toISOString();
+    const lockouts = Math.min((recent ? counted.lockouts : 0) + 1, CODE_LOCKOUT_STEPS_MS.length);
+    const lockMs = CODE_LOCKOUT_STEPS_MS[lockouts - 1] ?? HOUR_MS;
+    const lockedUntil = new Date(now.getTime() + lockMs).toISOString();
+    await this.deps.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('magic_code_failures')
+        .set({ failures: 0, window_start: nowIso, lockouts, locked_until: lockedUntil })
+        .where('email', '=', email)
+        .execute();
+      await trx.deleteFrom('magic_codes').where('email', '=', email).execute();
+    });
+    await this.deps.mailer.send({
+      to: email,
+      subject: 'Someone tried to sign in to your Takes account',
+      text: [
+        `Someone tried to sign in to your Takes account (${email}) with ${CODE_FAILURE_BUDGET} wrong sign-in codes.`,
+        '',
+        `To protect it, signing in with an emailed code is locked for ${duration(lockMs)}. Nobody got in.`,
+        'If this was you, you can still sign in with the link in a new sign-in email.',
+        'If it was not you, you need not do anything: only someone who can read this mailbox can use a sign-in link.',
+      ].join('\n'),
+    });
+    throw lockedOut(lockedUntil, now);
+  }
+
   // Keyed with the server secret: a leaked table does not let anyone test 10^6 codes offline.
   private digest(value: string): string {
     return createHmac('sha256', this.deps.secret).update(value).digest('hex');
@@ -109,4 +214,19 @@ export class MagicCodeService {
     const given = Buffer.from(this.digest(value), 'hex');
     return expected.length === given.length && timingSafeEqual(expected, given);
   }
+}
+
+function duration(ms: number): string {
+  const minutes = Math.max(1, Math.ceil(ms / 60_000));
+  if (minutes < 60) return minutes === 1 ? '1 minute' : `${minutes} minutes`;
+  const hours = Math.ceil(minutes / 60);
+  return hours === 1 ? '1 hour' : `${hours} hours`;
+}
+
+function lockedOut(lockedUntil: string, now: Date): HttpError {
+  const left = duration(new Date(lockedUntil).getTime() - now.getTime());
+  return new HttpError(
+    429,
+    `Too many wrong codes for this email address. Signing in with a code is locked for ${left}; you can still use the link in a new sign-in email.`,
+  );
 }

@@ -1,6 +1,7 @@
 import {
   AUTH_MESSAGES,
   authProvidersSchema,
+  magicLinkDetailsSchema,
   sessionResponseSchema,
   type AuthProviders,
   type SessionResponse,
@@ -44,6 +45,22 @@ export async function verifyMagicCode(email: string, code: string): Promise<Sess
       fallbackMessage: AUTH_MESSAGES.otpInvalid,
     },
   );
+  return sessionResponseSchema.parse(body);
+}
+
+/** Whom an emailed link signs in; it stays unused until `signInWithMagicLink`. */
+export async function fetchMagicLinkEmail(token: string, signal?: AbortSignal): Promise<string> {
+  const body = await apiPost<unknown>(
+    '/api/auth/magic-code/link/details',
+    { token },
+    { signal, fallbackMessage: AUTH_MESSAGES.authFailed },
+  );
+  return magicLinkDetailsSchema.parse(body).email;
+}
+
+/** Signs in with an emailed link (once). */
+export async function signInWithMagicLink(token: string): Promise<SessionResponse> {
+  const body = await apiPost<unknown>('/api/auth/magic-code/link', { token }, authFailed);
   return sessionResponseSchema.parse(body);
 }
 

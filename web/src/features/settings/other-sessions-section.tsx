@@ -11,7 +11,7 @@ function revokedMessage(revoked: number): string {
   return `Signed out of ${revoked} other ${revoked === 1 ? 'session' : 'sessions'}.`;
 }
 
-export function OtherSessionsSection() {
+export function OtherSessionsSection({ onSignedOut }: { onSignedOut?: () => void } = {}) {
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<Result>(null);
 
@@ -20,6 +20,7 @@ export function OtherSessionsSection() {
     setResult(null);
     try {
       setResult({ tone: 'success', message: revokedMessage(await signOutOtherSessions()) });
+      onSignedOut?.();
     } catch (error) {
       setResult({
         tone: 'error',
@@ -36,7 +37,8 @@ export function OtherSessionsSection() {
         Sessions
       </h2>
       <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
-        Signed in on another computer or browser? End those sessions; this one stays signed in.
+        Signed in on another computer or browser? End those sessions, and sign out the desktop app
+        and the CLI; this one stays signed in.
       </p>
       <div className="mt-3 flex flex-col items-start gap-3">
         <button

@@ -54,8 +54,11 @@ export default defineConfig({
       PORT: String(port),
       HOST: '127.0.0.1',
       PUBLIC_URL: origin,
-      // Each test presents its own client address (tests/support/test.ts) for the per-IP limits.
-      TRUST_PROXY: 'true',
+      // Each test presents its own client address (tests/support/test.ts) for the per-IP limits:
+      // the browser and the test's request context connect from loopback, the one trusted proxy.
+      TRUST_PROXY: '127.0.0.1',
+      // The instance admin: workspace-debug.spec.ts signs in as this address by emailed code.
+      ADMIN_EMAILS: 'debug-admin@example.com',
       NODE_ENV: 'production',
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',

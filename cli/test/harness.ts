@@ -58,7 +58,7 @@ export async function startServer(smtpUrl: string): Promise<RunningServer> {
       PUBLIC_URL: url,
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
-      TRUST_PROXY: 'true',
+      TRUST_PROXY: '127.0.0.1',
       SMTP_URL: smtpUrl,
       JOB_CONCURRENCY: '1',
       ...(process.env.FFMPEG_PATH ? { FFMPEG_PATH: process.env.FFMPEG_PATH } : {}),

@@ -1,11 +1,32 @@
+import type { Page } from '@playwright/test';
 import { expect, test } from './support/test';
+import { signInCodeFrom, waitForMail } from './support/mailbox';
 import { signedInAt } from './support/workspace';
 
-test('the debug page shows a healthy server and runs a database round trip', async ({
+/** The e2e server's ADMIN_EMAILS (playwright.config.ts). */
+const ADMIN = 'debug-admin@example.com';
+
+/** Signs the page's context in as `email` by emailed code, which proves the address. */
+async function signInByCode(page: Page, baseURL: string | undefined, email: string) {
+  if (!baseURL) throw new Error('baseURL must be set in playwright.config.ts');
+  const headers = { origin: new URL(baseURL).origin };
+  const sentAt = Date.now();
+  const sent = await page.request.post('/api/auth/magic-code/send', { data: { email }, headers });
+  expect(sent.status(), await sent.text()).toBe(200);
+  const code = signInCodeFrom(await waitForMail(email, { since: sentAt }));
+  const verified = await page.request.post('/api/auth/magic-code/verify', {
+    data: { email, code },
+    headers,
+  });
+  expect(verified.status(), await verified.text()).toBe(200);
+}
+
+test('the debug page shows the admin a healthy server and runs a database round trip', async ({
   page,
   baseURL,
 }) => {
-  await signedInAt(page, baseURL, 'debug', '/debug');
+  await signInByCode(page, baseURL, ADMIN);
+  await page.goto('/debug');
 
   const database = page.getByRole('region', { name: 'Database', exact: true });
   await expect(database.getByText('Dialect')).toBeVisible();
@@ -19,4 +40,19 @@ test('the debug page shows a healthy server and runs a database round trip', asy
 
   await page.getByRole('button', { name: 'Run round trip' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Round trip passed' })).toBeVisible();
+});
+
+test('the debug page tells any other user it is for the server’s administrators', async ({
+  page,
+  baseURL,
+}) => {
+  await signedInAt(page, baseURL, 'debug', '/debug');
+  await expect(
+    page.getByText('The debug page is only available to the administrators of this Takes server.', {
+      exact: false,
+    }),
+  ).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Database', exact: true })).toHaveCount(0);
+  const direct = await page.request.get('/api/debug');
+  expect(direct.status()).toBe(404);
 });

@@ -17,13 +17,11 @@ describe('app', () => {
     t = await createTestApp();
     const response = await t.app.inject({ method: 'GET', url: '/api/health' });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({
+    // Details (dialect, storage kind, ffmpeg version) are for the instance's admins only:
+    // see modules/workspace/debug-access.db.test.ts.
+    expect(response.json()).toEqual({
       status: 'ok',
-      checks: {
-        database: { status: 'ok', detail: t.deps.database.dialect },
-        storage: { status: 'ok', detail: 'local' },
-        ffmpeg: { status: 'ok', detail: expect.stringMatching(/^ffmpeg version/) as unknown },
-      },
+      checks: { database: { status: 'ok' }, storage: { status: 'ok' }, ffmpeg: { status: 'ok' } },
     });
   });
 

@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { TrustProxy } from './config';
 import type { AppDeps } from './deps';
 import { registerErrorHandling } from './http/errors';
+import { serializeRequest } from './http/log-redaction';
 import { registerOpenApi } from './http/openapi';
 import { registerSecurityHeaders } from './http/security';
 import { registerSpa } from './http/spa';
 import { storageRoutes } from './http/storage.routes';
-import { createAuth } from './auth/auth';
+import { CLIENT_IP_HEADER, createAuth } from './auth/auth';
 import { registerAuthGuard } from './auth/guard';
 import { RateLimiter } from './auth/rate-limiter';
 import { registerCsrfProtection } from './http/csrf';
@@ -19,6 +21,7 @@ import { linkRoutes, ownerSharingRoutes } from './modules/sharing/sharing.routes
 import { SharingService } from './modules/sharing/sharing.service';
 import { workspaceRoutes } from './modules/workspace/workspace.routes';
 import { WorkspaceService } from './modules/workspace/workspace.service';
+import { InstanceAdmins } from './modules/workspace/instance-admins';
 import { DesktopTokensService } from './modules/auth/desktop-tokens.service';
 import { MagicCodeService } from './modules/auth/magic-code.service';
 import { healthRoutes } from './modules/health/health.routes';
@@ -43,6 +46,19 @@ export interface BuildAppOptions {
   uploadMaxBytes?: number;
 }
 
+/**
+ * TRUST_PROXY as Fastify takes it. A hop count becomes "the last N hops are proxies": the
+ * address N entries from the right of socket + X-Forwarded-For is the client. (Fastify itself
+ * ignores a plain number, since it cannot tell whether the socket peer really is a proxy; the
+ * README says to use a hop count only when the server is reachable through the proxies alone.)
+ */
+function fastifyTrustProxy(
+  trust: TrustProxy,
+): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust === 'number') return (_address, hop) => hop < trust;
+  return trust;
+}
+
 /** Builds the Fastify app from its adapters. It does not listen; main.ts or a test does. */
 export async function buildApp(
   deps: AppDeps,
@@ -50,7 +66,15 @@ export async function buildApp(
 ): Promise<FastifyInstance> {
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
-    trustProxy: deps.config.trustProxy,
+    // Request logs never show the secrets some URLs carry (?token=, share keys, signatures).
+    childLoggerFactory: (logger, bindings, childOptions) =>
+      logger.child(bindings, {
+        ...childOptions,
+        serializers: { ...childOptions.serializers, req: serializeRequest },
+      }),
+    // false, a hop count or the proxies' addresses: request.ip is then the one client address
+    // every per-IP limit uses (never a raw X-Forwarded-For).
+    trustProxy: fastifyTrustProxy(deps.config.trustProxy),
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID();
@@ -62,6 +86,9 @@ export async function buildApp(
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    // better-auth reads the client address from a header: give it the one Fastify resolved,
+    // replacing whatever a client sent under that name.
+    request.headers[CLIENT_IP_HEADER] = request.ip;
     done();
   });
 
@@ -183,7 +210,14 @@ export async function buildApp(
     projects,
     queueKind: deps.jobs.kind,
   });
-  await app.register(workspaceRoutes({ service: workspace, requireUser }), { prefix: '/api' });
+  const admins = new InstanceAdmins({
+    db,
+    adminEmails: deps.config.adminEmails,
+    env: deps.config.env,
+  });
+  await app.register(workspaceRoutes({ service: workspace, requireUser, admins }), {
+    prefix: '/api',
+  });
 
   const site = new SiteService({
     db,
@@ -195,7 +229,9 @@ export async function buildApp(
   await app.register(crawlerRoutes({ service: site, publicUrl: deps.config.publicUrl }));
 
   const health = new HealthService(deps);
-  await app.register(healthRoutes(health), { prefix: '/api' });
+  await app.register(healthRoutes({ service: health, auth: authService, admins }), {
+    prefix: '/api',
+  });
   await app.register(storageRoutes(deps), { prefix: '/api' });
 
   await registerSpa(app, deps.config.webDistDir);

@@ -1,8 +1,11 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
-import { loadConfig } from './config';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig, productionMailProblem } from './config';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -88,4 +91,121 @@ describe('config', () => {
       'Invalid configuration: DATABASE_URL must be a postgres:// URL or sqlite:<file path> (got "nonsense")',
     ]);
   });
+  it.each([
+    [undefined, false],
+    ['false', false],
+    ['0', false],
+    ['1', 1],
+    ['2', 2],
+    ['127.0.0.1', ['127.0.0.1']],
+    [' 10.0.0.0/8 , 192.0.2.1,fd00::/8 ', ['10.0.0.0/8', '192.0.2.1', 'fd00::/8']],
+    ['loopback, uniquelocal', ['loopback', 'uniquelocal']],
+  ])('reads TRUST_PROXY=%s as %o', (value, expected) => {
+    expect(loadConfig({ TRUST_PROXY: value }).trustProxy).toEqual(expected);
+  });
+
+  it.each([
+    ['true', 'TRUST_PROXY no longer takes true (any client could choose its address'],
+    ['yes', 'TRUST_PROXY no longer takes true'],
+    ['10.0.0.0/33', 'TRUST_PROXY must be false, a hop count (1, 2, …) or a comma-separated list'],
+    ['proxy.internal', '"proxy.internal" is none of these'],
+    ['10.0.0.1,', '"" is none of these'],
+  ])('refuses TRUST_PROXY=%s', (value, message) => {
+    expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(message);
+  });
+
+  it('reads ADMIN_EMAILS as a lower-case list and refuses what is not an address', () => {
+    expect(loadConfig({}).adminEmails).toEqual([]);
+    expect(loadConfig({ ADMIN_EMAILS: ' Ada@Example.com, bo@example.com ,' }).adminEmails).toEqual([
+      'ada@example.com',
+      'bo@example.com',
+    ]);
+    expect(() => loadConfig({ ADMIN_EMAILS: 'ada@example.com, bob' })).toThrow(
+      'Invalid configuration: ADMIN_EMAILS must be a comma-separated list of email addresses',
+    );
+  });
+
+  it('asks production for SMTP_URL or an explicit MAIL_TO_LOG=true', () => {
+    const problem = (env: Record<string, string>) => productionMailProblem(loadConfig(env));
+    expect(problem({})).toBeUndefined();
+    expect(problem({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail:25' })).toBeUndefined();
+    expect(problem({ NODE_ENV: 'production', MAIL_TO_LOG: 'true' })).toBeUndefined();
+    expect(problem({ NODE_ENV: 'production' })).toMatch(/SMTP_URL is required.*MAIL_TO_LOG=true/);
+    expect(problem({ NODE_ENV: 'production', MAIL_TO_LOG: 'false' })).toMatch(/SMTP_URL/);
+  });
+
+  describe('a production start without SMTP', () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'takes-mailcheck-'));
+    afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+    const baseEnv = (): NodeJS.ProcessEnv => {
+      // Empty means unset, and a developer's .env cannot fill it in (dotenv keeps what is set).
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        NODE_ENV: 'production',
+        DATA_DIR: dataDir,
+        SECRET_KEY: 'mail-check-secret-key-0123456789abcdef',
+        LOG_LEVEL: 'info',
+      };
+      for (const name of ['SMTP_URL', 'MAIL_TO_LOG', 'DATABASE_URL', 'JOB_QUEUE', 'STORAGE_DRIVER'])
+        env[name] = '';
+      return env;
+    };
+
+    it.each(['serve', 'worker'])('stops `%s` with one line naming the variables', (command) => {
+      const result = spawnSync(
+        process.execPath,
+        ['--import', 'tsx', path.join(here, 'main.ts'), command],
+        {
+          env: baseEnv(),
+          encoding: 'utf8',
+          timeout: 30_000,
+        },
+      );
+      expect(result.status).toBe(1);
+      expect(result.stderr.trim().split('\n')).toEqual([
+        'Invalid configuration: SMTP_URL is required when NODE_ENV=production (or set MAIL_TO_LOG=true to write emails, sign-in codes included, to the log)',
+      ]);
+    });
+
+    it('serves when MAIL_TO_LOG=true says so explicitly', async () => {
+      const port = await freePort();
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', path.join(here, 'main.ts'), 'serve'],
+        {
+          env: { ...baseEnv(), MAIL_TO_LOG: 'true', PORT: String(port), HOST: '127.0.0.1' },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      let output = '';
+      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      try {
+        const deadline = Date.now() + 60_000;
+        while (!output.includes('Takes is running')) {
+          if (child.exitCode !== null) throw new Error(`the server exited:\n${output}`);
+          if (Date.now() > deadline) throw new Error(`the server did not start:\n${output}`);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        const health = await fetch(`http://127.0.0.1:${port}/api/health`);
+        expect(health.status).toBe(200);
+        expect(output).toContain('"mail":"log"');
+      } finally {
+        child.kill('SIGTERM');
+        await exited;
+      }
+    }, 90_000);
+  });
 });
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -24,6 +25,68 @@ const positiveInt = z.coerce
   .int('must be a whole number')
   .positive('must be greater than 0');
 
+/**
+ * Which proxies in front of the server may tell it the client's address (X-Forwarded-For):
+ * `false` (none: the socket address is the client), a hop count (`1` = one balancer in front:
+ * the right-most X-Forwarded-For entry is the client) or a comma-separated list of proxy
+ * addresses/CIDRs (`10.0.0.0/8, 127.0.0.1`; also proxy-addr's `loopback`, `linklocal` and
+ * `uniquelocal`). `true` is refused: it would take the left-most entry, which any client sets.
+ */
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+const trustProxy = z
+  .string()
+  .trim()
+  .transform((value, ctx): TrustProxy => {
+    const lower = value.toLowerCase();
+    if (['false', '0', 'no'].includes(lower)) return false;
+    if (['true', 'yes'].includes(lower)) {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          'no longer takes true (any client could choose its address with X-Forwarded-For): ' +
+          'give the number of proxies in front of Takes (e.g. 1) or their addresses (e.g. 10.0.0.0/8)',
+      });
+      return z.NEVER;
+    }
+    if (/^\d+$/.test(value)) {
+      const hops = Number(value);
+      if (hops <= 100) return hops;
+    }
+    const entries = value.split(',').map((entry) => entry.trim());
+    const bad = entries.find((entry) => !isProxyAddress(entry));
+    if (bad !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be false, a hop count (1, 2, …) or a comma-separated list of proxy addresses/CIDRs; "${bad}" is none of these`,
+      });
+      return z.NEVER;
+    }
+    return entries;
+  });
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_NAMES.has(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  if (!/^\d{1,3}$/.test(prefix)) return false;
+  return Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+const emailList = z
+  .string()
+  .transform((value) =>
+    value
+      .split(',')
+      .map((email) => email.trim().toLowerCase())
+      .filter(Boolean),
+  )
+  .refine(
+    (emails) => emails.every((email) => /^[^\s@]+@[^\s@]+$/.test(email)),
+    'must be a comma-separated list of email addresses',
+  );
+
 const databaseUrl = z
   .string()
   .trim()
@@ -42,7 +105,7 @@ const envSchema = z.object({
   HOST: z.string().trim().min(1).default('localhost'),
   PORT: port.default(8080),
   PUBLIC_URL: httpUrl.optional(),
-  TRUST_PROXY: booleanString.default(false),
+  TRUST_PROXY: trustProxy.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATA_DIR: z.string().trim().min(1).default('./data'),
   SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
@@ -72,6 +135,8 @@ const envSchema = z.object({
     .trim()
     .refine((value) => /^smtps?:\/\/.+/.test(value), 'must be an smtp:// or smtps:// URL')
     .optional(),
+  MAIL_TO_LOG: booleanString.default(false),
+  ADMIN_EMAILS: emailList.optional(),
   MAIL_FROM: z.string().trim().min(3).default('Takes <no-reply@takes.localhost>'),
   WEB_DIST_DIR: z.string().trim().min(1).optional(),
   BLOG_DIR: z.string().trim().min(1).optional(),
@@ -93,6 +158,9 @@ const envSchema = z.object({
 
 export type RawEnv = Record<string, string | undefined>;
 
+/** Fastify's `trustProxy`: none, a hop count, or the addresses/CIDRs of the trusted proxies. */
+export type TrustProxy = false | number | string[];
+
 export type DatabaseConfig =
   { dialect: 'sqlite'; file: string } | { dialect: 'postgres'; url: string };
 
@@ -113,7 +181,9 @@ export interface Config {
   host: string;
   port: number;
   publicUrl: string;
-  trustProxy: boolean;
+  trustProxy: TrustProxy;
+  /** Verified email addresses of the instance's owners (the debug page); empty: nobody. */
+  adminEmails: string[];
   logLevel: string;
   dataDir: string;
   secretKey: string | undefined;
@@ -128,7 +198,7 @@ export interface Config {
     runInServe: boolean;
   };
   media: { ffmpegPath: string | undefined; ffprobePath: string | undefined; timeoutMs: number };
-  mail: { smtpUrl: string | undefined; from: string };
+  mail: { smtpUrl: string | undefined; from: string; toLog: boolean };
   webDistDir: string;
   blogDir: string;
   desktopDownloads: {
@@ -212,6 +282,7 @@ export function loadConfig(rawEnv: RawEnv): Config {
     port: env.PORT,
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
     trustProxy: env.TRUST_PROXY,
+    adminEmails: env.ADMIN_EMAILS ?? [],
     logLevel: env.LOG_LEVEL,
     dataDir,
     secretKey: env.SECRET_KEY,
@@ -230,7 +301,7 @@ export function loadConfig(rawEnv: RawEnv): Config {
       ffprobePath: env.FFPROBE_PATH,
       timeoutMs: env.MEDIA_TIMEOUT_SECONDS * 1000,
     },
-    mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
+    mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, toLog: env.MAIL_TO_LOG },
     webDistDir: path.resolve(env.WEB_DIST_DIR ?? defaultWebDist),
     blogDir: path.resolve(env.BLOG_DIR ?? defaultBlogDir),
     desktopDownloads: {
@@ -251,6 +322,19 @@ export function loadConfig(rawEnv: RawEnv): Config {
     },
     desktopScheme: env.DESKTOP_SCHEME,
   };
+}
+
+/**
+ * Why this configuration must not serve or work in production, or undefined. Without SMTP every
+ * email (sign-in codes and links included) goes to the log, which is fine on a developer's machine
+ * but leaves live credentials in log files; production asks for it explicitly.
+ */
+export function productionMailProblem(config: Config): string | undefined {
+  if (config.env !== 'production' || config.mail.smtpUrl || config.mail.toLog) return undefined;
+  return (
+    'Invalid configuration: SMTP_URL is required when NODE_ENV=production ' +
+    '(or set MAIL_TO_LOG=true to write emails, sign-in codes included, to the log)'
+  );
 }
 
 /** A provider is configured with both its id and secret, or not at all. */

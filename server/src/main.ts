@@ -1,10 +1,12 @@
 import { config as loadDotenv } from 'dotenv';
 import pino from 'pino';
 import { buildApp } from './app';
-import { ConfigError, loadConfig, type Config } from './config';
+import { ConfigError, loadConfig, productionMailProblem, type Config } from './config';
 import { openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
-import { openRuntime } from './runtime';
+import { pruneRateLimitsJob } from './jobs/catalog';
+import { startRecurring } from './jobs/recurring';
+import { openRuntime, type Runtime } from './runtime';
 
 type Command = 'serve' | 'worker' | 'migrate';
 const COMMANDS: readonly Command[] = ['serve', 'worker', 'migrate'];
@@ -25,6 +27,12 @@ async function main(): Promise<void> {
       process.exit(1);
     }
     throw error;
+  }
+  // Sign-in codes must not end up in production log files by default.
+  const mailProblem = command === 'migrate' ? undefined : productionMailProblem(config);
+  if (mailProblem) {
+    console.error(mailProblem);
+    process.exit(1);
   }
   const logger = pino({ level: config.logLevel, base: { service: `takes-${command}` } });
 
@@ -56,8 +64,12 @@ async function worker(config: Config, logger: pino.Logger): Promise<void> {
   // No ffmpeg outlives this process, however it ends.
   process.once('exit', () => runtime.media.killAll());
   await runtime.jobs.startWorking();
+  const stopRecurring = startRecurringJobs(runtime, logger);
   logger.info({ queue: runtime.jobs.kind }, 'worker started');
-  onShutdown(logger, () => runtime.close());
+  onShutdown(logger, () => {
+    stopRecurring();
+    return runtime.close();
+  });
 }
 
 async function serve(config: Config, logger: pino.Logger): Promise<void> {
@@ -65,6 +77,7 @@ async function serve(config: Config, logger: pino.Logger): Promise<void> {
   process.once('exit', () => runtime.media.killAll());
   const app = await buildApp(runtime, { logger });
   if (config.jobs.runInServe) await runtime.jobs.startWorking();
+  const stopRecurring = config.jobs.runInServe ? startRecurringJobs(runtime, logger) : () => {};
   await app.listen({ host: config.host, port: config.port });
   logger.info(
     {
@@ -78,9 +91,18 @@ async function serve(config: Config, logger: pino.Logger): Promise<void> {
     `Takes is running on ${config.publicUrl}`,
   );
   onShutdown(logger, async () => {
+    stopRecurring();
     await app.close();
     await runtime.close();
   });
+}
+
+const HOUR_MS = 60 * 60 * 1000;
+
+/** The housekeeping jobs every working process enqueues now and then; returns a stop function. */
+function startRecurringJobs(runtime: Runtime, logger: pino.Logger): () => void {
+  const stops = [startRecurring(runtime.jobs, pruneRateLimitsJob, {}, HOUR_MS, logger)];
+  return () => stops.forEach((stop) => stop());
 }
 
 /** On SIGINT/SIGTERM: stop taking work, finish what is running, then exit. */

@@ -6,6 +6,11 @@ import { hashPassword, verifyPassword } from './password-hash';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '@takes/contract';
 
 export const SESSION_COOKIE_PREFIX = 'takes';
+/**
+ * The request header that carries the client address Fastify resolved (request.ip, which honours
+ * TRUST_PROXY) into better-auth. app.ts sets it on every request, overwriting any client value.
+ */
+export const CLIENT_IP_HEADER = 'x-takes-client-ip';
 const DAY = 24 * 60 * 60;
 
 /**
@@ -110,7 +115,7 @@ export function createAuth(
       cookiePrefix: SESSION_COOKIE_PREFIX,
       useSecureCookies: https,
       defaultCookieAttributes: { httpOnly: true, sameSite: 'lax', secure: https, path: '/' },
-      ipAddress: { ipAddressHeaders: config.trustProxy ? ['x-forwarded-for'] : [] },
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
       database: { generateId: () => crypto.randomUUID() },
     },
   });

@@ -24,10 +24,11 @@ export class RateLimiter {
     const nowIso = now.toISOString();
     const windowOpenedAfter = new Date(now.getTime() - rule.windowMs).toISOString();
     const key = `${rule.name}:${subject}`;
+    const expiresIso = new Date(now.getTime() + rule.windowMs).toISOString();
     // One statement: a new key starts at 1; an expired window restarts at 1; else count + 1.
     const row = await this.db
       .insertInto('rate_limits')
-      .values({ key, window_start: nowIso, count: 1 })
+      .values({ key, window_start: nowIso, count: 1, expires_at: expiresIso })
       .onConflict((oc) =>
         oc.column('key').doUpdateSet((eb) => ({
           count: eb
@@ -41,6 +42,12 @@ export class RateLimiter {
             .when('rate_limits.window_start', '<=', windowOpenedAfter)
             .then(nowIso)
             .else(eb.ref('rate_limits.window_start'))
+            .end(),
+          expires_at: eb
+            .case()
+            .when('rate_limits.window_start', '<=', windowOpenedAfter)
+            .then(expiresIso)
+            .else(eb.fn.coalesce('rate_limits.expires_at', eb.val(expiresIso)))
             .end(),
         })),
       )
@@ -61,10 +68,25 @@ export class RateLimiter {
     return (row?.count ?? 0) > rule.limit;
   }
 
-  /** Removes windows that ended long ago (called now and then; counters are tiny). */
-  async prune(olderThanMs: number): Promise<void> {
-    const cutoff = new Date(this.clock.now().getTime() - olderThanMs).toISOString();
-    await this.db.deleteFrom('rate_limits').where('window_start', '<', cutoff).execute();
+  /**
+   * Deletes the windows that are over (each row knows when its rule's window ends), so the table
+   * holds only live counters. Rows from before expiry times were recorded go a day after they
+   * opened. Returns how many rows went.
+   */
+  async prune(): Promise<number> {
+    const now = this.clock.now();
+    const nowIso = now.toISOString();
+    const dayAgo = new Date(now.getTime() - 24 * 60 * MINUTE).toISOString();
+    const result = await this.db
+      .deleteFrom('rate_limits')
+      .where((eb) =>
+        eb.or([
+          eb('expires_at', '<=', nowIso),
+          eb.and([eb('expires_at', 'is', null), eb('window_start', '<=', dayAgo)]),
+        ]),
+      )
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 }
 

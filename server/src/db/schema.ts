@@ -75,6 +75,8 @@ export interface RateLimitsTable {
   key: string;
   window_start: string;
   count: number;
+  /** When the window ends (null only for rows written by an older version). */
+  expires_at: string | null;
 }
 
 export interface DesktopCodesTable {

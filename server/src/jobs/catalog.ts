@@ -11,6 +11,7 @@ import {
   expireUpload,
 } from '../modules/repos/stored-audio';
 import type { ObjectStore } from '../storage/object-store';
+import { RateLimiter } from '../auth/rate-limiter';
 import { defineJob, type JobDefinition } from './registry';
 
 export interface JobCatalogDeps {
@@ -46,6 +47,11 @@ export const processBounceJob = {
 export const expireUploadJob = {
   name: 'bounces.expire-upload',
   payload: z.object({ uploadId: z.string().min(1) }),
+};
+/** Recurring (see jobs/recurring.ts): deletes the rate-limit windows that are over. */
+export const pruneRateLimitsJob = {
+  name: 'rate-limits.prune',
+  payload: z.object({}),
 };
 export const processVersionJob = {
   name: 'media.process-version',
@@ -99,6 +105,16 @@ export function createJobCatalog(deps: JobCatalogDeps): JobDefinition[] {
       retryLimit: 8,
       retryDelaySeconds: 30,
       handle: ({ uploadId }) => expireUpload(deps, uploadId),
+    }),
+    defineJob({
+      ...pruneRateLimitsJob,
+      retryLimit: 2,
+      retryDelaySeconds: 60,
+      timeoutSeconds: 5 * 60,
+      handle: async (_payload, context) => {
+        const removed = await new RateLimiter(deps.db, deps.clock).prune();
+        if (removed > 0) context.logger.info({ removed }, 'expired rate-limit windows removed');
+      },
     }),
   ];
 }

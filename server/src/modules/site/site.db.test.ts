@@ -45,7 +45,7 @@ describe('public site API: contact, desktop downloads, blog, robots and sitemap'
     });
 
   it('stores a valid contact message, refuses bad ones with the field message, and rate limits per address', async () => {
-    t = await createTestApp({ env: { TRUST_PROXY: 'true' } });
+    t = await createTestApp({ env: { TRUST_PROXY: '127.0.0.1' } });
     const ok = await contact({
       topic: 'labels',
       name: ' Ada ',

@@ -1,8 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { signInByCode } from '../../../test/admin';
 import { api, newUser } from '../../../test/api';
+import { startTestSmtp } from '../../../test/smtp';
+import { SmtpMailer } from '../../mail/mailer';
 import { makeAudio } from '../../../test/audio-fixtures';
 import { createTestApp, type TestApp } from '../../../test/test-app';
 
@@ -85,9 +88,14 @@ describe('dashboard stats, search and debug', () => {
     expect((await owner.get('/api/search?q=%20')).statusCode).toBe(400);
   });
 
-  it('reports the server state and round-trips a test project', async () => {
-    t = await createTestApp();
-    const owner = api(t, await newUser(t));
+  it('reports the server state and round-trips a test project (for an admin)', async () => {
+    const smtp = await startTestSmtp();
+    onTestFinished(() => smtp.close());
+    t = await createTestApp({
+      env: { ADMIN_EMAILS: 'owner@example.com' },
+      mailer: new SmtpMailer(smtp.url, 'Takes <no-reply@takes.test>'),
+    });
+    const owner = api(t, await signInByCode(t, smtp, 'owner@example.com'));
     const debug = (await owner.get('/api/debug')).json<{
       database: { dialect: string; latest: string };
       storage: { status: string };

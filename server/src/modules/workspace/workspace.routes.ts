@@ -1,19 +1,44 @@
-import type { preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBodySchema } from '@takes/contract';
 import { userOf } from '../../auth/guard';
+import { HttpError } from '../../http/errors';
+import type { InstanceAdmins } from './instance-admins';
 import type { WorkspaceService } from './workspace.service';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema };
+const debugErrors = { ...errors, 404: errorBodySchema };
+const status = z.enum(['ok', 'error']);
+const debugReportSchema = z.object({
+  database: z.object({
+    dialect: z.enum(['sqlite', 'postgres']),
+    migrations: z.array(z.string()),
+    latest: z.string().nullable(),
+  }),
+  storage: z.object({ kind: z.string(), status, detail: z.string().optional() }),
+  ffmpeg: z.object({ status, version: z.string().nullable(), source: z.string() }),
+  jobs: z.object({
+    queue: z.string(),
+    queued: z.number(),
+    active: z.number(),
+    completed: z.number(),
+    failed: z.number(),
+  }),
+});
 
 export const workspaceRoutes =
   (deps: {
     service: WorkspaceService;
     requireUser: preHandlerAsyncHookHandler;
+    admins: InstanceAdmins;
   }): FastifyPluginAsyncZod =>
   (app) => {
     app.addHook('preHandler', deps.requireUser);
+    // The debug page is the instance owner's: for anyone else it does not exist.
+    const requireAdmin = async (request: FastifyRequest) => {
+      if (!(await deps.admins.includes(userOf(request).id))) throw new HttpError(404, 'Not found');
+    };
     app.get(
       '/stats',
       {
@@ -77,7 +102,14 @@ export const workspaceRoutes =
     );
     app.get(
       '/debug',
-      { schema: { tags: ['debug'], summary: 'Server state for the debug page' } },
+      {
+        schema: {
+          tags: ['debug'],
+          summary: "Server state for the debug page (the instance's admins only)",
+          response: { 200: debugReportSchema, ...debugErrors },
+        },
+        preHandler: requireAdmin,
+      },
       () => deps.service.debug(),
     );
     app.post(
@@ -85,12 +117,13 @@ export const workspaceRoutes =
       {
         schema: {
           tags: ['debug'],
-          summary: 'Insert and delete a test project',
+          summary: "Insert and delete a test project (the instance's admins only)",
           response: {
             200: z.object({ projectId: z.string(), insertMs: z.number(), deleteMs: z.number() }),
-            ...errors,
+            ...debugErrors,
           },
         },
+        preHandler: requireAdmin,
       },
       (request) => deps.service.roundTrip(userOf(request).id),
     );

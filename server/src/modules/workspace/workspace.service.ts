@@ -8,10 +8,19 @@ import type { ProjectsService } from '../projects/projects.service';
 import { parseJson } from '../versions/version-view';
 
 const MONTH_MS = 30 * 24 * 60 * 60 * 1000;
+/** The debug report counts every job and checks storage: a refresh storm reuses one report. */
+const DEBUG_CACHE_MS = 10_000;
 
 /** Likes a user's words literally: % and _ match themselves. */
 function likePattern(q: string): string {
   return `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export interface DebugReport {
+  database: { dialect: Dialect; migrations: string[]; latest: string | null };
+  storage: { kind: string; status: 'ok' | 'error'; detail?: string };
+  ffmpeg: { status: 'ok' | 'error'; version: string | null; source: string };
+  jobs: { queue: string; queued: number; active: number; completed: number; failed: number };
 }
 
 /** The dashboard's figures, search across the workspace, and the debug page's checks. */
@@ -27,6 +36,10 @@ export class WorkspaceService {
       queueKind: string;
     },
   ) {}
+
+  private debugCache: { at: number; report: Promise<DebugReport> } | undefined;
+  /** ffmpeg's version does not change while the process runs: probed once (again after a failure). */
+  private ffmpegVersion: Promise<string> | undefined;
 
   async stats(ownerId: string) {
     const db = this.deps.db;
@@ -112,7 +125,31 @@ export class WorkspaceService {
     };
   }
 
-  async debug() {
+  /** The debug page's report, at most DEBUG_CACHE_MS old. */
+  debug(): Promise<DebugReport> {
+    const now = this.deps.clock.now().getTime();
+    if (this.debugCache && now - this.debugCache.at < DEBUG_CACHE_MS) return this.debugCache.report;
+    const report = this.buildDebugReport();
+    this.debugCache = { at: now, report };
+    // A failed report is not kept.
+    report.catch(() => {
+      if (this.debugCache?.report === report) this.debugCache = undefined;
+    });
+    return report;
+  }
+
+  private probeFfmpeg(): Promise<string> {
+    if (!this.ffmpegVersion) {
+      const probe = this.deps.media.version();
+      this.ffmpegVersion = probe;
+      probe.catch(() => {
+        if (this.ffmpegVersion === probe) this.ffmpegVersion = undefined;
+      });
+    }
+    return this.ffmpegVersion;
+  }
+
+  private async buildDebugReport(): Promise<DebugReport> {
     const db = this.deps.db;
     const migrations = await sql<{
       name: string;
@@ -143,7 +180,7 @@ export class WorkspaceService {
       source: this.deps.media.tools.source.ffmpeg,
     };
     try {
-      ffmpeg.version = await this.deps.media.version();
+      ffmpeg.version = await this.probeFfmpeg();
     } catch {
       ffmpeg = { ...ffmpeg, status: 'error' };
     }

@@ -1,6 +1,6 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { apiGet, apiPost, errorMessage } from '../../lib/api';
+import { ApiError, apiGet, apiPost, errorMessage } from '../../lib/api';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { Alert } from '../../ui/alert';
 import { Badge } from '../../ui/badge';
@@ -8,7 +8,7 @@ import { primaryButton, secondaryButton } from '../../ui/button-styles';
 import { PageSpinner } from '../../ui/spinner';
 
 interface DebugReport {
-  database: { dialect: string; migrations: number; latest: string | null };
+  database: { dialect: string; migrations: string[]; latest: string | null };
   storage: { kind: string; status: string; detail?: string };
   ffmpeg: { status: string; version: string | null; source: string | null };
   jobs: { queue: string; queued: number; active: number; completed: number; failed: number };
@@ -37,15 +37,34 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
+/** The server answers 404 to anyone but the instance's admins (ADMIN_EMAILS). */
+function isNotAvailable(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 404;
+}
+
 export function DebugPage() {
   useDocumentTitle('Debug · Takes');
   const report = useQuery({
     queryKey: ['debug'],
     queryFn: ({ signal }) => apiGet<DebugReport>('/api/debug', { signal }),
+    // A 404 is an answer, not a hiccup: asking again would not change it.
+    retry: (failures, error) => !isNotAvailable(error) && failures < 1,
   });
   const roundTrip = useMutation({
     mutationFn: () => apiPost<RoundTrip>('/api/debug/round-trip'),
   });
+
+  if (report.isError && isNotAvailable(report.error)) {
+    return (
+      <div className="mx-auto max-w-4xl space-y-6 px-4 py-10 sm:px-6">
+        <h1 className="text-3xl font-bold tracking-tight">Debug</h1>
+        <Alert tone="info">
+          The debug page is only available to the administrators of this Takes server. Ask the
+          person who runs it to add your verified email address to ADMIN_EMAILS.
+        </Alert>
+      </div>
+    );
+  }
 
   return (
     <div className="mx-auto max-w-4xl space-y-6 px-4 py-10 sm:px-6">
@@ -73,7 +92,7 @@ export function DebugPage() {
             </h2>
             <dl className="mt-2">
               <Row label="Dialect">{report.data.database.dialect}</Row>
-              <Row label="Migrations">{report.data.database.migrations}</Row>
+              <Row label="Migrations">{report.data.database.migrations.length}</Row>
               <Row label="Latest migration">{report.data.database.latest ?? '—'}</Row>
             </dl>
           </section>

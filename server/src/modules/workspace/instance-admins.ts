@@ -1,0 +1,29 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema';
+
+/**
+ * Who owns this instance of Takes: the signed-in users whose verified email address is in
+ * ADMIN_EMAILS. They alone see the debug page and the details of /api/health. Without
+ * ADMIN_EMAILS nobody does, except in development, where any signed-in user may.
+ */
+export class InstanceAdmins {
+  constructor(
+    private readonly deps: {
+      db: Kysely<Database>;
+      adminEmails: readonly string[];
+      env: 'development' | 'production' | 'test';
+    },
+  ) {}
+
+  async includes(userId: string | undefined): Promise<boolean> {
+    if (userId === undefined) return false;
+    if (this.deps.adminEmails.length === 0) return this.deps.env === 'development';
+    const user = await this.deps.db
+      .selectFrom('users')
+      .select(['email', 'email_verified'])
+      .where('id', '=', userId)
+      .executeTakeFirst();
+    if (!user || !user.email_verified) return false;
+    return this.deps.adminEmails.includes(user.email.trim().toLowerCase());
+  }
+}

@@ -225,10 +225,7 @@ export class SharingService {
       ])
       .where('comments.version_id', '=', versionId);
     if (!options.includeResolved) query = query.where('comments.resolved_at', 'is', null);
-    return (await query
-      .orderBy('comments.created_at')
-      .orderBy('comments.id')
-      .execute()) as CommentRow[];
+    return query.orderBy('comments.created_at').orderBy('comments.id').execute();
   }
 
   /**

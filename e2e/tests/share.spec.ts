@@ -143,6 +143,48 @@ test.describe('share links', () => {
     await expect.poll(() => audioTime(page)).toBeLessThan(target + 2);
   });
 
+  test("the owner's team-only comment shows a badge on the version page and never on the share page", async ({
+    page,
+    browser,
+    baseURL,
+    extraHTTPHeaders,
+  }) => {
+    test.setTimeout(90_000);
+    const owner = await seedOwnerTrack(page, baseURL, 'share-team-only', 3);
+    const link = await createShareLink(page.request, baseURL, owner.versionId, {
+      download_enabled: false,
+    });
+    await page.goto(
+      `/projects/${owner.projectId}/branches/${owner.branchId}/versions/${owner.versionId}`,
+    );
+    const form = page.getByRole('form', { name: 'Comment' });
+    await form.getByRole('textbox', { name: 'Comment' }).fill('Vocals could be warmer');
+    await form.getByRole('button', { name: 'Post Comment' }).click();
+    await expect(page.getByText('Vocals could be warmer')).toBeVisible();
+    await form.getByRole('textbox', { name: 'Comment' }).fill('Label wants a louder master');
+    await form.getByRole('checkbox', { name: 'Team only' }).check();
+    await form.getByRole('button', { name: 'Post Comment' }).click();
+    const secret = page.getByTestId('comment').filter({ hasText: 'Label wants a louder master' });
+    await expect(secret.getByText('Team only', { exact: true })).toBeVisible();
+    const open = page.getByTestId('comment').filter({ hasText: 'Vocals could be warmer' });
+    await expect(open.getByText('Team only', { exact: true })).toHaveCount(0);
+    // The box is cleared for the next comment.
+    await expect(form.getByRole('checkbox', { name: 'Team only' })).not.toBeChecked();
+
+    const visitor = await visitorPage(browser, baseURL, extraHTTPHeaders);
+    await visitor.goto(link.url);
+    await expect(visitor.getByText('Vocals could be warmer')).toBeVisible();
+    await expect(visitor.getByTestId('comment')).toHaveCount(1);
+    await expect(visitor.getByText('Label wants a louder master')).toHaveCount(0);
+    await setVisitorName(visitor, 'Lena Listener');
+    await expect(visitor.getByRole('checkbox', { name: 'Team only' })).toHaveCount(0);
+    const api = await visitor.request.get(`/api/links/hash/${link.hash}/comments`);
+    expect(((await api.json()) as OwnerComment[]).map((c) => c.content)).toEqual([
+      'Vocals could be warmer',
+    ]);
+    await visitor.context().close();
+  });
+
   test('an expired link shows that it has expired and its audio answers 410', async ({
     page,
     browser,

@@ -17,12 +17,20 @@ export const SHARE_MESSAGES = {
   notAuthenticated: 'Not authenticated',
   versionIdRequired: 'Version ID is required',
   stillProcessing: 'This version is still being processed. Please try again in a moment.',
+  commentNotFound: 'Comment not found',
 } as const;
 
 export const createLinkBodySchema = z.object({
   name: z.string().trim().max(200).optional(),
   download_enabled: z.boolean().default(false),
   expires_at: z.iso.datetime({ offset: true, error: 'Expiry must be an ISO date-time' }).nullish(),
+  /** 'Listeners see each other's comments': off keeps each visitor to their own link's threads. */
+  listeners_see_each_other: z.boolean().default(true),
+});
+
+/** What the owner may change on an existing link. */
+export const updateLinkBodySchema = z.object({
+  listeners_see_each_other: z.boolean(),
 });
 
 export const shareLinkSchema = z.object({
@@ -35,6 +43,7 @@ export const shareLinkSchema = z.object({
   download_enabled: z.boolean(),
   expires_at: z.string().nullable(),
   created_at: z.string(),
+  listeners_see_each_other: z.boolean(),
 });
 export type ShareLink = z.infer<typeof shareLinkSchema>;
 
@@ -51,6 +60,11 @@ export const sharedVersionSchema = z.object({
     message: z.string().nullable(),
     created_at: z.string(),
     status: z.string(),
+    /**
+     * Whether the link's audio route streams now. Without download rights only the standard
+     * rendition streams, so this stays false until processing has made it.
+     */
+    audio_ready: z.boolean(),
     waveform_data: z
       .object({ peaks: z.array(z.number()), duration: z.number().nullable() })
       .nullable(),
@@ -69,6 +83,8 @@ export const commentSchema = z.object({
   parent_id: z.string().nullable(),
   resolved: z.boolean(),
   created_at: z.string(),
+  /** Shown to the team only, never through a share link; replies to it are team-only too. */
+  team_only: z.boolean(),
 });
 export type Comment = z.infer<typeof commentSchema>;
 
@@ -87,9 +103,12 @@ export const ownerCommentBodySchema = z.object({
   content: contentSchema,
   timestamp: timestampSchema,
   parent_id: z.string().max(64).nullish(),
+  /** 'Team only': never shown through a share link. A reply to a team-only comment is one too. */
+  team_only: z.boolean().default(false),
 });
 
-export const visitorCommentBodySchema = ownerCommentBodySchema.extend({
+/** Visitors write through a link, so they can never write a team-only comment. */
+export const visitorCommentBodySchema = ownerCommentBodySchema.omit({ team_only: true }).extend({
   visitor_name: z
     .string({ error: SHARE_MESSAGES.nameRequired })
     .trim()

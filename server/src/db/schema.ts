@@ -184,6 +184,8 @@ export interface LinksTable {
   expires_at: string | null;
   revoked_at: string | null;
   created_at: string;
+  /** 1 (default): visitors see every visitor's comments; 0: only their own link's threads. */
+  listeners_see_each_other: number;
 }
 
 export interface CommentsTable {
@@ -197,6 +199,8 @@ export interface CommentsTable {
   timestamp_seconds: number | null;
   resolved_at: string | null;
   created_at: string;
+  /** 1: shown to the team only, never through a share link (replies inherit it). */
+  team_only: number;
 }
 
 export interface ReposTable {

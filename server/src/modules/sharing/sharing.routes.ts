@@ -9,6 +9,7 @@ import {
   shareLinkSchema,
   SHARE_MESSAGES,
   sharedVersionSchema,
+  updateLinkBodySchema,
   visitorCommentBodySchema,
 } from '@takes/contract';
 import { userOf } from '../../auth/guard';
@@ -17,7 +18,7 @@ import { sendObject, sendStoredAudio } from '../../http/send-object';
 import type { ObjectStore } from '../../storage/object-store';
 import type { AuthService } from '../auth/auth.service';
 import { toFetchHeaders } from '../auth/fetch-bridge';
-import { downloadOf, pickAudio } from '../versions/versions.service';
+import { downloadOf } from '../versions/versions.service';
 import type { SharingService } from './sharing.service';
 
 const errors = {
@@ -25,6 +26,7 @@ const errors = {
   401: errorBodySchema,
   403: errorBodySchema,
   404: errorBodySchema,
+  409: errorBodySchema,
   410: errorBodySchema,
   416: errorBodySchema,
   429: errorBodySchema,
@@ -35,6 +37,9 @@ const versionParams = z.object({
   versionId: z.string().min(1, SHARE_MESSAGES.versionIdRequired).max(64),
 });
 const commentParams = z.object({ commentId: z.string().min(1).max(64) });
+
+/** How long a visitor waiting for the standard rendition is asked to wait before trying again. */
+const PROCESSING_RETRY_AFTER_SECONDS = 5;
 
 /** The owner's link and comment management (signed in). */
 export const ownerSharingRoutes =
@@ -88,6 +93,18 @@ export const ownerSharingRoutes =
         return reply.status(204).send(null);
       },
     );
+    app.patch(
+      '/links/:linkId',
+      {
+        schema: {
+          tags,
+          params: z.object({ linkId: z.string().max(64) }),
+          body: updateLinkBodySchema,
+          response: { 200: shareLinkSchema, ...errors },
+        },
+      },
+      (request) => service.updateLink(userOf(request).id, request.params.linkId, request.body),
+    );
     app.get(
       '/versions/:versionId/comments',
       {
@@ -126,6 +143,7 @@ export const ownerSharingRoutes =
           content: request.body.content,
           timestamp: request.body.timestamp,
           parentId: request.body.parent_id,
+          teamOnly: request.body.team_only,
         });
         return reply.status(201).send(comment);
       },
@@ -191,12 +209,15 @@ export const linkRoutes =
       },
       async (request, reply) => {
         const { link, version } = await service.open(request.params.hash, request.ip);
-        // Without download rights only the standard rendition streams, never the master.
-        const quality = link.download_enabled ? request.query.quality : 'standard';
-        const audio = pickAudio(version, quality);
-        if (!link.download_enabled && audio.format !== 'mp3')
-          throw new HttpError(503, SHARE_MESSAGES.stillProcessing);
-        return sendStoredAudio(request, reply, deps.storage, audio);
+        // Without download rights only the standard rendition streams, never the original.
+        const result = service.linkAudio({ link, version }, request.query.quality);
+        if (!result.ready) {
+          return reply
+            .status(409)
+            .header('retry-after', String(PROCESSING_RETRY_AFTER_SECONDS))
+            .send({ error: SHARE_MESSAGES.stillProcessing });
+        }
+        return sendStoredAudio(request, reply, deps.storage, result.audio);
       },
     );
 
@@ -220,8 +241,8 @@ export const linkRoutes =
         schema: { tags, params: hashParams, response: { 200: z.array(commentSchema), ...errors } },
       },
       async (request) => {
-        const { version } = await service.open(request.params.hash, request.ip);
-        return service.listComments(version.id, { includeResolved: true });
+        const { link, version } = await service.open(request.params.hash, request.ip);
+        return service.visitorComments({ link, version });
       },
     );
 

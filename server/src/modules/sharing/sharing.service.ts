@@ -12,7 +12,8 @@ import type {
 } from '../../db/schema';
 import { HttpError, notFound } from '../../http/errors';
 import { avatarUrl } from '../auth/auth.service';
-import { toVersion } from '../versions/version-view';
+import { parseJson, toVersion, type Renditions } from '../versions/version-view';
+import { pickAudio, type StoredAudio } from '../versions/versions.service';
 import { VersionsRepo } from '../versions/versions.repo';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -29,6 +30,9 @@ export interface OpenedLink {
   version: VersionsTable;
   project: ProjectsTable;
 }
+
+/** What the link's audio route may stream now, or why it may not yet. */
+export type LinkAudio = { ready: true; audio: StoredAudio } | { ready: false };
 
 interface CommentRow extends CommentsTable {
   display_name: string | null;
@@ -55,6 +59,7 @@ export class SharingService {
       name?: string | undefined;
       download_enabled: boolean;
       expires_at?: string | null | undefined;
+      listeners_see_each_other?: boolean | undefined;
     },
   ): Promise<ShareLink> {
     const found = await this.versions.findWithProject(ownerId, versionId);
@@ -70,8 +75,31 @@ export class SharingService {
       expires_at: input.expires_at ? new Date(input.expires_at).toISOString() : null,
       revoked_at: null,
       created_at: this.now(),
+      listeners_see_each_other: input.listeners_see_each_other === false ? 0 : 1,
     };
     await this.deps.db.insertInto('links').values(row).execute();
+    return toLink(row);
+  }
+
+  /** The owner changes a live link's options; someone else's or a revoked link is not found. */
+  async updateLink(
+    ownerId: string,
+    linkId: string,
+    input: { listeners_see_each_other: boolean },
+  ): Promise<ShareLink> {
+    const result = await this.deps.db
+      .updateTable('links')
+      .set({ listeners_see_each_other: input.listeners_see_each_other ? 1 : 0 })
+      .where('id', '=', linkId)
+      .where('owner_id', '=', ownerId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1) throw notFound(SHARE_MESSAGES.linkNotFound);
+    const row = await this.deps.db
+      .selectFrom('links')
+      .selectAll()
+      .where('id', '=', linkId)
+      .executeTakeFirstOrThrow();
     return toLink(row);
   }
 
@@ -129,7 +157,24 @@ export class SharingService {
     return { link, version, project };
   }
 
-  sharedPage({ link, version, project }: OpenedLink) {
+  /**
+   * The audio a link may stream. With download rights: the quality asked for (the original until
+   * renditions exist). Without: the standard rendition only, never the original in any format, so
+   * until processing has made it the link must wait.
+   */
+  linkAudio(
+    { link, version }: Pick<OpenedLink, 'link' | 'version'>,
+    quality: 'original' | 'high' | 'standard',
+  ): LinkAudio {
+    if (link.download_enabled === 1) return { ready: true, audio: pickAudio(version, quality) };
+    const standard = parseJson<Renditions>(version.renditions, {}).standard;
+    if (standard) return { ready: true, audio: pickAudio(version, 'standard') };
+    if (version.status === 'failed') throw notFound('This quality is not available');
+    return { ready: false };
+  }
+
+  sharedPage(opened: OpenedLink) {
+    const { link, version, project } = opened;
     const view = toVersion(version);
     return {
       link: {
@@ -144,12 +189,29 @@ export class SharingService {
         message: version.message,
         created_at: version.created_at,
         status: version.status,
+        audio_ready: this.audioReady(opened),
         waveform_data: view.waveform_data,
       },
     };
   }
 
+  private audioReady(opened: Pick<OpenedLink, 'link' | 'version'>): boolean {
+    try {
+      return this.linkAudio(opened, 'standard').ready;
+    } catch {
+      return false;
+    }
+  }
+
+  /** The team's view: every comment on the version, team-only ones included. */
   async listComments(versionId: string, options: { includeResolved: boolean }): Promise<Comment[]> {
+    return (await this.commentRows(versionId, options)).map(toComment);
+  }
+
+  private async commentRows(
+    versionId: string,
+    options: { includeResolved: boolean },
+  ): Promise<CommentRow[]> {
     let query = this.deps.db
       .selectFrom('comments')
       .leftJoin('profiles', 'profiles.user_id', 'comments.user_id')
@@ -163,11 +225,18 @@ export class SharingService {
       ])
       .where('comments.version_id', '=', versionId);
     if (!options.includeResolved) query = query.where('comments.resolved_at', 'is', null);
-    const rows = (await query
-      .orderBy('comments.created_at')
-      .orderBy('comments.id')
-      .execute()) as CommentRow[];
-    return rows.map(toComment);
+    return query.orderBy('comments.created_at').orderBy('comments.id').execute();
+  }
+
+  /**
+   * A link visitor's view: never a team-only comment or anything under one; and when the link's
+   * 'Listeners see each other's comments' is off, only the threads its own visitors started or
+   * joined (their comments and every reply under them).
+   */
+  async visitorComments(opened: Pick<OpenedLink, 'link' | 'version'>): Promise<Comment[]> {
+    const all = await this.commentRows(opened.version.id, { includeResolved: true });
+    const visible = visibleThroughLink(all, opened.link);
+    return all.filter((c) => visible.has(c.id)).map(toComment);
   }
 
   async ownerComments(
@@ -188,15 +257,20 @@ export class SharingService {
     content: string;
     timestamp: number | null | undefined;
     parentId: string | null | undefined;
+    teamOnly: boolean;
   }): Promise<Comment> {
+    let teamOnly = input.teamOnly;
     if (input.parentId) {
       const parent = await this.deps.db
         .selectFrom('comments')
-        .select('version_id')
+        .select(['version_id', 'team_only'])
         .where('id', '=', input.parentId)
         .executeTakeFirst();
       // A reply belongs to the same version as the comment it answers.
-      if (!parent || parent.version_id !== input.versionId) throw notFound('Comment not found');
+      if (!parent || parent.version_id !== input.versionId)
+        throw notFound(SHARE_MESSAGES.commentNotFound);
+      // A reply to a team-only comment is team-only too.
+      if (parent.team_only === 1) teamOnly = true;
     }
     const id = randomUUID();
     await this.deps.db
@@ -212,6 +286,7 @@ export class SharingService {
         timestamp_seconds: input.timestamp ?? null,
         resolved_at: null,
         created_at: this.now(),
+        team_only: teamOnly ? 1 : 0,
       })
       .execute();
     const all = await this.listComments(input.versionId, { includeResolved: true });
@@ -243,7 +318,19 @@ export class SharingService {
       );
     }
     if (!input.userId && !input.visitorName) throw new HttpError(400, SHARE_MESSAGES.nameRequired);
-    return this.addComment({ versionId: opened.version.id, linkId: opened.link.id, ...input });
+    if (input.parentId) {
+      // A visitor answers only what their link shows them: a hidden comment is not found.
+      const visible = await this.visitorComments(opened);
+      if (!visible.some((c) => c.id === input.parentId))
+        throw notFound(SHARE_MESSAGES.commentNotFound);
+    }
+    // Visitors never write team-only comments.
+    return this.addComment({
+      versionId: opened.version.id,
+      linkId: opened.link.id,
+      ...input,
+      teamOnly: false,
+    });
   }
 
   /** The version owner may delete or resolve any comment on their versions. */
@@ -256,7 +343,7 @@ export class SharingService {
       .where('comments.id', '=', commentId)
       .where('projects.owner_id', '=', ownerId)
       .executeTakeFirst();
-    if (!row) throw notFound('Comment not found');
+    if (!row) throw notFound(SHARE_MESSAGES.commentNotFound);
     return row;
   }
 
@@ -274,7 +361,7 @@ export class SharingService {
       .execute();
     const all = await this.listComments(row.version_id, { includeResolved: true });
     const updated = all.find((c) => c.id === commentId);
-    if (!updated) throw notFound('Comment not found');
+    if (!updated) throw notFound(SHARE_MESSAGES.commentNotFound);
     return updated;
   }
 
@@ -294,7 +381,39 @@ function toLink(row: LinksTable): ShareLink {
     download_enabled: row.download_enabled === 1,
     expires_at: row.expires_at,
     created_at: row.created_at,
+    listeners_see_each_other: row.listeners_see_each_other === 1,
   };
+}
+
+/**
+ * The ids of the comments a link shows. A comment is hidden when it or any comment above it is
+ * team-only. With 'Listeners see each other's comments' off, it shows only when it or a comment
+ * above it was made through this link.
+ */
+export function visibleThroughLink(
+  comments: readonly Pick<CommentsTable, 'id' | 'parent_id' | 'link_id' | 'team_only'>[],
+  link: Pick<LinksTable, 'id' | 'listeners_see_each_other'>,
+): Set<string> {
+  const byId = new Map(comments.map((c) => [c.id, c]));
+  const visible = new Set<string>();
+  for (const comment of comments) {
+    let teamOnly = false;
+    let throughThisLink = false;
+    const seen = new Set<string>();
+    // Walk up the thread (parents always exist: deleting one deletes its replies).
+    for (
+      let c: (typeof comments)[number] | undefined = comment;
+      c && !seen.has(c.id);
+      c = c.parent_id ? byId.get(c.parent_id) : undefined
+    ) {
+      seen.add(c.id);
+      if (c.team_only === 1) teamOnly = true;
+      if (c.link_id === link.id) throughThisLink = true;
+    }
+    if (!teamOnly && (link.listeners_see_each_other === 1 || throughThisLink))
+      visible.add(comment.id);
+  }
+  return visible;
 }
 
 /** Author per the spec: profile display name, visitor name, 'Anonymous', or 'Unknown User'. */
@@ -315,5 +434,6 @@ function toComment(row: CommentRow): Comment {
     parent_id: row.parent_id,
     resolved: row.resolved_at !== null,
     created_at: row.created_at,
+    team_only: row.team_only === 1,
   };
 }

@@ -11,6 +11,8 @@ export interface CommentDraft {
   /** Seconds into the version, or null when no time is attached. */
   timestamp: number | null;
   parent_id: string | null;
+  /** Only where the form offers 'Team only' (the team's own view), never on a share page. */
+  team_only?: boolean;
 }
 
 interface CommentFormProps {
@@ -22,6 +24,8 @@ interface CommentFormProps {
   error: string | null;
   replyingTo?: Comment | null;
   onCancelReply?: () => void;
+  /** Offer the 'Team only' checkbox (the signed-in team's view; never a share page). */
+  allowTeamOnly?: boolean;
 }
 
 /** Comment text (required, at most 5000 characters) with an optional playback time. */
@@ -32,10 +36,14 @@ export function CommentForm({
   error,
   replyingTo = null,
   onCancelReply,
+  allowTeamOnly = false,
 }: CommentFormProps) {
   const player = useAudioPlayer();
   const [content, setContent] = useState('');
   const [timestamp, setTimestamp] = useState<number | null>(null);
+  const [teamOnly, setTeamOnly] = useState(false);
+  // A reply to a team-only comment is team-only too (the server makes it so either way).
+  const inheritsTeamOnly = replyingTo?.team_only === true;
   const textareaRef = useRef<HTMLTextAreaElement>(null);
   const id = useId();
   const counterId = `${id}-counter`;
@@ -60,9 +68,11 @@ export function CommentForm({
         content: content.trim(),
         timestamp,
         parent_id: replyingTo?.id ?? null,
+        ...(allowTeamOnly ? { team_only: teamOnly || inheritsTeamOnly } : {}),
       });
       setContent('');
       setTimestamp(null);
+      setTeamOnly(false);
       onCancelReply?.();
     } catch {
       // The caller shows the error; the draft stays so nothing typed is lost.
@@ -125,6 +135,27 @@ export function CommentForm({
               </button>
             </span>
           )}
+          {allowTeamOnly ? (
+            <span className="inline-flex items-center gap-2">
+              <input
+                id={`${id}-team-only`}
+                type="checkbox"
+                checked={teamOnly || inheritsTeamOnly}
+                disabled={inheritsTeamOnly}
+                onChange={(event) => setTeamOnly(event.target.checked)}
+                aria-describedby={`${id}-team-only-hint`}
+                className="size-4 accent-indigo-600"
+              />
+              <label htmlFor={`${id}-team-only`} className="text-zinc-700 dark:text-zinc-300">
+                Team only
+              </label>
+              <span id={`${id}-team-only-hint`} className="sr-only">
+                {inheritsTeamOnly
+                  ? 'Replies to a team-only comment are team-only too.'
+                  : 'Never shown to listeners on share links.'}
+              </span>
+            </span>
+          ) : null}
           <span
             id={counterId}
             className={`text-xs tabular-nums ${content.length >= COMMENT_MAX_LENGTH ? 'text-red-600 dark:text-red-400' : 'text-zinc-500 dark:text-zinc-400'}`}

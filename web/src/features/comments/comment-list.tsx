@@ -117,6 +117,7 @@ function CommentItem({
             >
               {formatPosted(comment.created_at)}
             </time>
+            {comment.team_only ? <Badge tone="amber">Team only</Badge> : null}
             {comment.resolved ? <Badge tone="green">Resolved</Badge> : null}
           </div>
           {/* Plain text only: React escapes it, and line breaks are kept by CSS. */}

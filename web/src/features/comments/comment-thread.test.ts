@@ -15,6 +15,7 @@ function comment(id: string, createdAt: string, parentId: string | null = null):
     parent_id: parentId,
     resolved: false,
     created_at: createdAt,
+    team_only: false,
   };
 }
 

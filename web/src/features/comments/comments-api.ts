@@ -6,6 +6,8 @@ export interface NewComment {
   content: string;
   timestamp: number | null;
   parent_id?: string | null;
+  /** Owner comments only: the visitor route has no such field. */
+  team_only?: boolean;
 }
 
 export const commentKeys = {

@@ -33,6 +33,7 @@ function comment(overrides: Partial<Comment>): Comment {
     parent_id: null,
     resolved: false,
     created_at: '2026-01-01T00:00:01.000Z',
+    team_only: false,
     ...overrides,
   };
 }
@@ -164,6 +165,72 @@ describe('VersionComments', () => {
       content: 'Fixed in v2',
       timestamp: 12.3,
       parent_id: 'c1',
+      team_only: false,
+    });
+  });
+
+  it("marks team-only comments with a 'Team only' badge and posts one when asked", async () => {
+    const secret = comment({
+      id: 'c3',
+      content: 'Label wants it louder, do not tell them yet',
+      timestamp: null,
+      team_only: true,
+      created_at: '2026-01-01T00:00:03.000Z',
+    });
+    fetchMock.mockImplementation((_url: string, init?: RequestInit) =>
+      Promise.resolve(
+        (init?.method ?? 'GET') === 'GET'
+          ? Response.json([...comments, secret])
+          : Response.json(secret, { status: 201 }),
+      ),
+    );
+    renderComments(fakePlayer(true));
+    const articles = await screen.findAllByRole('article');
+    const badged = articles.filter((a) => within(a).queryByText('Team only') !== null);
+    expect(badged).toHaveLength(1);
+    expect(within(badged[0] as HTMLElement).getByText(secret.content)).toBeTruthy();
+
+    const form = screen.getByRole('form', { name: 'Comment' });
+    const teamOnly = within(form).getByRole<HTMLInputElement>('checkbox', { name: 'Team only' });
+    expect(teamOnly.checked).toBe(false);
+    fireEvent.click(teamOnly);
+    fireEvent.change(within(form).getByRole('textbox', { name: 'Comment' }), {
+      target: { value: 'Bounce a louder master' },
+    });
+    fireEvent.click(within(form).getByRole('button', { name: 'Post Comment' }));
+    await waitFor(() => expect(calls('POST')).toHaveLength(1));
+    expect(JSON.parse(calls('POST')[0]?.[1]?.body as string)).toEqual({
+      content: 'Bounce a louder master',
+      timestamp: null,
+      parent_id: null,
+      team_only: true,
+    });
+    // The next comment starts public again.
+    await waitFor(() => expect(teamOnly.checked).toBe(false));
+  });
+
+  it('a reply to a team-only comment is team-only, and the box says so', async () => {
+    fetchMock.mockImplementation((_url: string, init?: RequestInit) =>
+      Promise.resolve(
+        (init?.method ?? 'GET') === 'GET'
+          ? Response.json([comment({ team_only: true })])
+          : Response.json(comment({ id: 'c9', team_only: true }), { status: 201 }),
+      ),
+    );
+    renderComments(fakePlayer(true));
+    fireEvent.click(await screen.findByRole('button', { name: 'Reply' }));
+    const form = screen.getByRole('form', { name: 'Reply to Olive Owner' });
+    const teamOnly = within(form).getByRole<HTMLInputElement>('checkbox', { name: 'Team only' });
+    expect(teamOnly.checked).toBe(true);
+    expect(teamOnly.disabled).toBe(true);
+    fireEvent.change(within(form).getByRole('textbox', { name: 'Reply to Olive Owner' }), {
+      target: { value: 'Agreed' },
+    });
+    fireEvent.click(within(form).getByRole('button', { name: 'Post Reply' }));
+    await waitFor(() => expect(calls('POST')).toHaveLength(1));
+    expect(JSON.parse(calls('POST')[0]?.[1]?.body as string)).toMatchObject({
+      parent_id: 'c1',
+      team_only: true,
     });
   });
 

@@ -103,6 +103,7 @@ export function VersionComments({ versionId, track }: VersionCommentsProps) {
         error={addComment.error ? errorMessage(addComment.error, addComment.error.message) : null}
         replyingTo={replyingTo}
         onCancelReply={() => setReplyingTo(null)}
+        allowTeamOnly
       />
 
       {deleting ? (

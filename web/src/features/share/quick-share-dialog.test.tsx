@@ -14,6 +14,7 @@ const createdLink = {
   download_enabled: true,
   expires_at: null,
   created_at: '2026-01-01T00:00:00.000Z',
+  listeners_see_each_other: true,
 };
 
 function renderDialog(open = true) {
@@ -67,8 +68,38 @@ describe('QuickShareDialog', () => {
     const [path, init] = fetchMock.mock.calls[0] as [string, RequestInit];
     expect(path).toBe('/api/versions/v3/links');
     const body = JSON.parse(init.body as string) as Record<string, unknown>;
-    expect(body).toMatchObject({ name: 'Night Drive - Version 3', download_enabled: true });
+    expect(body).toMatchObject({
+      name: 'Night Drive - Version 3',
+      download_enabled: true,
+      listeners_see_each_other: true,
+    });
     expect(new Date(body.expires_at as string).getFullYear()).toBe(2099);
+  });
+
+  it("offers 'Listeners see each other's comments', on by default, and sends it off", async () => {
+    renderDialog();
+    const option = screen.getByRole<HTMLInputElement>('checkbox', {
+      name: "Listeners see each other's comments",
+    });
+    expect(option.checked).toBe(true);
+    expect(
+      screen.getByText(
+        'When off, people with this link see only comments made through it and the replies to them',
+      ),
+    ).toBeTruthy();
+    fireEvent.click(option);
+    fireEvent.click(screen.getByRole('button', { name: 'Create Link' }));
+    await screen.findByRole('textbox', { name: 'Share URL' });
+    const [, init] = fetchMock.mock.calls[0] as [string, RequestInit];
+    expect(JSON.parse(init.body as string)).toMatchObject({ listeners_see_each_other: false });
+
+    // The next link starts from the default again.
+    fireEvent.click(screen.getByRole('button', { name: 'Create Another' }));
+    expect(
+      screen.getByRole<HTMLInputElement>('checkbox', {
+        name: "Listeners see each other's comments",
+      }).checked,
+    ).toBe(true);
   });
 
   it("copies the URL and reads 'Copied!' for 2 seconds", async () => {

@@ -43,6 +43,7 @@ export function QuickShareDialog({
   const defaultName = `${projectName} - Version ${versionNumber}`;
   const [name, setName] = useState(defaultName);
   const [downloadEnabled, setDownloadEnabled] = useState(false);
+  const [listenersSeeEachOther, setListenersSeeEachOther] = useState(true);
   const [expiryDate, setExpiryDate] = useState('');
   const [link, setLink] = useState<ShareLink | null>(null);
   const [copied, setCopied] = useState(false);
@@ -57,6 +58,7 @@ export function QuickShareDialog({
       setLink(null);
       setName(defaultName);
       setDownloadEnabled(false);
+      setListenersSeeEachOther(true);
       setExpiryDate('');
       setCopied(false);
       resetMutation();
@@ -79,6 +81,7 @@ export function QuickShareDialog({
         ...(name.trim() ? { name: name.trim() } : {}),
         download_enabled: downloadEnabled,
         expires_at: expiryFromDate(expiryDate),
+        listeners_see_each_other: listenersSeeEachOther,
       });
       setLink(created);
     } catch (error) {
@@ -91,6 +94,7 @@ export function QuickShareDialog({
     setLink(null);
     setName(defaultName);
     setDownloadEnabled(false);
+    setListenersSeeEachOther(true);
     setExpiryDate('');
     setCopied(false);
     createLink.reset();
@@ -129,6 +133,31 @@ export function QuickShareDialog({
             >
               Allow Download
             </label>
+          </div>
+          <div>
+            <div className="flex items-center gap-2">
+              <input
+                id={`${ids}-listeners`}
+                type="checkbox"
+                checked={listenersSeeEachOther}
+                onChange={(event) => setListenersSeeEachOther(event.target.checked)}
+                aria-describedby={`${ids}-listeners-hint`}
+                className="size-4 accent-indigo-600"
+              />
+              <label
+                htmlFor={`${ids}-listeners`}
+                className="text-sm font-medium text-zinc-800 dark:text-zinc-200"
+              >
+                Listeners see each other&apos;s comments
+              </label>
+            </div>
+            <p
+              id={`${ids}-listeners-hint`}
+              className="mt-1 ml-6 text-xs text-zinc-500 dark:text-zinc-400"
+            >
+              When off, people with this link see only comments made through it and the replies to
+              them
+            </p>
           </div>
           <div>
             <label

@@ -9,7 +9,11 @@ export interface CreateLinkInput {
   name?: string;
   download_enabled: boolean;
   expires_at: string | null;
+  listeners_see_each_other: boolean;
 }
+
+/** How often a share page asks again while its audio is still being processed. */
+export const PROCESSING_POLL_MS = 3000;
 
 export const shareKeys = {
   shared: (hash: string) => ['share', hash] as const,
@@ -29,6 +33,13 @@ export function useSharedVersion(hash: string) {
     queryFn: ({ signal }) => apiGet<SharedVersion>(`/api/links/hash/${hash}`, { signal }),
     // 404 (unknown or revoked) and 410 (expired) are answers, not hiccups worth retrying.
     retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 1,
+    // Until the link's audio exists (a fresh upload being processed), ask again now and then.
+    refetchInterval: (query) => {
+      const version = query.state.data?.version;
+      return version && !version.audio_ready && version.status !== 'failed'
+        ? PROCESSING_POLL_MS
+        : false;
+    },
   });
 }
 

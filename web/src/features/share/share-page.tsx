@@ -96,16 +96,19 @@ function SharedVersionView({ hash, shared }: { hash: string; shared: SharedVersi
   const comments = useLinkComments(hash);
   const [replyingTo, setReplyingTo] = useState<Comment | null>(null);
   const { version, project, link } = shared;
+  // Without download rights the link streams only the standard rendition, made by processing.
+  const ready = version.audio_ready;
 
   // Load the version into the player, paused, unless something else is playing right now.
   const { playTrack } = player;
   const busyElsewhere = player.state.isPlaying && !current;
   const hasTrack = player.state.currentTrack !== null;
   useEffect(() => {
-    if (!busyElsewhere && !hasTrack) playTrack(track, { shouldPlay: false });
-    // Only on arrival: pausing or switching later is the visitor's choice.
+    if (ready && !busyElsewhere && !hasTrack) playTrack(track, { shouldPlay: false });
+    // Only on arrival (or once processing is done): pausing or switching later is the
+    // visitor's choice.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [track.id]);
+  }, [track.id, ready]);
 
   const duration =
     track.duration ?? (current && player.state.duration > 0 ? player.state.duration : null);
@@ -127,6 +130,7 @@ function SharedVersionView({ hash, shared }: { hash: string; shared: SharedVersi
           <button
             type="button"
             className={primaryButton}
+            disabled={!ready}
             onClick={() => (playing ? player.pause() : player.playTrack(track))}
           >
             {playing ? 'Pause' : 'Play'}
@@ -137,6 +141,17 @@ function SharedVersionView({ hash, shared }: { hash: string; shared: SharedVersi
             </a>
           ) : null}
         </div>
+        <p
+          role="status"
+          data-testid="share-audio-status"
+          className="mt-3 text-sm text-zinc-600 dark:text-zinc-300"
+        >
+          {ready
+            ? ''
+            : version.status === 'failed'
+              ? 'This version could not be processed, so it cannot be played.'
+              : 'This version is still being processed. It will play as soon as it is ready.'}
+        </p>
       </div>
 
       <section aria-labelledby="share-comments-heading" className="mt-8">

@@ -1,0 +1,152 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import type { Comment } from '@takes/contract';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AuthContext, type AuthContextValue } from '../auth/auth-context';
+import { initialPlayerState } from '../player/player-reducer';
+import { AudioPlayerContext, type AudioPlayerApi } from '../player/use-audio-player';
+import { PROCESSING_POLL_MS, type SharedVersion } from './share-api';
+import { SharePage } from './share-page';
+
+const HASH = 'AbCdEfGhIjKlMnOpQrStUv';
+
+function shared(audioReady: boolean, status = audioReady ? 'completed' : 'processing') {
+  return {
+    link: { name: 'For the label', download_enabled: false, expires_at: null },
+    project: { name: 'Night Drive' },
+    version: {
+      id: 'v1',
+      version_number: 2,
+      message: null,
+      created_at: '2026-01-01T00:00:00.000Z',
+      status,
+      audio_ready: audioReady,
+      waveform_data: null,
+    },
+  } satisfies SharedVersion;
+}
+
+const visitorComment: Comment = {
+  id: 'c1',
+  version_id: 'v1',
+  user_id: null,
+  visitor_name: 'Vera',
+  author: 'Vera',
+  avatar_url: null,
+  content: 'Love the intro',
+  timestamp: null,
+  parent_id: null,
+  resolved: false,
+  created_at: '2026-01-01T00:00:01.000Z',
+  team_only: false,
+};
+
+const signedOut: AuthContextValue = {
+  status: 'signed-out',
+  user: null,
+  refresh: () => Promise.resolve(),
+  signOut: () => Promise.resolve(),
+  acceptSession: () => undefined,
+};
+
+function fakePlayer(): AudioPlayerApi {
+  return {
+    state: { ...initialPlayerState },
+    playTrack: vi.fn(),
+    pause: vi.fn(),
+    resume: vi.fn(),
+    togglePlay: vi.fn(),
+    seek: vi.fn(),
+    isCurrent: () => false,
+    skip: vi.fn(),
+    setVolume: vi.fn(),
+    setMuted: vi.fn(),
+    loop: false,
+    setLoop: vi.fn(),
+    quality: 'auto',
+    setQuality: vi.fn(),
+    audioElement: null,
+  };
+}
+
+function renderSharePage(player: AudioPlayerApi) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const router = createMemoryRouter([{ path: '/share/:hash', element: <SharePage /> }], {
+    initialEntries: [`/share/${HASH}`],
+  });
+  return render(
+    <QueryClientProvider client={client}>
+      <AuthContext value={signedOut}>
+        <AudioPlayerContext value={player}>
+          <RouterProvider router={router} />
+        </AudioPlayerContext>
+      </AuthContext>
+    </QueryClientProvider>,
+  );
+}
+
+let pages: ReturnType<typeof shared>[];
+let fetchMock: ReturnType<typeof vi.fn<(url: string, init?: RequestInit) => Promise<Response>>>;
+
+beforeEach(() => {
+  localStorage.setItem('takes.visitorName', 'Vera');
+  pages = [shared(true)];
+  fetchMock = vi.fn((url: string) => {
+    if (url === `/api/links/hash/${HASH}`) {
+      // Each read of the page data takes the next answer; the last one repeats.
+      const next = pages.length > 1 ? pages.shift() : pages[0];
+      return Promise.resolve(Response.json(next));
+    }
+    if (url === `/api/links/hash/${HASH}/comments`)
+      return Promise.resolve(Response.json([visitorComment]));
+    return Promise.resolve(Response.json({ error: 'Not found' }, { status: 404 }));
+  });
+  vi.stubGlobal('fetch', fetchMock);
+});
+
+afterEach(() => {
+  cleanup();
+  localStorage.clear();
+  vi.unstubAllGlobals();
+});
+
+describe('SharePage', () => {
+  it("offers visitors no 'Team only' checkbox", async () => {
+    renderSharePage(fakePlayer());
+    await screen.findByRole('article', { name: 'Comment by Vera' });
+    const form = screen.getByRole('form', { name: 'Comment' });
+    expect(within(form).getByRole('button', { name: 'Post Comment' })).toBeTruthy();
+    expect(screen.queryByRole('checkbox', { name: 'Team only' })).toBeNull();
+    expect(screen.queryByText('Team only')).toBeNull();
+  });
+
+  it('shows the processing state, then loads the audio once the rendition exists', async () => {
+    pages = [shared(false), shared(true)];
+    const player = fakePlayer();
+    renderSharePage(player);
+    const play = await screen.findByRole<HTMLButtonElement>('button', { name: 'Play' });
+    expect(play.disabled).toBe(true);
+    expect(screen.getByTestId('share-audio-status').textContent).toBe(
+      'This version is still being processed. It will play as soon as it is ready.',
+    );
+    // Nothing is loaded into the player while the link's audio would be refused.
+    expect(player.playTrack).not.toHaveBeenCalled();
+
+    await waitFor(() => expect(play.disabled).toBe(false), { timeout: PROCESSING_POLL_MS * 2 });
+    expect(screen.getByTestId('share-audio-status').textContent).toBe('');
+    expect(player.playTrack).toHaveBeenCalledWith(
+      expect.objectContaining({ audioUrl: `/api/links/hash/${HASH}/audio` }),
+      { shouldPlay: false },
+    );
+  }, 15_000);
+
+  it('stops asking once processing has failed, and says so', async () => {
+    pages = [shared(false, 'failed')];
+    renderSharePage(fakePlayer());
+    expect(
+      await screen.findByText('This version could not be processed, so it cannot be played.'),
+    ).toBeTruthy();
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Play' }).disabled).toBe(true);
+  });
+});

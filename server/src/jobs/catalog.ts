@@ -12,6 +12,7 @@ import {
 } from '../modules/repos/stored-audio';
 import type { ObjectStore } from '../storage/object-store';
 import { RateLimiter } from '../auth/rate-limiter';
+import { pruneCodeFailures } from '../modules/auth/magic-code.service';
 import { defineJob, type JobDefinition } from './registry';
 
 export interface JobCatalogDeps {
@@ -114,6 +115,8 @@ export function createJobCatalog(deps: JobCatalogDeps): JobDefinition[] {
       handle: async (_payload, context) => {
         const removed = await new RateLimiter(deps.db, deps.clock).prune();
         if (removed > 0) context.logger.info({ removed }, 'expired rate-limit windows removed');
+        const forgotten = await pruneCodeFailures(deps.db, deps.clock.now());
+        if (forgotten > 0) context.logger.info({ forgotten }, 'old code-failure budgets removed');
       },
     }),
   ];

@@ -78,3 +78,45 @@ describe('rate-limits.prune job', () => {
     stop();
   });
 });
+
+describe('rate-limits.prune job and the code-failure budgets', () => {
+  let t: TestApp;
+  afterEach(async () => {
+    await t.close();
+  });
+
+  it('forgets a budget once its day is over and any lock-out ended a week ago', async () => {
+    const clock = new TestClock();
+    t = await createTestApp({ clock });
+    const db = t.deps.database.db;
+    const at = (ms: number) => new Date(clock.now().getTime() + ms).toISOString();
+    const DAY = 24 * 60 * MINUTE;
+    await db
+      .insertInto('magic_code_failures')
+      .values([
+        { email: 'today@example.com', failures: 3, window_start: at(-MINUTE), locked_until: null },
+        { email: 'old@example.com', failures: 3, window_start: at(-2 * DAY), locked_until: null },
+        {
+          email: 'locked-lately@example.com',
+          failures: 0,
+          window_start: at(-3 * DAY),
+          locked_until: at(-2 * DAY),
+        },
+        {
+          email: 'locked-long-ago@example.com',
+          failures: 0,
+          window_start: at(-9 * DAY),
+          locked_until: at(-8 * DAY),
+        },
+      ])
+      .execute();
+    const emails = async () =>
+      (await db.selectFrom('magic_code_failures').select('email').orderBy('email').execute()).map(
+        (row) => row.email,
+      );
+    await t.deps.jobs.enqueue(pruneRateLimitsJob, {});
+    await t.deps.jobs.startWorking();
+    await eventually(async () => !(await emails()).includes('old@example.com'), 10_000);
+    expect(await emails()).toEqual(['locked-lately@example.com', 'today@example.com']);
+  });
+});

@@ -25,6 +25,21 @@ export const MAGIC_LINK_PAGE = '/magic-link';
  * sign-in by code for 1 h, then 6 h, then 24 h, and tells the address's owner. The link
  * (which only the mailbox's owner has) keeps working.
  */
+/**
+ * Removes the failure budgets nothing remembers any more: their day is over and any lock-out ended
+ * more than a week ago (after which the next lock-out starts at the first step again anyway).
+ */
+export async function pruneCodeFailures(db: Kysely<Database>, now: Date): Promise<number> {
+  const dayAgo = new Date(now.getTime() - DAY_MS).toISOString();
+  const forgotten = new Date(now.getTime() - LOCKOUT_MEMORY_MS).toISOString();
+  const result = await db
+    .deleteFrom('magic_code_failures')
+    .where('window_start', '<=', dayAgo)
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', forgotten)]))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 export class MagicCodeService {
   constructor(
     private readonly deps: {

@@ -283,6 +283,14 @@ export interface ContactMessagesTable {
   created_at: string;
 }
 
+/** A 'Try demo' account: deleted with its data at `expires_at`, with a small upload quota. */
+export interface DemoAccountsTable {
+  user_id: string;
+  expires_at: string;
+  uploads_used: Generated<number>;
+  created_at: string;
+}
+
 export interface Database {
   contact_messages: ContactMessagesTable;
   repos: ReposTable;
@@ -306,4 +314,5 @@ export interface Database {
   profiles: ProfilesTable;
   magic_codes: MagicCodesTable;
   rate_limits: RateLimitsTable;
+  demo_accounts: DemoAccountsTable;
 }

@@ -5,7 +5,9 @@ import type { Database } from '../db/schema';
 import type { MediaRunner } from '../media/runner';
 import { processAudio, processVersion } from '../modules/versions/processing';
 import { deleteOriginalIfUnused, expireUpload } from '../modules/repos/stored-audio';
+import { expireDemoAccounts } from '../modules/demo/demo-expiry';
 import type { ObjectStore } from '../storage/object-store';
+import type { JobQueue } from './job-queue';
 import { defineJob, type JobDefinition } from './registry';
 
 export interface JobCatalogDeps {
@@ -16,6 +18,8 @@ export interface JobCatalogDeps {
   /** Folder for scratch files (originals fetched for processing, renditions being made). */
   tmpDir: string;
   mediaTimeoutMs: number;
+  /** The queue these jobs run on, for a job that deletes through paths that queue clean-ups. */
+  queue: () => JobQueue;
 }
 
 // References used to enqueue; the handlers are bound to their dependencies below.
@@ -41,6 +45,10 @@ export const expireUploadJob = {
 export const processVersionJob = {
   name: 'media.process-version',
   payload: z.object({ versionId: z.string().min(1) }),
+};
+export const expireDemoAccountJob = {
+  name: 'demo.expire-account',
+  payload: z.object({ userId: z.string().min(1) }),
 };
 
 /** Every job the app runs. A worker registers all of them. */
@@ -84,6 +92,12 @@ export function createJobCatalog(deps: JobCatalogDeps): JobDefinition[] {
       retryLimit: 8,
       retryDelaySeconds: 30,
       handle: ({ uploadId }) => expireUpload(deps, uploadId),
+    }),
+    defineJob({
+      ...expireDemoAccountJob,
+      retryLimit: 8,
+      retryDelaySeconds: 60,
+      handle: ({ userId }) => expireDemoAccounts({ ...deps, jobs: deps.queue() }, userId),
     }),
   ];
 }

@@ -6,6 +6,7 @@ import * as m0004 from './0004-projects';
 import * as m0005 from './0005-sharing';
 import * as m0006 from './0006-repositories';
 import * as m0007 from './0007-contact';
+import * as m0010 from './0010-demo-accounts';
 
 /** Every migration, in order. Names sort lexically; never rename or edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '0005-sharing': m0005,
   '0006-repositories': m0006,
   '0007-contact': m0007,
+  '0010-demo-accounts': m0010,
 };

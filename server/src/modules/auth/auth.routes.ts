@@ -68,6 +68,7 @@ export const authRoutes =
       () => ({
         google: deps.config.oauth.google !== undefined,
         apple: deps.config.oauth.apple !== undefined,
+        demo: deps.config.demoEnabled,
       }),
     );
 
@@ -149,16 +150,6 @@ export const authRoutes =
         if (!cookies) return reply.redirect('/login?error=invalid_link');
         forwardCookies(reply, cookies);
         return reply.redirect('/dashboard');
-      },
-    );
-
-    app.post(
-      '/auth/demo',
-      { schema: { tags, response: { 200: sessionResponseSchema, ...errors } } },
-      async (request, reply) => {
-        const result = await service.signInDemo(context(request));
-        forwardCookies(reply, result.cookies);
-        return result.body;
       },
     );
 

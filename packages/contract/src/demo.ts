@@ -10,7 +10,8 @@ export const DEMO_MESSAGES = {
   uploadsUsedUp: `A demo account can upload ${DEMO_MAX_UPLOADS} files. Sign up for free to upload more.`,
   tooLarge:
     'Demo accounts can upload files up to 50MB. Sign up for free to upload files up to 500MB.',
-  shareLinks: 'Share links are not available in a demo account. Sign up for free to share your music.',
+  shareLinks:
+    'Share links are not available in a demo account. Sign up for free to share your music.',
   desktopTokens:
     'The desktop app and the CLI cannot sign in to a demo account. Sign up for free to use them.',
   debug: 'The debug page is not available in a demo account.',

@@ -59,10 +59,13 @@ export function registerDemoRestrictions(app: FastifyInstance, db: Kysely<Databa
       route.preHandler = [...own, refuseDemo];
     }
   });
-  app.addHook('onReady', async () => {
+  app.addHook('onReady', (done) => {
     const missing = Object.keys(REFUSED_ROUTES).filter((key) => !seen.has(key));
-    if (missing.length > 0)
-      throw new Error(`Demo restrictions name routes that do not exist: ${missing.join(', ')}`);
+    done(
+      missing.length > 0
+        ? new Error(`Demo restrictions name routes that do not exist: ${missing.join(', ')}`)
+        : undefined,
+    );
   });
 }
 

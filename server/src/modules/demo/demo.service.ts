@@ -1,7 +1,7 @@
-import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import { AUTH_MESSAGES, DEMO_EMAIL_DOMAIN, DEMO_LIFETIME_MS, DEMO_MESSAGES } from '@takes/contract';
 import type { Auth } from '../../auth/auth';
@@ -58,7 +58,7 @@ export interface DemoDeps {
  * everything in it 24 hours later; demo-policy.ts says what it may not do meanwhile.
  */
 export class DemoService {
-  private seeding: Promise<void> | undefined;
+  private samples: Promise<Buffer[]> | undefined;
 
   constructor(private readonly deps: DemoDeps) {}
 
@@ -67,7 +67,7 @@ export class DemoService {
     if (!(await this.deps.limiter.hit(DEMO_CREATE_RULE, ctx.ip)))
       throw new HttpError(429, AUTH_MESSAGES.tooManyRequests);
     const { userId, email } = await this.createAccount();
-    await this.seedOneAtATime(userId);
+    await this.seed(userId);
     const { headers: cookies, response } = await this.deps.auth.api.signInProvenEmail({
       body: { email },
       headers: ctx.headers,
@@ -123,45 +123,59 @@ export class DemoService {
     return { userId, email };
   }
 
-  /** One seeding at a time in this process: each runs ffmpeg. */
-  private seedOneAtATime(userId: string): Promise<void> {
-    const run = (this.seeding ?? Promise.resolve()).then(() => this.seed(userId));
-    this.seeding = run.catch(() => undefined);
-    return run;
+  /**
+   * The takes' audio, rendered once per process and kept (about 3 MB): every demo account gets
+   * the same sample, so only the first visitor waits for ffmpeg. A failed render is tried again.
+   */
+  private sampleAudio(): Promise<Buffer[]> {
+    this.samples ??= this.renderSamples().catch((error: unknown) => {
+      this.samples = undefined;
+      throw error;
+    });
+    return this.samples;
   }
 
-  private async seed(userId: string): Promise<void> {
+  private async renderSamples(): Promise<Buffer[]> {
     const work = await fsp.mkdtemp(path.join(this.deps.tmpDir, 'demo-'));
     try {
-      let target: { projectId: string; branchId: string } | undefined;
+      const audio: Buffer[] = [];
       for (const [index, take] of TAKES.entries()) {
         const file = path.join(work, `take-${index + 1}.wav`);
         await this.render(file, take.notes);
-        const received = await this.deps.uploads.receive(
-          fs.createReadStream(file),
-          `${DEMO_PROJECT_NAME}.wav`,
-        );
-        try {
-          const result = await this.deps.uploads.createVersion(userId, received, {
-            ...(target
-              ? { projectId: target.projectId, branchId: target.branchId }
-              : {
-                  projectName: DEMO_PROJECT_NAME,
-                  projectDescription:
-                    'A demo track to try branches, versions, the player and comments.',
-                }),
-            commitMessage: take.message,
-            tags: JSON.stringify(['demo']),
-          });
-          target = { projectId: result.projectId, branchId: result.branchId };
-        } finally {
-          await this.deps.uploads.discard(received);
-        }
+        audio.push(await fsp.readFile(file));
       }
-      if (target) await this.deps.projects.createBranch(userId, target.projectId, 'acoustic');
+      return audio;
     } finally {
       await fsp.rm(work, { recursive: true, force: true });
     }
+  }
+
+  private async seed(userId: string): Promise<void> {
+    const audio = await this.sampleAudio();
+    let target: { projectId: string; branchId: string } | undefined;
+    for (const [index, take] of TAKES.entries()) {
+      const received = await this.deps.uploads.receive(
+        Readable.from([audio[index] as Buffer]),
+        `${DEMO_PROJECT_NAME}.wav`,
+      );
+      try {
+        const result = await this.deps.uploads.createVersion(userId, received, {
+          ...(target
+            ? { projectId: target.projectId, branchId: target.branchId }
+            : {
+                projectName: DEMO_PROJECT_NAME,
+                projectDescription:
+                  'A demo track to try branches, versions, the player and comments.',
+              }),
+          commitMessage: take.message,
+          tags: JSON.stringify(['demo']),
+        });
+        target = { projectId: result.projectId, branchId: result.branchId };
+      } finally {
+        await this.deps.uploads.discard(received);
+      }
+    }
+    if (target) await this.deps.projects.createBranch(userId, target.projectId, 'acoustic');
   }
 
   /** Eight seconds of the notes played one after another, looping, softly. */

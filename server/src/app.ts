@@ -16,6 +16,8 @@ import { registerCsrfProtection } from './http/csrf';
 import { authRoutes } from './modules/auth/auth.routes';
 import { AuthService } from './modules/auth/auth.service';
 import { desktopRoutes } from './modules/auth/desktop.routes';
+import { registerDemoRestrictions } from './modules/demo/demo-policy';
+import { demoRoutes } from './modules/demo/demo.routes';
 import { DemoService } from './modules/demo/demo.service';
 import { linkRoutes, ownerSharingRoutes } from './modules/sharing/sharing.routes';
 import { SharingService } from './modules/sharing/sharing.service';
@@ -99,6 +101,7 @@ export async function buildApp(
   registerCsrfProtection(app, deps.config.publicUrl);
 
   const db = deps.database.db;
+  registerDemoRestrictions(app, db);
   // An account taken over by the proven owner of its address loses its desktop tokens too
   // (`desktop` is built below; this runs only at sign-in time).
   const auth = createAuth(deps.config, deps.database, deps.secretKey, {
@@ -126,7 +129,6 @@ export async function buildApp(
     projects,
     maxBytes: options.uploadMaxBytes,
   });
-  const demo = new DemoService({ db, media: deps.media, uploads, projects, tmpDir: deps.tmpDir });
   const desktop = new DesktopTokensService({ db, clock: deps.clock });
   const authService = new AuthService({
     auth,
@@ -135,9 +137,23 @@ export async function buildApp(
     magic,
     desktop,
     config: deps.config,
-    onDemoSignIn: (userId) => demo.seedIfEmpty(userId),
   });
   const requireUser = registerAuthGuard(app, authService);
+  const demo = new DemoService({
+    db,
+    dialect: deps.database.dialect,
+    auth,
+    sessions: authService,
+    limiter: new RateLimiter(db, deps.clock),
+    jobs: deps.jobs,
+    clock: deps.clock,
+    enabled: deps.config.demoEnabled,
+    media: deps.media,
+    uploads,
+    projects,
+    tmpDir: deps.tmpDir,
+  });
+  await app.register(demoRoutes({ service: demo }), { prefix: '/api' });
   await app.register(authRoutes({ service: authService, auth, config: deps.config, requireUser }), {
     prefix: '/api',
   });

@@ -154,6 +154,7 @@ const envSchema = z.object({
     .string()
     .regex(/^[a-z][a-z0-9+.-]*$/, 'must be a URL scheme such as takes')
     .default('takes'),
+  DEMO_ENABLED: booleanString.default(true),
 });
 
 export type RawEnv = Record<string, string | undefined>;
@@ -214,6 +215,8 @@ export interface Config {
       | undefined;
   };
   desktopScheme: string;
+  /** 'Try demo' makes a short-lived account of its own (DEMO_ENABLED). */
+  demoEnabled: boolean;
 }
 
 export class ConfigError extends Error {
@@ -321,6 +324,7 @@ export function loadConfig(rawEnv: RawEnv): Config {
       ),
     },
     desktopScheme: env.DESKTOP_SCHEME,
+    demoEnabled: env.DEMO_ENABLED,
   };
 }
 

@@ -47,6 +47,7 @@ export async function openRuntime(
         clock,
         tmpDir,
         mediaTimeoutMs: config.media.timeoutMs,
+        queue: () => jobs,
       }),
     );
     const jobs = createJobQueue(config, database.db, registry, clock, logger);

@@ -8,6 +8,7 @@ import { loadConfig } from '../src/config';
 import type { AppDeps } from '../src/deps';
 import { createJobCatalog } from '../src/jobs/catalog';
 import { EmbeddedJobQueue } from '../src/jobs/embedded';
+import type { JobQueue } from '../src/jobs/job-queue';
 import { JobRegistry } from '../src/jobs/registry';
 import { LogMailer, type Mailer } from '../src/mail/mailer';
 import { MediaRunner } from '../src/media/runner';
@@ -64,6 +65,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       clock,
       tmpDir,
       mediaTimeoutMs: config.media.timeoutMs,
+      queue: (): JobQueue => jobs,
     }),
   );
   const jobs = new EmbeddedJobQueue(database.db, registry, {

@@ -75,6 +75,8 @@ export type SessionResponse = z.infer<typeof sessionResponseSchema>;
 export const authProvidersSchema = z.object({
   google: z.boolean(),
   apple: z.boolean(),
+  /** Whether 'Try demo' is on (DEMO_ENABLED). */
+  demo: z.boolean(),
 });
 export type AuthProviders = z.infer<typeof authProvidersSchema>;
 

@@ -5,3 +5,4 @@ export * from './projects';
 export * from './sharing';
 export * from './repos';
 export * from './site';
+export * from './demo';

@@ -103,7 +103,6 @@ export const AUTH_RATE_RULES = {
   codeSendEmail: { name: 'code-send:email', limit: 1, windowMs: MINUTE },
   codeVerifyIp: { name: 'code-verify:ip', limit: 30, windowMs: 10 * MINUTE },
   codeVerifyEmail: { name: 'code-verify:email', limit: 15, windowMs: 10 * MINUTE },
-  demoIp: { name: 'demo:ip', limit: 10, windowMs: 10 * MINUTE },
   // Guessing share-link keys: a few wrong keys are typos, many are a search.
   linkMissIp: { name: 'link-miss:ip', limit: 20, windowMs: 10 * MINUTE },
   visitorCommentLinkIp: { name: 'visitor-comment:link-ip', limit: 20, windowMs: 10 * MINUTE },

@@ -325,6 +325,14 @@ export interface StorageCleanupTable {
   created_at: string;
 }
 
+/** A 'Try demo' account: deleted with its data at `expires_at`, with a small upload quota. */
+export interface DemoAccountsTable {
+  user_id: string;
+  expires_at: string;
+  uploads_used: Generated<number>;
+  created_at: string;
+}
+
 export interface Database {
   contact_messages: ContactMessagesTable;
   repos: ReposTable;
@@ -352,4 +360,5 @@ export interface Database {
   rate_limits: RateLimitsTable;
   original_refs: OriginalRefsTable;
   storage_cleanup: StorageCleanupTable;
+  demo_accounts: DemoAccountsTable;
 }

@@ -13,6 +13,8 @@ import {
 import type { ObjectStore } from '../storage/object-store';
 import { RateLimiter } from '../auth/rate-limiter';
 import { pruneCodeFailures } from '../modules/auth/magic-code.service';
+import { expireDemoAccounts } from '../modules/demo/demo-expiry';
+import type { JobQueue } from './job-queue';
 import { defineJob, type JobDefinition } from './registry';
 
 export interface JobCatalogDeps {
@@ -23,6 +25,8 @@ export interface JobCatalogDeps {
   /** Folder for scratch files (originals fetched for processing, renditions being made). */
   tmpDir: string;
   mediaTimeoutMs: number;
+  /** The queue these jobs run on, for a job that deletes through paths that queue clean-ups. */
+  queue: () => JobQueue;
 }
 
 // References used to enqueue; the handlers are bound to their dependencies below.
@@ -57,6 +61,10 @@ export const pruneRateLimitsJob = {
 export const processVersionJob = {
   name: 'media.process-version',
   payload: z.object({ versionId: z.string().min(1) }),
+};
+export const expireDemoAccountJob = {
+  name: 'demo.expire-account',
+  payload: z.object({ userId: z.string().min(1) }),
 };
 
 /** Every job the app runs. A worker registers all of them. */
@@ -118,6 +126,12 @@ export function createJobCatalog(deps: JobCatalogDeps): JobDefinition[] {
         const forgotten = await pruneCodeFailures(deps.db, deps.clock.now());
         if (forgotten > 0) context.logger.info({ forgotten }, 'old code-failure budgets removed');
       },
+    }),
+    defineJob({
+      ...expireDemoAccountJob,
+      retryLimit: 8,
+      retryDelaySeconds: 60,
+      handle: ({ userId }) => expireDemoAccounts({ ...deps, jobs: deps.queue() }, userId),
     }),
   ];
 }

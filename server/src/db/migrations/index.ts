@@ -8,6 +8,7 @@ import * as m0006 from './0006-repositories';
 import * as m0007 from './0007-contact';
 import * as m0008 from './0008-account-security';
 import * as m0009 from './0009-stored-audio';
+import * as m0010 from './0010-demo-accounts';
 import * as m0011 from './0011-comment-visibility';
 import * as m0012 from './0012-rate-limit-expiry';
 
@@ -22,6 +23,7 @@ export const migrations: Record<string, Migration> = {
   '0007-contact': m0007,
   '0008-account-security': m0008,
   '0009-stored-audio': m0009,
+  '0010-demo-accounts': m0010,
   '0011-comment-visibility': m0011,
   '0012-rate-limit-expiry': m0012,
 };

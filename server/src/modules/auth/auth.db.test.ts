@@ -416,6 +416,7 @@ describe('accounts and sign-in', () => {
       expect((await t.app.inject({ method: 'GET', url: '/api/auth/providers' })).json()).toEqual({
         google: false,
         apple: false,
+        demo: true,
       });
       const response = await post('/api/auth/social/google', { callbackURL: '/dashboard' });
       expect(response.statusCode).toBe(503);

@@ -72,6 +72,7 @@ export const authRoutes =
       () => ({
         google: deps.config.oauth.google !== undefined,
         apple: deps.config.oauth.apple !== undefined,
+        demo: deps.config.demoEnabled,
       }),
     );
 
@@ -190,16 +191,6 @@ export const authRoutes =
         // no page elsewhere can sign a visitor into another account.
         if (!request.headers.origin) throw new HttpError(403, 'Cross-site request refused');
         const result = await service.signInWithMagicLink(request.body.token, context(request));
-        forwardCookies(reply, result.cookies);
-        return result.body;
-      },
-    );
-
-    app.post(
-      '/auth/demo',
-      { schema: { tags, response: { 200: sessionResponseSchema, ...errors } } },
-      async (request, reply) => {
-        const result = await service.signInDemo(context(request));
         forwardCookies(reply, result.cookies);
         return result.body;
       },

@@ -10,9 +10,6 @@ import { HttpError } from '../../http/errors';
 import type { DesktopTokensService } from './desktop-tokens.service';
 import type { MagicCodeService } from './magic-code.service';
 
-export const DEMO_EMAIL = 'demo@takes.localhost';
-const DEMO_NAME = 'Demo Musician';
-
 export interface RequestContext {
   headers: Headers;
   ip: string;
@@ -43,8 +40,6 @@ export class AuthService {
       magic: MagicCodeService;
       desktop: DesktopTokensService;
       config: Config;
-      /** Prepares the demo account (its sample project) after it signs in. */
-      onDemoSignIn?: (userId: string) => Promise<void>;
     },
   ) {}
 
@@ -198,22 +193,6 @@ export class AuthService {
     const email = await this.deps.magic.consumeLink(token);
     if (!email) throw new HttpError(400, AUTH_MESSAGES.otpInvalid);
     return this.signInProven(email, ctx.headers);
-  }
-
-  async signInDemo(ctx: RequestContext): Promise<AuthResult> {
-    await this.limit(AUTH_RATE_RULES.demoIp, ctx.ip);
-    const result = await this.signInProven(DEMO_EMAIL, ctx.headers);
-    await this.deps.onDemoSignIn?.(result.body.user.id);
-    await this.deps.db
-      .updateTable('users')
-      .set({ name: DEMO_NAME })
-      .where('email', '=', DEMO_EMAIL)
-      .where('name', '=', '')
-      .execute();
-    return {
-      cookies: result.cookies,
-      body: await this.sessionBody(result.body.user.id, result.body.expiresAt),
-    };
   }
 
   async socialSignInUrl(

@@ -1,9 +1,19 @@
-import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
+import { AUTH_MESSAGES, DEMO_EMAIL_DOMAIN, DEMO_LIFETIME_MS, DEMO_MESSAGES } from '@takes/contract';
+import type { Auth } from '../../auth/auth';
+import type { RateLimiter, RateRule } from '../../auth/rate-limiter';
+import type { Clock } from '../../clock';
+import type { Dialect } from '../../db/dialect-sql';
 import type { Database } from '../../db/schema';
+import { HttpError } from '../../http/errors';
+import { expireDemoAccountJob } from '../../jobs/catalog';
+import type { JobQueue } from '../../jobs/job-queue';
 import type { MediaRunner } from '../../media/runner';
+import type { AuthResult, AuthService, RequestContext } from '../auth/auth.service';
 import type { ProjectsService } from '../projects/projects.service';
 import type { UploadService } from '../versions/upload.service';
 
@@ -15,68 +25,157 @@ const TAKES = [
   { message: 'Added the seventh for colour', notes: [261.63, 329.63, 392.0, 493.88] },
 ];
 
+export const DEMO_NAME = 'Demo Musician';
+
+/** New demo accounts per address: enough for a household, not for a script. */
+export const DEMO_CREATE_RULE: RateRule = {
+  name: 'demo-create:ip',
+  limit: 10,
+  windowMs: 60 * 60_000,
+};
+
+export interface DemoDeps {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  auth: Auth;
+  /** Builds the signed-in answer the other sign-ins give. */
+  sessions: AuthService;
+  limiter: RateLimiter;
+  jobs: JobQueue;
+  clock: Clock;
+  /** DEMO_ENABLED. */
+  enabled: boolean;
+  media: MediaRunner;
+  uploads: UploadService;
+  projects: ProjectsService;
+  tmpDir: string;
+}
+
 /**
- * Gives the demo account a ready project on its first sign-in, with audio made here by
- * ffmpeg (nothing downloaded), sent through the same upload pipeline as any track.
+ * 'Try demo': each visitor gets an account of their own (a random address on a reserved
+ * domain, no password), with a ready project whose audio is made here by ffmpeg (nothing
+ * downloaded) and sent through the same upload pipeline as any track. A job deletes it with
+ * everything in it 24 hours later; demo-policy.ts says what it may not do meanwhile.
  */
 export class DemoService {
-  private seeding: Promise<void> | undefined;
+  private samples: Promise<Buffer[]> | undefined;
 
-  constructor(
-    private readonly deps: {
-      db: Kysely<Database>;
-      media: MediaRunner;
-      uploads: UploadService;
-      projects: ProjectsService;
-      tmpDir: string;
-    },
-  ) {}
+  constructor(private readonly deps: DemoDeps) {}
 
-  /** One seeding at a time, and only for an account without projects. */
-  seedIfEmpty(userId: string): Promise<void> {
-    const run = (this.seeding ?? Promise.resolve()).then(() => this.seed(userId));
-    this.seeding = run.catch(() => undefined);
-    return run;
+  async start(ctx: RequestContext): Promise<AuthResult> {
+    if (!this.deps.enabled) throw new HttpError(404, DEMO_MESSAGES.disabled);
+    if (!(await this.deps.limiter.hit(DEMO_CREATE_RULE, ctx.ip)))
+      throw new HttpError(429, AUTH_MESSAGES.tooManyRequests);
+    const { userId, email } = await this.createAccount();
+    await this.seed(userId);
+    const { headers: cookies, response } = await this.deps.auth.api.signInProvenEmail({
+      body: { email },
+      headers: ctx.headers,
+      returnHeaders: true,
+    });
+    const session = await this.deps.db
+      .selectFrom('sessions')
+      .select('expires_at')
+      .where('token', '=', response.token)
+      .executeTakeFirstOrThrow();
+    return {
+      cookies,
+      body: await this.deps.sessions.sessionBody(
+        userId,
+        new Date(session.expires_at).toISOString(),
+      ),
+    };
   }
 
-  private async seed(userId: string): Promise<void> {
-    const existing = await this.deps.db
-      .selectFrom('projects')
-      .select('id')
-      .where('owner_id', '=', userId)
-      .executeTakeFirst();
-    if (existing) return;
+  /** The user, its demo mark and the job that ends it, all or nothing. */
+  private async createAccount(): Promise<{ userId: string; email: string }> {
+    const userId = randomUUID();
+    const email = `${randomBytes(16).toString('hex')}@${DEMO_EMAIL_DOMAIN}`;
+    const now = this.deps.clock.now();
+    await this.deps.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('users')
+        .values({
+          id: userId,
+          name: DEMO_NAME,
+          email,
+          // better-auth keeps booleans as 0/1 on SQLite.
+          email_verified: this.deps.dialect === 'postgres' ? true : 1,
+          image: null,
+          created_at: now.toISOString(),
+          updated_at: now.toISOString(),
+        })
+        .execute();
+      await trx
+        .insertInto('demo_accounts')
+        .values({
+          user_id: userId,
+          expires_at: new Date(now.getTime() + DEMO_LIFETIME_MS).toISOString(),
+          created_at: now.toISOString(),
+        })
+        .execute();
+      await this.deps.jobs.enqueue(
+        expireDemoAccountJob,
+        { userId },
+        { executor: trx, delayMs: DEMO_LIFETIME_MS },
+      );
+    });
+    return { userId, email };
+  }
+
+  /**
+   * The takes' audio, rendered once per process and kept (about 3 MB): every demo account gets
+   * the same sample, so only the first visitor waits for ffmpeg. A failed render is tried again.
+   */
+  private sampleAudio(): Promise<Buffer[]> {
+    this.samples ??= this.renderSamples().catch((error: unknown) => {
+      this.samples = undefined;
+      throw error;
+    });
+    return this.samples;
+  }
+
+  private async renderSamples(): Promise<Buffer[]> {
     const work = await fsp.mkdtemp(path.join(this.deps.tmpDir, 'demo-'));
     try {
-      let target: { projectId: string; branchId: string } | undefined;
+      const audio: Buffer[] = [];
       for (const [index, take] of TAKES.entries()) {
         const file = path.join(work, `take-${index + 1}.wav`);
         await this.render(file, take.notes);
-        const received = await this.deps.uploads.receive(
-          fs.createReadStream(file),
-          `${DEMO_PROJECT_NAME}.wav`,
-        );
-        try {
-          const result = await this.deps.uploads.createVersion(userId, received, {
-            ...(target
-              ? { projectId: target.projectId, branchId: target.branchId }
-              : {
-                  projectName: DEMO_PROJECT_NAME,
-                  projectDescription:
-                    'A demo track to try branches, versions, the player and sharing.',
-                }),
-            commitMessage: take.message,
-            tags: JSON.stringify(['demo']),
-          });
-          target = { projectId: result.projectId, branchId: result.branchId };
-        } finally {
-          await this.deps.uploads.discard(received);
-        }
+        audio.push(await fsp.readFile(file));
       }
-      if (target) await this.deps.projects.createBranch(userId, target.projectId, 'acoustic');
+      return audio;
     } finally {
       await fsp.rm(work, { recursive: true, force: true });
     }
+  }
+
+  private async seed(userId: string): Promise<void> {
+    const audio = await this.sampleAudio();
+    let target: { projectId: string; branchId: string } | undefined;
+    for (const [index, take] of TAKES.entries()) {
+      const received = await this.deps.uploads.receive(
+        Readable.from([audio[index] as Buffer]),
+        `${DEMO_PROJECT_NAME}.wav`,
+      );
+      try {
+        const result = await this.deps.uploads.createVersion(userId, received, {
+          ...(target
+            ? { projectId: target.projectId, branchId: target.branchId }
+            : {
+                projectName: DEMO_PROJECT_NAME,
+                projectDescription:
+                  'A demo track to try branches, versions, the player and comments.',
+              }),
+          commitMessage: take.message,
+          tags: JSON.stringify(['demo']),
+        });
+        target = { projectId: result.projectId, branchId: result.branchId };
+      } finally {
+        await this.deps.uploads.discard(received);
+      }
+    }
+    if (target) await this.deps.projects.createBranch(userId, target.projectId, 'acoustic');
   }
 
   /** Eight seconds of the notes played one after another, looping, softly. */

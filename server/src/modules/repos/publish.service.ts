@@ -22,6 +22,7 @@ import { titleFromFileName } from '../../media/file-name';
 import type { MediaRunner } from '../../media/runner';
 import type { ObjectStore } from '../../storage/object-store';
 import { isTooLarge, SNIFF_BYTES, streamToScratch } from '../../storage/scratch-file';
+import { spendDemoUpload, uploadLimitFor } from '../demo/demo-policy';
 import type { ReposService } from './repos.service';
 import { deleteOriginalIfUnused, ensureOriginal, expireUpload, lockOriginal } from './stored-audio';
 
@@ -67,8 +68,9 @@ export class PublishService {
     },
   ): Promise<PublishResponse> {
     await this.deps.repos.owned(ownerId, input.repoId);
-    if (input.size !== undefined && input.size > this.maxBytes)
-      throw new HttpError(413, PROJECT_MESSAGES.tooLarge);
+    const limit = await uploadLimitFor(this.deps.db, ownerId, this.maxBytes, { needsQuota: true });
+    if (input.size !== undefined && input.size > limit.maxBytes)
+      throw new HttpError(413, limit.tooLarge);
     if (input.commitSha) {
       const commit = await this.deps.db
         .selectFrom('repo_commits')
@@ -105,6 +107,7 @@ export class PublishService {
           updated_at: now.toISOString(),
         })
         .execute();
+      await spendDemoUpload(trx, ownerId);
       await this.deps.jobs.enqueue(
         expireUploadJob,
         { uploadId: id },
@@ -116,7 +119,7 @@ export class PublishService {
       uploadUrl: `${this.deps.publicUrl}/api/bounces/uploads/${id}`,
       uploadToken: token,
       expiresAt,
-      maxBytes: this.maxBytes,
+      maxBytes: limit.maxBytes,
     };
   }
 
@@ -150,13 +153,14 @@ export class PublishService {
 
     let scratch: string | undefined;
     let referenced: string | undefined;
+    const limit = await uploadLimitFor(this.deps.db, upload.owner_id, this.maxBytes);
     try {
-      if (declaredLength !== undefined && declaredLength > this.maxBytes)
-        throw new HttpError(413, PROJECT_MESSAGES.tooLarge);
+      if (declaredLength !== undefined && declaredLength > limit.maxBytes)
+        throw new HttpError(413, limit.tooLarge);
       const file = await streamToScratch(body, {
         dir: this.deps.tmpDir,
         prefix: 'bounce',
-        maxBytes: this.maxBytes,
+        maxBytes: limit.maxBytes,
       });
       scratch = file.path;
       if (file.size === 0) throw new HttpError(400, PROJECT_MESSAGES.fileRequired);
@@ -212,7 +216,7 @@ export class PublishService {
       // A refused upload leaves nothing: no pending row, and its original only if still used.
       await this.deps.db.deleteFrom('bounce_uploads').where('id', '=', uploadId).execute();
       if (referenced) await this.deleteIfUnused(referenced);
-      if (isTooLarge(error)) throw new HttpError(413, PROJECT_MESSAGES.tooLarge);
+      if (isTooLarge(error)) throw new HttpError(413, limit.tooLarge);
       throw error;
     } finally {
       if (scratch) await fsp.rm(scratch, { force: true });

@@ -16,6 +16,7 @@ import type { MediaRunner } from '../../media/runner';
 import { isUniqueViolation } from '../../db/unique-violation';
 import type { ObjectStore } from '../../storage/object-store';
 import { isTooLarge, streamToScratch, type ScratchFile } from '../../storage/scratch-file';
+import { spendDemoUpload, uploadLimitFor } from '../demo/demo-policy';
 import { ProjectsRepo } from '../projects/projects.repo';
 import {
   deleteOriginalIfUnused,
@@ -28,6 +29,8 @@ import { VersionsRepo } from './versions.repo';
 
 export interface ReceivedFile extends ScratchFile {
   fileName: string;
+  /** Whose upload quota the version made from it counts against (none for the demo's sample). */
+  uploaderId?: string | undefined;
 }
 
 export interface UploadFields {
@@ -83,17 +86,23 @@ export class UploadService {
     this.versionsRepo = new VersionsRepo(deps.db);
   }
 
-  /** Streams one file part to a scratch file; refuses it past the size limit as it arrives. */
-  async receive(stream: Readable, fileName: string): Promise<ReceivedFile> {
+  /** Streams one file part to a scratch file; refuses it past the (uploader's) size limit as it arrives. */
+  async receive(stream: Readable, fileName: string, uploaderId?: string): Promise<ReceivedFile> {
+    const limit = await uploadLimitFor(
+      this.deps.db,
+      uploaderId,
+      this.deps.maxBytes ?? MAX_UPLOAD_BYTES,
+      { needsQuota: true },
+    );
     try {
       const file = await streamToScratch(stream, {
         dir: this.deps.tmpDir,
         prefix: 'upload',
-        maxBytes: this.deps.maxBytes ?? MAX_UPLOAD_BYTES,
+        maxBytes: limit.maxBytes,
       });
-      return { ...file, fileName };
+      return { ...file, fileName, uploaderId };
     } catch (error) {
-      if (isTooLarge(error)) throw new HttpError(413, PROJECT_MESSAGES.tooLarge);
+      if (isTooLarge(error)) throw new HttpError(413, limit.tooLarge);
       throw error;
     }
   }
@@ -178,6 +187,7 @@ export class UploadService {
         // The version is now the lasting reference; the upload's own goes with it.
         await releaseOriginalRef(trx, refId);
         await this.projectsRepo.touchProject(target.projectId, now, trx);
+        if (file.uploaderId) await spendDemoUpload(trx, file.uploaderId);
         await this.deps.jobs.enqueue(processVersionJob, { versionId }, { executor: trx });
         return target;
       });

@@ -124,7 +124,7 @@ export const versionRoutes =
                 part.file.resume();
                 continue;
               }
-              file = await uploads.receive(part.file, part.filename);
+              file = await uploads.receive(part.file, part.filename, userOf(request).id);
             } else if (UPLOAD_FIELDS.has(part.fieldname) && typeof part.value === 'string') {
               fields[part.fieldname as keyof UploadFields] = part.value;
             }

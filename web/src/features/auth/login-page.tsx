@@ -41,7 +41,7 @@ export function LoginPage() {
     const target = isDemo ? DEFAULT_AFTER_SIGN_IN : redirectTargetFrom(location.state);
     return <Navigate to={target} replace />;
   }
-  if (demo.phase === 'pending') return <PageSpinner label="Signing in to the demo" />;
+  if (demo.phase === 'pending') return <PageSpinner label="Preparing your demo workspace" />;
 
   const redirectError = redirectErrorMessage(searchParams);
   const invalidLink = searchParams.get('error') === 'invalid_link';

@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { useDemoAvailable } from '../auth/demo-availability';
 import { usePageMeta } from '../../lib/use-page-meta';
 import { cardClass, primaryLinkClass, secondaryLinkClass, textLinkClass } from './page-parts';
 
@@ -32,6 +33,7 @@ export function LandingPage() {
     'Takes · Music version control with zero data harvesting',
     'Takes keeps every version of your tracks in projects and branches, shares them through private links and collects timestamped feedback. Your music is never used for AI training.',
   );
+  const demoAvailable = useDemoAvailable();
 
   return (
     <div>
@@ -127,8 +129,8 @@ export function LandingPage() {
             Keep every take. Share only what you choose.
           </h2>
           <p className="mt-4 text-zinc-300">
-            Takes is free while in early access. Start with your own account, or look around a demo
-            workspace first.
+            Takes is free while in early access. Start with your own account
+            {demoAvailable ? ', or look around a demo workspace first.' : '.'}
           </p>
           <div className="mt-8 flex flex-wrap justify-center gap-3">
             <Link
@@ -137,12 +139,14 @@ export function LandingPage() {
             >
               Sign up for free
             </Link>
-            <Link
-              to="/login?demo=true"
-              className="inline-flex items-center justify-center rounded-md border border-zinc-500 px-4 py-2 text-sm font-semibold text-white hover:bg-zinc-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white"
-            >
-              Try demo
-            </Link>
+            {demoAvailable && (
+              <Link
+                to="/login?demo=true"
+                className="inline-flex items-center justify-center rounded-md border border-zinc-500 px-4 py-2 text-sm font-semibold text-white hover:bg-zinc-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white"
+              >
+                Try demo
+              </Link>
+            )}
           </div>
         </div>
       </section>

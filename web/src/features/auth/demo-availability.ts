@@ -1,0 +1,22 @@
+import { useEffect, useState } from 'react';
+import { apiGet } from '../../lib/api';
+
+// The landing page uses this, so it stays free of zod (see session-api.ts).
+
+/**
+ * Whether this server offers 'Try demo' (DEMO_ENABLED, from /api/auth/providers). Until the
+ * answer comes, and if it cannot be read, it is assumed on: the sign-in then says what is wrong.
+ */
+export function useDemoAvailable(): boolean {
+  const [available, setAvailable] = useState(true);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    apiGet<{ demo?: unknown } | null>('/api/auth/providers', { signal: controller.signal })
+      .then((providers) => setAvailable(providers?.demo !== false))
+      .catch(() => undefined);
+    return () => controller.abort();
+  }, []);
+
+  return available;
+}

@@ -18,6 +18,8 @@ describe(`migration 0008-account-security (${testDialect()})`, () => {
       db: database.db,
       provider: { getMigrations: () => Promise.resolve(migrations) },
     });
+    // Back to just after 0008 (later migrations come and go), then before it.
+    expect((await migrator.migrateTo('0008-account-security')).error).toBeUndefined();
     const down = await migrator.migrateDown();
     expect(down.error).toBeUndefined();
     expect(down.results?.[0]?.migrationName).toBe('0008-account-security');
@@ -63,7 +65,7 @@ describe(`migration 0008-account-security (${testDialect()})`, () => {
       ])
       .execute();
 
-    expect(await migrateToLatest(db)).toEqual(['0008-account-security']);
+    expect((await migrateToLatest(db))[0]).toBe('0008-account-security');
     const families = await db.selectFrom('desktop_families').selectAll().orderBy('id').execute();
     expect(families).toEqual([
       {

@@ -13,6 +13,8 @@ import { testDialect } from '../test/test-database';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const serverDir = path.resolve(here, '..');
 const repoDir = path.resolve(serverDir, '..');
+const running = new Set<ChildProcess>();
+const databases = new Set<string>();
 
 /**
  * Real `serve` and `worker` processes started in the same instant on one fresh database:
@@ -46,7 +48,15 @@ describe(`processes started together (${testDialect()})`, () => {
     });
   }, 60_000);
 
-  afterAll(() => {
+  // Whatever a test left when it failed or ran out of time: no process or database outlives the run.
+  afterAll(async () => {
+    for (const child of running) child.kill('SIGKILL');
+    for (const name of databases) {
+      await admin(
+        process.env.TEST_DATABASE_URL ?? '',
+        `drop database if exists ${name} with (force)`,
+      );
+    }
     fs.rmSync(workDir, { recursive: true, force: true });
     if (mainJs) fs.rmSync(path.dirname(mainJs), { recursive: true, force: true });
   });
@@ -136,6 +146,8 @@ describe(`processes started together (${testDialect()})`, () => {
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    running.add(child);
+    child.once('exit', () => running.delete(child));
     let output = '';
     child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -160,12 +172,14 @@ async function onFreshPostgres(work: (url: string) => Promise<void>): Promise<vo
   if (!base) throw new Error('TEST_DATABASE_URL must be set for the postgres test project');
   const name = `takes_start_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
   await admin(base, `create database ${name}`);
+  databases.add(name);
   try {
     const url = new URL(base);
     url.pathname = `/${name}`;
     await work(url.toString());
   } finally {
     await admin(base, `drop database if exists ${name} with (force)`);
+    databases.delete(name);
   }
 }
 

@@ -9,6 +9,7 @@ import { registerOpenApi } from './http/openapi';
 import { registerSecurityHeaders } from './http/security';
 import { registerSpa } from './http/spa';
 import { storageRoutes } from './http/storage.routes';
+import { registerIdleTimeout, serverTimeoutOptions } from './http/timeouts';
 import { CLIENT_IP_HEADER, createAuth } from './auth/auth';
 import { registerAuthGuard } from './auth/guard';
 import { RateLimiter } from './auth/rate-limiter';
@@ -83,7 +84,9 @@ export async function buildApp(
     },
     requestIdHeader: false,
     bodyLimit: 1024 * 1024,
+    ...serverTimeoutOptions(deps.config.http),
   });
+  registerIdleTimeout(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onRequest', (request, reply, done) => {

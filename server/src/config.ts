@@ -106,6 +106,14 @@ const envSchema = z.object({
   PORT: port.default(8080),
   PUBLIC_URL: httpUrl.optional(),
   TRUST_PROXY: trustProxy.default(false),
+  HTTP_HEADERS_TIMEOUT_SECONDS: positiveInt.default(30),
+  HTTP_IDLE_TIMEOUT_SECONDS: positiveInt.default(60),
+  HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: positiveInt.default(72),
+  HTTP_REQUEST_TIMEOUT_SECONDS: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(0, 'must be 0 (no limit) or more')
+    .default(0),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATA_DIR: z.string().trim().min(1).default('./data'),
   SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
@@ -185,6 +193,14 @@ export interface Config {
   trustProxy: TrustProxy;
   /** Verified email addresses of the instance's owners (the debug page); empty: nobody. */
   adminEmails: string[];
+  /** How long the HTTP server waits for a client (milliseconds); see buildApp. */
+  http: {
+    headersTimeoutMs: number;
+    idleTimeoutMs: number;
+    keepAliveTimeoutMs: number;
+    /** 0: no limit on a whole request's arrival (the idle timeout still applies). */
+    requestTimeoutMs: number;
+  };
   logLevel: string;
   dataDir: string;
   secretKey: string | undefined;
@@ -273,6 +289,14 @@ export function loadConfig(rawEnv: RawEnv): Config {
     };
   }
 
+  if (
+    env.HTTP_REQUEST_TIMEOUT_SECONDS > 0 &&
+    env.HTTP_REQUEST_TIMEOUT_SECONDS < env.HTTP_HEADERS_TIMEOUT_SECONDS
+  ) {
+    throw new ConfigError(
+      'Invalid configuration: HTTP_REQUEST_TIMEOUT_SECONDS must be 0 or at least HTTP_HEADERS_TIMEOUT_SECONDS',
+    );
+  }
   if (env.JOB_QUEUE === 'pgboss' && database.dialect !== 'postgres') {
     throw new ConfigError(
       'Invalid configuration: JOB_QUEUE=pgboss needs DATABASE_URL to be a postgres:// URL',
@@ -286,6 +310,12 @@ export function loadConfig(rawEnv: RawEnv): Config {
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
     trustProxy: env.TRUST_PROXY,
     adminEmails: env.ADMIN_EMAILS ?? [],
+    http: {
+      headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_SECONDS * 1000,
+      idleTimeoutMs: env.HTTP_IDLE_TIMEOUT_SECONDS * 1000,
+      keepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT_SECONDS * 1000,
+      requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_SECONDS * 1000,
+    },
     logLevel: env.LOG_LEVEL,
     dataDir,
     secretKey: env.SECRET_KEY,

@@ -2,7 +2,7 @@ import { config as loadDotenv } from 'dotenv';
 import pino from 'pino';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, productionMailProblem, type Config } from './config';
-import { openDatabase } from './db/database';
+import { openDatabase, withStartupLock } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { pruneRateLimitsJob } from './jobs/catalog';
 import { startRecurring } from './jobs/recurring';
@@ -49,7 +49,11 @@ async function main(): Promise<void> {
 async function migrate(config: Config, logger: pino.Logger): Promise<void> {
   const database = openDatabase(config.database);
   try {
-    const applied = await migrateToLatest(database.db);
+    const applied = await withStartupLock(
+      database,
+      () => migrateToLatest(database.db),
+      () => logger.info('waiting for another Takes process to finish starting'),
+    );
     logger.info(
       { migrations: applied },
       applied.length ? 'database migrated' : 'database already up to date',

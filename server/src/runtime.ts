@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { systemClock, type Clock } from './clock';
 import type { Config } from './config';
-import { openDatabase } from './db/database';
+import { openDatabase, withStartupLock } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import type { AppDeps } from './deps';
 import { createJobCatalog } from './jobs/catalog';
@@ -31,8 +31,6 @@ export async function openRuntime(
   const media = new MediaRunner(resolveMediaTools(config.media));
   const database = openDatabase(config.database);
   try {
-    const applied = await migrateToLatest(database.db);
-    if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
     const signer = new UrlSigner(secretKey);
     const storage = createObjectStore(config.storage, signer, () => clock.now());
     const tmpDir = path.join(config.dataDir, 'tmp');
@@ -51,7 +49,19 @@ export async function openRuntime(
       }),
     );
     const jobs = createJobQueue(config, database.db, registry, clock, logger);
-    await jobs.open();
+    // Migrations and pg-boss's schema and queue creation, one process at a time: pg-boss's
+    // create_queue() inserts a queue row and then alters its tables, so two processes creating
+    // queues at once deadlock on PostgreSQL.
+    const applied = await withStartupLock(
+      database,
+      async () => {
+        const migrations = await migrateToLatest(database.db);
+        await jobs.open();
+        return migrations;
+      },
+      () => logger.info('waiting for another Takes process to finish starting'),
+    );
+    if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
     const mailer = createMailer(config.mail, logger);
     return {
       config,

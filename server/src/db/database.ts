@@ -94,3 +94,33 @@ export function parsePgTimestamp(value: string): string {
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? value : date.toISOString();
 }
+
+/**
+ * Runs `work` while holding Takes' start-up lock, so processes started at the same moment
+ * (several `serve`, `worker`, `migrate`) migrate and create their job queues one after
+ * another. On PostgreSQL it is a session advisory lock on one pooled connection, keyed by the
+ * schema Takes lives in; PostgreSQL lets it go by itself if the process dies. SQLite needs
+ * none: its writes are serialised by the file lock already.
+ */
+export async function withStartupLock<T>(
+  database: Pick<DatabaseHandle, 'db' | 'dialect'>,
+  work: () => Promise<T>,
+  onWait?: () => void,
+): Promise<T> {
+  if (database.dialect !== 'postgres') return work();
+  const key = sql`hashtextextended('takes.startup.' || current_schema(), 0)`;
+  return database.db.connection().execute(async (connection) => {
+    const { rows } = await sql<{
+      locked: boolean;
+    }>`select pg_try_advisory_lock(${key}) as locked`.execute(connection);
+    if (!rows[0]?.locked) {
+      onWait?.();
+      await sql`select pg_advisory_lock(${key})`.execute(connection);
+    }
+    try {
+      return await work();
+    } finally {
+      await sql`select pg_advisory_unlock(${key})`.execute(connection);
+    }
+  });
+}

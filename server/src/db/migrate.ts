@@ -1,7 +1,32 @@
-import { Migrator, type Kysely } from 'kysely';
+import { Migrator, SqliteAdapter, sql, type Kysely } from 'kysely';
 import { migrations } from './migrations/index';
 
+/**
+ * Brings the schema up to date and returns the names of the migrations it applied.
+ *
+ * On SQLite, Kysely's migration lock does nothing (it assumes one process), so two processes
+ * started together would both run the same migration ("table already exists"). There the
+ * whole run happens in one BEGIN IMMEDIATE transaction: SQLite's write lock serialises the
+ * processes, and the second one finds the work done. (SQLite DDL is transactional, so a run
+ * that fails leaves the schema as it was.) On PostgreSQL Kysely's own lock table serialises
+ * the runs, and the caller holds Takes' start-up lock as well (withStartupLock).
+ */
 export async function migrateToLatest<DB>(db: Kysely<DB>): Promise<string[]> {
+  if (!(db.getExecutor().adapter instanceof SqliteAdapter)) return runMigrations(db);
+  return db.connection().execute(async (connection) => {
+    await beginImmediate(connection);
+    try {
+      const applied = await runMigrations(connection);
+      await sql`commit`.execute(connection);
+      return applied;
+    } catch (error) {
+      await sql`rollback`.execute(connection);
+      throw error;
+    }
+  });
+}
+
+async function runMigrations<DB>(db: Kysely<DB>): Promise<string[]> {
   const migrator = new Migrator({
     db,
     provider: { getMigrations: () => Promise.resolve(migrations) },
@@ -13,4 +38,16 @@ export async function migrateToLatest<DB>(db: Kysely<DB>): Promise<string[]> {
     throw new Error(`Migration ${failed ?? ''} failed: ${reason}`);
   }
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+// Waits for another process's migration run (each try waits the connection's busy_timeout).
+async function beginImmediate<DB>(connection: Kysely<DB>): Promise<void> {
+  for (;;) {
+    try {
+      await sql`begin immediate`.execute(connection);
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'SQLITE_BUSY') throw error;
+    }
+  }
 }

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { Transform, type Readable } from 'node:stream';
+import { PassThrough, Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ByteCounter } from './byte-limit';
 import { ObjectTooLargeError } from './object-store';
@@ -40,7 +40,7 @@ export async function streamToScratch(
     },
   });
   try {
-    await pipeline(stream, counter, tap, fs.createWriteStream(file));
+    await pipeline(guardUpload(stream), counter, tap, fs.createWriteStream(file));
     // A multipart file part (busboy) stops quietly at the parser's own limit and says so here.
     if ((stream as Readable & { truncated?: boolean }).truncated)
       throw new ObjectTooLargeError(options.maxBytes);
@@ -49,6 +49,58 @@ export async function streamToScratch(
     throw error;
   }
   return { path: file, size: counter.bytes, sha256: hash.digest('hex'), head };
+}
+
+/**
+ * The upload stopped before the whole file arrived: a multipart body that ends in the middle of
+ * its file part, or a client that went away (or stalled and was cut off) mid-body. The client's
+ * fault, so the error handler answers 400 with this message.
+ */
+export class UploadIncompleteError extends Error {
+  override name = 'UploadIncompleteError';
+  readonly statusCode = 400;
+  constructor(options?: ErrorOptions) {
+    super('The upload ended before the whole file arrived. Please try again.', options);
+  }
+}
+
+/**
+ * The bytes of an upload as a stream that either ends (the producer ended) or fails with
+ * UploadIncompleteError (the producer stopped early), never neither. Needed because when a
+ * multipart body ends mid-part, @fastify/multipart destroys the part's stream without an error
+ * and busboy then pushes its end into the destroyed stream: Node's pipeline() would wait for an
+ * 'end' that never comes, and the request would hang forever. Destroying the returned stream
+ * (its consumer gave up) stops the producer too.
+ */
+export function guardUpload(source: Readable): Readable {
+  const out = new PassThrough();
+  // The failure may come before its consumer attaches (a route that checks the database
+  // first): it is kept on the stream (readableErrored) for the consumer, never thrown.
+  out.on('error', () => {});
+  let ended = source.readableEnded;
+  const fail = (cause?: unknown) => {
+    if (!out.destroyed) out.destroy(new UploadIncompleteError(cause ? { cause } : undefined));
+  };
+  if (source.destroyed && !ended) {
+    process.nextTick(fail);
+    return out;
+  }
+  source.on('data', (chunk: Buffer) => {
+    if (!out.write(chunk)) source.pause();
+  });
+  out.on('drain', () => source.resume());
+  source.once('end', () => {
+    ended = true;
+    out.end();
+  });
+  source.on('error', fail);
+  source.once('close', () => {
+    if (!ended) fail();
+  });
+  out.once('close', () => {
+    if (!ended && !source.destroyed) source.destroy();
+  });
+  return out;
 }
 
 /** Whether an upload failed for its size: our own counter, or Fastify's multipart limit. */

@@ -35,6 +35,7 @@ import { userOf } from '../../auth/guard';
 import { HttpError } from '../../http/errors';
 import { sendObject, sendStoredAudio } from '../../http/send-object';
 import type { ObjectStore } from '../../storage/object-store';
+import { guardUpload } from '../../storage/scratch-file';
 import type { PublishService } from './publish.service';
 import type { ReposService } from './repos.service';
 
@@ -185,7 +186,12 @@ export const repoRoutes =
         if (!file || file.fieldname !== 'coverImage')
           throw new HttpError(400, REPO_MESSAGES.coverRequired);
         return {
-          coverUrl: await repos.setCover(userOf(request).id, request.params.id, file.file),
+          coverUrl: await repos.setCover(
+            userOf(request).id,
+            request.params.id,
+            // Fails (400) instead of hanging when the body ends inside the image.
+            guardUpload(file.file),
+          ),
         };
       },
     );

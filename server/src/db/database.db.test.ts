@@ -19,6 +19,17 @@ describe(`database (${testDialect()})`, () => {
     expect(rows).toEqual([]);
   });
 
+  it('migrates a database of its own while another one beside it already has the migration tables', async () => {
+    // On PostgreSQL both live in one database as schemas: Kysely must look in its own schema only.
+    const second = await createTestDatabase();
+    try {
+      expect(await migrateToLatest(second.db)).toEqual([]);
+      expect(await second.db.selectFrom('jobs').selectAll().execute()).toEqual([]);
+    } finally {
+      await second.cleanup();
+    }
+  });
+
   it('reads timestamps back as the same ISO-8601 strings it wrote', async () => {
     const at = '2026-11-21T20:09:20.123Z';
     await database.db

@@ -30,6 +30,9 @@ async function runMigrations<DB>(db: Kysely<DB>): Promise<string[]> {
   const migrator = new Migrator({
     db,
     provider: { getMigrations: () => Promise.resolve(migrations) },
+    // Kysely looks for its own tables in every schema unless told which one: a database whose
+    // other schema already has them (another app, or a parallel test) would hide ours.
+    migrationTableSchema: await currentSchema(db),
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
@@ -50,4 +53,11 @@ async function beginImmediate<DB>(connection: Kysely<DB>): Promise<void> {
       if ((error as { code?: string }).code !== 'SQLITE_BUSY') throw error;
     }
   }
+}
+
+/** PostgreSQL's schema for new tables (the first of the search path); SQLite has none. */
+async function currentSchema<DB>(db: Kysely<DB>): Promise<string | undefined> {
+  if (db.getExecutor().adapter instanceof SqliteAdapter) return undefined;
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+  return rows[0]?.schema;
 }

@@ -35,8 +35,6 @@ export async function openRuntime(
     const storage = createObjectStore(config.storage, signer, () => clock.now());
     const tmpDir = path.join(config.dataDir, 'tmp');
     fs.mkdirSync(tmpDir, { recursive: true });
-    // Scratch files of interrupted uploads: swept now and every hour.
-    const sweeper = await sweepOnceAndHourly({ tmpDir, db: database.db, storage, clock, logger });
     const registry = new JobRegistry(
       createJobCatalog({
         storage,
@@ -62,6 +60,8 @@ export async function openRuntime(
       () => logger.info('waiting for another Takes process to finish starting'),
     );
     if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
+    // Scratch files of interrupted uploads: swept now (on the migrated schema) and every hour.
+    const sweeper = await sweepOnceAndHourly({ tmpDir, db: database.db, storage, clock, logger });
     const mailer = createMailer(config.mail, logger);
     return {
       config,

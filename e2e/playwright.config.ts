@@ -58,7 +58,7 @@ export default defineConfig({
       // the browser and the test's request context connect from loopback, the one trusted proxy.
       TRUST_PROXY: '127.0.0.1',
       // The instance admin: workspace-debug.spec.ts signs in as this address by emailed code.
-      ADMIN_EMAILS: 'debug-admin@example.com',
+      ADMIN_EMAILS: 'debug-admin@example.com,axe-admin@example.com',
       NODE_ENV: 'production',
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',

@@ -1,25 +1,8 @@
-import type { Page } from '@playwright/test';
 import { expect, test } from './support/test';
-import { signInCodeFrom, waitForMail } from './support/mailbox';
+import { ADMINS, signInByCode } from './support/admin';
 import { signedInAt } from './support/workspace';
 
-/** The e2e server's ADMIN_EMAILS (playwright.config.ts). */
-const ADMIN = 'debug-admin@example.com';
-
-/** Signs the page's context in as `email` by emailed code, which proves the address. */
-async function signInByCode(page: Page, baseURL: string | undefined, email: string) {
-  if (!baseURL) throw new Error('baseURL must be set in playwright.config.ts');
-  const headers = { origin: new URL(baseURL).origin };
-  const sentAt = Date.now();
-  const sent = await page.request.post('/api/auth/magic-code/send', { data: { email }, headers });
-  expect(sent.status(), await sent.text()).toBe(200);
-  const code = signInCodeFrom(await waitForMail(email, { since: sentAt }));
-  const verified = await page.request.post('/api/auth/magic-code/verify', {
-    data: { email, code },
-    headers,
-  });
-  expect(verified.status(), await verified.text()).toBe(200);
-}
+const ADMIN = ADMINS.debug;
 
 test('the debug page shows the admin a healthy server and runs a database round trip', async ({
   page,

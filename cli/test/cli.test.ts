@@ -343,7 +343,7 @@ describe('takes, signed in', () => {
     ]);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(
-      /^takes: Invalid file type\. Please upload an MP3, WAV, FLAC, or AAC file\. \(HTTP 415\)\. Commit [0-9a-f]{12} was made without the bounce\.\n$/m,
+      /^takes: Invalid file type\. Please upload an MP3, WAV, AIFF, FLAC, or AAC file\. \(HTTP 415\)\. Commit [0-9a-f]{12} was made without the bounce\.\n$/m,
     );
   });
 

@@ -168,6 +168,60 @@ describe('audio intake: what DAWs and taggers write', () => {
     }
   });
 
+  it('publishes an AIFF bounce, and a FLAC with a large ID3v2 tag, through to completed', async () => {
+    const owner = await setup();
+    const repo = (await owner.post('/api/repos', { name: 'Night Drive' })).json<{
+      repo: { id: string };
+    }>().repo;
+    for (const key of ['AIFF 24-bit PCM', 'FLAC with an ID3v2 tag in front']) {
+      const fixture = fixtures[key] as Fixture;
+      const content = fs.readFileSync(fixture.file);
+      const started = await owner.post('/api/bounces/publish', {
+        repoId: repo.id,
+        branch: 'main',
+        filename: fixture.name,
+        contentType: 'application/octet-stream',
+      });
+      expect(started.statusCode, started.body).toBe(201);
+      const publish = started.json<{ uploadUrl: string; uploadToken: string; uploadId: string }>();
+      const put = await t.app.inject({
+        method: 'PUT',
+        url: new URL(publish.uploadUrl).pathname,
+        payload: content,
+        headers: {
+          'content-type': 'application/octet-stream',
+          'x-upsert-token': publish.uploadToken,
+        },
+      });
+      expect(put.statusCode, put.body).toBe(200);
+      const completed = await owner.post('/api/bounces/complete', {
+        repoId: repo.id,
+        branch: 'main',
+        filename: fixture.name,
+        size: content.length,
+        uploadId: publish.uploadId,
+      });
+      expect(completed.statusCode, completed.body).toBe(201);
+      const bounce = completed.json<{ bounce: { id: string; mime: string; filename: string } }>()
+        .bounce;
+      expect(bounce.filename).toBe(fixture.name);
+      expect(bounce.mime).toBe(key.startsWith('AIFF') ? 'audio/aiff' : 'audio/flac');
+      const url = `/api/repos/${repo.id}/bounces/${bounce.id}`;
+      await eventually(
+        async () =>
+          (await owner.get(url)).json<{ bounce: { status: string } }>().bounce.status !==
+          'processing',
+      );
+      const done = (await owner.get(url)).json<{
+        bounce: { status: string; duration: number; waveform_json: { duration: number } };
+      }>().bounce;
+      expect(done.status).toBe('completed');
+      const decoded = await decodedSeconds(fixture.file);
+      expect(Math.abs(done.duration - decoded)).toBeLessThanOrEqual(0.3);
+      expect(Math.abs(done.waveform_json.duration - decoded)).toBeLessThanOrEqual(0.3);
+    }
+  });
+
   it('refuses padding or junk without a run of MPEG frames', async () => {
     const owner = await setup();
     for (const content of [

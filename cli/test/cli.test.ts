@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -343,8 +344,44 @@ describe('takes, signed in', () => {
     ]);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(
-      /^takes: Invalid file type\. Please upload an MP3, WAV, FLAC, or AAC file\. \(HTTP 415\)\. Commit [0-9a-f]{12} was made without the bounce\.\n$/m,
+      /^takes: Invalid file type\. Please upload an MP3, WAV, AIFF, FLAC, or AAC file\. \(HTTP 415\)\. Commit [0-9a-f]{12} was made without the bounce\.\n$/m,
     );
+  });
+
+  it('publishes an AIFF-C bounce (as Logic and GarageBand export)', async () => {
+    const file = path.join(workDir, 'Logic Bounce.aifc');
+    execFileSync('ffmpeg', [
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=440:sample_rate=44100:duration=2',
+      '-c:a',
+      'pcm_alaw',
+      '-f',
+      'aiff',
+      file,
+    ]);
+    const created = await run(['repo', 'create', 'Logic Sessions']);
+    expect(created.code, created.stderr).toBe(0);
+    const sessions = /\((\S+)\)\n$/.exec(created.stdout)?.[1] ?? '';
+    const result = await run([
+      'commit',
+      '--repo',
+      'Logic Sessions',
+      '-m',
+      'AIFF',
+      '--bounce',
+      file,
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    const id = /^Published bounce "Logic Bounce" (\S+) \(processing\)$/m.exec(result.stdout)?.[1];
+    expect(id).toBeDefined();
+    const bounce = await waitForCompleted(sessions, id ?? '');
+    expect(bounce).toMatchObject({ status: 'completed', mime: 'audio/aiff' });
+    expect(bounce.duration).toBeCloseTo(2, 0);
   });
 
   it('refreshes an expired access token and saves the rotated pair', async () => {

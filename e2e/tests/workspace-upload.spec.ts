@@ -17,7 +17,7 @@ test('uploading a WAV on the upload page shows the processing stages and opens t
     buffer: Buffer.from('x'),
   });
   await expect(
-    page.getByText('Invalid file type. Please upload an MP3, WAV, FLAC, or AAC file.'),
+    page.getByText('Invalid file type. Please upload an MP3, WAV, AIFF, FLAC, or AAC file.'),
   ).toBeVisible();
   await expect(page.getByRole('button', { name: 'Upload', exact: true })).toBeDisabled();
 

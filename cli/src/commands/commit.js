@@ -18,6 +18,7 @@ const AUDIO_TYPES = /** @type {Record<string, string>} */ ({
   '.flac': 'audio/flac',
   '.aif': 'audio/aiff',
   '.aiff': 'audio/aiff',
+  '.aifc': 'audio/aiff',
   '.m4a': 'audio/mp4',
   '.aac': 'audio/aac',
   '.ogg': 'audio/ogg',

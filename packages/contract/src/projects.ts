@@ -11,7 +11,7 @@ export const PROJECT_MESSAGES = {
   projectRequired: 'Please select a project',
   branchRequired: 'Please select a branch',
   messageRequired: 'Please enter a commit message',
-  invalidType: 'Invalid file type. Please upload an MP3, WAV, FLAC, or AAC file.',
+  invalidType: 'Invalid file type. Please upload an MP3, WAV, AIFF, FLAC, or AAC file.',
   tooLarge:
     'File size exceeds the 500MB limit. Please upload a smaller file or contact support for assistance with very large files.',
   createVersionFailed: 'Failed to create version',

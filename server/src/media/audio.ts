@@ -9,6 +9,12 @@ export interface AudioMetadata {
   channels: number | null;
   bitDepth: number | null;
   bitRate: number | null;
+  /**
+   * The container gave no length (an MP3 without a Xing/Info/VBRI header), so ffprobe estimated
+   * it from the first frame's bit rate: wrong for variable bit rates. The decoded length is the
+   * truth for such a file.
+   */
+  durationEstimated?: boolean;
 }
 
 interface ProbeOutput {
@@ -43,12 +49,15 @@ export async function probeAudio(
   timeoutMs: number,
 ): Promise<AudioMetadata> {
   let output: ProbeOutput;
+  let warnings: string;
   try {
-    const { stdout } = await runner.ffprobe(
-      ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file],
+    // Warnings too: ffprobe says there, and only there, that a length is an estimate.
+    const { stdout, stderr } = await runner.ffprobe(
+      ['-v', 'warning', '-print_format', 'json', '-show_format', '-show_streams', file],
       { timeoutMs, maxStdoutBytes: 4 * 1024 * 1024 },
     );
     output = JSON.parse(stdout.toString('utf8')) as ProbeOutput;
+    warnings = stderr;
   } catch (error) {
     if (error instanceof MediaToolError) throw new NotAudioError(error.message);
     throw error;
@@ -68,6 +77,7 @@ export async function probeAudio(
       num(stream.bits_per_sample) ??
       bitDepthOfFormat(stream.sample_fmt),
     bitRate: num(stream.bit_rate) ?? num(output.format?.bit_rate),
+    durationEstimated: warnings.includes('Estimating duration from bitrate'),
   };
 }
 

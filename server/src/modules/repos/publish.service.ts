@@ -16,12 +16,13 @@ import type { BounceUploadsTable, Database } from '../../db/schema';
 import { HttpError, notFound } from '../../http/errors';
 import { expireUploadJob, processBounceJob } from '../../jobs/catalog';
 import type { JobQueue } from '../../jobs/job-queue';
-import { NotAudioError, probeAudio } from '../../media/audio';
-import { AUDIO_MIME, containerMatches, sniffAudio } from '../../media/audio-type';
+import { NotAudioError } from '../../media/audio';
+import { AUDIO_MIME, sniffAudioSource } from '../../media/audio-type';
+import { identifyAudio } from '../../media/identify';
 import { titleFromFileName } from '../../media/file-name';
 import type { MediaRunner } from '../../media/runner';
 import type { ObjectStore } from '../../storage/object-store';
-import { isTooLarge, SNIFF_BYTES, streamToScratch } from '../../storage/scratch-file';
+import { isTooLarge, streamToScratch } from '../../storage/scratch-file';
 import { spendDemoUpload, uploadLimitFor } from '../demo/demo-policy';
 import type { ReposService } from './repos.service';
 import { deleteOriginalIfUnused, ensureOriginal, expireUpload, lockOriginal } from './stored-audio';
@@ -164,17 +165,14 @@ export class PublishService {
       });
       scratch = file.path;
       if (file.size === 0) throw new HttpError(400, PROJECT_MESSAGES.fileRequired);
-      const format = sniffAudio(file.head);
-      if (!format) throw new HttpError(415, PROJECT_MESSAGES.invalidType);
-      let metadata;
+      let identified;
       try {
-        metadata = await probeAudio(this.deps.media, file.path, this.deps.mediaTimeoutMs);
-        if (!containerMatches(format, metadata.container, metadata.codec))
-          throw new NotAudioError('container mismatch');
+        identified = await identifyAudio(this.deps.media, file.path, this.deps.mediaTimeoutMs);
       } catch (error) {
         if (error instanceof NotAudioError) throw new HttpError(415, PROJECT_MESSAGES.invalidType);
         throw error;
       }
+      const { format, metadata } = identified;
       const key = `originals/${file.sha256.slice(0, 2)}/${file.sha256}`;
       // The upload row refers to the original before we look whether it exists (under the
       // key's lock, as the clean-up counts): an object seen now stays, a missing one is put.
@@ -341,10 +339,16 @@ export class PublishService {
     const key = upload.object_key as string;
     const info = await this.deps.storage.head(key);
     if (!info || info.size !== Number(upload.size)) throw notFound(REPO_MESSAGES.uploadNotFound);
-    const { body } = await this.deps.storage.get(key, { start: 0, end: SNIFF_BYTES - 1 });
-    const chunks: Buffer[] = [];
-    for await (const chunk of body) chunks.push(chunk as Buffer);
-    if (!sniffAudio(Buffer.concat(chunks))) throw new HttpError(415, PROJECT_MESSAGES.invalidType);
+    const size = info.size;
+    const format = await sniffAudioSource(async (start, length) => {
+      const end = Math.min(start + length, size) - 1;
+      if (end < start) return Buffer.alloc(0);
+      const { body } = await this.deps.storage.get(key, { start, end });
+      const chunks: Buffer[] = [];
+      for await (const chunk of body) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks);
+    });
+    if (!format) throw new HttpError(415, PROJECT_MESSAGES.invalidType);
   }
 
   private async deleteIfUnused(key: string): Promise<void> {

@@ -14,7 +14,7 @@ import { api, eventually, newUser, ORIGIN } from '../../../test/api';
 import { makeAudio } from '../../../test/audio-fixtures';
 import { createTestApp, TestClock, type TestApp } from '../../../test/test-app';
 
-const INVALID_TYPE = 'Invalid file type. Please upload an MP3, WAV, FLAC, or AAC file.';
+const INVALID_TYPE = 'Invalid file type. Please upload an MP3, WAV, AIFF, FLAC, or AAC file.';
 const TOO_LARGE =
   'File size exceeds the 500MB limit. Please upload a smaller file or contact support for assistance with very large files.';
 // The smallest valid PNG (1×1, transparent).

@@ -80,6 +80,8 @@ export async function processAudio(
       metadata = await probeAudio(deps.media, source, deps.mediaTimeoutMs);
       await save({ metadata: JSON.stringify(metadata) });
     }
+    // Only an estimate (a VBR MP3 without a length header): the decoded length replaces it.
+    const estimated = metadata.durationEstimated === true;
     const known = metadata;
     // One failing step stops the others instead of leaving them writing into a removed folder.
     const stop = new AbortController();
@@ -127,8 +129,13 @@ export async function processAudio(
         ...options,
         niceness,
       });
+      if (estimated) {
+        known.duration = peaks.decodedSeconds;
+        known.durationEstimated = false;
+        await save({ metadata: JSON.stringify(known) });
+      }
       // A file cut short still announces its full length in its header.
-      if (known.duration && peaks.decodedSeconds < known.duration * 0.98 - 0.25) {
+      else if (known.duration && peaks.decodedSeconds < known.duration * 0.98 - 0.25) {
         throw new NotAudioError(
           `Only ${peaks.decodedSeconds.toFixed(1)} s of ${known.duration.toFixed(1)} s decoded`,
         );
@@ -154,7 +161,11 @@ export async function processAudio(
     // 320k encode is the longest step (LAME is single-threaded), so it runs at normal priority
     // and keeps a core; the 128k encode and the analysis (together a little shorter) run at a
     // lower priority and share what is left, instead of taking turns with the critical path.
-    if (os.availableParallelism() > 1) {
+    if (estimated) {
+      // The renditions' size limits need the real length: the analysis (which decodes) first.
+      await analyses();
+      await together([rendition('high'), rendition('standard', 10)]);
+    } else if (os.availableParallelism() > 1) {
       await together([rendition('high'), rendition('standard', 10), analyses(10)]);
     } else {
       await rendition('high');

@@ -9,8 +9,9 @@ import type { Database } from '../../db/schema';
 import { HttpError, notFound } from '../../http/errors';
 import { processVersionJob } from '../../jobs/catalog';
 import type { JobQueue } from '../../jobs/job-queue';
-import { NotAudioError, probeAudio, type AudioMetadata } from '../../media/audio';
-import { AUDIO_MIME, containerMatches, sniffAudio, type AudioFormat } from '../../media/audio-type';
+import { NotAudioError, type AudioMetadata } from '../../media/audio';
+import { AUDIO_MIME, type AudioFormat } from '../../media/audio-type';
+import { identifyAudio } from '../../media/identify';
 import { titleFromFileName } from '../../media/file-name';
 import type { MediaRunner } from '../../media/runner';
 import { isUniqueViolation } from '../../db/unique-violation';
@@ -214,13 +215,8 @@ export class UploadService {
   private async checkAudio(
     file: ReceivedFile,
   ): Promise<{ format: AudioFormat; metadata: AudioMetadata }> {
-    const format = sniffAudio(file.head);
-    if (!format) throw new HttpError(415, PROJECT_MESSAGES.invalidType);
     try {
-      const metadata = await probeAudio(this.deps.media, file.path, this.deps.mediaTimeoutMs);
-      if (!containerMatches(format, metadata.container, metadata.codec))
-        throw new NotAudioError('container mismatch');
-      return { format, metadata };
+      return await identifyAudio(this.deps.media, file.path, this.deps.mediaTimeoutMs);
     } catch (error) {
       if (error instanceof NotAudioError) throw new HttpError(415, PROJECT_MESSAGES.invalidType);
       throw error;

@@ -6,7 +6,7 @@ import { api, eventually, newUser } from '../../../test/api';
 import { makeAudio } from '../../../test/audio-fixtures';
 import { createTestApp, type TestApp } from '../../../test/test-app';
 
-const INVALID_TYPE = 'Invalid file type. Please upload an MP3, WAV, FLAC, or AAC file.';
+const INVALID_TYPE = 'Invalid file type. Please upload an MP3, WAV, AIFF, FLAC, or AAC file.';
 let dir: string;
 let wav: string;
 beforeAll(async () => {

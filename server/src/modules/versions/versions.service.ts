@@ -258,6 +258,15 @@ function originalEtag(key: string): string | undefined {
   return key.startsWith('originals/') && /^[0-9a-f]{64}$/.test(hash) ? `"${hash}"` : undefined;
 }
 
+/** The download's extension: its format's, or for AIFF the one its file had (.aif, .aiff, .aifc). */
+function extensionOf(format: string, originalName: string | null): string {
+  if (format === 'aiff') {
+    const own = /\.(aif|aiff|aifc)$/i.exec(originalName ?? '')?.[1];
+    return own ? own.toLowerCase() : 'aiff';
+  }
+  return KNOWN_EXTENSIONS.has(format) ? format : 'wav';
+}
+
 /** The original as a download named after its project. */
 export function downloadOf(
   v: VersionsTable,
@@ -265,7 +274,7 @@ export function downloadOf(
 ): StoredAudio & { fileName: string } {
   if (!v.original_key) throw notFound('Version not found');
   const audio = pickAudio(v, 'original');
-  const ext = KNOWN_EXTENSIONS.has(audio.format) ? audio.format : 'wav';
+  const ext = extensionOf(audio.format, v.original_name);
   // Characters file systems refuse, and control characters, become spaces.
   const safeName =
     [...projectName]

@@ -9,7 +9,7 @@ import { publishBounce, PublishError } from './publish-bounce';
 import { useRefreshRepos, useUploadCover } from './repos-api';
 
 const COVER_TYPES = 'image/png,image/jpeg,image/webp';
-const AUDIO_TYPES = 'audio/*,.wav,.aif,.aiff,.flac,.mp3,.m4a,.aac,.ogg';
+const AUDIO_TYPES = 'audio/*,.wav,.aif,.aiff,.aifc,.flac,.mp3,.m4a,.aac,.ogg';
 
 interface RepoHeaderProps {
   repo: Repository;

@@ -6,17 +6,21 @@ const AUDIO_MIME_TYPES = new Set([
   'audio/wav',
   'audio/x-wav',
   'audio/wave',
+  'audio/aiff',
+  'audio/x-aiff',
+  'audio/aifc',
+  'audio/x-aifc',
   'audio/flac',
   'audio/x-flac',
   'audio/aac',
   'audio/mp4',
   'audio/x-m4a',
 ]);
-const AUDIO_EXTENSIONS = new Set(['mp3', 'wav', 'flac', 'aac', 'm4a']);
+const AUDIO_EXTENSIONS = new Set(['mp3', 'wav', 'aif', 'aiff', 'aifc', 'flac', 'aac', 'm4a']);
 const WARN_ABOVE_BYTES = 100 * 1024 * 1024;
 
 export const ACCEPTED_AUDIO =
-  '.mp3,.wav,.flac,.aac,.m4a,audio/mpeg,audio/wav,audio/flac,audio/aac,audio/mp4';
+  '.mp3,.wav,.aif,.aiff,.aifc,.flac,.aac,.m4a,audio/mpeg,audio/wav,audio/aiff,audio/x-aiff,audio/flac,audio/aac,audio/mp4';
 
 function extensionOf(name: string): string {
   const dot = name.lastIndexOf('.');

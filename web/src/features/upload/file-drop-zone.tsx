@@ -70,7 +70,7 @@ export function FileDropZone({
           <span className="font-medium">Drag and drop an audio file here, or click to browse</span>
         )}
         <span className="mt-2 text-xs text-zinc-600 dark:text-zinc-400">
-          Supported formats: MP3, WAV, FLAC, AAC (max 500MB)
+          Supported formats: MP3, WAV, AIFF, FLAC, AAC/M4A (max 500MB)
         </span>
       </label>
     </div>

@@ -1,11 +1,46 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import {
   hasZodFastifySchemaValidationErrors,
   isResponseSerializationError,
 } from 'fastify-type-provider-zod';
-import type { ErrorBody } from '@takes/contract';
+import { errorBodySchema, type ErrorBody } from '@takes/contract';
+import { AppError, RateLimited, type AppErrorCode } from '../errors';
 
-/** An error whose message is meant for the person who made the request. */
+/** The one map from a domain error to its HTTP status. */
+export const STATUS_OF: Record<AppErrorCode, number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  gone: 410,
+  too_large: 413,
+  unsupported: 415,
+  rate_limited: 429,
+  internal: 500,
+  upstream_failed: 502,
+  unavailable: 503,
+};
+
+/** Route-schema responses for the error statuses a route can answer, all with the one error body. */
+export function errorResponses<const S extends number>(
+  ...statuses: S[]
+): Record<S, typeof errorBodySchema> {
+  return Object.fromEntries(statuses.map((status) => [status, errorBodySchema])) as Record<
+    S,
+    typeof errorBodySchema
+  >;
+}
+
+/** Answers 204 No Content (the route's schema declares `204: z.null()`). */
+export function noContent(reply: FastifyReply): FastifyReply {
+  return reply.status(204).send(null);
+}
+
+/**
+ * An error with an HTTP status, for the HTTP layer only (a route refusing a request's shape).
+ * Services throw the domain errors of ../errors instead.
+ */
 export class HttpError extends Error {
   override name = 'HttpError';
   constructor(
@@ -38,6 +73,16 @@ export function registerErrorHandling(app: FastifyInstance): void {
         'response did not match its schema',
       );
       return reply.status(500).send({ error: 'Internal server error' } satisfies ErrorBody);
+    }
+    if (error instanceof AppError) {
+      if (error instanceof RateLimited && error.retryAfterSeconds !== undefined) {
+        void reply.header('retry-after', String(error.retryAfterSeconds));
+      }
+      const body: ErrorBody =
+        error.details === undefined
+          ? { error: error.message }
+          : { error: error.message, details: error.details };
+      return reply.status(STATUS_OF[error.code]).send(body);
     }
     if (error instanceof HttpError) {
       const body: ErrorBody =

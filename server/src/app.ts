@@ -99,7 +99,7 @@ export async function buildApp(
 
   registerErrorHandling(app);
   await registerSecurityHeaders(app, { https: deps.config.publicUrl.startsWith('https://') });
-  await registerOpenApi(app);
+  await registerOpenApi(app, { publicUrl: deps.config.publicUrl.replace(/\/+$/, '') });
 
   registerCsrfProtection(app, deps.config.publicUrl);
 
@@ -174,7 +174,7 @@ export async function buildApp(
     prefix: '/api',
   });
 
-  await app.register(projectRoutes({ service: projects, requireUser }), { prefix: '/api' });
+  await app.register(projectRoutes({ service: projects, requireUser }));
   await app.register(
     versionRoutes({
       versions,

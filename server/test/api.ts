@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
+import { createApiClient, type ApiClient } from '@takes/contract';
+import { injectFetch } from './inject-fetch';
 import { cookiesFrom, type TestApp } from './test-app';
 
 export const ORIGIN = 'http://localhost:8080';
@@ -17,6 +19,14 @@ export async function newUser(t: TestApp, name = 'owner'): Promise<string> {
   });
   expect(response.statusCode, response.body).toBe(200);
   return cookiesFrom(response.headers['set-cookie']);
+}
+
+/** The typed API client, answering from the test app in-process, signed in with `cookie`. */
+export function client(t: TestApp, cookie?: string): ApiClient {
+  return createApiClient({
+    fetch: injectFetch(t.app),
+    headers: () => ({ origin: ORIGIN, ...(cookie ? { cookie } : {}) }),
+  });
 }
 
 export function api(t: TestApp, cookie: string) {

@@ -6,3 +6,6 @@ export * from './sharing';
 export * from './repos';
 export * from './site';
 export * from './demo';
+export * from './endpoint';
+export * from './client';
+export * from './endpoints';

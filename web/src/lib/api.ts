@@ -1,22 +1,15 @@
-import type { ErrorBody } from '@takes/contract';
+import { ApiError, createApiClient, type ErrorBody } from '@takes/contract';
 
 /** Used when the server gives no message of its own and the caller names no fallback. */
 const GENERIC_FAILURE = 'Something went wrong. Please try again.';
 
-/** A failed API call: the HTTP status (0 when the request never got an answer) and a message for people. */
-export class ApiError extends Error {
-  override readonly name = 'ApiError';
+export { ApiError };
 
-  constructor(
-    readonly status: number,
-    message: string,
-    /** The `error` field the server sent, when it sent one. */
-    readonly serverMessage: string | undefined,
-    readonly details?: unknown,
-  ) {
-    super(message);
-  }
-}
+/**
+ * The typed client every feature calls the API through: `api.call(endpoints.projects.getProject,
+ * { params: { projectId } })` sends the request its descriptor describes and returns its typed body.
+ */
+export const api = createApiClient({ credentials: 'same-origin' });
 
 export interface RequestOptions {
   /** Shown when the server's answer carries no `error` message (spec section 8 fallbacks). */

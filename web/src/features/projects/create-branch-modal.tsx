@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import type { BranchWithVersions } from '@takes/contract';
+import type { BranchSummary } from '@takes/contract';
 import { PROJECT_MESSAGES } from '@takes/contract';
 import { ApiError } from '../../lib/api';
 import { Alert } from '../../ui/alert';
@@ -13,7 +13,7 @@ interface CreateBranchModalProps {
   /** The upload page's wording; the project page's modal is 'Create Branch'. */
   title?: string;
   onClose: () => void;
-  onCreated: (branch: BranchWithVersions) => void;
+  onCreated: (branch: BranchSummary) => void;
 }
 
 export function CreateBranchModal({

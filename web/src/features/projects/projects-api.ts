@@ -1,6 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { BranchWithVersions, ProcessingResponse, Project } from '@takes/contract';
-import { apiGet, apiPatch, apiPost, ApiError } from '../../lib/api';
+import { endpoints, type ProcessingResponse } from '@takes/contract';
+import { api, apiGet, ApiError } from '../../lib/api';
+
+const projects = endpoints.projects;
 
 export interface WorkspaceStats {
   projects: number;
@@ -22,14 +24,14 @@ export const queryKeys = {
 export function useProjects() {
   return useQuery({
     queryKey: queryKeys.projects,
-    queryFn: ({ signal }) => apiGet<Project[]>('/api/projects', { signal }),
+    queryFn: ({ signal }) => api.call(projects.listProjects, { signal }),
   });
 }
 
 export function useProject(projectId: string) {
   return useQuery({
     queryKey: queryKeys.project(projectId),
-    queryFn: ({ signal }) => apiGet<Project>(`/api/projects/${projectId}`, { signal }),
+    queryFn: ({ signal }) => api.call(projects.getProject, { params: { projectId }, signal }),
     // A 404 is an answer ('Project not found'), not a hiccup worth retrying.
     retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 1,
   });
@@ -38,8 +40,7 @@ export function useProject(projectId: string) {
 export function useBranches(projectId: string) {
   return useQuery({
     queryKey: queryKeys.branches(projectId),
-    queryFn: ({ signal }) =>
-      apiGet<BranchWithVersions[]>(`/api/projects/${projectId}/branches`, { signal }),
+    queryFn: ({ signal }) => api.call(projects.listBranches, { params: { projectId }, signal }),
     enabled: projectId !== '',
   });
 }
@@ -70,7 +71,7 @@ export interface CreateProjectInput {
 export function useCreateProject() {
   const refresh = useRefreshWorkspace();
   return useMutation({
-    mutationFn: (input: CreateProjectInput) => apiPost<Project>('/api/projects', input),
+    mutationFn: (input: CreateProjectInput) => api.call(projects.createProject, { body: input }),
     onSuccess: refresh,
   });
 }
@@ -80,7 +81,7 @@ export function useDeleteProject() {
   const refresh = useRefreshWorkspace();
   return useMutation({
     mutationFn: (projectId: string) =>
-      fetchOrThrow(`/api/projects/${projectId}`, 'DELETE').then(() => projectId),
+      api.call(projects.deleteProject, { params: { projectId } }).then(() => projectId),
     onSuccess: async (projectId) => {
       queryClient.removeQueries({ queryKey: queryKeys.project(projectId) });
       await refresh();
@@ -92,7 +93,7 @@ export function useUpdateProject(projectId: string) {
   const refresh = useRefreshWorkspace();
   return useMutation({
     mutationFn: (input: { name?: string; description?: string | null }) =>
-      apiPatch<Project>(`/api/projects/${projectId}`, input),
+      api.call(projects.updateProject, { params: { projectId }, body: input }),
     onSuccess: refresh,
   });
 }
@@ -100,7 +101,7 @@ export function useUpdateProject(projectId: string) {
 export function useTogglePrivacy(projectId: string) {
   const refresh = useRefreshWorkspace();
   return useMutation({
-    mutationFn: () => apiPost<Project>(`/api/projects/${projectId}/toggle-privacy`),
+    mutationFn: () => api.call(projects.toggleProjectPrivacy, { params: { projectId } }),
     onSuccess: refresh,
   });
 }
@@ -124,25 +125,25 @@ function useBranchMutation<Input, Output>(
 
 export function useCreateBranch(projectId: string) {
   return useBranchMutation(projectId, (name: string) =>
-    apiPost<BranchWithVersions>(`/api/projects/${projectId}/branches`, { name }),
+    api.call(projects.createBranch, { params: { projectId }, body: { name } }),
   );
 }
 
 export function useRenameBranch(projectId: string) {
   return useBranchMutation(projectId, ({ branchId, name }: { branchId: string; name: string }) =>
-    apiPatch<unknown>(`/api/branches/${branchId}`, { name }),
+    api.call(projects.renameBranch, { params: { branchId }, body: { name } }),
   );
 }
 
 export function useSetDefaultBranch(projectId: string) {
   return useBranchMutation(projectId, (branchId: string) =>
-    apiPost<unknown>(`/api/branches/${branchId}/default`),
+    api.call(projects.setDefaultBranch, { params: { branchId } }),
   );
 }
 
 export function useDeleteBranch(projectId: string) {
   return useBranchMutation(projectId, (branchId: string) =>
-    fetchOrThrow(`/api/branches/${branchId}`, 'DELETE'),
+    api.call(projects.deleteBranch, { params: { branchId } }),
   );
 }
 

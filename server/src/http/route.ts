@@ -1,0 +1,90 @@
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  FastifySchema,
+  preHandlerAsyncHookHandler,
+  RouteOptions,
+} from 'fastify';
+import { z } from 'zod';
+import {
+  errorBodySchema,
+  isZodSchema,
+  successStatuses,
+  type BodyOutput,
+  type Endpoint,
+  type ParamsOutput,
+  type QueryOutput,
+  type ResultInput,
+} from '@takes/contract';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The descriptor a route was registered from (the OpenAPI document is built from these). */
+    endpoint?: Endpoint;
+  }
+}
+
+export type EndpointRequest<E extends Endpoint> = FastifyRequest<{
+  Params: ParamsOutput<E>;
+  Querystring: QueryOutput<E>;
+  Body: BodyOutput<E>;
+}>;
+
+/**
+ * A handler returns the success body (sent with the descriptor's status), nothing for a 204, or
+ * the reply itself when it answered on its own (a stream, a redirect, another status).
+ */
+export type EndpointHandler<E extends Endpoint> = (
+  request: EndpointRequest<E>,
+  reply: FastifyReply,
+) => Promise<ResultInput<E> | FastifyReply | void> | ResultInput<E> | FastifyReply | void;
+
+export interface EndpointOptions {
+  preHandler?: preHandlerAsyncHookHandler | preHandlerAsyncHookHandler[];
+  bodyLimit?: number;
+  config?: RouteOptions['config'];
+}
+
+/** The Fastify schema for a descriptor: validation of params, query and JSON body, and the responses. */
+function fastifySchema(endpoint: Endpoint): FastifySchema {
+  const response: Record<number, z.ZodType> = {};
+  for (const [status, spec] of Object.entries(endpoint.responses)) {
+    if (isZodSchema(spec)) response[Number(status)] = spec;
+    else if (spec?.kind === 'empty') response[Number(status)] = z.null();
+  }
+  for (const status of endpoint.errors) response[status] = errorBodySchema;
+  return {
+    ...(endpoint.params ? { params: endpoint.params } : {}),
+    ...(endpoint.query ? { querystring: endpoint.query } : {}),
+    ...(isZodSchema(endpoint.body) ? { body: endpoint.body } : {}),
+    response,
+  };
+}
+
+/**
+ * Registers one route from its descriptor. The path is the descriptor's full path, so register
+ * plugins that use this without a prefix.
+ */
+export function route<E extends Endpoint>(
+  app: FastifyInstance,
+  endpoint: E,
+  options: EndpointOptions,
+  handler: EndpointHandler<E>,
+): void {
+  const [status = 200] = successStatuses(endpoint);
+  app.route({
+    method: endpoint.method,
+    url: endpoint.path,
+    schema: fastifySchema(endpoint),
+    ...(options.preHandler ? { preHandler: options.preHandler } : {}),
+    ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
+    config: { ...options.config, endpoint },
+    handler: async (request, reply) => {
+      const result = await handler(request as EndpointRequest<E>, reply);
+      if (result === reply || reply.sent) return reply;
+      if (status === 204) return reply.status(204).send(null);
+      return reply.status(status).send(result);
+    },
+  });
+}

@@ -1,8 +1,6 @@
-import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import type { Project, Version } from '@takes/contract';
-import { ApiError, apiGet, errorMessage } from '../../lib/api';
+import { ApiError, errorMessage } from '../../lib/api';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { Alert } from '../../ui/alert';
 import { Badge } from '../../ui/badge';
@@ -14,24 +12,13 @@ import { downloadUrl, versionTrack } from '../projects/version-track';
 import { useAudioPlayer } from '../player/use-audio-player';
 import { VersionComments } from '../comments/version-comments';
 import { QuickShareDialog } from '../share/quick-share-dialog';
-
-/** `GET /api/versions/{id}` */
-type VersionDetail = Version & { project: Pick<Project, 'id' | 'name'> };
+import { useVersion, type VersionDetail } from './versions-api';
 
 /** Spec section 9: auto-play delay. */
 const AUTO_PLAY_DELAY_MS = 300;
 
 const dangerButton =
   'inline-flex items-center justify-center gap-2 rounded-md bg-red-600 px-4 py-2 text-sm font-semibold text-white hover:bg-red-500 disabled:cursor-not-allowed disabled:opacity-60 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-500';
-
-function useVersion(versionId: string) {
-  return useQuery({
-    queryKey: ['versions', versionId],
-    queryFn: ({ signal }) => apiGet<VersionDetail>(`/api/versions/${versionId}`, { signal }),
-    // A 404 is an answer ('Version not found'), not a hiccup worth retrying.
-    retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 1,
-  });
-}
 
 function formatCreated(iso: string): string {
   return new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });

@@ -5,7 +5,7 @@ import { useDocumentTitle } from '../../lib/use-document-title';
 import { Alert } from '../../ui/alert';
 import { Badge } from '../../ui/badge';
 import { primaryButton, secondaryButton, linkButton } from '../../ui/button-styles';
-import { Modal } from '../../ui/modal';
+import { ConfirmDeleteModal } from '../../ui/confirm-delete-modal';
 import { PageSpinner } from '../../ui/spinner';
 import { useDeleteVersion } from '../projects/projects-api';
 import { downloadUrl, versionTrack } from '../projects/version-track';
@@ -16,9 +16,6 @@ import { useVersion, type VersionDetail } from './versions-api';
 
 /** Spec section 9: auto-play delay. */
 const AUTO_PLAY_DELAY_MS = 300;
-
-const dangerButton =
-  'inline-flex items-center justify-center gap-2 rounded-md bg-red-600 px-4 py-2 text-sm font-semibold text-white hover:bg-red-500 disabled:cursor-not-allowed disabled:opacity-60 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-500';
 
 function formatCreated(iso: string): string {
   return new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
@@ -162,29 +159,15 @@ function VersionDetails({ version }: { version: VersionDetail }) {
       />
 
       {confirmingDelete ? (
-        <Modal
+        <ConfirmDeleteModal
           title="Delete version"
           description={`Are you sure you want to delete Version ${version.version_number}? This cannot be undone.`}
+          confirmLabel="Delete"
+          pendingLabel="Deleting…"
+          pending={deleteVersion.isPending}
+          onConfirm={() => void confirmDelete()}
           onClose={() => setConfirmingDelete(false)}
-        >
-          <div className="flex justify-end gap-2">
-            <button
-              type="button"
-              className={secondaryButton}
-              onClick={() => setConfirmingDelete(false)}
-            >
-              Cancel
-            </button>
-            <button
-              type="button"
-              className={dangerButton}
-              disabled={deleteVersion.isPending}
-              onClick={() => void confirmDelete()}
-            >
-              {deleteVersion.isPending ? 'Deleting…' : 'Delete'}
-            </button>
-          </div>
-        </Modal>
+        />
       ) : null}
     </div>
   );

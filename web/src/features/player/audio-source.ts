@@ -1,4 +1,4 @@
-import type { AudioQuality } from './use-audio-player';
+import type { AudioQuality } from './player-types';
 
 /** Spec section 9: the player's request time-out. */
 export const AUDIO_REQUEST_TIMEOUT_MS = 10_000;

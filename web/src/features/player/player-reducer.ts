@@ -1,17 +1,4 @@
-import type { PlayerTrack } from './use-audio-player';
-
-/** The global player's state (spec section 4). */
-export interface PlayerState {
-  currentTrack: PlayerTrack | null;
-  isPlaying: boolean;
-  duration: number;
-  currentTime: number;
-  volume: number;
-  muted: boolean;
-  playbackRate: number;
-  loading: boolean;
-  switchingTrack: boolean;
-}
+import type { PlayerState, PlayerTrack } from './player-types';
 
 export type PlayerAction =
   | { type: 'PLAY' }

@@ -1,5 +1,5 @@
 import { useVersionQualities } from './player-api';
-import type { AudioQuality } from './use-audio-player';
+import type { AudioQuality } from './player-types';
 
 interface QualitySelectProps {
   versionId: string | undefined;

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import type { AudioPlayerApi } from './use-audio-player';
+import type { AudioPlayerApi } from './player-types';
 
 /** Spec section 9: skip 10 s. */
 const DEFAULT_SEEK_OFFSET = 10;

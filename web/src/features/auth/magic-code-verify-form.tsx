@@ -2,9 +2,10 @@ import { useRef, useState, type FormEvent } from 'react';
 import { AUTH_MESSAGES, OTP_LENGTH, emailSchema, otpSchema } from '@takes/contract';
 import { errorMessage } from '../../lib/api';
 import { Alert } from '../../ui/alert';
-import { linkButton, primaryButton } from '../../ui/button-styles';
+import { linkButton } from '../../ui/button-styles';
 import { TextField } from '../../ui/text-field';
 import { verifyMagicCode } from './auth-api';
+import { AuthForm, EmailField, FormError, SubmitButton, useFieldErrors } from './auth-form-parts';
 import { checkField } from './field-validation';
 import { useAuth } from './use-auth';
 
@@ -15,11 +16,6 @@ interface MagicCodeVerifyFormProps {
   onSendNewLink: () => void;
 }
 
-interface FieldErrors {
-  email?: string;
-  code?: string;
-}
-
 export function MagicCodeVerifyForm({
   email,
   onEmailChange,
@@ -27,7 +23,7 @@ export function MagicCodeVerifyForm({
 }: MagicCodeVerifyFormProps) {
   const { acceptSession } = useAuth();
   const [code, setCode] = useState('');
-  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const fields = useFieldErrors<'email' | 'code'>();
   const [formError, setFormError] = useState<string | null>(null);
   const [verifying, setVerifying] = useState(false);
   const emailRef = useRef<HTMLInputElement>(null);
@@ -38,7 +34,7 @@ export function MagicCodeVerifyForm({
     setFormError(null);
     const emailCheck = checkField(emailSchema, email);
     const codeCheck = checkField(otpSchema, code);
-    setFieldErrors({
+    fields.setErrors({
       email: emailCheck.ok ? undefined : emailCheck.error,
       code: codeCheck.ok ? undefined : codeCheck.error,
     });
@@ -56,19 +52,16 @@ export function MagicCodeVerifyForm({
   }
 
   return (
-    <form noValidate onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-4">
+    <AuthForm onSubmit={onSubmit}>
       <Alert tone="success">{AUTH_MESSAGES.magicLinkNotice}</Alert>
-      {formError && <Alert tone="error">{formError}</Alert>}
-      <TextField
-        label="Email"
-        type="email"
-        autoComplete="email"
+      <FormError message={formError} />
+      <EmailField
         value={email}
         onValueChange={(value) => {
           onEmailChange(value);
-          setFieldErrors((errors) => ({ ...errors, email: undefined }));
+          fields.clear('email');
         }}
-        error={fieldErrors.email}
+        error={fields.errors.email}
         inputRef={emailRef}
       />
       <TextField
@@ -80,14 +73,12 @@ export function MagicCodeVerifyForm({
         value={code}
         onValueChange={(value) => {
           setCode(value);
-          setFieldErrors((errors) => ({ ...errors, code: undefined }));
+          fields.clear('code');
         }}
-        error={fieldErrors.code}
+        error={fields.errors.code}
         inputRef={codeRef}
       />
-      <button type="submit" className={`${primaryButton} w-full`} disabled={verifying}>
-        Verify Code &amp; Sign In
-      </button>
+      <SubmitButton disabled={verifying}>Verify Code &amp; Sign In</SubmitButton>
       <p className="text-center">
         <button type="button" className={linkButton} onClick={onSendNewLink}>
           ← Send New Magic Link
@@ -97,6 +88,6 @@ export function MagicCodeVerifyForm({
         Check your email for a 6-digit code and enter it above, or click the magic link in the
         email.
       </p>
-    </form>
+    </AuthForm>
   );
 }

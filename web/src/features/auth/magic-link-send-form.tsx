@@ -2,9 +2,8 @@ import { useRef, useState, type FormEvent } from 'react';
 import { AUTH_MESSAGES, emailSchema } from '@takes/contract';
 import { errorMessage } from '../../lib/api';
 import { Alert } from '../../ui/alert';
-import { primaryButton } from '../../ui/button-styles';
-import { TextField } from '../../ui/text-field';
 import { sendMagicCode } from './auth-api';
+import { AuthForm, EmailField, FormError, SubmitButton } from './auth-form-parts';
 import { checkField } from './field-validation';
 
 interface MagicLinkSendFormProps {
@@ -46,12 +45,9 @@ export function MagicLinkSendForm({
   }
 
   return (
-    <form noValidate onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-4">
-      {formError && <Alert tone="error">{formError}</Alert>}
-      <TextField
-        label="Email"
-        type="email"
-        autoComplete="email"
+    <AuthForm onSubmit={onSubmit}>
+      <FormError message={formError} />
+      <EmailField
         value={email}
         onValueChange={(value) => {
           onEmailChange(value);
@@ -60,12 +56,10 @@ export function MagicLinkSendForm({
         error={emailError}
         inputRef={emailRef}
       />
-      <button type="submit" className={`${primaryButton} w-full`} disabled={sending}>
-        Send Magic Link
-      </button>
+      <SubmitButton disabled={sending}>Send Magic Link</SubmitButton>
       <Alert tone="info">
         We'll send you a secure link to sign in instantly. No password required!
       </Alert>
-    </form>
+    </AuthForm>
   );
 }

@@ -1,7 +1,8 @@
-import { useState, type FormEvent, type ReactNode, type Ref } from 'react';
+import { useRef, useState, type FormEvent, type ReactNode, type Ref } from 'react';
 import { Alert } from '../../ui/alert';
 import { primaryButton } from '../../ui/button-styles';
 import { TextField } from '../../ui/text-field';
+import type { FieldCheck } from './field-validation';
 
 /**
  * The pieces the sign-in, sign-up and magic-link forms share, so the three screens keep one
@@ -59,13 +60,45 @@ export function SubmitButton({ disabled, children }: { disabled: boolean; childr
 }
 
 /**
- * Each field's message from the last submit; editing a field clears its own message only.
+ * The fields of one form: each field's message from the last submit, and where the focus goes
+ * when a submit finds mistakes.
  */
-export function useFieldErrors<Field extends string>() {
+export function useAuthFields<Field extends string>() {
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const inputs = useRef<Partial<Record<Field, HTMLInputElement | null>>>({});
   return {
-    errors,
-    setErrors,
-    clear: (field: Field) => setErrors((current) => ({ ...current, [field]: undefined })),
+    /**
+     * Props for a TextField (or EmailField, PasswordField) holding `field`: editing it clears
+     * its own message only.
+     */
+    bind(field: Field, value: string, onValueChange: (value: string) => void) {
+      return {
+        value,
+        onValueChange: (next: string) => {
+          onValueChange(next);
+          setErrors((current) => ({ ...current, [field]: undefined }));
+        },
+        error: errors[field],
+        inputRef: (input: HTMLInputElement | null) => {
+          inputs.current[field] = input;
+        },
+      };
+    },
+    /**
+     * Shows every check's message at once and puts the focus on the first field (in the order
+     * given) that failed, where the person fixes it next.
+     */
+    report(checks: Record<Field, FieldCheck<unknown>>) {
+      const next: Partial<Record<Field, string>> = {};
+      let firstBad: Field | undefined;
+      for (const field of Object.keys(checks) as Field[]) {
+        const check = checks[field];
+        if (check.ok) continue;
+        next[field] = check.error;
+        firstBad ??= field;
+      }
+      setErrors(next);
+      if (firstBad !== undefined) inputs.current[firstBad]?.focus();
+    },
   };
 }

@@ -1,11 +1,11 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { AUTH_MESSAGES, emailSchema, passwordSchema } from '@takes/contract';
 import { errorMessage } from '../../lib/api';
 import { Alert } from '../../ui/alert';
 import { linkButton } from '../../ui/button-styles';
 import { PasswordField } from '../../ui/password-field';
 import { signInWithEmail, signUpWithEmail } from './auth-api';
-import { AuthForm, EmailField, FormError, SubmitButton, useFieldErrors } from './auth-form-parts';
+import { AuthForm, EmailField, FormError, SubmitButton, useAuthFields } from './auth-form-parts';
 import { checkField } from './field-validation';
 import { useAuth } from './use-auth';
 
@@ -16,12 +16,10 @@ export function EmailSignInForm() {
   const [mode, setMode] = useState<Mode>('sign-in');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const fields = useFieldErrors<'email' | 'password'>();
+  const fields = useAuthFields<'email' | 'password'>();
   const [formError, setFormError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
-  const emailRef = useRef<HTMLInputElement>(null);
-  const passwordRef = useRef<HTMLInputElement>(null);
 
   function switchMode() {
     setMode((current) => (current === 'sign-in' ? 'sign-up' : 'sign-in'));
@@ -35,14 +33,8 @@ export function EmailSignInForm() {
     setNotice(null);
     const emailCheck = checkField(emailSchema, email);
     const passwordCheck = checkField(passwordSchema, password);
-    fields.setErrors({
-      email: emailCheck.ok ? undefined : emailCheck.error,
-      password: passwordCheck.ok ? undefined : passwordCheck.error,
-    });
-    if (!emailCheck.ok || !passwordCheck.ok) {
-      (emailCheck.ok ? passwordRef : emailRef).current?.focus();
-      return;
-    }
+    fields.report({ email: emailCheck, password: passwordCheck });
+    if (!emailCheck.ok || !passwordCheck.ok) return;
 
     setSubmitting(true);
     try {
@@ -64,25 +56,11 @@ export function EmailSignInForm() {
     <AuthForm onSubmit={onSubmit}>
       <FormError message={formError} />
       {notice && <Alert tone="success">{notice}</Alert>}
-      <EmailField
-        value={email}
-        onValueChange={(value) => {
-          setEmail(value);
-          fields.clear('email');
-        }}
-        error={fields.errors.email}
-        inputRef={emailRef}
-      />
+      <EmailField {...fields.bind('email', email, setEmail)} />
       <PasswordField
         label="Password"
         autoComplete={mode === 'sign-in' ? 'current-password' : 'new-password'}
-        value={password}
-        onValueChange={(value) => {
-          setPassword(value);
-          fields.clear('password');
-        }}
-        error={fields.errors.password}
-        inputRef={passwordRef}
+        {...fields.bind('password', password, setPassword)}
       />
       <SubmitButton disabled={submitting}>
         {mode === 'sign-in' ? 'Sign In' : 'Sign Up'}

@@ -1,9 +1,9 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { AUTH_MESSAGES, emailSchema } from '@takes/contract';
 import { errorMessage } from '../../lib/api';
 import { Alert } from '../../ui/alert';
 import { sendMagicCode } from './auth-api';
-import { AuthForm, EmailField, FormError, SubmitButton } from './auth-form-parts';
+import { AuthForm, EmailField, FormError, SubmitButton, useAuthFields } from './auth-form-parts';
 import { checkField } from './field-validation';
 
 interface MagicLinkSendFormProps {
@@ -20,20 +20,16 @@ export function MagicLinkSendForm({
   initialError,
   onSent,
 }: MagicLinkSendFormProps) {
-  const [emailError, setEmailError] = useState<string | undefined>();
+  const fields = useAuthFields<'email'>();
   const [formError, setFormError] = useState<string | null>(initialError);
   const [sending, setSending] = useState(false);
-  const emailRef = useRef<HTMLInputElement>(null);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setFormError(null);
     const emailCheck = checkField(emailSchema, email);
-    if (!emailCheck.ok) {
-      setEmailError(emailCheck.error);
-      emailRef.current?.focus();
-      return;
-    }
+    fields.report({ email: emailCheck });
+    if (!emailCheck.ok) return;
     setSending(true);
     try {
       await sendMagicCode(emailCheck.value);
@@ -47,15 +43,7 @@ export function MagicLinkSendForm({
   return (
     <AuthForm onSubmit={onSubmit}>
       <FormError message={formError} />
-      <EmailField
-        value={email}
-        onValueChange={(value) => {
-          onEmailChange(value);
-          setEmailError(undefined);
-        }}
-        error={emailError}
-        inputRef={emailRef}
-      />
+      <EmailField {...fields.bind('email', email, onEmailChange)} />
       <SubmitButton disabled={sending}>Send Magic Link</SubmitButton>
       <Alert tone="info">
         We'll send you a secure link to sign in instantly. No password required!

@@ -19,7 +19,7 @@ export class ApiError extends Error {
 }
 
 export interface RequestOptions {
-  /** Shown when the server's answer carries no `error` message (spec section 8 fallbacks). */
+  /** Shown when the server's answer carries no `error` message (each call's fixed fallback). */
   fallbackMessage?: string;
   signal?: AbortSignal;
 }

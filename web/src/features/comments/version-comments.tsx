@@ -48,7 +48,7 @@ export function VersionComments({ versionId, track }: VersionCommentsProps) {
       if (replyingTo?.id === deleting.id) setReplyingTo(null);
       setDeleting(null);
     } catch (error) {
-      // Comment deletion failures are logged only (spec section 8); the dialog stays open.
+      // Comment deletion failures are logged only, with no message; the dialog stays open.
       console.error('Failed to delete comment:', error);
     }
   }

@@ -104,7 +104,7 @@ export function playerReducer(state: PlayerState, action: PlayerAction): PlayerS
 export type PlayTrackPlan = 'ignore' | 'resume' | 'switch';
 
 /**
- * Spec section 4, "Play a track": what a play request does given the player's state. A different
+ * What a play request does given the player's state. A different
  * track always wins (it cancels a stale load); the switching guard applies to play clicks instead.
  */
 export function planPlayTrack(

@@ -21,7 +21,7 @@ export interface PlayerTrack {
   duration?: number | null;
 }
 
-/** The global player's state (spec section 4). */
+/** The global player's state. */
 export interface PlayerState {
   currentTrack: PlayerTrack | null;
   isPlaying: boolean;
@@ -34,7 +34,7 @@ export interface PlayerState {
   switchingTrack: boolean;
 }
 
-/** Quality tiers of spec section 9; 'auto' picks standard on mobile, high on desktop. */
+/** Quality tiers: original, high (320k), standard (128k); 'auto' picks standard on mobile, high on desktop. */
 export type AudioQuality = 'auto' | 'original' | 'high' | 'standard';
 
 export interface PlayTrackOptions {

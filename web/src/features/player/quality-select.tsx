@@ -7,7 +7,7 @@ interface QualitySelectProps {
   onChange: (quality: AudioQuality) => void;
 }
 
-/** Quality tiers of spec section 9; options other than Auto wait for the version's qualities. */
+/** Auto, Original, High (320k), Standard (128k); options other than Auto wait for the version's qualities. */
 export function QualitySelect({ versionId, value, onChange }: QualitySelectProps) {
   const qualities = useVersionQualities(versionId);
   const available = new Set(qualities.data?.available ?? []);

@@ -173,7 +173,7 @@ function RenameRow({
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const trimmed = name.trim();
-    // An empty or whitespace-only name is ignored (spec section 5).
+    // An empty or whitespace-only name is ignored: nothing is sent.
     if (!trimmed || trimmed === branch.name) return onDone();
     rename.mutate({ branchId: branch.id, name: trimmed }, { onSuccess: onDone });
   }

@@ -7,7 +7,7 @@ interface DeleteProjectModalProps {
   onDeleted: () => void;
 }
 
-/** Delete project: confirm, delete, refresh the list (spec section 4). */
+/** Delete project: confirm, delete, then refresh the lists that show projects. */
 export function DeleteProjectModal({ project, onClose, onDeleted }: DeleteProjectModalProps) {
   const deleteProject = useDeleteProject();
   return (

@@ -14,14 +14,14 @@ import { VersionComments } from '../comments/version-comments';
 import { QuickShareDialog } from '../share/quick-share-dialog';
 import { useVersion, type VersionDetail } from './versions-api';
 
-/** Spec section 9: auto-play delay. */
+/** A version starts playing this long after its page loads. */
 const AUTO_PLAY_DELAY_MS = 300;
 
 function formatCreated(iso: string): string {
   return new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 }
 
-/** /projects/{projectId}/branches/{branchId}/versions/{versionId} (spec section 2). */
+/** /projects/{projectId}/branches/{branchId}/versions/{versionId}: one version, its audio and comments. */
 export function VersionPage() {
   const { projectId = '', versionId = '' } = useParams();
   const version = useVersion(versionId);
@@ -62,7 +62,7 @@ function VersionDetails({ version }: { version: VersionDetail }) {
   const projectPath = `/projects/${version.project_id}`;
 
   const { playTrack } = player;
-  // Auto-play once per opened version, shortly after it loads (spec section 2).
+  // Auto-play once per opened version, shortly after it loads.
   useEffect(() => {
     const timer = setTimeout(() => {
       playTrack(
@@ -84,7 +84,7 @@ function VersionDetails({ version }: { version: VersionDetail }) {
       if (current) player.pause();
       await navigate(projectPath);
     } catch (error) {
-      // Version deletion failures are logged only (spec section 8); the dialog stays open.
+      // Version deletion failures are logged only, with no message; the dialog stays open.
       console.error('Failed to delete version:', error);
     }
   }

@@ -4,10 +4,8 @@ import { primaryButton } from '../../ui/button-styles';
 import { TextField } from '../../ui/text-field';
 import type { FieldCheck } from './field-validation';
 
-/**
- * The pieces the sign-in, sign-up and magic-link forms share, so the three screens keep one
- * look and one way of reporting mistakes.
- */
+// The pieces the sign-in, sign-up and magic-link forms share, so the three screens keep one
+// look and one way of reporting mistakes.
 
 /** A sign-in step's form: the browser's own validation is off, the contract's schemas check. */
 export function AuthForm({

@@ -12,7 +12,7 @@ export { ApiError };
 export const api = createApiClient({ credentials: 'same-origin' });
 
 export interface RequestOptions {
-  /** Shown when the server's answer carries no `error` message (spec section 8 fallbacks). */
+  /** Shown when the server's answer carries no `error` message (each call's fixed fallback). */
   fallbackMessage?: string;
   signal?: AbortSignal;
 }

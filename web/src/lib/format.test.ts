@@ -4,7 +4,7 @@ import { formatRelativeTime } from './format';
 const NOW = Date.parse('2026-06-15T12:00:00.000Z');
 const ago = (seconds: number) => new Date(NOW - seconds * 1000).toISOString();
 
-describe('formatRelativeTime (spec section 9 thresholds)', () => {
+describe('formatRelativeTime thresholds', () => {
   it.each([
     [0, 'just now'],
     [44, 'just now'],

@@ -1,4 +1,4 @@
-/** Dates in en-US short form (spec section 9). */
+/** Dates in en-US short form (Jan 2, 2026). */
 export function formatDate(iso: string | null | undefined): string {
   if (!iso) return '';
   return new Date(iso).toLocaleDateString('en-US', {
@@ -8,7 +8,7 @@ export function formatDate(iso: string | null | undefined): string {
   });
 }
 
-/** KB under 1 MB, else MB with the given decimals (spec section 9). */
+/** KB under 1 MB, else MB with the given decimals. */
 export function formatFileSize(bytes: number, mbDecimals = 1): string {
   const kb = bytes / 1024;
   if (kb < 1024) return `${kb.toFixed(1)} KB`;
@@ -22,7 +22,7 @@ export function pluralize(count: number, one: string, many: string): string {
 const relativeTime = new Intl.RelativeTimeFormat('en-US', { numeric: 'always' });
 
 /**
- * Relative time with the spec's thresholds (section 9): under 45 s 'just now'; minutes under 45;
+ * Relative time: under 45 s 'just now'; minutes under 45;
  * hours under 22; days under 26; months under 11; else years. Future times read 'just now'.
  */
 export function formatRelativeTime(iso: string | null | undefined, now = Date.now()): string {

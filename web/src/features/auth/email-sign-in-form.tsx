@@ -1,32 +1,25 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { AUTH_MESSAGES, emailSchema, passwordSchema } from '@takes/contract';
 import { errorMessage } from '../../lib/api';
 import { Alert } from '../../ui/alert';
-import { linkButton, primaryButton } from '../../ui/button-styles';
+import { linkButton } from '../../ui/button-styles';
 import { PasswordField } from '../../ui/password-field';
-import { TextField } from '../../ui/text-field';
 import { signInWithEmail, signUpWithEmail } from './auth-api';
+import { AuthForm, EmailField, FormError, SubmitButton, useAuthFields } from './auth-form-parts';
 import { checkField } from './field-validation';
 import { useAuth } from './use-auth';
 
 type Mode = 'sign-in' | 'sign-up';
-
-interface FieldErrors {
-  email?: string;
-  password?: string;
-}
 
 export function EmailSignInForm() {
   const { acceptSession } = useAuth();
   const [mode, setMode] = useState<Mode>('sign-in');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const fields = useAuthFields<'email' | 'password'>();
   const [formError, setFormError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
-  const emailRef = useRef<HTMLInputElement>(null);
-  const passwordRef = useRef<HTMLInputElement>(null);
 
   function switchMode() {
     setMode((current) => (current === 'sign-in' ? 'sign-up' : 'sign-in'));
@@ -40,14 +33,8 @@ export function EmailSignInForm() {
     setNotice(null);
     const emailCheck = checkField(emailSchema, email);
     const passwordCheck = checkField(passwordSchema, password);
-    setFieldErrors({
-      email: emailCheck.ok ? undefined : emailCheck.error,
-      password: passwordCheck.ok ? undefined : passwordCheck.error,
-    });
-    if (!emailCheck.ok || !passwordCheck.ok) {
-      (emailCheck.ok ? passwordRef : emailRef).current?.focus();
-      return;
-    }
+    fields.report({ email: emailCheck, password: passwordCheck });
+    if (!emailCheck.ok || !passwordCheck.ok) return;
 
     setSubmitting(true);
     try {
@@ -66,40 +53,23 @@ export function EmailSignInForm() {
   }
 
   return (
-    <form noValidate onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-4">
-      {formError && <Alert tone="error">{formError}</Alert>}
+    <AuthForm onSubmit={onSubmit}>
+      <FormError message={formError} />
       {notice && <Alert tone="success">{notice}</Alert>}
-      <TextField
-        label="Email"
-        type="email"
-        autoComplete="email"
-        value={email}
-        onValueChange={(value) => {
-          setEmail(value);
-          setFieldErrors((errors) => ({ ...errors, email: undefined }));
-        }}
-        error={fieldErrors.email}
-        inputRef={emailRef}
-      />
+      <EmailField {...fields.bind('email', email, setEmail)} />
       <PasswordField
         label="Password"
         autoComplete={mode === 'sign-in' ? 'current-password' : 'new-password'}
-        value={password}
-        onValueChange={(value) => {
-          setPassword(value);
-          setFieldErrors((errors) => ({ ...errors, password: undefined }));
-        }}
-        error={fieldErrors.password}
-        inputRef={passwordRef}
+        {...fields.bind('password', password, setPassword)}
       />
-      <button type="submit" className={`${primaryButton} w-full`} disabled={submitting}>
+      <SubmitButton disabled={submitting}>
         {mode === 'sign-in' ? 'Sign In' : 'Sign Up'}
-      </button>
+      </SubmitButton>
       <p className="text-center">
         <button type="button" className={linkButton} onClick={switchMode}>
           {mode === 'sign-in' ? 'Need an account? Sign Up' : 'Already have an account? Sign In'}
         </button>
       </p>
-    </form>
+    </AuthForm>
   );
 }

@@ -1,10 +1,11 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { AUTH_MESSAGES, OTP_LENGTH, emailSchema, otpSchema } from '@takes/contract';
 import { errorMessage } from '../../lib/api';
 import { Alert } from '../../ui/alert';
-import { linkButton, primaryButton } from '../../ui/button-styles';
+import { linkButton } from '../../ui/button-styles';
 import { TextField } from '../../ui/text-field';
 import { verifyMagicCode } from './auth-api';
+import { AuthForm, EmailField, FormError, SubmitButton, useAuthFields } from './auth-form-parts';
 import { checkField } from './field-validation';
 import { useAuth } from './use-auth';
 
@@ -15,11 +16,6 @@ interface MagicCodeVerifyFormProps {
   onSendNewLink: () => void;
 }
 
-interface FieldErrors {
-  email?: string;
-  code?: string;
-}
-
 export function MagicCodeVerifyForm({
   email,
   onEmailChange,
@@ -27,25 +23,17 @@ export function MagicCodeVerifyForm({
 }: MagicCodeVerifyFormProps) {
   const { acceptSession } = useAuth();
   const [code, setCode] = useState('');
-  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const fields = useAuthFields<'email' | 'code'>();
   const [formError, setFormError] = useState<string | null>(null);
   const [verifying, setVerifying] = useState(false);
-  const emailRef = useRef<HTMLInputElement>(null);
-  const codeRef = useRef<HTMLInputElement>(null);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setFormError(null);
     const emailCheck = checkField(emailSchema, email);
     const codeCheck = checkField(otpSchema, code);
-    setFieldErrors({
-      email: emailCheck.ok ? undefined : emailCheck.error,
-      code: codeCheck.ok ? undefined : codeCheck.error,
-    });
-    if (!emailCheck.ok || !codeCheck.ok) {
-      (emailCheck.ok ? codeRef : emailRef).current?.focus();
-      return;
-    }
+    fields.report({ email: emailCheck, code: codeCheck });
+    if (!emailCheck.ok || !codeCheck.ok) return;
     setVerifying(true);
     try {
       acceptSession(await verifyMagicCode(emailCheck.value, codeCheck.value));
@@ -56,38 +44,19 @@ export function MagicCodeVerifyForm({
   }
 
   return (
-    <form noValidate onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-4">
+    <AuthForm onSubmit={onSubmit}>
       <Alert tone="success">{AUTH_MESSAGES.magicLinkNotice}</Alert>
-      {formError && <Alert tone="error">{formError}</Alert>}
-      <TextField
-        label="Email"
-        type="email"
-        autoComplete="email"
-        value={email}
-        onValueChange={(value) => {
-          onEmailChange(value);
-          setFieldErrors((errors) => ({ ...errors, email: undefined }));
-        }}
-        error={fieldErrors.email}
-        inputRef={emailRef}
-      />
+      <FormError message={formError} />
+      <EmailField {...fields.bind('email', email, onEmailChange)} />
       <TextField
         label="6-digit code"
         autoComplete="one-time-code"
         autoFocus
         inputMode="numeric"
         maxLength={OTP_LENGTH}
-        value={code}
-        onValueChange={(value) => {
-          setCode(value);
-          setFieldErrors((errors) => ({ ...errors, code: undefined }));
-        }}
-        error={fieldErrors.code}
-        inputRef={codeRef}
+        {...fields.bind('code', code, setCode)}
       />
-      <button type="submit" className={`${primaryButton} w-full`} disabled={verifying}>
-        Verify Code &amp; Sign In
-      </button>
+      <SubmitButton disabled={verifying}>Verify Code &amp; Sign In</SubmitButton>
       <p className="text-center">
         <button type="button" className={linkButton} onClick={onSendNewLink}>
           ← Send New Magic Link
@@ -97,6 +66,6 @@ export function MagicCodeVerifyForm({
         Check your email for a 6-digit code and enter it above, or click the magic link in the
         email.
       </p>
-    </form>
+    </AuthForm>
   );
 }

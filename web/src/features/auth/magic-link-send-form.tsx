@@ -1,10 +1,9 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { AUTH_MESSAGES, emailSchema } from '@takes/contract';
 import { errorMessage } from '../../lib/api';
 import { Alert } from '../../ui/alert';
-import { primaryButton } from '../../ui/button-styles';
-import { TextField } from '../../ui/text-field';
 import { sendMagicCode } from './auth-api';
+import { AuthForm, EmailField, FormError, SubmitButton, useAuthFields } from './auth-form-parts';
 import { checkField } from './field-validation';
 
 interface MagicLinkSendFormProps {
@@ -21,20 +20,16 @@ export function MagicLinkSendForm({
   initialError,
   onSent,
 }: MagicLinkSendFormProps) {
-  const [emailError, setEmailError] = useState<string | undefined>();
+  const fields = useAuthFields<'email'>();
   const [formError, setFormError] = useState<string | null>(initialError);
   const [sending, setSending] = useState(false);
-  const emailRef = useRef<HTMLInputElement>(null);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setFormError(null);
     const emailCheck = checkField(emailSchema, email);
-    if (!emailCheck.ok) {
-      setEmailError(emailCheck.error);
-      emailRef.current?.focus();
-      return;
-    }
+    fields.report({ email: emailCheck });
+    if (!emailCheck.ok) return;
     setSending(true);
     try {
       await sendMagicCode(emailCheck.value);
@@ -46,26 +41,13 @@ export function MagicLinkSendForm({
   }
 
   return (
-    <form noValidate onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-4">
-      {formError && <Alert tone="error">{formError}</Alert>}
-      <TextField
-        label="Email"
-        type="email"
-        autoComplete="email"
-        value={email}
-        onValueChange={(value) => {
-          onEmailChange(value);
-          setEmailError(undefined);
-        }}
-        error={emailError}
-        inputRef={emailRef}
-      />
-      <button type="submit" className={`${primaryButton} w-full`} disabled={sending}>
-        Send Magic Link
-      </button>
+    <AuthForm onSubmit={onSubmit}>
+      <FormError message={formError} />
+      <EmailField {...fields.bind('email', email, onEmailChange)} />
+      <SubmitButton disabled={sending}>Send Magic Link</SubmitButton>
       <Alert tone="info">
         We'll send you a secure link to sign in instantly. No password required!
       </Alert>
-    </form>
+    </AuthForm>
   );
 }

@@ -19,8 +19,8 @@ interface BouncePlayButtonProps {
 }
 
 /**
- * Plays a bounce in the global player; on the bounce that is playing it pauses (spec section 2:
- * playing the currently playing bounce toggles it). Debounce and lock as for version rows.
+ * Plays a bounce in the global player; on the bounce that is playing it pauses (playing the
+ * currently playing bounce toggles it). Debounce and lock as for version rows.
  */
 export function BouncePlayButton({
   track,

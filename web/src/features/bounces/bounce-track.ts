@@ -20,7 +20,7 @@ export function repoPagePath(repoId: string): string {
 }
 
 /**
- * A repository bounce as the global player's track (spec section 2, Repository page): title
+ * A repository bounce as the global player's track on the repository page: title
  * (fallback file name, then 'Bounce'), artist the repository name, its stream and page URLs.
  */
 export function bounceTrack(

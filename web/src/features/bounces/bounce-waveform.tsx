@@ -10,7 +10,7 @@ const WaveformCanvas = lazy(() =>
   import('./waveform-canvas').then((m) => ({ default: m.WaveformCanvas })),
 );
 
-/** Spec section 9: repository bounce cards draw 96 px high, bar width 2, gap 1. */
+/** Repository bounce cards draw their waveform 96 px high, bar width 2, gap 1. */
 export const BOUNCE_CARD_WAVEFORM_HEIGHT = 96;
 const KEY_SEEK_SECONDS = 10;
 

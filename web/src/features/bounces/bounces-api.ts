@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { RecentBounce } from '@takes/contract';
 import { apiGet } from '../../lib/api';
 
-/** Spec section 9: the bounces page reads the 50 most recent, legacy versions included. */
+/** The bounces page reads the 50 most recent, legacy versions included. */
 export const RECENT_BOUNCES_LIMIT = 50;
 
 export function useRecentBounces() {

@@ -1,7 +1,8 @@
 import type { RecentBounce } from '@takes/contract';
 import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fakePlayer, renderAt, repository, stubApi } from '../repos/test-support';
+import { fakePlayer } from '../player/test-support';
+import { renderAt, repository, stubApi } from '../repos/test-support';
 import { BouncesPage } from './bounces-page';
 import { LOGO_URL } from './cover';
 

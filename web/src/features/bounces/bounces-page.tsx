@@ -12,7 +12,7 @@ export function BouncesPage() {
   useDocumentTitle('Bounces · Takes');
   const user = useCurrentUser();
   const recent = useRecentBounces();
-  // Only for repository covers; a failure here is silently ignored (spec section 8).
+  // Only for repository covers; a failure here is silently ignored (no message, no retry).
   const repos = useRepositories();
   const [expanded, setExpanded] = useState<Record<string, boolean>>({});
   const [selected, setSelected] = useState<Record<string, string>>({});

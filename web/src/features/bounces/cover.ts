@@ -8,7 +8,7 @@ export interface CoverSources {
 }
 
 /**
- * Covers to try in order (spec section 2, Bounce card): the first of item cover, repository
+ * A bounce card's covers to try in order: the first of item cover, repository
  * cover, the user's avatar and the logo; when an image fails, the avatar and then the logo.
  */
 export function coverCandidates({ itemCover, repoCover, avatarUrl }: CoverSources): string[] {

@@ -180,7 +180,7 @@ function CommentItem({
   );
 }
 
-/** Comments oldest first, replies indented under their parent (spec section 2, Comments). */
+/** Comments oldest first, replies indented under their parent. */
 export function CommentList({
   comments,
   isPending,

@@ -1,12 +1,12 @@
 import { useCallback, useEffect, useRef } from 'react';
 import { useAudioPlayer, type PlayerTrack } from '../player/use-audio-player';
 
-/** Spec section 9: seek delay after starting a track that was not playing. */
+/** Seek delay after starting a track that was not playing. */
 export const SEEK_AFTER_START_MS = 300;
 
 /**
  * Seeks the global player to a comment's time. If the comment's version is not the current
- * track it is started first and the seek follows about 300 ms later (spec section 2, Comments).
+ * track it is started first and the seek follows about 300 ms later.
  */
 export function useSeekToTime(track: PlayerTrack | null): (seconds: number) => void {
   const { isCurrent, playTrack, seek, resume, state, audioElement } = useAudioPlayer();

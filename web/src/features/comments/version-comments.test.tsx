@@ -3,7 +3,7 @@ import type { Comment } from '@takes/contract';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { initialPlayerState } from '../player/player-reducer';
+import { fakePlayer } from '../player/test-support';
 import {
   AudioPlayerContext,
   type AudioPlayerApi,
@@ -52,24 +52,9 @@ const comments = [
   }),
 ];
 
-function fakePlayer(current: boolean): AudioPlayerApi {
-  return {
-    state: { ...initialPlayerState, currentTrack: current ? track : null, currentTime: 12.34 },
-    playTrack: vi.fn(),
-    pause: vi.fn(),
-    resume: vi.fn(),
-    togglePlay: vi.fn(),
-    seek: vi.fn(),
-    isCurrent: (candidate) => current && candidate.id === track.id,
-    skip: vi.fn(),
-    setVolume: vi.fn(),
-    setMuted: vi.fn(),
-    loop: false,
-    setLoop: vi.fn(),
-    quality: 'auto',
-    setQuality: vi.fn(),
-    audioElement: null,
-  };
+/** The player with this version loaded (`current`) or another one, 12.34 s in. */
+function playerOn(current: boolean): AudioPlayerApi {
+  return fakePlayer(current ? track : null, { currentTime: 12.34 });
 }
 
 function renderComments(player: AudioPlayerApi) {
@@ -106,7 +91,7 @@ function calls(method: string) {
 
 describe('VersionComments', () => {
   it('lists threads as text and filters resolved comments on request', async () => {
-    renderComments(fakePlayer(true));
+    renderComments(playerOn(true));
     const owner = await screen.findByRole('article', { name: 'Comment by Olive Owner' });
     expect(within(owner).getByRole('button', { name: 'Play from 1:15' })).toBeTruthy();
     const replies = screen.getByRole('list', { name: 'Replies to Olive Owner' });
@@ -124,14 +109,14 @@ describe('VersionComments', () => {
   });
 
   it('seeks the current track at once, or starts the version and seeks 300 ms later', async () => {
-    const playing = fakePlayer(true);
+    const playing = playerOn(true);
     renderComments(playing);
     fireEvent.click(await screen.findByRole('button', { name: 'Play from 1:15' }));
     expect(playing.seek).toHaveBeenCalledWith(75);
     expect(playing.playTrack).not.toHaveBeenCalled();
     cleanup();
 
-    const idle = fakePlayer(false);
+    const idle = playerOn(false);
     renderComments(idle);
     const stamp = await screen.findByRole('button', { name: 'Play from 1:15' });
     vi.useFakeTimers();
@@ -145,7 +130,7 @@ describe('VersionComments', () => {
   });
 
   it('posts a reply with the attached time, which can be removed first', async () => {
-    renderComments(fakePlayer(true));
+    renderComments(playerOn(true));
     fireEvent.click((await screen.findAllByRole('button', { name: 'Reply' }))[0] as HTMLElement);
     const text = screen.getByRole('textbox', { name: 'Reply to Olive Owner' });
     const post = screen.getByRole('button', { name: 'Post Reply' });
@@ -184,7 +169,7 @@ describe('VersionComments', () => {
           : Response.json(secret, { status: 201 }),
       ),
     );
-    renderComments(fakePlayer(true));
+    renderComments(playerOn(true));
     const articles = await screen.findAllByRole('article');
     const badged = articles.filter((a) => within(a).queryByText('Team only') !== null);
     expect(badged).toHaveLength(1);
@@ -217,7 +202,7 @@ describe('VersionComments', () => {
           : Response.json(comment({ id: 'c9', team_only: true }), { status: 201 }),
       ),
     );
-    renderComments(fakePlayer(true));
+    renderComments(playerOn(true));
     fireEvent.click(await screen.findByRole('button', { name: 'Reply' }));
     const form = screen.getByRole('form', { name: 'Reply to Olive Owner' });
     const teamOnly = within(form).getByRole<HTMLInputElement>('checkbox', { name: 'Team only' });
@@ -235,7 +220,7 @@ describe('VersionComments', () => {
   });
 
   it('resolves, and deletes only after confirming', async () => {
-    renderComments(fakePlayer(true));
+    renderComments(playerOn(true));
     const owner = await screen.findByRole('article', { name: 'Comment by Olive Owner' });
     fireEvent.click(within(owner).getByRole('button', { name: 'Resolve' }));
     await waitFor(() => expect(calls('PATCH')).toHaveLength(1));
@@ -262,7 +247,7 @@ describe('VersionComments', () => {
     fetchMock.mockImplementation(() =>
       Promise.resolve(Response.json({ error: 'Version not found' }, { status: 404 })),
     );
-    renderComments(fakePlayer(true));
+    renderComments(playerOn(true));
     expect((await screen.findByRole('alert')).textContent).toBe(
       'Error loading comments: Version not found',
     );

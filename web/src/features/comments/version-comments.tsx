@@ -1,8 +1,7 @@
 import type { Comment } from '@takes/contract';
 import { useId, useState } from 'react';
 import { errorMessage } from '../../lib/api';
-import { secondaryButton } from '../../ui/button-styles';
-import { Modal } from '../../ui/modal';
+import { ConfirmDeleteModal } from '../../ui/confirm-delete-modal';
 import { useAudioPlayer, type PlayerTrack } from '../player/use-audio-player';
 import { CommentForm, type CommentDraft } from './comment-form';
 import { CommentList } from './comment-list';
@@ -20,9 +19,6 @@ interface VersionCommentsProps {
   /** The version as the global player plays it, for timestamps and 'Attach current time'. */
   track: PlayerTrack;
 }
-
-const dangerButton =
-  'inline-flex items-center justify-center gap-2 rounded-md bg-red-600 px-4 py-2 text-sm font-semibold text-white hover:bg-red-500 disabled:cursor-not-allowed disabled:opacity-60 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-500';
 
 /** The owner's comments on a version: read, add, reply, resolve and delete. */
 export function VersionComments({ versionId, track }: VersionCommentsProps) {
@@ -52,7 +48,7 @@ export function VersionComments({ versionId, track }: VersionCommentsProps) {
       if (replyingTo?.id === deleting.id) setReplyingTo(null);
       setDeleting(null);
     } catch (error) {
-      // Comment deletion failures are logged only (spec section 8); the dialog stays open.
+      // Comment deletion failures are logged only, with no message; the dialog stays open.
       console.error('Failed to delete comment:', error);
     }
   }
@@ -107,25 +103,15 @@ export function VersionComments({ versionId, track }: VersionCommentsProps) {
       />
 
       {deleting ? (
-        <Modal
+        <ConfirmDeleteModal
           title="Delete comment"
           description="Are you sure you want to delete this comment? This cannot be undone."
+          confirmLabel="Delete"
+          pendingLabel="Deleting…"
+          pending={deleteComment.isPending}
+          onConfirm={() => void confirmDelete()}
           onClose={() => setDeleting(null)}
-        >
-          <div className="flex justify-end gap-2">
-            <button type="button" className={secondaryButton} onClick={() => setDeleting(null)}>
-              Cancel
-            </button>
-            <button
-              type="button"
-              className={dangerButton}
-              disabled={deleteComment.isPending}
-              onClick={() => void confirmDelete()}
-            >
-              {deleteComment.isPending ? 'Deleting…' : 'Delete'}
-            </button>
-          </div>
-        </Modal>
+        />
       ) : null}
     </div>
   );

@@ -3,8 +3,8 @@ import type { Bounce } from '@takes/contract';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { initialPlayerState } from '../player/player-reducer';
-import { AudioPlayerContext, type AudioPlayerApi } from '../player/use-audio-player';
+import { fakePlayer } from '../player/test-support';
+import { AudioPlayerContext } from '../player/use-audio-player';
 import { BranchPage } from './branch-page';
 
 function bounce(id: string, lufs: number | null, createdAt: string): Bounce {
@@ -40,26 +40,6 @@ const repo = {
   default_branch: 'main',
   pull_url: 'takes://pull?repo=r1&branch=main',
 };
-
-function fakePlayer(): AudioPlayerApi {
-  return {
-    state: { ...initialPlayerState },
-    playTrack: vi.fn(),
-    pause: vi.fn(),
-    resume: vi.fn(),
-    togglePlay: vi.fn(),
-    seek: vi.fn(),
-    isCurrent: () => false,
-    skip: vi.fn(),
-    setVolume: vi.fn(),
-    setMuted: vi.fn(),
-    loop: false,
-    setLoop: vi.fn(),
-    quality: 'auto',
-    setQuality: vi.fn(),
-    audioElement: null,
-  };
-}
 
 function json(body: unknown, status = 200) {
   return new Response(JSON.stringify(body), {

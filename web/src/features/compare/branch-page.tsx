@@ -14,7 +14,7 @@ import { ComparePanel } from './compare-panel';
 import type { Side } from './compare-logic';
 import { useCompare, type CompareApi } from './use-compare';
 
-/** Spec section 2: one skeleton for the latest bounce plus five for the history. */
+/** While loading: one skeleton for the latest bounce plus five for the history. */
 const HISTORY_SKELETONS = 5;
 
 /** The branch's bounces: the latest pinned with a player, the history below, and the A/B compare. */

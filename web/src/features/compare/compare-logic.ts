@@ -1,4 +1,4 @@
-// The rules of the A/B compare (spec sections 2, 4 and 5) as plain functions, so they are tested
+// The rules of the A/B compare (levels, regions, keys) as plain functions, so they are tested
 // without Web Audio. The engine (compare-engine.ts) and the panel only apply them.
 
 export type Side = 'A' | 'B';
@@ -7,14 +7,14 @@ export function otherSide(side: Side): Side {
   return side === 'A' ? 'B' : 'A';
 }
 
-/** Spec section 2: the 'Level' slider. */
+/** The 'Level' slider: 0 to 1 in steps of 0.01, full by default. */
 export const LEVEL_MIN = 0;
 export const LEVEL_MAX = 1;
 export const LEVEL_STEP = 0.01;
 export const LEVEL_DEFAULT = 1;
-/** Spec section 2: 'Region' inputs. */
+/** 'Region' inputs step by 0.1 s. */
 export const REGION_STEP = 0.1;
-/** Spec section 2: with only a start entered, the region lasts this long. */
+/** With only a start entered, the region lasts this long (seconds). */
 export const REGION_DEFAULT_LENGTH = 10;
 
 export function clampLevel(level: number): number {
@@ -30,7 +30,7 @@ export interface Region {
   end: number;
 }
 
-/** A region input's text as seconds: empty counts as 0 (spec section 2), negatives become 0 (min 0). */
+/** A region input's text as seconds: empty counts as 0, negatives become 0 (min 0). */
 export function regionNumber(text: string): number {
   const trimmed = text.trim();
   if (trimmed === '') return 0;
@@ -95,8 +95,8 @@ export function transportPosition(state: TransportState): number {
 }
 
 /**
- * Where playback starts. A region restarts from its start when asked (Play A / Play B, spec
- * section 2) or when the position lies outside it; at the end of the transport playback starts over.
+ * Where playback starts. A region restarts from its start when asked (Play A / Play B) or
+ * when the position lies outside it; at the end of the transport playback starts over.
  */
 export function playStartOffset(
   position: number,
@@ -196,7 +196,7 @@ function usesSpace(element: Element): boolean {
 }
 
 /**
- * What a key press does on the compare panel (spec section 2): Space toggles, a and b select and
+ * What a key press does on the compare panel: Space toggles, a and b select and
  * play a side. Nothing with a modifier, on a held-down repeat, or where focus needs the key itself.
  */
 export function compareKeyAction(event: KeyLike): CompareKeyAction | null {

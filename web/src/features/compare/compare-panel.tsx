@@ -38,7 +38,7 @@ function useAnimationFrame(frame: () => void) {
 }
 
 /**
- * The Compare A/B panel (spec section 2). The live position is written straight into the DOM each
+ * The Compare A/B panel. The live position is written straight into the DOM each
  * animation frame (the readout's text and `data-position-ms`, the slots' progress bars), so the
  * panel itself re-renders only when its state changes.
  */
@@ -73,7 +73,7 @@ export function ComparePanel({ compare }: { compare: CompareApi }) {
     }
   });
 
-  // Space toggles, a and b select and play (spec section 2); the page must not scroll on Space.
+  // Space toggles, a and b select and play; the page must not scroll on Space.
   // On the document, so it runs before the global player's own Space handler on the window.
   const compareRef = useRef(compare);
   useEffect(() => {

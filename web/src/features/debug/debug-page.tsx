@@ -1,24 +1,11 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { ApiError, apiGet, apiPost, errorMessage } from '../../lib/api';
+import { errorMessage } from '../../lib/api';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { Alert } from '../../ui/alert';
 import { Badge } from '../../ui/badge';
 import { primaryButton, secondaryButton } from '../../ui/button-styles';
 import { PageSpinner } from '../../ui/spinner';
-
-interface DebugReport {
-  database: { dialect: string; migrations: string[]; latest: string | null };
-  storage: { kind: string; status: string; detail?: string };
-  ffmpeg: { status: string; version: string | null; source: string | null };
-  jobs: { queue: string; queued: number; active: number; completed: number; failed: number };
-}
-
-interface RoundTrip {
-  projectId: string;
-  insertMs: number;
-  deleteMs: number;
-}
+import { isNotAvailable, useDebugReport, useRoundTrip } from './debug-api';
 
 const cardClass =
   'rounded-lg border border-zinc-200 bg-white p-5 dark:border-zinc-800 dark:bg-zinc-900';
@@ -37,22 +24,10 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-/** The server answers 404 to anyone but the instance's admins (ADMIN_EMAILS). */
-function isNotAvailable(error: unknown): boolean {
-  return error instanceof ApiError && error.status === 404;
-}
-
 export function DebugPage() {
   useDocumentTitle('Debug · Takes');
-  const report = useQuery({
-    queryKey: ['debug'],
-    queryFn: ({ signal }) => apiGet<DebugReport>('/api/debug', { signal }),
-    // A 404 is an answer, not a hiccup: asking again would not change it.
-    retry: (failures, error) => !isNotAvailable(error) && failures < 1,
-  });
-  const roundTrip = useMutation({
-    mutationFn: () => apiPost<RoundTrip>('/api/debug/round-trip'),
-  });
+  const report = useDebugReport();
+  const roundTrip = useRoundTrip();
 
   if (report.isError && isNotAvailable(report.error)) {
     return (

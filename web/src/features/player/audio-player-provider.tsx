@@ -29,9 +29,9 @@ import {
   type PlayTrackOptions,
 } from './use-audio-player';
 
-/** Spec section 9: current time is sampled at most every 100 ms. */
+/** Current time is sampled at most every 100 ms. */
 const TIME_SAMPLE_MS = 100;
-/** Quality change: restart with the new URL after a short delay (spec section 4). */
+/** Quality change: restart with the new URL, at the same position, after a short delay. */
 const QUALITY_RESTART_DELAY_MS = 150;
 
 function isAbortError(error: unknown): boolean {
@@ -114,7 +114,7 @@ export function AudioPlayerProvider({ children }: { children: ReactNode }) {
     });
   }, []);
 
-  /** A play click; ignored while a track is switching (spec section 4). */
+  /** A play click; ignored while a track is switching. */
   const resume = useCallback(() => {
     if (!switchingRef.current) startPlayback();
   }, [startPlayback]);
@@ -202,7 +202,7 @@ export function AudioPlayerProvider({ children }: { children: ReactNode }) {
     [loadTrack],
   );
 
-  // Audio element events (spec section 4).
+  // Audio element events: they drive the player's state.
   useEffect(() => {
     const audio = audioElement;
     if (!audio) return;

@@ -1,6 +1,6 @@
-import type { AudioQuality } from './use-audio-player';
+import type { AudioQuality } from './player-types';
 
-/** Spec section 9: the player's request time-out. */
+/** The player's request time-out: 10 s. */
 export const AUDIO_REQUEST_TIMEOUT_MS = 10_000;
 
 const STREAM_PATH = /\/api\/versions\/[^/]+\/stream$/;
@@ -15,7 +15,7 @@ export function isMobileDevice(): boolean {
   return /Android|iPhone|iPad|iPod|Mobile/i.test(navigator.userAgent);
 }
 
-/** Auto picks standard on mobile and high on desktop (spec section 9). */
+/** Auto picks standard on mobile and high on desktop. */
 export function effectiveQuality(
   quality: AudioQuality,
   mobile: boolean,
@@ -36,7 +36,8 @@ export function streamUrlWithQuality(audioUrl: string, quality: Exclude<AudioQua
 /**
  * Checks that the session may read the audio with a one-byte range request, so a long file is never
  * downloaded into memory; the media element then streams the URL itself with the same cookie.
- * Throws the spec's audio messages (section 8); an abort from the caller is re-thrown as it is.
+ * Throws fixed messages people can read ('Authentication required', 'Request timed out. Please
+ * try again.', 'Failed to load audio: …'); an abort from the caller is re-thrown as it is.
  */
 export async function preflightAudio(
   url: string,

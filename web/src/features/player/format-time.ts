@@ -1,4 +1,4 @@
-/** m:ss, or '--:--' when the time is unknown (spec section 5). */
+/** m:ss, or '--:--' when the time is unknown. */
 export function formatTime(seconds: number | null | undefined): string {
   if (seconds === null || seconds === undefined || !Number.isFinite(seconds) || seconds < 0) {
     return '--:--';

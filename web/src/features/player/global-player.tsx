@@ -20,7 +20,7 @@ const PlayerWaveform = lazy(() =>
   import('./player-waveform').then((m) => ({ default: m.PlayerWaveform })),
 );
 
-/** Spec section 9: skip 10 s. */
+/** The skip buttons move 10 s. */
 const SKIP_SECONDS = 10;
 
 const iconButton =
@@ -41,7 +41,7 @@ function isInteractiveTarget(target: EventTarget | null): boolean {
   return ['INPUT', 'TEXTAREA', 'SELECT', 'BUTTON', 'A'].includes(target.tagName);
 }
 
-/** The bottom bar every signed-in page shares (spec section 2, "Global audio player controls"). */
+/** The bottom bar with the global audio player's controls, shared by every signed-in page. */
 export function GlobalPlayer({ onShare }: GlobalPlayerProps) {
   const player = useAudioPlayer();
   const { state } = player;

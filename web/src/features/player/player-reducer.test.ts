@@ -6,9 +6,8 @@ import {
   isValidSeekTime,
   planPlayTrack,
   playerReducer,
-  type PlayerState,
 } from './player-reducer';
-import type { PlayerTrack } from './use-audio-player';
+import type { PlayerState, PlayerTrack } from './player-types';
 
 const trackA: PlayerTrack = {
   id: 'a',

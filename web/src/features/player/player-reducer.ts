@@ -1,17 +1,4 @@
-import type { PlayerTrack } from './use-audio-player';
-
-/** The global player's state (spec section 4). */
-export interface PlayerState {
-  currentTrack: PlayerTrack | null;
-  isPlaying: boolean;
-  duration: number;
-  currentTime: number;
-  volume: number;
-  muted: boolean;
-  playbackRate: number;
-  loading: boolean;
-  switchingTrack: boolean;
-}
+import type { PlayerState, PlayerTrack } from './player-types';
 
 export type PlayerAction =
   | { type: 'PLAY' }
@@ -117,7 +104,7 @@ export function playerReducer(state: PlayerState, action: PlayerAction): PlayerS
 export type PlayTrackPlan = 'ignore' | 'resume' | 'switch';
 
 /**
- * Spec section 4, "Play a track": what a play request does given the player's state. A different
+ * What a play request does given the player's state. A different
  * track always wins (it cancels a stale load); the switching guard applies to play clicks instead.
  */
 export function planPlayTrack(

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import WaveSurfer from 'wavesurfer.js';
 
-/** Spec section 9: default peak count 100, waveform height 80, bar width 2, gap 1. */
+/** The player's waveform: default peak count 100, height 80, bar width 2, gap 1. */
 const FLAT_PEAKS: number[] = Array.from({ length: 100 }, () => 0.5);
 
 function waveColors() {

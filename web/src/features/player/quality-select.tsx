@@ -1,14 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
-import { apiGet } from '../../lib/api';
-import type { AudioQuality } from './use-audio-player';
-
-/** `GET /api/versions/{id}/qualities` */
-interface Qualities {
-  available: ('original' | 'high' | 'standard')[];
-  qualities: Partial<
-    Record<'original' | 'high' | 'standard', { fileSize: number; format: string }>
-  >;
-}
+import { useVersionQualities } from './player-api';
+import type { AudioQuality } from './player-types';
 
 interface QualitySelectProps {
   versionId: string | undefined;
@@ -16,15 +7,9 @@ interface QualitySelectProps {
   onChange: (quality: AudioQuality) => void;
 }
 
-/** Quality tiers of spec section 9; options other than Auto wait for the version's qualities. */
+/** Auto, Original, High (320k), Standard (128k); options other than Auto wait for the version's qualities. */
 export function QualitySelect({ versionId, value, onChange }: QualitySelectProps) {
-  const qualities = useQuery({
-    queryKey: ['versions', versionId, 'qualities'],
-    queryFn: ({ signal }) => apiGet<Qualities>(`/api/versions/${versionId}/qualities`, { signal }),
-    enabled: Boolean(versionId),
-    // A failed call is tolerated: the options simply stay unavailable.
-    retry: false,
-  });
+  const qualities = useVersionQualities(versionId);
   const available = new Set(qualities.data?.available ?? []);
   const originalFormat = qualities.data?.qualities.original?.format;
 

@@ -1,58 +1,13 @@
 import { createContext, useContext } from 'react';
-import type { PlayerState } from './player-reducer';
+import type { AudioPlayerApi } from './player-types';
 
-/** Something the global player can play: a version's stream, or any audio URL. */
-export interface PlayerTrack {
-  id: string;
-  title: string;
-  artist?: string;
-  /** For a version: `/api/versions/{id}/stream`; the player adds the quality parameter itself. */
-  audioUrl: string;
-  versionId?: string;
-  projectId?: string;
-  versionNumber?: number;
-  /** Shown as the album in the operating system's media controls (the project name). */
-  album?: string;
-  sourceUrl?: string;
-  /** Skip the authenticated preflight and load the URL directly. */
-  bypassAuth?: boolean;
-  coverArt?: string;
-  /** The stored waveform overview (0..1); the player never decodes audio to draw it. */
-  peaks?: number[];
-  duration?: number | null;
-}
-
-export type { PlayerState } from './player-reducer';
-
-/** Quality tiers of spec section 9; 'auto' picks standard on mobile, high on desktop. */
-export type AudioQuality = 'auto' | 'original' | 'high' | 'standard';
-
-export interface PlayTrackOptions {
-  /** Start playing once loaded (default true). */
-  shouldPlay?: boolean;
-}
-
-export interface AudioPlayerApi {
-  state: PlayerState;
-  playTrack: (track: PlayerTrack, options?: PlayTrackOptions) => void;
-  pause: () => void;
-  resume: () => void;
-  togglePlay: () => void;
-  /** Seconds from the start; negative or non-numeric values are ignored. */
-  seek: (seconds: number) => void;
-  /** Same id, same URL or same versionId as the current track. */
-  isCurrent: (track: Partial<PlayerTrack>) => boolean;
-  /** Skip by a number of seconds, clamped to 0..duration. */
-  skip: (seconds: number) => void;
-  setVolume: (volume: number) => void;
-  setMuted: (muted: boolean) => void;
-  loop: boolean;
-  setLoop: (loop: boolean) => void;
-  quality: AudioQuality;
-  setQuality: (quality: AudioQuality) => void;
-  /** The one `<audio>` element, for the waveform to follow. */
-  audioElement: HTMLAudioElement | null;
-}
+export type {
+  AudioPlayerApi,
+  AudioQuality,
+  PlayerState,
+  PlayerTrack,
+  PlayTrackOptions,
+} from './player-types';
 
 export const AudioPlayerContext = createContext<AudioPlayerApi | null>(null);
 

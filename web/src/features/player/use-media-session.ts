@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
-import type { AudioPlayerApi } from './use-audio-player';
+import type { AudioPlayerApi } from './player-types';
 
-/** Spec section 9: skip 10 s. */
+/** The media keys skip 10 s when the system names no offset. */
 const DEFAULT_SEEK_OFFSET = 10;
 
 /** Lets the operating system's media keys and lock screen drive the global player. */

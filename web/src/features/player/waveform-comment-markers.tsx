@@ -1,7 +1,7 @@
 import type { Comment } from '@takes/contract';
 import { useLinkComments, useVersionComments } from '../comments/comments-api';
 import { formatTime } from './format-time';
-import type { PlayerTrack } from './use-audio-player';
+import type { PlayerTrack } from './player-types';
 
 const SHARE_PREFIX = 'share:';
 

@@ -3,8 +3,8 @@ import type { BranchWithVersions } from '@takes/contract';
 import { errorMessage } from '../../lib/api';
 import { Alert } from '../../ui/alert';
 import { Badge } from '../../ui/badge';
-import { primaryButton, secondaryButton } from '../../ui/button-styles';
-import { Modal } from '../../ui/modal';
+import { secondaryButton } from '../../ui/button-styles';
+import { ConfirmDeleteModal } from '../../ui/confirm-delete-modal';
 import { useDeleteBranch, useRenameBranch, useSetDefaultBranch } from './projects-api';
 
 interface BranchesPanelProps {
@@ -173,7 +173,7 @@ function RenameRow({
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const trimmed = name.trim();
-    // An empty or whitespace-only name is ignored (spec section 5).
+    // An empty or whitespace-only name is ignored: nothing is sent.
     if (!trimmed || trimmed === branch.name) return onDone();
     rename.mutate({ branchId: branch.id, name: trimmed }, { onSuccess: onDone });
   }
@@ -226,7 +226,7 @@ function DeleteBranchModal({
 }) {
   const remove = useDeleteBranch(projectId);
   return (
-    <Modal
+    <ConfirmDeleteModal
       title="Delete Branch"
       description={
         <>
@@ -234,27 +234,13 @@ function DeleteBranchModal({
           {branch.versions.length === 1 ? 'version' : 'versions'}? This cannot be undone.
         </>
       }
+      confirmLabel="Delete Branch"
+      pendingLabel="Deleting..."
+      pending={remove.isPending}
+      error={remove.isError ? errorMessage(remove.error, 'Failed to delete the branch.') : null}
+      onConfirm={() => remove.mutate(branch.id, { onSuccess: onDeleted })}
       onClose={onClose}
-    >
-      {remove.isError && (
-        <Alert tone="error" className="mb-4">
-          {errorMessage(remove.error, 'Failed to delete the branch.')}
-        </Alert>
-      )}
-      <div className="flex justify-end gap-2">
-        <button type="button" className={secondaryButton} onClick={onClose}>
-          Cancel
-        </button>
-        <button
-          type="button"
-          className={`${primaryButton} bg-red-600 hover:bg-red-500`}
-          disabled={remove.isPending}
-          onClick={() => remove.mutate(branch.id, { onSuccess: onDeleted })}
-        >
-          {remove.isPending ? 'Deleting...' : 'Delete Branch'}
-        </button>
-      </div>
-    </Modal>
+    />
   );
 }
 

@@ -1,6 +1,4 @@
-import { primaryButton, secondaryButton } from '../../ui/button-styles';
-import { Alert } from '../../ui/alert';
-import { Modal } from '../../ui/modal';
+import { ConfirmDeleteModal } from '../../ui/confirm-delete-modal';
 import { useDeleteProject } from './projects-api';
 
 interface DeleteProjectModalProps {
@@ -9,11 +7,11 @@ interface DeleteProjectModalProps {
   onDeleted: () => void;
 }
 
-/** Delete project: confirm, delete, refresh the list (spec section 4). */
+/** Delete project: confirm, delete, then refresh the lists that show projects. */
 export function DeleteProjectModal({ project, onClose, onDeleted }: DeleteProjectModalProps) {
   const deleteProject = useDeleteProject();
   return (
-    <Modal
+    <ConfirmDeleteModal
       title="Delete Project"
       description={
         <>
@@ -21,26 +19,12 @@ export function DeleteProjectModal({ project, onClose, onDeleted }: DeleteProjec
           versions will be deleted. This cannot be undone.
         </>
       }
+      confirmLabel="Delete Project"
+      pendingLabel="Deleting..."
+      pending={deleteProject.isPending}
+      error={deleteProject.isError ? 'Failed to delete project. Please try again.' : null}
+      onConfirm={() => deleteProject.mutate(project.id, { onSuccess: onDeleted })}
       onClose={onClose}
-    >
-      {deleteProject.isError && (
-        <Alert tone="error" className="mb-4">
-          Failed to delete project. Please try again.
-        </Alert>
-      )}
-      <div className="flex justify-end gap-2">
-        <button type="button" className={secondaryButton} onClick={onClose}>
-          Cancel
-        </button>
-        <button
-          type="button"
-          className={`${primaryButton} bg-red-600 hover:bg-red-500`}
-          disabled={deleteProject.isPending}
-          onClick={() => deleteProject.mutate(project.id, { onSuccess: onDeleted })}
-        >
-          {deleteProject.isPending ? 'Deleting...' : 'Delete Project'}
-        </button>
-      </div>
-    </Modal>
+    />
   );
 }

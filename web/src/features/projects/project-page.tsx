@@ -74,7 +74,7 @@ function ProjectWorkspace({
   const [uploadTarget, setUploadTarget] = useState<BranchWithVersions | null>(null);
   const [uploadedVersionId, setUploadedVersionId] = useState<string | null>(null);
 
-  // Branch selection (spec section 4): the default branch, else the first; its first version.
+  // Branch selection: the default branch, else the first; its first version.
   const selectedBranch =
     branchChoice === null
       ? null

@@ -17,8 +17,6 @@ export const queryKeys = {
   branches: (projectId: string) => ['projects', projectId, 'branches'] as const,
   stats: ['stats'] as const,
   processing: (versionId: string) => ['processing', versionId] as const,
-  search: (q: string) => ['search', q] as const,
-  debug: ['debug'] as const,
 };
 
 export function useProjects() {

@@ -33,7 +33,7 @@ export function UploadVersionModal({
 
   function pickFile(picked: File) {
     if (!isAudioFile(picked)) {
-      // The spec refuses a non-audio drop here without a message.
+      // A file that is not audio is refused before anything is sent.
       console.warn(`Refused non-audio file ${picked.name}`);
       setError(PROJECT_MESSAGES.invalidType);
       return;

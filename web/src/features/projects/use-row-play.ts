@@ -5,7 +5,7 @@ const CLICK_DEBOUNCE_MS = 300;
 const BUTTON_LOCK_MS = 100;
 
 /**
- * Row play click (spec section 4): starts the track in the global player, or pauses it when it is
+ * Row play click: starts the track in the global player, or pauses it when it is
  * the one playing; clicks within 300 ms are ignored; the button is disabled for 100 ms and while
  * the player is busy switching or loading this track.
  */

@@ -1,6 +1,6 @@
 import type { Patch, RepoBranch, TimelineCommit } from '@takes/contract';
 
-/** Spec section 4: with no branches but legacy patches, the page shows a pseudo-branch main. */
+/** With no branches but legacy patches, the page shows a pseudo-branch main. */
 export const PSEUDO_BRANCH = 'main';
 
 export interface BranchItem {
@@ -73,7 +73,7 @@ export function patchAsCommit(patch: Patch): TimelineCommit {
   };
 }
 
-/** Spec section 9: a sha is shown as its first 12 characters. */
+/** A sha is shown as its first 12 characters. */
 export function shortSha(sha: string): string {
   return sha.slice(0, 12);
 }

@@ -12,7 +12,7 @@ import { shortSha } from './branch-selection';
 import { panelClass } from './branch-list';
 import { useCommitBounces, useRepository } from './repos-api';
 
-/** Spec section 9: 3 skeletons on the commit page. */
+/** The commit page shows 3 skeletons while it loads. */
 const SKELETONS = 3;
 
 export function CommitPage() {

@@ -87,7 +87,7 @@ describe('publishBounce', () => {
     ]);
   });
 
-  it("fails with the server's message, or the spec's defaults for each step", async () => {
+  it("fails with the server's message, or each step's fixed default", async () => {
     stubApi({ '/api/bounces/publish': { status: 500, body: {} } });
     await expect(publishBounce({ repoId: 'r1', branch: 'main', file })).rejects.toThrow(
       'publish_failed',

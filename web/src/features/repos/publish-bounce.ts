@@ -54,7 +54,7 @@ export function putUpload(
   });
 }
 
-/** The server's message for a failed step, else the spec's default code for that step. */
+/** The server's message for a failed step, else the fixed default message for that step. */
 function stepError(error: unknown, fallback: string): PublishError {
   if (error instanceof PublishError) return error;
   if (error instanceof ApiError && error.serverMessage)
@@ -63,7 +63,7 @@ function stepError(error: unknown, fallback: string): PublishError {
 }
 
 /**
- * Publishes an audio file as a bounce (spec section 7): ask for an upload URL, PUT the file to
+ * Publishes an audio file as a bounce in three steps: ask for an upload URL, PUT the file to
  * it with the upload token, then complete the publish. The bounce then processes on the server.
  */
 export async function publishBounce({

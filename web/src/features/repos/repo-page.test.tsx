@@ -1,7 +1,8 @@
 import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RepoPage } from './repo-page';
-import { bounce, fakePlayer, renderAt, repository, stubApi } from './test-support';
+import { fakePlayer } from '../player/test-support';
+import { bounce, renderAt, repository, stubApi } from './test-support';
 
 // wavesurfer.js draws on a canvas jsdom does not have.
 vi.mock('../bounces/waveform-canvas', () => ({
@@ -121,7 +122,7 @@ describe('RepoPage', () => {
 
     const playing = fakePlayer(
       { id: 'b1', title: 'Rough mix', audioUrl: '/api/repos/r1/bounces/b1/stream' },
-      true,
+      { isPlaying: true },
     );
     renderRepo(playing);
     const list = await screen.findByRole('list', { name: 'Branch activity' });

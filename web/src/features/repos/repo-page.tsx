@@ -49,7 +49,7 @@ function RepoWorkspace({ repo }: { repo: Repository }) {
 
   const branches = useRepoBranches(repo.id);
   const noBranches = branches.isSuccess && branches.data.length === 0;
-  // Spec section 4: with no branches but patches, a pseudo-branch main reads the patches.
+  // With no branches but patches, a pseudo-branch main reads the patches.
   const patches = useRepoPatches(repo.id, noBranches);
   const view = resolveBranchView(branches.data ?? [], patches.data?.total ?? 0, branchChoice);
   const realBranch = view.source === 'commits' ? view.selected : null;

@@ -2,11 +2,11 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Bounce, Patch, RepoBranch, Repository, TimelineCommit } from '@takes/contract';
 import { apiGet, apiPost, apiPostForm, ApiError } from '../../lib/api';
 
-/** Spec section 9: pseudo-branch patches 50. */
+/** The pseudo-branch main reads at most 50 patches. */
 export const PSEUDO_BRANCH_PATCH_LIMIT = 50;
-/** The spec's timeline shows up to 1000 commits; the commits endpoint answers at most 500. */
+/** The timeline shows up to 1000 commits; the commits endpoint answers at most 500. */
 const COMMIT_LIMIT = 1000;
-/** Spec section 9: processing status is polled every 3000 ms. */
+/** Processing status is polled every 3000 ms. */
 const PROCESSING_POLL_MS = 3000;
 
 export const repoKeys = {

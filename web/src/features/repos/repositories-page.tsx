@@ -11,7 +11,7 @@ import { inputClass } from '../../ui/text-field';
 import { CreateRepoModal } from './create-repo-modal';
 import { useRepositories } from './repos-api';
 
-/** Case-insensitive name search (spec section 2, Repositories). */
+/** The repositories list filters by name, case-insensitively. */
 export function filterRepositories(repos: readonly Repository[], query: string): Repository[] {
   const needle = query.trim().toLowerCase();
   if (!needle) return [...repos];

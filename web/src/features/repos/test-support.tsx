@@ -5,34 +5,10 @@ import type { ReactElement } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { vi } from 'vitest';
 import { AuthContext, type AuthContextValue } from '../auth/auth-context';
-import { initialPlayerState } from '../player/player-reducer';
-import {
-  AudioPlayerContext,
-  type AudioPlayerApi,
-  type PlayerTrack,
-} from '../player/use-audio-player';
+import { fakePlayer } from '../player/test-support';
+import { AudioPlayerContext, type AudioPlayerApi } from '../player/use-audio-player';
 
 /** Test-only helpers for the repository and bounces screens. */
-
-export function fakePlayer(current: PlayerTrack | null = null, isPlaying = false): AudioPlayerApi {
-  return {
-    state: { ...initialPlayerState, currentTrack: current, isPlaying },
-    playTrack: vi.fn(),
-    pause: vi.fn(),
-    resume: vi.fn(),
-    togglePlay: vi.fn(),
-    seek: vi.fn(),
-    isCurrent: (candidate) => current !== null && candidate.id === current.id,
-    skip: vi.fn(),
-    setVolume: vi.fn(),
-    setMuted: vi.fn(),
-    loop: false,
-    setLoop: vi.fn(),
-    quality: 'auto',
-    setQuality: vi.fn(),
-    audioElement: null,
-  };
-}
 
 const signedIn: AuthContextValue = {
   status: 'signed-in',

@@ -1,27 +1,11 @@
-import { useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
-import { apiGet, errorMessage } from '../../lib/api';
+import { errorMessage } from '../../lib/api';
 import { formatDate } from '../../lib/format';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { Alert } from '../../ui/alert';
 import { Badge } from '../../ui/badge';
 import { PageSpinner } from '../../ui/spinner';
-
-interface SearchResults {
-  projects: { id: string; name: string; description: string | null }[];
-  branches: { id: string; name: string; project_id: string; project_name: string }[];
-  versions: {
-    id: string;
-    project_id: string;
-    branch_id: string;
-    version_number: number;
-    message: string | null;
-    tags: string[];
-    created_at: string;
-    project_name: string;
-    branch_name: string;
-  }[];
-}
+import { useSearch } from './search-api';
 
 const sectionClass =
   'rounded-lg border border-zinc-200 bg-white p-4 dark:border-zinc-800 dark:bg-zinc-900';
@@ -32,12 +16,7 @@ export function SearchPage() {
   const [params] = useSearchParams();
   const q = (params.get('q') ?? '').trim();
   useDocumentTitle(q ? `Search: ${q} · Takes` : 'Search · Takes');
-  const results = useQuery({
-    queryKey: ['search', q],
-    queryFn: ({ signal }) =>
-      apiGet<SearchResults>(`/api/search?q=${encodeURIComponent(q)}`, { signal }),
-    enabled: q !== '',
-  });
+  const results = useSearch(q);
 
   return (
     <div className="mx-auto max-w-4xl space-y-6 px-4 py-10 sm:px-6">

@@ -50,7 +50,7 @@ afterEach(() => {
 });
 
 describe('QuickShareDialog', () => {
-  it('shows the spec form and creates a link with the chosen options', async () => {
+  it('shows the link form and creates a link with the chosen options', async () => {
     renderDialog();
     const dialog = screen.getByRole('dialog', { name: 'Quick Share' });
     expect(dialog.textContent).toContain('Create a link to share this version');

@@ -5,9 +5,9 @@ import { Modal } from '../../ui/modal';
 import { inputClass, TextField } from '../../ui/text-field';
 import { useCreateLink } from './share-api';
 
-/** Spec section 9: the copy button reads 'Copied!' this long. */
+/** The copy button reads 'Copied!' this long. */
 export const COPIED_MS = 2000;
-/** Spec section 9: the form resets this long after the dialog closes (after its exit). */
+/** The form resets this long after the dialog closes (after its exit). */
 export const RESET_AFTER_CLOSE_MS = 300;
 
 export interface QuickShareDialogProps {
@@ -32,7 +32,7 @@ function todayInputValue(): string {
   return `${now.getFullYear()}-${month}-${day}`;
 }
 
-/** Quick Share (spec section 2): create a private link to one version and copy it. */
+/** Quick Share: create a private link to one version and copy it. */
 export function QuickShareDialog({
   open,
   onClose,
@@ -51,7 +51,7 @@ export function QuickShareDialog({
   const { reset: resetMutation } = createLink;
   const ids = useId();
 
-  // Closing after a link exists resets the form a moment later (spec section 4).
+  // Closing after a link exists resets the form a moment later.
   useEffect(() => {
     if (open || !link) return;
     const timer = setTimeout(() => {
@@ -85,7 +85,7 @@ export function QuickShareDialog({
       });
       setLink(created);
     } catch (error) {
-      // Share link creation errors are logged only (spec section 8).
+      // Share link creation errors are logged only; the dialog shows no message.
       console.error('Failed to create share link:', error);
     }
   }

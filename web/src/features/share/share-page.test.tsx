@@ -4,7 +4,7 @@ import { cleanup, render, screen, waitFor, within } from '@testing-library/react
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AuthContext, type AuthContextValue } from '../auth/auth-context';
-import { initialPlayerState } from '../player/player-reducer';
+import { fakePlayer } from '../player/test-support';
 import { AudioPlayerContext, type AudioPlayerApi } from '../player/use-audio-player';
 import { PROCESSING_POLL_MS, type SharedVersion } from './share-api';
 import { SharePage } from './share-page';
@@ -49,26 +49,6 @@ const signedOut: AuthContextValue = {
   signOut: () => Promise.resolve(),
   acceptSession: () => undefined,
 };
-
-function fakePlayer(): AudioPlayerApi {
-  return {
-    state: { ...initialPlayerState },
-    playTrack: vi.fn(),
-    pause: vi.fn(),
-    resume: vi.fn(),
-    togglePlay: vi.fn(),
-    seek: vi.fn(),
-    isCurrent: () => false,
-    skip: vi.fn(),
-    setVolume: vi.fn(),
-    setMuted: vi.fn(),
-    loop: false,
-    setLoop: vi.fn(),
-    quality: 'auto',
-    setQuality: vi.fn(),
-    audioElement: null,
-  };
-}
 
 function renderSharePage(player: AudioPlayerApi) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });

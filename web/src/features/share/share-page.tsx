@@ -63,7 +63,7 @@ function sharedTrack(hash: string, shared: SharedVersion): PlayerTrack {
   };
 }
 
-/** /share/:hash (spec section 2, Shared link view): public, signed in or not. */
+/** /share/:hash, the shared link view: public, signed in or not. */
 export function SharePage() {
   const { hash = '' } = useParams();
   const shared = useSharedVersion(hash);

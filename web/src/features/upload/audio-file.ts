@@ -33,7 +33,7 @@ export function isAudioFile(file: Pick<File, 'name' | 'type'>): boolean {
   );
 }
 
-/** The spec's refusal for a file, or null when it may be sent (spec section 5). */
+/** Why a file may not be sent (not audio, too large), or null when it may be. */
 export function audioFileProblem(file: Pick<File, 'name' | 'type' | 'size'>): string | null {
   if (!isAudioFile(file)) return PROJECT_MESSAGES.invalidType;
   if (file.size > MAX_UPLOAD_BYTES) return PROJECT_MESSAGES.tooLarge;

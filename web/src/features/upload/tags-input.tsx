@@ -7,7 +7,7 @@ interface TagsInputProps {
   disabled?: boolean;
 }
 
-/** Adds a tag to the list: trimmed, empty ignored, duplicates ignored (spec section 5). */
+/** Adds a tag to the list: trimmed, empty ignored, duplicates ignored. */
 export function addTag(tags: readonly string[], text: string): string[] {
   const tag = text.trim();
   if (!tag || tags.includes(tag)) return [...tags];

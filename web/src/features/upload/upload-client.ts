@@ -19,7 +19,7 @@ export type UploadFields =
 
 const BLOCK_BYTES = 100 * 1024 * 1024;
 
-/** The larger of 300000 ms and 120000 ms per started 100 MB block (spec section 9). */
+/** An upload's time-out: the larger of 300000 ms and 120000 ms per started 100 MB block. */
 export function uploadTimeoutMs(size: number): number {
   return Math.max(300_000, 120_000 * Math.ceil(size / BLOCK_BYTES));
 }

@@ -1,43 +1,27 @@
-import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import type { Project, Version } from '@takes/contract';
-import { ApiError, apiGet, errorMessage } from '../../lib/api';
+import { ApiError, errorMessage } from '../../lib/api';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { Alert } from '../../ui/alert';
 import { Badge } from '../../ui/badge';
 import { primaryButton, secondaryButton, linkButton } from '../../ui/button-styles';
-import { Modal } from '../../ui/modal';
+import { ConfirmDeleteModal } from '../../ui/confirm-delete-modal';
 import { PageSpinner } from '../../ui/spinner';
 import { useDeleteVersion } from '../projects/projects-api';
 import { downloadUrl, versionTrack } from '../projects/version-track';
 import { useAudioPlayer } from '../player/use-audio-player';
 import { VersionComments } from '../comments/version-comments';
 import { QuickShareDialog } from '../share/quick-share-dialog';
+import { useVersion, type VersionDetail } from './versions-api';
 
-/** `GET /api/versions/{id}` */
-type VersionDetail = Version & { project: Pick<Project, 'id' | 'name'> };
-
-/** Spec section 9: auto-play delay. */
+/** A version starts playing this long after its page loads. */
 const AUTO_PLAY_DELAY_MS = 300;
-
-const dangerButton =
-  'inline-flex items-center justify-center gap-2 rounded-md bg-red-600 px-4 py-2 text-sm font-semibold text-white hover:bg-red-500 disabled:cursor-not-allowed disabled:opacity-60 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-500';
-
-function useVersion(versionId: string) {
-  return useQuery({
-    queryKey: ['versions', versionId],
-    queryFn: ({ signal }) => apiGet<VersionDetail>(`/api/versions/${versionId}`, { signal }),
-    // A 404 is an answer ('Version not found'), not a hiccup worth retrying.
-    retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 1,
-  });
-}
 
 function formatCreated(iso: string): string {
   return new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 }
 
-/** /projects/{projectId}/branches/{branchId}/versions/{versionId} (spec section 2). */
+/** /projects/{projectId}/branches/{branchId}/versions/{versionId}: one version, its audio and comments. */
 export function VersionPage() {
   const { projectId = '', versionId = '' } = useParams();
   const version = useVersion(versionId);
@@ -78,7 +62,7 @@ function VersionDetails({ version }: { version: VersionDetail }) {
   const projectPath = `/projects/${version.project_id}`;
 
   const { playTrack } = player;
-  // Auto-play once per opened version, shortly after it loads (spec section 2).
+  // Auto-play once per opened version, shortly after it loads.
   useEffect(() => {
     const timer = setTimeout(() => {
       playTrack(
@@ -100,7 +84,7 @@ function VersionDetails({ version }: { version: VersionDetail }) {
       if (current) player.pause();
       await navigate(projectPath);
     } catch (error) {
-      // Version deletion failures are logged only (spec section 8); the dialog stays open.
+      // Version deletion failures are logged only, with no message; the dialog stays open.
       console.error('Failed to delete version:', error);
     }
   }
@@ -175,29 +159,15 @@ function VersionDetails({ version }: { version: VersionDetail }) {
       />
 
       {confirmingDelete ? (
-        <Modal
+        <ConfirmDeleteModal
           title="Delete version"
           description={`Are you sure you want to delete Version ${version.version_number}? This cannot be undone.`}
+          confirmLabel="Delete"
+          pendingLabel="Deleting…"
+          pending={deleteVersion.isPending}
+          onConfirm={() => void confirmDelete()}
           onClose={() => setConfirmingDelete(false)}
-        >
-          <div className="flex justify-end gap-2">
-            <button
-              type="button"
-              className={secondaryButton}
-              onClick={() => setConfirmingDelete(false)}
-            >
-              Cancel
-            </button>
-            <button
-              type="button"
-              className={dangerButton}
-              disabled={deleteVersion.isPending}
-              onClick={() => void confirmDelete()}
-            >
-              {deleteVersion.isPending ? 'Deleting…' : 'Delete'}
-            </button>
-          </div>
-        </Modal>
+        />
       ) : null}
     </div>
   );

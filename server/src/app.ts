@@ -30,13 +30,19 @@ import { MagicCodeService } from './modules/auth/magic-code.service';
 import { healthRoutes } from './modules/health/health.routes';
 import { profileRoutes } from './modules/profiles/profiles.routes';
 import { projectRoutes } from './modules/projects/projects.routes';
+import { ProjectsRepo } from './modules/projects/projects.repo';
 import { ProjectsService } from './modules/projects/projects.service';
 import { UploadService } from './modules/versions/upload.service';
 import { versionRoutes } from './modules/versions/versions.routes';
+import { VersionsRepo } from './modules/versions/versions.repo';
 import { VersionsService } from './modules/versions/versions.service';
 import { ProfilesService } from './modules/profiles/profiles.service';
 import { PublishService } from './modules/repos/publish.service';
 import { bounceUploadRoutes, repoRoutes } from './modules/repos/repos.routes';
+import { BouncesService } from './modules/repos/bounces.service';
+import { HistoryService } from './modules/repos/history.service';
+import { PublishRepo } from './modules/repos/publish.repo';
+import { ReposRepo } from './modules/repos/repos.repo';
 import { ReposService } from './modules/repos/repos.service';
 import { crawlerRoutes, siteRoutes } from './modules/site/site.routes';
 import { SiteService } from './modules/site/site.service';
@@ -119,10 +125,16 @@ export async function buildApp(
     secret: deps.secretKey,
     publicUrl: deps.config.publicUrl,
   });
-  const projects = new ProjectsService({ db, clock: deps.clock, jobs: deps.jobs });
-  const versions = new VersionsService({ db, clock: deps.clock, projects });
+  const projects = new ProjectsService({
+    repo: new ProjectsRepo(db),
+    clock: deps.clock,
+    jobs: deps.jobs,
+  });
+  const versionsRepo = new VersionsRepo(db);
+  const versions = new VersionsService({ repo: versionsRepo, clock: deps.clock, projects });
   const uploads = new UploadService({
     db,
+    repo: versionsRepo,
     storage: deps.storage,
     jobs: deps.jobs,
     media: deps.media,
@@ -186,15 +198,20 @@ export async function buildApp(
     { prefix: '/api' },
   );
 
+  const reposRepo = new ReposRepo(db);
   const repos = new ReposService({
-    db,
+    repo: reposRepo,
     clock: deps.clock,
     jobs: deps.jobs,
     storage: deps.storage,
     desktopScheme: deps.config.desktopScheme,
   });
+  const history = new HistoryService({ repo: reposRepo, clock: deps.clock });
+  const bounces = new BouncesService({ repo: reposRepo, clock: deps.clock, jobs: deps.jobs });
   const publish = new PublishService({
     db,
+    uploads: new PublishRepo(db),
+    repo: reposRepo,
     storage: deps.storage,
     jobs: deps.jobs,
     media: deps.media,
@@ -202,12 +219,14 @@ export async function buildApp(
     tmpDir: deps.tmpDir,
     mediaTimeoutMs: deps.config.media.timeoutMs,
     publicUrl: deps.config.publicUrl,
-    repos,
+    history,
+    bounces,
     maxBytes: options.uploadMaxBytes,
   });
-  await app.register(repoRoutes({ repos, publish, storage: deps.storage, requireUser }), {
-    prefix: '/api',
-  });
+  await app.register(
+    repoRoutes({ repos, history, bounces, publish, storage: deps.storage, requireUser }),
+    { prefix: '/api' },
+  );
   await app.register(bounceUploadRoutes({ publish }), { prefix: '/api' });
 
   const sharing = new SharingService({

@@ -3,13 +3,14 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../clock';
 import type { Database } from '../db/schema';
 import type { MediaRunner } from '../media/runner';
-import { processAudio, processVersion } from '../modules/versions/processing';
 import {
   cleanupBatchJob,
   deleteOriginalIfUnused,
   drainCleanup,
-  expireUpload,
-} from '../modules/repos/stored-audio';
+  processAudio,
+  processVersion,
+} from '../modules/audio';
+import { expireUpload } from '../modules/repos/upload-expiry';
 import type { ObjectStore } from '../storage/object-store';
 import { RateLimiter } from '../auth/rate-limiter';
 import { pruneCodeFailures } from '../modules/auth/magic-code.service';

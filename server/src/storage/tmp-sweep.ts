@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock';
 import type { Database } from '../db/schema';
-import { sweepStaleOriginalRefs } from '../modules/repos/stored-audio';
+import { sweepStaleOriginalRefs } from '../modules/audio';
 import type { ObjectStore } from './object-store';
 import {
   SCRATCH_MAX_AGE_MS,

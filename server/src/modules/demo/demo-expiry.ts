@@ -5,7 +5,9 @@ import { HttpError } from '../../http/errors';
 import { deleteObjectsJob } from '../../jobs/catalog';
 import type { JobQueue } from '../../jobs/job-queue';
 import type { ObjectStore } from '../../storage/object-store';
+import { ProjectsRepo } from '../projects/projects.repo';
 import { ProjectsService } from '../projects/projects.service';
+import { ReposRepo } from '../repos/repos.repo';
 import { ReposService } from '../repos/repos.service';
 
 export interface DemoExpiryDeps {
@@ -49,10 +51,10 @@ async function deleteDemoAccount(deps: DemoExpiryDeps, userId: string): Promise<
   const { db, jobs } = deps;
   // Signed out first, so nothing new is made while its things are removed.
   await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
-  const projects = new ProjectsService({ db, clock: deps.clock, jobs });
+  const projects = new ProjectsService({ repo: new ProjectsRepo(db), clock: deps.clock, jobs });
   // Deleting builds no pull links, so the desktop scheme is never used here.
   const repos = new ReposService({
-    db,
+    repo: new ReposRepo(db),
     clock: deps.clock,
     jobs,
     storage: deps.storage,

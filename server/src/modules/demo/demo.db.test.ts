@@ -14,8 +14,7 @@ import { makeAudio } from '../../../test/audio-fixtures';
 import { cookiesFrom, createTestApp, TestClock, type TestApp } from '../../../test/test-app';
 import { RateLimiter } from '../../auth/rate-limiter';
 import type { VersionsTable } from '../../db/schema';
-import { ownedBounceKeys } from '../repos/repos.service';
-import { ownedKeys } from '../versions/version-view';
+import { ownedAudioKeys as ownedBounceKeys, ownedAudioKeys as ownedKeys } from '../audio';
 import { expireDemoAccounts } from './demo-expiry';
 import { DEMO_CREATE_RULE } from './demo.service';
 

@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { BranchesTable, Database, ProjectsTable } from '../../db/schema';
+import type { BranchesTable, Database, ProjectsTable, VersionsTable } from '../../db/schema';
 
 export type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -10,6 +10,30 @@ export interface BranchCountRow extends BranchesTable {
 /** SQL for projects and branches. Every read of an owned row names its owner. */
 export class ProjectsRepo {
   constructor(private readonly db: Kysely<Database>) {}
+
+  transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(work);
+  }
+
+  /** The versions of these branches, newest number first (a branch page lists them). */
+  versionsOfBranches(branchIds: string[], db: Executor = this.db): Promise<VersionsTable[]> {
+    if (branchIds.length === 0) return Promise.resolve([]);
+    return db
+      .selectFrom('versions')
+      .selectAll()
+      .where('branch_id', 'in', branchIds)
+      .orderBy('version_number', 'desc')
+      .execute();
+  }
+
+  /** The versions about to be removed with a project or a branch. */
+  versionsOfProject(projectId: string, db: Executor): Promise<VersionsTable[]> {
+    return db.selectFrom('versions').selectAll().where('project_id', '=', projectId).execute();
+  }
+
+  versionsOfBranch(branchId: string, db: Executor): Promise<VersionsTable[]> {
+    return db.selectFrom('versions').selectAll().where('branch_id', '=', branchId).execute();
+  }
 
   listProjects(ownerId: string): Promise<ProjectsTable[]> {
     return this.db

@@ -1,25 +1,30 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import { PROJECT_MESSAGES, type BranchWithVersions, type Project } from '@takes/contract';
 import type { Clock } from '../../clock';
-import type { Database, ProjectsTable, VersionsTable } from '../../db/schema';
-import { HttpError, notFound } from '../../http/errors';
+import type { BranchesTable, ProjectsTable, VersionsTable } from '../../db/schema';
+import { Conflict, NotFound } from '../../errors';
 import type { JobQueue } from '../../jobs/job-queue';
-import { queueCleanup } from '../repos/stored-audio';
-import { ownedKeys, toVersion } from '../versions/version-view';
-import { VersionsRepo } from '../versions/versions.repo';
-import { ProjectsRepo, type BranchCountRow, type Executor } from './projects.repo';
+import { ownedAudioKeys, queueCleanup } from '../audio';
+import { toVersion } from '../versions/version-view';
+import type { BranchCountRow, Executor, ProjectsRepo } from './projects.repo';
 
 export const DEFAULT_BRANCH = 'main';
 
-/** Projects and branches: ownership, defaults and the rules of section 4 of the spec. */
+export interface ProjectsDeps {
+  repo: ProjectsRepo;
+  clock: Clock;
+  jobs: JobQueue;
+}
+
+/**
+ * Projects and branches: ownership and defaults. A project is made with its default branch
+ * `main`; branch names are unique in a project; the default branch cannot be deleted.
+ */
 export class ProjectsService {
   private readonly repo: ProjectsRepo;
-  private readonly versions: VersionsRepo;
 
-  constructor(private readonly deps: { db: Kysely<Database>; clock: Clock; jobs: JobQueue }) {
-    this.repo = new ProjectsRepo(deps.db);
-    this.versions = new VersionsRepo(deps.db);
+  constructor(private readonly deps: ProjectsDeps) {
+    this.repo = deps.repo;
   }
 
   async list(ownerId: string): Promise<Project[]> {
@@ -38,7 +43,7 @@ export class ProjectsService {
 
   async get(ownerId: string, projectId: string): Promise<Project> {
     const project = await this.repo.findProject(ownerId, projectId);
-    if (!project) throw notFound('Project not found');
+    if (!project) throw new NotFound('Project not found');
     return toProject(project, await this.repo.branchesWithCounts(ownerId, [projectId]));
   }
 
@@ -81,9 +86,9 @@ export class ProjectsService {
     ownerId: string,
     input: { name: string; description?: string | null | undefined; is_private: boolean },
   ): Promise<Project> {
-    const { projectId } = await this.deps.db
-      .transaction()
-      .execute((trx) => this.createInside(trx, ownerId, input));
+    const { projectId } = await this.repo.transaction((trx) =>
+      this.createInside(trx, ownerId, input),
+    );
     return this.get(ownerId, projectId);
   }
 
@@ -96,13 +101,13 @@ export class ProjectsService {
     if (input.name !== undefined) changes.name = input.name;
     if (input.description !== undefined) changes.description = input.description || null;
     if (!(await this.repo.updateProject(ownerId, projectId, changes)))
-      throw notFound('Project not found');
+      throw new NotFound('Project not found');
     return this.get(ownerId, projectId);
   }
 
   async togglePrivacy(ownerId: string, projectId: string): Promise<Project> {
     const project = await this.repo.findProject(ownerId, projectId);
-    if (!project) throw notFound('Project not found');
+    if (!project) throw new NotFound('Project not found');
     await this.repo.updateProject(ownerId, projectId, {
       is_private: project.is_private ? 0 : 1,
       updated_at: this.now(),
@@ -112,10 +117,10 @@ export class ProjectsService {
 
   /** Removes the project, its branches and versions, then their stored audio once unreferenced. */
   async delete(ownerId: string, projectId: string): Promise<void> {
-    await this.deps.db.transaction().execute(async (trx) => {
+    await this.repo.transaction(async (trx) => {
       const project = await this.repo.findProject(ownerId, projectId, trx);
-      if (!project) throw notFound('Project not found');
-      const doomed = await this.versions.listByProject(projectId, trx);
+      if (!project) throw new NotFound('Project not found');
+      const doomed = await this.repo.versionsOfProject(projectId, trx);
       await this.repo.deleteProject(ownerId, projectId, trx);
       await this.cleanUpAfter(doomed, trx);
     });
@@ -123,9 +128,9 @@ export class ProjectsService {
 
   async listBranches(ownerId: string, projectId: string): Promise<BranchWithVersions[]> {
     const project = await this.repo.findProject(ownerId, projectId);
-    if (!project) throw notFound('Project not found');
+    if (!project) throw new NotFound('Project not found');
     const branches = await this.repo.branchesWithCounts(ownerId, [projectId]);
-    const versions = await this.versions.listForBranches(branches.map((b) => b.id));
+    const versions = await this.repo.versionsOfBranches(branches.map((b) => b.id));
     return branches.map((b) => ({
       ...toBranch(b),
       versions: versions.filter((v) => v.branch_id === b.id).map(toVersion),
@@ -134,13 +139,13 @@ export class ProjectsService {
 
   async createBranch(ownerId: string, projectId: string, name: string) {
     const project = await this.repo.findProject(ownerId, projectId);
-    if (!project) throw notFound('Project not found');
+    if (!project) throw new NotFound('Project not found');
     if (await this.repo.findBranchByName(projectId, name))
-      throw new HttpError(409, PROJECT_MESSAGES.branchExists);
+      throw new Conflict(PROJECT_MESSAGES.branchExists);
     const now = this.now();
     const id = randomUUID();
     try {
-      await this.deps.db.transaction().execute(async (trx) => {
+      await this.repo.transaction(async (trx) => {
         await this.repo.insertBranch(
           { id, project_id: projectId, name, is_default: 0, created_at: now, updated_at: now },
           trx,
@@ -150,7 +155,7 @@ export class ProjectsService {
     } catch (error) {
       // Two creates raced past the check above; the unique constraint decided.
       if (await this.repo.findBranchByName(projectId, name))
-        throw new HttpError(409, PROJECT_MESSAGES.branchExists);
+        throw new Conflict(PROJECT_MESSAGES.branchExists);
       throw error;
     }
     return this.branchSummary(ownerId, id);
@@ -158,28 +163,28 @@ export class ProjectsService {
 
   async renameBranch(ownerId: string, branchId: string, name: string) {
     const branch = await this.repo.findBranch(ownerId, branchId);
-    if (!branch) throw notFound('Branch not found');
+    if (!branch) throw new NotFound('Branch not found');
     const clash = await this.repo.findBranchByName(branch.project_id, name);
-    if (clash && clash.id !== branchId) throw new HttpError(409, PROJECT_MESSAGES.branchExists);
+    if (clash && clash.id !== branchId) throw new Conflict(PROJECT_MESSAGES.branchExists);
     await this.repo.renameBranch(branchId, name, this.now());
     return this.branchSummary(ownerId, branchId);
   }
 
   async setDefaultBranch(ownerId: string, branchId: string) {
-    await this.deps.db.transaction().execute(async (trx) => {
+    await this.repo.transaction(async (trx) => {
       const branch = await this.repo.findBranch(ownerId, branchId, trx);
-      if (!branch) throw notFound('Branch not found');
+      if (!branch) throw new NotFound('Branch not found');
       await this.repo.setDefaultBranch(branch.project_id, branchId, this.now(), trx);
     });
     return this.branchSummary(ownerId, branchId);
   }
 
   async deleteBranch(ownerId: string, branchId: string): Promise<void> {
-    await this.deps.db.transaction().execute(async (trx) => {
+    await this.repo.transaction(async (trx) => {
       const branch = await this.repo.findBranch(ownerId, branchId, trx);
-      if (!branch) throw notFound('Branch not found');
-      if (branch.is_default) throw new HttpError(409, PROJECT_MESSAGES.defaultBranchDelete);
-      const doomed = await this.versions.listByBranch(branchId, trx);
+      if (!branch) throw new NotFound('Branch not found');
+      if (branch.is_default) throw new Conflict(PROJECT_MESSAGES.defaultBranchDelete);
+      const doomed = await this.repo.versionsOfBranch(branchId, trx);
       await this.repo.deleteBranch(branchId, trx);
       await this.repo.touchProject(branch.project_id, this.now(), trx);
       await this.cleanUpAfter(doomed, trx);
@@ -193,18 +198,32 @@ export class ProjectsService {
    */
   async cleanUpAfter(deleted: VersionsTable[], trx: Executor): Promise<void> {
     await queueCleanup(trx, this.deps, {
-      objects: deleted.flatMap(ownedKeys),
+      objects: deleted.flatMap(ownedAudioKeys),
       originals: deleted.map((v) => v.original_key).filter((k): k is string => !!k),
     });
   }
 
+  /** An owned branch, for the versions module (inside its transaction when given). */
+  findOwnedBranch(
+    ownerId: string,
+    branchId: string,
+    db?: Executor,
+  ): Promise<BranchesTable | undefined> {
+    return this.repo.findBranch(ownerId, branchId, db);
+  }
+
+  /** Marks a project changed (a version was added or removed). */
+  touch(projectId: string, at: string, db?: Executor): Promise<void> {
+    return this.repo.touchProject(projectId, at, db);
+  }
+
   private async branchSummary(ownerId: string, branchId: string) {
     const branch = await this.repo.findBranch(ownerId, branchId);
-    if (!branch) throw notFound('Branch not found');
+    if (!branch) throw new NotFound('Branch not found');
     const [row] = (await this.repo.branchesWithCounts(ownerId, [branch.project_id])).filter(
       (b) => b.id === branchId,
     );
-    if (!row) throw notFound('Branch not found');
+    if (!row) throw new NotFound('Branch not found');
     return toBranch(row);
   }
 

@@ -1,8 +1,6 @@
-import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import type { Kysely } from 'kysely';
 import {
   MAX_UPLOAD_BYTES,
   PROJECT_MESSAGES,
@@ -12,23 +10,29 @@ import {
   type PublishResponse,
 } from '@takes/contract';
 import type { Clock } from '../../clock';
-import type { BounceUploadsTable, Database } from '../../db/schema';
-import { HttpError, notFound } from '../../http/errors';
+import type { BounceUploadsTable } from '../../db/schema';
+import { Conflict, Forbidden, Gone, Invalid, NotFound, TooLarge, Unsupported } from '../../errors';
 import { expireUploadJob, processBounceJob } from '../../jobs/catalog';
 import type { JobQueue } from '../../jobs/job-queue';
-import { NotAudioError } from '../../media/audio';
 import { AUDIO_MIME, sniffAudioSource } from '../../media/audio-type';
-import { identifyAudio } from '../../media/identify';
 import { titleFromFileName } from '../../media/file-name';
 import type { MediaRunner } from '../../media/runner';
 import type { ObjectStore } from '../../storage/object-store';
 import { isTooLarge, streamToScratch } from '../../storage/scratch-file';
+import { deleteOriginalIfUnused, lockOriginal, takeInOriginal } from '../audio';
 import { spendDemoUpload, uploadLimitFor } from '../demo/demo-policy';
-import type { ReposService } from './repos.service';
-import { deleteOriginalIfUnused, ensureOriginal, expireUpload, lockOriginal } from './stored-audio';
+import type { BouncesService } from './bounces.service';
+import type { HistoryService } from './history.service';
+import { ownedRepo } from './ownership';
+import type { PublishRepo } from './publish.repo';
+import type { Executor, ReposRepo } from './repos.repo';
+import { expireUpload } from './upload-expiry';
 
 export interface PublishDeps {
-  db: Kysely<Database>;
+  /** Read by the demo's upload limits (demo-policy takes the database itself). */
+  db: Executor;
+  uploads: PublishRepo;
+  repo: ReposRepo;
   storage: ObjectStore;
   jobs: JobQueue;
   media: MediaRunner;
@@ -36,7 +40,8 @@ export interface PublishDeps {
   tmpDir: string;
   mediaTimeoutMs: number;
   publicUrl: string;
-  repos: ReposService;
+  history: HistoryService;
+  bounces: BouncesService;
   /** The spec's 500 MB unless a test asks for less. */
   maxBytes?: number | undefined;
 }
@@ -68,27 +73,20 @@ export class PublishService {
       size?: number | undefined;
     },
   ): Promise<PublishResponse> {
-    await this.deps.repos.owned(ownerId, input.repoId);
+    await ownedRepo(this.deps.repo, ownerId, input.repoId);
     const limit = await uploadLimitFor(this.deps.db, ownerId, this.maxBytes, { needsQuota: true });
-    if (input.size !== undefined && input.size > limit.maxBytes)
-      throw new HttpError(413, limit.tooLarge);
+    if (input.size !== undefined && input.size > limit.maxBytes) throw new TooLarge(limit.tooLarge);
     if (input.commitSha) {
-      const commit = await this.deps.db
-        .selectFrom('repo_commits')
-        .select('id')
-        .where('repo_id', '=', input.repoId)
-        .where('sha', '=', input.commitSha)
-        .executeTakeFirst();
-      if (!commit) throw notFound(REPO_MESSAGES.commitNotFound);
+      const commit = await this.deps.repo.commitBySha(input.repoId, input.commitSha);
+      if (!commit) throw new NotFound(REPO_MESSAGES.commitNotFound);
     }
     const token = randomBytes(32).toString('base64url');
     const id = randomUUID();
     const now = this.deps.clock.now();
     const expiresAt = new Date(now.getTime() + PUBLISH_TOKEN_TTL_MS).toISOString();
-    await this.deps.db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto('bounce_uploads')
-        .values({
+    await this.deps.repo.transaction(async (trx) => {
+      await this.deps.uploads.insertUpload(
+        {
           id,
           owner_id: ownerId,
           repo_id: input.repoId,
@@ -106,8 +104,9 @@ export class PublishService {
           expires_at: expiresAt,
           created_at: now.toISOString(),
           updated_at: now.toISOString(),
-        })
-        .execute();
+        },
+        trx,
+      );
       await spendDemoUpload(trx, ownerId);
       await this.deps.jobs.enqueue(
         expireUploadJob,
@@ -131,90 +130,61 @@ export class PublishService {
     body: Readable,
     declaredLength: number | undefined,
   ): Promise<{ uploadId: string; size: number }> {
-    const upload = await this.deps.db
-      .selectFrom('bounce_uploads')
-      .selectAll()
-      .where('id', '=', uploadId)
-      .executeTakeFirst();
-    if (!upload) throw notFound('Upload not found');
-    if (!token) throw new HttpError(400, REPO_MESSAGES.tokenMissing);
-    if (!tokenMatches(token, upload.token_hash))
-      throw new HttpError(403, REPO_MESSAGES.tokenInvalid);
-    if (upload.status !== 'pending') throw new HttpError(409, REPO_MESSAGES.tokenUsed);
+    const uploads = this.deps.uploads;
+    const upload = await uploads.upload(uploadId);
+    if (!upload) throw new NotFound('Upload not found');
+    if (!token) throw new Invalid(REPO_MESSAGES.tokenMissing);
+    if (!tokenMatches(token, upload.token_hash)) throw new Forbidden(REPO_MESSAGES.tokenInvalid);
+    if (upload.status !== 'pending') throw new Conflict(REPO_MESSAGES.tokenUsed);
     const now = this.deps.clock.now().toISOString();
-    if (upload.expires_at <= now) throw new HttpError(410, REPO_MESSAGES.tokenExpired);
+    if (upload.expires_at <= now) throw new Gone(REPO_MESSAGES.tokenExpired);
     // Claimed atomically: of two requests with the same token only one gets past here.
-    const claimed = await this.deps.db
-      .updateTable('bounce_uploads')
-      .set({ status: 'receiving', updated_at: now })
-      .where('id', '=', uploadId)
-      .where('status', '=', 'pending')
-      .executeTakeFirst();
-    if (Number(claimed.numUpdatedRows) !== 1) throw new HttpError(409, REPO_MESSAGES.tokenUsed);
+    if (
+      !(await uploads.updateUploadIf(uploadId, 'pending', { status: 'receiving', updated_at: now }))
+    )
+      throw new Conflict(REPO_MESSAGES.tokenUsed);
 
     let scratch: string | undefined;
     let referenced: string | undefined;
     const limit = await uploadLimitFor(this.deps.db, upload.owner_id, this.maxBytes);
     try {
       if (declaredLength !== undefined && declaredLength > limit.maxBytes)
-        throw new HttpError(413, limit.tooLarge);
+        throw new TooLarge(limit.tooLarge);
       const file = await streamToScratch(body, {
         dir: this.deps.tmpDir,
         prefix: 'bounce',
         maxBytes: limit.maxBytes,
       });
       scratch = file.path;
-      if (file.size === 0) throw new HttpError(400, PROJECT_MESSAGES.fileRequired);
-      let identified;
-      try {
-        identified = await identifyAudio(this.deps.media, file.path, this.deps.mediaTimeoutMs);
-      } catch (error) {
-        if (error instanceof NotAudioError) throw new HttpError(415, PROJECT_MESSAGES.invalidType);
-        throw error;
-      }
-      const { format, metadata } = identified;
-      const key = `originals/${file.sha256.slice(0, 2)}/${file.sha256}`;
+      if (file.size === 0) throw new Invalid(PROJECT_MESSAGES.fileRequired);
       // The upload row refers to the original before we look whether it exists (under the
       // key's lock, as the clean-up counts): an object seen now stays, a missing one is put.
-      const recorded = await this.deps.db.transaction().execute(async (trx) => {
-        await lockOriginal(trx, key);
-        return trx
-          .updateTable('bounce_uploads')
-          .set({ object_key: key })
-          .where('id', '=', uploadId)
-          .where('status', '=', 'receiving')
-          .executeTakeFirst();
+      const { format, metadata } = await takeInOriginal(this.deps, file, async (key) => {
+        const recorded = await this.deps.repo.transaction(async (trx) => {
+          await lockOriginal(trx, key);
+          return uploads.updateUploadIf(uploadId, 'receiving', { object_key: key }, trx);
+        });
+        if (!recorded) throw new Gone(REPO_MESSAGES.tokenExpired);
+        referenced = key;
       });
-      if (Number(recorded.numUpdatedRows) !== 1)
-        throw new HttpError(410, REPO_MESSAGES.tokenExpired);
-      referenced = key;
-      await ensureOriginal(this.deps.storage, key, file.size, () =>
-        this.deps.storage.put(key, fs.createReadStream(file.path), {
-          contentType: AUDIO_MIME[format],
-        }),
-      );
-      const saved = await this.deps.db
-        .updateTable('bounce_uploads')
-        .set({
-          status: 'uploaded',
-          object_key: key,
-          size: file.size,
-          sha256: file.sha256,
-          format,
-          metadata: JSON.stringify(metadata),
-          updated_at: this.deps.clock.now().toISOString(),
-        })
-        .where('id', '=', uploadId)
-        .where('status', '=', 'receiving')
-        .executeTakeFirst();
+      const key = referenced as string;
+      const saved = await uploads.updateUploadIf(uploadId, 'receiving', {
+        status: 'uploaded',
+        object_key: key,
+        size: file.size,
+        sha256: file.sha256,
+        format,
+        metadata: JSON.stringify(metadata),
+        updated_at: this.deps.clock.now().toISOString(),
+      });
       // Cleaned up while the body was arriving (it took longer than the token lives).
-      if (Number(saved.numUpdatedRows) !== 1) throw new HttpError(410, REPO_MESSAGES.tokenExpired);
+      if (!saved) throw new Gone(REPO_MESSAGES.tokenExpired);
       return { uploadId, size: file.size };
     } catch (error) {
       // A refused upload leaves nothing: no pending row, and its original only if still used.
-      await this.deps.db.deleteFrom('bounce_uploads').where('id', '=', uploadId).execute();
+      await uploads.deleteUpload(uploadId);
       if (referenced) await this.deleteIfUnused(referenced);
-      if (isTooLarge(error)) throw new HttpError(413, limit.tooLarge);
+      if (isTooLarge(error)) throw new TooLarge(limit.tooLarge);
       throw error;
     } finally {
       if (scratch) await fsp.rm(scratch, { force: true });
@@ -233,75 +203,57 @@ export class PublishService {
       uploadId?: string | undefined;
     },
   ): Promise<Bounce> {
-    await this.deps.repos.owned(ownerId, input.repoId);
-    let query = this.deps.db
-      .selectFrom('bounce_uploads')
-      .selectAll()
-      .where('owner_id', '=', ownerId)
-      .where('repo_id', '=', input.repoId)
-      .where('status', '=', 'uploaded');
-    query = input.uploadId
-      ? query.where('id', '=', input.uploadId)
-      : query.where('branch', '=', input.branch).where('filename', '=', input.filename);
-    const upload = await query.orderBy('updated_at', 'desc').executeTakeFirst();
-    if (!upload?.object_key) throw notFound(REPO_MESSAGES.uploadNotFound);
+    await ownedRepo(this.deps.repo, ownerId, input.repoId);
+    const upload = await this.deps.uploads.completableUpload(
+      ownerId,
+      input.repoId,
+      input.uploadId
+        ? { uploadId: input.uploadId }
+        : { branch: input.branch, filename: input.filename },
+    );
+    if (!upload?.object_key) throw new NotFound(REPO_MESSAGES.uploadNotFound);
     if (input.size !== undefined && input.size !== Number(upload.size))
-      throw new HttpError(400, REPO_MESSAGES.sizeMismatch);
+      throw new Invalid(REPO_MESSAGES.sizeMismatch);
     await this.checkStored(upload);
 
     const title = input.title?.trim() || titleFromFileName(input.filename) || 'Bounce';
     const bounceId = randomUUID();
-    await this.deps.db.transaction().execute(async (trx) => {
+    const repo = this.deps.repo;
+    await repo.transaction(async (trx) => {
       const now = this.deps.clock.now().toISOString();
       // Only one complete per upload, however many arrive at once.
-      const taken = await trx
-        .updateTable('bounce_uploads')
-        .set({ status: 'completed', updated_at: now })
-        .where('id', '=', upload.id)
-        .where('status', '=', 'uploaded')
-        .executeTakeFirst();
-      if (Number(taken.numUpdatedRows) !== 1) throw notFound(REPO_MESSAGES.uploadNotFound);
+      const taken = await this.deps.uploads.updateUploadIf(
+        upload.id,
+        'uploaded',
+        { status: 'completed', updated_at: now },
+        trx,
+      );
+      if (!taken) throw new NotFound(REPO_MESSAGES.uploadNotFound);
       const branchName = upload.commit_sha ? upload.branch : input.branch;
-      let branch = await this.deps.repos.findBranch(input.repoId, branchName, trx);
+      let branch = await repo.findBranch(input.repoId, branchName, trx);
       let commitId: string | undefined;
       if (upload.commit_sha) {
-        const commit = await trx
-          .selectFrom('repo_commits')
-          .select(['id', 'branch_id'])
-          .where('repo_id', '=', input.repoId)
-          .where('sha', '=', upload.commit_sha)
-          .executeTakeFirst();
-        if (!commit) throw notFound(REPO_MESSAGES.commitNotFound);
+        const commit = await repo.commitBySha(input.repoId, upload.commit_sha, trx);
+        if (!commit) throw new NotFound(REPO_MESSAGES.commitNotFound);
         commitId = commit.id;
-        if (!branch || branch.id !== commit.branch_id) {
-          branch = await trx
-            .selectFrom('repo_branches')
-            .selectAll()
-            .where('id', '=', commit.branch_id)
-            .executeTakeFirstOrThrow();
-        }
+        if (!branch || branch.id !== commit.branch_id)
+          branch = await repo.branchById(commit.branch_id, trx);
       } else if (branch?.head_sha) {
-        const head = await trx
-          .selectFrom('repo_commits')
-          .select('id')
-          .where('repo_id', '=', input.repoId)
-          .where('sha', '=', branch.head_sha)
-          .executeTakeFirst();
+        const head = await repo.commitBySha(input.repoId, branch.head_sha, trx);
         commitId = head?.id;
       }
       if (!commitId || !branch) {
-        const commit = await this.deps.repos.insertCommit(trx, ownerId, input.repoId, {
+        const commit = await this.deps.history.insertCommit(trx, ownerId, input.repoId, {
           branch: branchName,
           message: `Publish ${title}`,
         });
         commitId = commit.id;
-        branch = await this.deps.repos.findBranch(input.repoId, branchName, trx);
+        branch = await repo.findBranch(input.repoId, branchName, trx);
       }
-      if (!branch) throw notFound(REPO_MESSAGES.branchNotFound);
+      if (!branch) throw new NotFound(REPO_MESSAGES.branchNotFound);
       const format = upload.format ?? 'wav';
-      await trx
-        .insertInto('bounces')
-        .values({
+      await repo.insertBounce(
+        {
           id: bounceId,
           repo_id: input.repoId,
           branch_id: branch.id,
@@ -320,13 +272,14 @@ export class PublishService {
           renditions: '{}',
           created_at: now,
           updated_at: now,
-        })
-        .execute();
-      await this.deps.repos.touch(trx, input.repoId, now);
+        },
+        trx,
+      );
+      await repo.touch(input.repoId, now, trx);
       await this.deps.jobs.enqueue(processBounceJob, { bounceId }, { executor: trx });
     });
     this.deps.jobs.notify();
-    return this.deps.repos.bounceById(ownerId, bounceId);
+    return this.deps.bounces.bounceById(ownerId, bounceId);
   }
 
   /** The clean-up job's work (see expireUpload). */
@@ -338,7 +291,8 @@ export class PublishService {
   private async checkStored(upload: BounceUploadsTable): Promise<void> {
     const key = upload.object_key as string;
     const info = await this.deps.storage.head(key);
-    if (!info || info.size !== Number(upload.size)) throw notFound(REPO_MESSAGES.uploadNotFound);
+    if (!info || info.size !== Number(upload.size))
+      throw new NotFound(REPO_MESSAGES.uploadNotFound);
     const size = info.size;
     const format = await sniffAudioSource(async (start, length) => {
       const end = Math.min(start + length, size) - 1;
@@ -348,7 +302,7 @@ export class PublishService {
       for await (const chunk of body) chunks.push(chunk as Buffer);
       return Buffer.concat(chunks);
     });
-    if (!format) throw new HttpError(415, PROJECT_MESSAGES.invalidType);
+    if (!format) throw new Unsupported(PROJECT_MESSAGES.invalidType);
   }
 
   private async deleteIfUnused(key: string): Promise<void> {

@@ -11,13 +11,10 @@ import {
   commitsResponseSchema,
   coverResponseSchema,
   createCommitBodySchema,
-  createPatchBodySchema,
   createRepoBodySchema,
   createRepoBranchBodySchema,
   errorBodySchema,
   MAX_COVER_BYTES,
-  patchesResponseSchema,
-  patchSchema,
   publishBodySchema,
   publishResponseSchema,
   recentBouncesResponseSchema,
@@ -25,118 +22,49 @@ import {
   REPO_MESSAGES,
   repoBranchSchema,
   repoResponseSchema,
-  repositoryDataResponseSchema,
-  repositoryListResponseSchema,
   timelineCommitSchema,
   bounceSchema,
   uploadPutResponseSchema,
 } from '@takes/contract';
 import { userOf } from '../../auth/guard';
+import { audioGitRoutes } from './audio-git.routes';
+import { errors, id, repoParams } from './route-params';
 import { HttpError } from '../../http/errors';
 import { sendObject, sendStoredAudio } from '../../http/send-object';
 import type { ObjectStore } from '../../storage/object-store';
 import { guardUpload } from '../../storage/scratch-file';
+import type { BouncesService } from './bounces.service';
+import type { HistoryService } from './history.service';
 import type { PublishService } from './publish.service';
 import type { ReposService } from './repos.service';
 
-const errors = {
-  400: errorBodySchema,
-  401: errorBodySchema,
-  403: errorBodySchema,
-  404: errorBodySchema,
-  409: errorBodySchema,
-  410: errorBodySchema,
-  413: errorBodySchema,
-  415: errorBodySchema,
-  416: errorBodySchema,
-};
-const id = z.string().min(1).max(64);
-const repoParams = z.object({ id });
 const bounceParams = z.object({ id, bounceId: id });
 
 export interface RepoRouteDeps {
   repos: ReposService;
+  history: HistoryService;
+  bounces: BouncesService;
   publish: PublishService;
   storage: ObjectStore;
   requireUser: preHandlerAsyncHookHandler;
 }
 
-/** Signed-in routes: repositories, branches, commits, patches, bounces, covers, publishing. */
+/**
+ * Signed-in routes under `/repos` and `/bounces`: repositories, covers, branches, commits,
+ * bounces, the recent feed and publishing (the desktop app's `/audio-git` paths are in
+ * audio-git.routes.ts).
+ */
 export const repoRoutes =
   (deps: RepoRouteDeps): FastifyPluginAsyncZod =>
   async (app) => {
-    const { repos, publish } = deps;
+    const { repos, history, bounces, publish } = deps;
     app.addHook('preHandler', deps.requireUser);
     await app.register(multipart, {
       limits: { files: 1, fields: 0, fileSize: MAX_COVER_BYTES + 1 },
     });
+    // Inside this signed-in scope (it inherits the guard above).
+    await app.register(audioGitRoutes({ repos, history }));
     const tags = ['repositories'];
-
-    // ---- the audio-git paths the desktop app reads ----
-    app.get(
-      '/audio-git/repositories',
-      { schema: { tags, response: { 200: repositoryListResponseSchema, ...errors } } },
-      async (request) => ({ data: await repos.list(userOf(request).id) }),
-    );
-    app.post(
-      '/audio-git/repositories',
-      {
-        schema: {
-          tags,
-          body: createRepoBodySchema,
-          response: { 201: repositoryDataResponseSchema, ...errors },
-        },
-      },
-      async (request, reply) =>
-        reply.status(201).send({ data: await repos.create(userOf(request).id, request.body.name) }),
-    );
-    app.get(
-      '/audio-git/repositories/:id',
-      {
-        schema: {
-          tags,
-          params: repoParams,
-          response: { 200: repositoryDataResponseSchema, ...errors },
-        },
-      },
-      async (request) => ({ data: await repos.get(userOf(request).id, request.params.id) }),
-    );
-    app.get(
-      '/audio-git/repositories/:id/patches',
-      {
-        schema: {
-          tags,
-          params: repoParams,
-          querystring: z.object({
-            limit: z.coerce.number().int().min(1).max(1000).default(50),
-            offset: z.coerce.number().int().min(0).default(0),
-          }),
-          response: { 200: patchesResponseSchema, ...errors },
-        },
-      },
-      (request) =>
-        repos.patches(
-          userOf(request).id,
-          request.params.id,
-          request.query.limit,
-          request.query.offset,
-        ),
-    );
-    app.post(
-      '/audio-git/repositories/:id/patches',
-      {
-        schema: {
-          tags,
-          params: repoParams,
-          body: createPatchBodySchema,
-          response: { 201: z.object({ data: patchSchema }), ...errors },
-        },
-      },
-      async (request, reply) =>
-        reply.status(201).send({
-          data: await repos.createPatch(userOf(request).id, request.params.id, request.body),
-        }),
-    );
 
     // ---- repositories ----
     app.post(
@@ -214,7 +142,7 @@ export const repoRoutes =
         schema: { tags, params: repoParams, response: { 200: branchesResponseSchema, ...errors } },
       },
       async (request) => ({
-        branches: await repos.branches(userOf(request).id, request.params.id),
+        branches: await history.branches(userOf(request).id, request.params.id),
       }),
     );
     app.post(
@@ -229,7 +157,7 @@ export const repoRoutes =
       },
       async (request, reply) =>
         reply.status(201).send({
-          branch: await repos.createBranch(
+          branch: await history.createBranch(
             userOf(request).id,
             request.params.id,
             request.body.name,
@@ -251,7 +179,7 @@ export const repoRoutes =
         },
       },
       async (request) => ({
-        commits: await repos.commits(
+        commits: await history.commits(
           userOf(request).id,
           request.params.id,
           request.query.branch,
@@ -271,7 +199,7 @@ export const repoRoutes =
       },
       async (request, reply) =>
         reply.status(201).send({
-          commit: await repos.createCommit(userOf(request).id, request.params.id, request.body),
+          commit: await history.createCommit(userOf(request).id, request.params.id, request.body),
         }),
     );
     app.get(
@@ -284,7 +212,7 @@ export const repoRoutes =
         },
       },
       async (request) => ({
-        bounces: await repos.commitBounces(
+        bounces: await bounces.commitBounces(
           userOf(request).id,
           request.params.id,
           request.params.sha,
@@ -304,7 +232,7 @@ export const repoRoutes =
         },
       },
       async (request) => ({
-        bounces: await repos.bounces(userOf(request).id, request.params.id, request.query.branch),
+        bounces: await bounces.bounces(userOf(request).id, request.params.id, request.query.branch),
       }),
     );
     app.get(
@@ -317,14 +245,18 @@ export const repoRoutes =
         },
       },
       async (request) => ({
-        bounce: await repos.bounce(userOf(request).id, request.params.id, request.params.bounceId),
+        bounce: await bounces.bounce(
+          userOf(request).id,
+          request.params.id,
+          request.params.bounceId,
+        ),
       }),
     );
     app.delete(
       '/repos/:id/bounces/:bounceId',
       { schema: { tags, params: bounceParams, response: { 204: z.null(), ...errors } } },
       async (request, reply) => {
-        await repos.deleteBounce(userOf(request).id, request.params.id, request.params.bounceId);
+        await bounces.deleteBounce(userOf(request).id, request.params.id, request.params.bounceId);
         return reply.status(204).send(null);
       },
     );
@@ -342,7 +274,7 @@ export const repoRoutes =
         },
       },
       async (request, reply) => {
-        const audio = await repos.bounceAudio(
+        const audio = await bounces.bounceAudio(
           userOf(request).id,
           request.params.id,
           request.params.bounceId,
@@ -361,7 +293,7 @@ export const repoRoutes =
         },
       },
       async (request) => ({
-        bounces: await repos.recent(userOf(request).id, request.query.limit, request.query.all),
+        bounces: await bounces.recent(userOf(request).id, request.query.limit, request.query.all),
       }),
     );
 

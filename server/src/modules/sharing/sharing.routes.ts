@@ -18,7 +18,7 @@ import { sendObject, sendStoredAudio } from '../../http/send-object';
 import type { ObjectStore } from '../../storage/object-store';
 import type { AuthService } from '../auth/auth.service';
 import { toFetchHeaders } from '../auth/fetch-bridge';
-import { downloadOf } from '../versions/versions.service';
+import { downloadOf } from '../audio';
 import type { SharingService } from './sharing.service';
 
 const errors = {

@@ -12,8 +12,8 @@ import type {
 } from '../../db/schema';
 import { HttpError, notFound } from '../../http/errors';
 import { avatarUrl } from '../auth/auth.service';
-import { parseJson, toVersion, type Renditions } from '../versions/version-view';
-import { pickAudio, type StoredAudio } from '../versions/versions.service';
+import { parseJson, pickAudio, type Renditions, type StoredAudio } from '../audio';
+import { toVersion } from '../versions/version-view';
 import { VersionsRepo } from '../versions/versions.repo';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';

@@ -1,32 +1,25 @@
-import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import type { Kysely } from 'kysely';
 import { MAX_UPLOAD_BYTES, PROJECT_MESSAGES, tagsSchema } from '@takes/contract';
 import type { Clock } from '../../clock';
-import type { Database } from '../../db/schema';
-import { HttpError, notFound } from '../../http/errors';
+import { Invalid, NotFound, TooLarge } from '../../errors';
 import { processVersionJob } from '../../jobs/catalog';
 import type { JobQueue } from '../../jobs/job-queue';
-import { NotAudioError, type AudioMetadata } from '../../media/audio';
-import { AUDIO_MIME, type AudioFormat } from '../../media/audio-type';
-import { identifyAudio } from '../../media/identify';
 import { titleFromFileName } from '../../media/file-name';
 import type { MediaRunner } from '../../media/runner';
 import { isUniqueViolation } from '../../db/unique-violation';
 import type { ObjectStore } from '../../storage/object-store';
 import { isTooLarge, streamToScratch, type ScratchFile } from '../../storage/scratch-file';
-import { spendDemoUpload, uploadLimitFor } from '../demo/demo-policy';
-import { ProjectsRepo } from '../projects/projects.repo';
 import {
   deleteOriginalIfUnused,
-  ensureOriginal,
   recordOriginalRef,
   releaseOriginalRef,
-} from '../repos/stored-audio';
+  takeInOriginal,
+} from '../audio';
+import { spendDemoUpload, uploadLimitFor } from '../demo/demo-policy';
 import type { ProjectsService } from '../projects/projects.service';
-import { VersionsRepo } from './versions.repo';
+import type { Executor, VersionsRepo } from './versions.repo';
 
 export interface ReceivedFile extends ScratchFile {
   fileName: string;
@@ -61,12 +54,13 @@ export interface UploadResult {
  * is left: no row, no object that was not there before.
  */
 export class UploadService {
-  private readonly projectsRepo: ProjectsRepo;
   private readonly versionsRepo: VersionsRepo;
 
   constructor(
     private readonly deps: {
-      db: Kysely<Database>;
+      /** Read by the demo's upload limits (demo-policy takes the database itself). */
+      db: Executor;
+      repo: VersionsRepo;
       storage: ObjectStore;
       jobs: JobQueue;
       media: MediaRunner;
@@ -83,8 +77,7 @@ export class UploadService {
       afterOriginalStored?: (key: string) => Promise<void>;
     },
   ) {
-    this.projectsRepo = new ProjectsRepo(deps.db);
-    this.versionsRepo = new VersionsRepo(deps.db);
+    this.versionsRepo = deps.repo;
   }
 
   /** Streams one file part to a scratch file; refuses it past the (uploader's) size limit as it arrives. */
@@ -103,7 +96,7 @@ export class UploadService {
       });
       return { ...file, fileName, uploaderId };
     } catch (error) {
-      if (isTooLarge(error)) throw new HttpError(413, limit.tooLarge);
+      if (isTooLarge(error)) throw new TooLarge(limit.tooLarge);
       throw error;
     }
   }
@@ -117,26 +110,30 @@ export class UploadService {
     file: ReceivedFile | undefined,
     fields: UploadFields,
   ): Promise<UploadResult> {
-    if (!file || file.size === 0) throw new HttpError(400, PROJECT_MESSAGES.fileRequired);
+    if (!file || file.size === 0) throw new Invalid(PROJECT_MESSAGES.fileRequired);
     const newTrack = !fields.projectId && !fields.branchId;
     const tags = parseTags(fields.tags);
     if (!newTrack) {
-      if (!fields.projectId) throw new HttpError(400, PROJECT_MESSAGES.projectRequired);
-      if (!fields.branchId) throw new HttpError(400, PROJECT_MESSAGES.branchRequired);
-      if (!fields.commitMessage?.trim()) throw new HttpError(400, PROJECT_MESSAGES.messageRequired);
-      const branch = await this.projectsRepo.findBranch(ownerId, fields.branchId);
+      if (!fields.projectId) throw new Invalid(PROJECT_MESSAGES.projectRequired);
+      if (!fields.branchId) throw new Invalid(PROJECT_MESSAGES.branchRequired);
+      if (!fields.commitMessage?.trim()) throw new Invalid(PROJECT_MESSAGES.messageRequired);
+      const branch = await this.deps.projects.findOwnedBranch(ownerId, fields.branchId);
       if (!branch || branch.project_id !== fields.projectId)
-        throw notFound('Project or branch not found');
+        throw new NotFound('Project or branch not found');
     }
 
-    const { format, metadata } = await this.checkAudio(file);
-    const originalKey = `originals/${file.sha256.slice(0, 2)}/${file.sha256}`;
-    // The reference first, then the existence check: a clean-up of the same original either
-    // counts this reference or has deleted the object before we look (and we put it again).
-    const refId = await recordOriginalRef(this.deps.db, this.deps.clock, originalKey);
-
+    // The upload's own reference to the original, until the version is its lasting one.
+    const held: { refId?: string; key?: string } = {};
     try {
-      await this.storeOriginal(originalKey, file, format);
+      const {
+        key: originalKey,
+        format,
+        metadata,
+      } = await takeInOriginal(this.deps, file, async (key) => {
+        held.refId = await recordOriginalRef(this.deps.db, this.deps.clock, key);
+        held.key = key;
+      });
+      const refId = held.refId as string;
       await this.deps.afterOriginalStored?.(originalKey);
       const now = this.deps.clock.now().toISOString();
       const versionId = randomUUID();
@@ -152,13 +149,13 @@ export class UploadService {
           });
         } else {
           // Checked again inside the transaction: the branch may have gone meanwhile.
-          const branch = await this.projectsRepo.findBranch(
+          const branch = await this.deps.projects.findOwnedBranch(
             ownerId,
             fields.branchId as string,
             trx,
           );
           if (!branch || branch.project_id !== fields.projectId)
-            throw notFound('Project or branch not found');
+            throw new NotFound('Project or branch not found');
           target = { projectId: branch.project_id, branchId: branch.id };
         }
         await this.versionsRepo.insert(
@@ -187,7 +184,7 @@ export class UploadService {
         );
         // The version is now the lasting reference; the upload's own goes with it.
         await releaseOriginalRef(trx, refId);
-        await this.projectsRepo.touchProject(target.projectId, now, trx);
+        await this.deps.projects.touch(target.projectId, now, trx);
         if (file.uploaderId) await spendDemoUpload(trx, file.uploaderId);
         await this.deps.jobs.enqueue(processVersionJob, { versionId }, { executor: trx });
         return target;
@@ -206,40 +203,19 @@ export class UploadService {
     } catch (error) {
       // Nothing left behind: the reference goes, and the original too unless anything
       // (a version, a bounce, an upload of either in flight) still uses it.
-      await releaseOriginalRef(this.deps.db, refId);
-      await deleteOriginalIfUnused(this.deps.db, this.deps.storage, originalKey);
+      if (held.refId && held.key) {
+        await releaseOriginalRef(this.deps.db, held.refId);
+        await deleteOriginalIfUnused(this.deps.db, this.deps.storage, held.key);
+      }
       throw error;
     }
-  }
-
-  private async checkAudio(
-    file: ReceivedFile,
-  ): Promise<{ format: AudioFormat; metadata: AudioMetadata }> {
-    try {
-      return await identifyAudio(this.deps.media, file.path, this.deps.mediaTimeoutMs);
-    } catch (error) {
-      if (error instanceof NotAudioError) throw new HttpError(415, PROJECT_MESSAGES.invalidType);
-      throw error;
-    }
-  }
-
-  /**
-   * Content-addressed: the same file uploaded twice is stored once. Called only with the
-   * upload's reference recorded, so an object seen here stays.
-   */
-  private storeOriginal(key: string, file: ReceivedFile, format: AudioFormat) {
-    return ensureOriginal(this.deps.storage, key, file.size, () =>
-      this.deps.storage.put(key, fs.createReadStream(file.path), {
-        contentType: AUDIO_MIME[format],
-      }),
-    );
   }
 
   /** Two uploads to one branch can pick the same number; the unique key refuses one, which retries. */
-  private async inTransactionWithRetry<T>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+  private async inTransactionWithRetry<T>(work: (trx: Executor) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.deps.db.transaction().execute((trx) => work(trx));
+        return await this.versionsRepo.transaction(work);
       } catch (error) {
         if (attempt >= 5 || !isUniqueViolation(error)) throw error;
       }
@@ -253,9 +229,9 @@ export function parseTags(raw: string | undefined): string[] {
   try {
     parsed = JSON.parse(raw);
   } catch {
-    throw new HttpError(400, 'Tags must be a JSON list of words');
+    throw new Invalid('Tags must be a JSON list of words');
   }
   const result = tagsSchema.safeParse(parsed);
-  if (!result.success) throw new HttpError(400, 'Tags must be a JSON list of words');
+  if (!result.success) throw new Invalid('Tags must be a JSON list of words');
   return result.data;
 }

@@ -1,10 +1,16 @@
 import type { Kysely } from 'kysely';
 import type { Database, ProjectsTable, VersionsTable } from '../../db/schema';
-import type { Executor } from '../projects/projects.repo';
+
+/** The database or a transaction on it. */
+export type Executor = Kysely<Database>;
 
 /** SQL for versions. Every read of an owned row joins its project and names the owner. */
 export class VersionsRepo {
   constructor(private readonly db: Kysely<Database>) {}
+
+  transaction<T>(work: (trx: Executor) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(work);
+  }
 
   find(
     ownerId: string,
@@ -94,14 +100,5 @@ export class VersionsRepo {
 
   async delete(versionId: string, db: Executor): Promise<void> {
     await db.deleteFrom('versions').where('id', '=', versionId).execute();
-  }
-
-  /** The versions about to be removed with a project or a branch. */
-  listByProject(projectId: string, db: Executor): Promise<VersionsTable[]> {
-    return db.selectFrom('versions').selectAll().where('project_id', '=', projectId).execute();
-  }
-
-  listByBranch(branchId: string, db: Executor): Promise<VersionsTable[]> {
-    return db.selectFrom('versions').selectAll().where('branch_id', '=', branchId).execute();
   }
 }

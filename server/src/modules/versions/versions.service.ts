@@ -1,46 +1,38 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import { PROJECT_MESSAGES, type ProcessingResponse, type Version } from '@takes/contract';
 import type { Clock } from '../../clock';
-import type { Database, VersionsTable } from '../../db/schema';
-import { HttpError, notFound } from '../../http/errors';
-import { ProjectsRepo } from '../projects/projects.repo';
+import type { VersionsTable } from '../../db/schema';
+import { AppError, Internal, NotFound } from '../../errors';
 import type { ProjectsService } from '../projects/projects.service';
-import { AUDIO_MIME, type AudioFormat } from '../../media/audio-type';
-import { parseJson, toVersion, type Renditions, type WaveformInfo } from './version-view';
-import { VersionsRepo } from './versions.repo';
+import {
+  downloadOf,
+  parseJson,
+  pickAudio,
+  type Quality,
+  type Renditions,
+  type StoredAudio,
+  type WaveformInfo,
+} from '../audio';
+import { toVersion } from './version-view';
+import type { VersionsRepo } from './versions.repo';
 
-export type Quality = 'original' | 'high' | 'standard';
-
-export interface StoredAudio {
-  key: string;
-  contentType: string;
-  format: string;
-  size: number | null;
-  /**
-   * A strong ETag from the content's SHA-256 (an original's key is its hash; a rendition's is
-   * recorded by processing). Undefined for a rendition processed before hashes were recorded:
-   * the store's own validator is used then, if it has one.
-   */
-  etag: string | undefined;
+export interface VersionsDeps {
+  repo: VersionsRepo;
+  clock: Clock;
+  projects: ProjectsService;
 }
 
-const KNOWN_EXTENSIONS = new Set(['wav', 'mp3', 'aac', 'm4a', 'flac', 'ogg', 'aiff']);
-
+/** Versions of a project's branches: reading, creating from a URL, deleting, and their audio. */
 export class VersionsService {
   private readonly repo: VersionsRepo;
-  private readonly projectsRepo: ProjectsRepo;
 
-  constructor(
-    private readonly deps: { db: Kysely<Database>; clock: Clock; projects: ProjectsService },
-  ) {
-    this.repo = new VersionsRepo(deps.db);
-    this.projectsRepo = new ProjectsRepo(deps.db);
+  constructor(private readonly deps: VersionsDeps) {
+    this.repo = deps.repo;
   }
 
   async getWithProject(ownerId: string, versionId: string) {
     const found = await this.repo.findWithProject(ownerId, versionId);
-    if (!found) throw notFound('Version not found');
+    if (!found) throw new NotFound('Version not found');
     const { project } = found;
     return {
       ...toVersion(found.version),
@@ -57,8 +49,8 @@ export class VersionsService {
   }
 
   async listForBranch(ownerId: string, projectId: string, branchId: string): Promise<Version[]> {
-    const branch = await this.projectsRepo.findBranch(ownerId, branchId);
-    if (!branch || branch.project_id !== projectId) throw notFound('Branch not found');
+    const branch = await this.deps.projects.findOwnedBranch(ownerId, branchId);
+    if (!branch || branch.project_id !== projectId) throw new NotFound('Branch not found');
     return (await this.repo.listForBranches([branchId])).map(toVersion);
   }
 
@@ -75,11 +67,11 @@ export class VersionsService {
   }
 
   async delete(ownerId: string, versionId: string): Promise<void> {
-    await this.deps.db.transaction().execute(async (trx) => {
+    await this.repo.transaction(async (trx) => {
       const version = await this.repo.find(ownerId, versionId, trx);
-      if (!version) throw notFound('Version not found');
+      if (!version) throw new NotFound('Version not found');
       await this.repo.delete(versionId, trx);
-      await this.projectsRepo.touchProject(version.project_id, this.now(), trx);
+      await this.deps.projects.touch(version.project_id, this.now(), trx);
       await this.deps.projects.cleanUpAfter([version], trx);
     });
   }
@@ -99,10 +91,10 @@ export class VersionsService {
     const now = this.now();
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.deps.db.transaction().execute(async (trx) => {
-          const branch = await this.projectsRepo.findBranch(ownerId, input.branch_id, trx);
+        await this.repo.transaction(async (trx) => {
+          const branch = await this.deps.projects.findOwnedBranch(ownerId, input.branch_id, trx);
           if (!branch || branch.project_id !== input.project_id)
-            throw notFound('Project or branch not found');
+            throw new NotFound('Project or branch not found');
           await this.repo.insert(
             {
               id,
@@ -127,16 +119,16 @@ export class VersionsService {
             },
             trx,
           );
-          await this.projectsRepo.touchProject(branch.project_id, now, trx);
+          await this.deps.projects.touch(branch.project_id, now, trx);
         });
         break;
       } catch (error) {
-        if (error instanceof HttpError) throw error;
-        if (attempt >= 5) throw new HttpError(500, PROJECT_MESSAGES.createVersionFailed);
+        if (error instanceof AppError) throw error;
+        if (attempt >= 5) throw new Internal(PROJECT_MESSAGES.createVersionFailed);
       }
     }
     const row = await this.repo.find(ownerId, id);
-    if (!row) throw new HttpError(500, PROJECT_MESSAGES.createVersionFailed);
+    if (!row) throw new Internal(PROJECT_MESSAGES.createVersionFailed);
     return toVersion(row);
   }
 
@@ -194,10 +186,10 @@ export class VersionsService {
     return pickAudio(await this.owned(ownerId, versionId), quality);
   }
 
-  /** Spec section 9: project name, a dash, the first 8 characters of the version id, its extension. */
+  /** The original, named after its project: the project name, a dash, the first 8 characters of the version id, its extension. */
   async download(ownerId: string, versionId: string): Promise<StoredAudio & { fileName: string }> {
     const found = await this.repo.findWithProject(ownerId, versionId);
-    if (!found) throw notFound('Version not found');
+    if (!found) throw new NotFound('Version not found');
     return downloadOf(found.version, found.project.name);
   }
 
@@ -205,81 +197,17 @@ export class VersionsService {
   async peaksKey(ownerId: string, versionId: string): Promise<string> {
     const v = await this.owned(ownerId, versionId);
     const waveform = parseJson<WaveformInfo | null>(v.waveform, null);
-    if (!waveform) throw notFound('The waveform is not ready yet');
+    if (!waveform) throw new NotFound('The waveform is not ready yet');
     return waveform.peaksKey;
   }
 
   private async owned(ownerId: string, versionId: string): Promise<VersionsTable> {
     const v = await this.repo.find(ownerId, versionId);
-    if (!v) throw notFound('Version not found');
+    if (!v) throw new NotFound('Version not found');
     return v;
   }
 
   private now(): string {
     return this.deps.clock.now().toISOString();
   }
-}
-
-/** What to stream for a quality: its rendition, or the original until renditions exist. */
-export function pickAudio(
-  v: Pick<
-    VersionsTable,
-    'renditions' | 'original_key' | 'original_format' | 'original_size' | 'status'
-  >,
-  quality: Quality,
-): StoredAudio {
-  const renditions = parseJson<Renditions>(v.renditions, {});
-  if (quality !== 'original' && renditions[quality]) {
-    const r = renditions[quality];
-    return {
-      key: r.key,
-      contentType: 'audio/mpeg',
-      format: 'mp3',
-      size: r.size,
-      etag: r.sha256 ? `"${r.sha256}"` : undefined,
-    };
-  }
-  if (!v.original_key) throw notFound('This version has no stored audio');
-  if (quality !== 'original' && v.status === 'failed')
-    throw notFound('This quality is not available');
-  const format = (v.original_format ?? 'wav') as AudioFormat;
-  return {
-    key: v.original_key,
-    contentType: AUDIO_MIME[format] ?? 'application/octet-stream',
-    format,
-    size: v.original_size,
-    etag: originalEtag(v.original_key),
-  };
-}
-
-/** Originals are stored under their SHA-256 (`originals/ab/abcd…`): that hash is their ETag. */
-function originalEtag(key: string): string | undefined {
-  const hash = key.split('/').pop() ?? '';
-  return key.startsWith('originals/') && /^[0-9a-f]{64}$/.test(hash) ? `"${hash}"` : undefined;
-}
-
-/** The download's extension: its format's, or for AIFF the one its file had (.aif, .aiff, .aifc). */
-function extensionOf(format: string, originalName: string | null): string {
-  if (format === 'aiff') {
-    const own = /\.(aif|aiff|aifc)$/i.exec(originalName ?? '')?.[1];
-    return own ? own.toLowerCase() : 'aiff';
-  }
-  return KNOWN_EXTENSIONS.has(format) ? format : 'wav';
-}
-
-/** The original as a download named after its project. */
-export function downloadOf(
-  v: VersionsTable,
-  projectName: string,
-): StoredAudio & { fileName: string } {
-  if (!v.original_key) throw notFound('Version not found');
-  const audio = pickAudio(v, 'original');
-  const ext = extensionOf(audio.format, v.original_name);
-  // Characters file systems refuse, and control characters, become spaces.
-  const safeName =
-    [...projectName]
-      .map((c) => (c < ' ' || '\\/:*?"<>|'.includes(c) ? ' ' : c))
-      .join('')
-      .trim() || 'Takes';
-  return { ...audio, fileName: `${safeName}-${v.id.slice(0, 8)}.${ext}` };
 }

@@ -5,7 +5,7 @@ import type { Dialect } from '../../db/dialect-sql';
 import type { MediaRunner } from '../../media/runner';
 import type { ObjectStore } from '../../storage/object-store';
 import type { ProjectsService } from '../projects/projects.service';
-import { parseJson } from '../versions/version-view';
+import { parseJson } from '../audio';
 
 const MONTH_MS = 30 * 24 * 60 * 60 * 1000;
 /** The debug report counts every job and checks storage: a refresh storm reuses one report. */

@@ -12,8 +12,10 @@ import { makeAudio } from '../../../test/audio-fixtures';
 import { createTestApp, type TestApp } from '../../../test/test-app';
 import type { EmbeddedJobQueue } from '../../jobs/embedded';
 import type { ObjectStore } from '../../storage/object-store';
+import { ProjectsRepo } from '../projects/projects.repo';
 import { ProjectsService } from '../projects/projects.service';
 import { UploadService } from '../versions/upload.service';
+import { VersionsRepo } from '../versions/versions.repo';
 import { deleteOriginalIfUnused, drainCleanup } from './stored-audio';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -70,13 +72,18 @@ describe('stored originals and clean-up', () => {
     const { db } = t.deps.database;
     return new UploadService({
       db,
+      repo: new VersionsRepo(db),
       storage: t.deps.storage,
       jobs: t.deps.jobs,
       media: t.deps.media,
       clock: t.deps.clock,
       tmpDir: t.deps.tmpDir,
       mediaTimeoutMs: t.deps.config.media.timeoutMs,
-      projects: new ProjectsService({ db, clock: t.deps.clock, jobs: t.deps.jobs }),
+      projects: new ProjectsService({
+        repo: new ProjectsRepo(db),
+        clock: t.deps.clock,
+        jobs: t.deps.jobs,
+      }),
       afterOriginalStored,
     });
   }
@@ -179,7 +186,7 @@ describe('stored originals and clean-up', () => {
         branchId,
         commitMessage: 'On a branch that goes away',
       }),
-    ).rejects.toMatchObject({ statusCode: 404 });
+    ).rejects.toMatchObject({ code: 'not_found' }); // NotFound: answered as 404
     await uploads.discard(file);
     expect(await exists(first.key)).toBe(true);
 

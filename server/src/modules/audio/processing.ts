@@ -19,7 +19,9 @@ import {
 import { MediaTimeoutError, MediaToolError, type MediaRunner } from '../../media/runner';
 import type { ObjectStore } from '../../storage/object-store';
 import { hashFile } from '../../storage/scratch-file';
-import { parseJson, type Renditions, type WaveformInfo } from './version-view';
+import { AudioRepo, type AudioTable } from './audio.repo';
+import { parseJson, type Renditions, type WaveformInfo } from './audio-view';
+import { storageKeys } from './storage-keys';
 
 export interface ProcessingDeps {
   storage: ObjectStore;
@@ -35,8 +37,7 @@ const FAILED_MESSAGE =
   'This file could not be processed. It may be corrupt or truncated; try exporting it again and uploading the new file.';
 const MAX_ATTEMPTS = 3;
 
-/** Tables whose rows carry audio through the pipeline (same processing columns). */
-export type AudioTable = 'versions' | 'bounces';
+export type { AudioTable } from './audio.repo';
 
 export function processVersion(
   deps: ProcessingDeps,
@@ -58,12 +59,13 @@ export async function processAudio(
   versionId: string,
   context: JobContext,
 ): Promise<void> {
-  const version = await selectRow(deps.db, table, versionId);
+  const repo = new AudioRepo(deps.db);
+  const version = await repo.processed(table, versionId);
   // Deleted since it was queued, already done, or nothing stored to process.
   if (!version || version.status === 'completed' || !version.original_key) return;
 
   const work = await fsp.mkdtemp(path.join(deps.tmpDir, `process-${versionId}-`));
-  const save = serialised(deps.db, table, versionId, deps.clock);
+  const save = serialised(repo, table, versionId, deps.clock);
   try {
     // A local store's file is read in place; anything else is fetched to scratch first.
     let original = deps.storage.localPath?.(version.original_key);
@@ -110,7 +112,7 @@ export async function processAudio(
         maxBytes,
         niceness,
       });
-      const key = `renditions/${versionId}/${quality}.mp3`;
+      const key = storageKeys.rendition(versionId, quality);
       // Its content hash is its ETag: renditions of every version share a file name.
       const sha256 = await hashFile(out);
       const { size } = await deps.storage.put(key, fs.createReadStream(out), {
@@ -140,7 +142,7 @@ export async function processAudio(
           `Only ${peaks.decodedSeconds.toFixed(1)} s of ${known.duration.toFixed(1)} s decoded`,
         );
       }
-      const peaksKey = `peaks/${versionId}.json`;
+      const peaksKey = storageKeys.peaks(versionId);
       const body = JSON.stringify({
         version: 1,
         peaksPerSecond: peaks.peaksPerSecond,
@@ -207,42 +209,18 @@ function streamOf(text: string): Readable {
 type Change =
   Partial<ProcessedAudioColumns> | ((row: ProcessedAudioColumns) => Partial<ProcessedAudioColumns>);
 
-// Both tables have every processing column; typing the query against `versions` covers both.
-async function selectRow(
-  db: Kysely<Database>,
-  table: AudioTable,
-  id: string,
-): Promise<ProcessedAudioColumns | undefined> {
-  return db
-    .selectFrom(table as 'versions')
-    .select([
-      'original_key',
-      'original_format',
-      'status',
-      'error',
-      'metadata',
-      'waveform',
-      'loudness',
-      'renditions',
-      'updated_at',
-    ])
-    .where('id', '=', id)
-    .executeTakeFirst();
-}
-
 /** Row updates from parallel steps, applied one at a time so none overwrites another. */
-function serialised(db: Kysely<Database>, table: AudioTable, versionId: string, clock: Clock) {
+function serialised(repo: AudioRepo, table: AudioTable, versionId: string, clock: Clock) {
   let chain: Promise<void> = Promise.resolve();
   return (change: Change): Promise<void> => {
     const next = chain.then(async () => {
-      const row = await selectRow(db, table, versionId);
+      const row = await repo.processed(table, versionId);
       if (!row) return;
       const values = typeof change === 'function' ? change(row) : change;
-      await db
-        .updateTable(table as 'versions')
-        .set({ ...values, updated_at: clock.now().toISOString() })
-        .where('id', '=', versionId)
-        .execute();
+      await repo.updateProcessed(table, versionId, {
+        ...values,
+        updated_at: clock.now().toISOString(),
+      });
     });
     chain = next.catch(() => undefined);
     return next;

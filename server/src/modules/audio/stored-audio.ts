@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { Clock } from '../../clock';
-import { dialectOf } from '../../db/dialect-sql';
 import type { Database } from '../../db/schema';
 import type { JobQueue } from '../../jobs/job-queue';
 import type { ObjectStore } from '../../storage/object-store';
+import { AudioRepo } from './audio.repo';
 
 /** The job that drains one batch of `storage_cleanup` rows (its handler is in jobs/catalog.ts). */
 export const cleanupBatchJob = {
@@ -16,60 +16,17 @@ export const cleanupBatchJob = {
 /** How many keys the clean-up job handles per round (and the request records per insert). */
 export const CLEANUP_BATCH_SIZE = 200;
 
-/**
- * Serialises everything that decides about one stored original: the writers that record a
- * reference to it and the clean-up that counts references before deleting it. Held until the
- * transaction ends. This is the one place the dialects differ:
- * - PostgreSQL: a transaction-level advisory lock on the key's hash (a collision only
- *   serialises two keys needlessly).
- * - SQLite: the database write lock. A deferred transaction that only reads does not take it,
- *   so a write statement that changes nothing takes it now.
- */
-export async function lockOriginal(trx: Kysely<Database>, key: string): Promise<void> {
-  // dialectOf reads only the adapter, so it takes any Kysely.
-  if (dialectOf(trx as unknown as Kysely<unknown>) === 'postgres') {
-    await sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(trx);
-  } else {
-    await sql`update original_refs set original_key = original_key where 0 = 1`.execute(trx);
-  }
+/** Takes the lock that serialises everything deciding about one stored original (see AudioRepo). */
+export function lockOriginal(trx: Kysely<Database>, key: string): Promise<void> {
+  return new AudioRepo(trx).lockOriginal(key, trx);
 }
 
 /**
  * Every reference to a stored original, counted in one statement (one snapshot): versions,
  * bounces, bounce uploads not yet completed, and uploads in flight (`original_refs`).
  */
-export async function countOriginalRefs(db: Kysely<Database>, key: string): Promise<number> {
-  const row = await db
-    .selectNoFrom((eb) => [
-      eb
-        .selectFrom('versions')
-        .select((e) => e.fn.countAll<number>().as('n'))
-        .where('original_key', '=', key)
-        .as('versions'),
-      eb
-        .selectFrom('bounces')
-        .select((e) => e.fn.countAll<number>().as('n'))
-        .where('original_key', '=', key)
-        .as('bounces'),
-      eb
-        .selectFrom('bounce_uploads')
-        .select((e) => e.fn.countAll<number>().as('n'))
-        .where('object_key', '=', key)
-        .where('status', '!=', 'completed')
-        .as('uploads'),
-      eb
-        .selectFrom('original_refs')
-        .select((e) => e.fn.countAll<number>().as('n'))
-        .where('original_key', '=', key)
-        .as('pending'),
-    ])
-    .executeTakeFirst();
-  return (
-    Number(row?.versions ?? 0) +
-    Number(row?.bounces ?? 0) +
-    Number(row?.uploads ?? 0) +
-    Number(row?.pending ?? 0)
-  );
+export function countOriginalRefs(db: Kysely<Database>, key: string): Promise<number> {
+  return new AudioRepo(db).countOriginalRefs(key);
 }
 
 /**
@@ -84,9 +41,10 @@ export async function deleteOriginalIfUnused(
   storage: ObjectStore,
   key: string,
 ): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
-    await lockOriginal(trx, key);
-    if ((await countOriginalRefs(trx, key)) > 0) return false;
+  const repo = new AudioRepo(db);
+  return repo.transaction(async (trx) => {
+    await repo.lockOriginal(key, trx);
+    if ((await repo.countOriginalRefs(key, trx)) > 0) return false;
     await storage.delete(key);
     return true;
   });
@@ -103,19 +61,17 @@ export async function recordOriginalRef(
   key: string,
 ): Promise<string> {
   const id = randomUUID();
-  await db.transaction().execute(async (trx) => {
-    await lockOriginal(trx, key);
-    await trx
-      .insertInto('original_refs')
-      .values({ id, original_key: key, created_at: clock.now().toISOString() })
-      .execute();
+  const repo = new AudioRepo(db);
+  await repo.transaction(async (trx) => {
+    await repo.lockOriginal(key, trx);
+    await repo.insertRef({ id, original_key: key, created_at: clock.now().toISOString() }, trx);
   });
   return id;
 }
 
 /** Drops an upload's reference (inside the transaction that makes the lasting one, if given). */
 export async function releaseOriginalRef(db: Kysely<Database>, refId: string): Promise<void> {
-  await db.deleteFrom('original_refs').where('id', '=', refId).execute();
+  await new AudioRepo(db).deleteRef(refId);
 }
 
 /**
@@ -157,18 +113,16 @@ export async function queueCleanup(
   ];
   if (rows.length === 0) return undefined;
   for (let i = 0; i < rows.length; i += CLEANUP_BATCH_SIZE) {
-    await trx
-      .insertInto('storage_cleanup')
-      .values(
-        rows.slice(i, i + CLEANUP_BATCH_SIZE).map((r) => ({
-          id: randomUUID(),
-          batch_id: batchId,
-          object_key: r.key,
-          kind: r.kind,
-          created_at: now,
-        })),
-      )
-      .execute();
+    await new AudioRepo(trx).insertCleanupRows(
+      rows.slice(i, i + CLEANUP_BATCH_SIZE).map((r) => ({
+        id: randomUUID(),
+        batch_id: batchId,
+        object_key: r.key,
+        kind: r.kind,
+        created_at: now,
+      })),
+      trx,
+    );
   }
   await deps.jobs.enqueue(cleanupBatchJob, { batchId }, { executor: trx });
   return batchId;
@@ -183,51 +137,17 @@ export async function drainCleanup(
   deps: { db: Kysely<Database>; storage: ObjectStore },
   batchId: string,
 ): Promise<void> {
+  const repo = new AudioRepo(deps.db);
   for (;;) {
-    const page = await deps.db
-      .selectFrom('storage_cleanup')
-      .select(['id', 'object_key', 'kind'])
-      .where('batch_id', '=', batchId)
-      .orderBy('id')
-      .limit(CLEANUP_BATCH_SIZE)
-      .execute();
+    const page = await repo.cleanupPage(batchId, CLEANUP_BATCH_SIZE);
     if (page.length === 0) return;
     for (const row of page) {
       if (row.kind === 'original')
         await deleteOriginalIfUnused(deps.db, deps.storage, row.object_key);
       else await deps.storage.delete(row.object_key);
     }
-    await deps.db
-      .deleteFrom('storage_cleanup')
-      .where(
-        'id',
-        'in',
-        page.map((r) => r.id),
-      )
-      .execute();
+    await repo.deleteCleanupRows(page.map((r) => r.id));
   }
-}
-
-/**
- * The clean-up of an abandoned publish: once its token has expired, an upload never
- * completed goes with its stored object (unless something else uses the same content).
- * A completed upload only loses its row. Running it again changes nothing.
- */
-export async function expireUpload(
-  deps: { db: Kysely<Database>; storage: ObjectStore; clock: Clock },
-  uploadId: string,
-): Promise<void> {
-  const upload = await deps.db
-    .selectFrom('bounce_uploads')
-    .selectAll()
-    .where('id', '=', uploadId)
-    .executeTakeFirst();
-  if (!upload) return;
-  const now = deps.clock.now().toISOString();
-  if (upload.status !== 'completed' && upload.expires_at > now) return;
-  await deps.db.deleteFrom('bounce_uploads').where('id', '=', uploadId).execute();
-  if (upload.status !== 'completed' && upload.object_key)
-    await deleteOriginalIfUnused(deps.db, deps.storage, upload.object_key);
 }
 
 /**
@@ -241,12 +161,7 @@ export async function sweepStaleOriginalRefs(
   maxAgeMs: number,
 ): Promise<number> {
   const cutoff = new Date(deps.clock.now().getTime() - maxAgeMs).toISOString();
-  const stale = await deps.db
-    .selectFrom('original_refs')
-    .select(['id', 'original_key'])
-    .where('created_at', '<', cutoff)
-    .limit(1000)
-    .execute();
+  const stale = await new AudioRepo(deps.db).staleRefs(cutoff, 1000);
   for (const ref of stale) {
     await releaseOriginalRef(deps.db, ref.id);
     await deleteOriginalIfUnused(deps.db, deps.storage, ref.original_key);

@@ -1,0 +1,66 @@
+import type { BounceWaveform } from '@takes/contract';
+import type { ProcessedAudioColumns } from '../../db/schema';
+
+/** `sha256` of the rendition's bytes (its ETag); absent on rows processed before it existed. */
+export interface Renditions {
+  high?: { key: string; size: number; sha256?: string };
+  standard?: { key: string; size: number; sha256?: string };
+}
+
+export interface WaveformInfo {
+  overview: number[];
+  /** Up to 1000 min/max points (absent on rows processed before it existed). */
+  overviewMinMax?: { min: number[]; max: number[] };
+  duration: number | null;
+  peaksKey: string;
+  peaksPerSecond: number;
+}
+
+/** Processing columns hold JSON text; a missing or broken value reads as the fallback. */
+export function parseJson<T>(text: string | null, fallback: T): T {
+  if (!text) return fallback;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+/**
+ * The waveform and length of a processed row (a version or a bounce), read once here so every
+ * view agrees: the probed duration wins, the decoded one stands in until it exists.
+ */
+export function audioView(row: Pick<ProcessedAudioColumns, 'metadata' | 'waveform'>): {
+  waveform: WaveformInfo | null;
+  duration: number | null;
+} {
+  const waveform = parseJson<WaveformInfo | null>(row.waveform, null);
+  const metadata = parseJson<{ duration?: number | null } | null>(row.metadata, null);
+  return { waveform, duration: metadata?.duration ?? waveform?.duration ?? null };
+}
+
+/** The overview as min/max arrays (older rows only have absolute peaks: mirrored). */
+export function waveformJson(
+  waveform: WaveformInfo | null,
+  duration: number | null,
+): BounceWaveform | null {
+  if (!waveform) return null;
+  const length = waveform.duration ?? duration ?? 0;
+  if (waveform.overviewMinMax) return { ...waveform.overviewMinMax, duration: length };
+  return {
+    min: waveform.overview.map((p) => -p),
+    max: waveform.overview,
+    duration: length,
+  };
+}
+
+/** Keys only this row owns (renditions, peaks); the original may be shared. */
+export function ownedAudioKeys(
+  row: Pick<ProcessedAudioColumns, 'renditions' | 'waveform'>,
+): string[] {
+  const renditions = parseJson<Renditions>(row.renditions, {});
+  const waveform = parseJson<WaveformInfo | null>(row.waveform, null);
+  return [renditions.high?.key, renditions.standard?.key, waveform?.peaksKey].filter(
+    (k): k is string => !!k,
+  );
+}

@@ -1,0 +1,153 @@
+import { sql, type Kysely } from 'kysely';
+import { dialectOf } from '../../db/dialect-sql';
+import type { Database, ProcessedAudioColumns } from '../../db/schema';
+
+/** Tables whose rows carry audio through the pipeline (same processing columns). */
+export type AudioTable = 'versions' | 'bounces';
+
+/**
+ * SQL for stored audio: references to shared originals, the clean-up table and the processing
+ * columns of versions and bounces. Every method takes the executor it runs on (a transaction
+ * when the caller holds one), since most of them only make sense under the key's lock.
+ */
+export class AudioRepo {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  transaction<T>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(work);
+  }
+
+  /**
+   * Serialises everything that decides about one stored original: the writers that record a
+   * reference to it and the clean-up that counts references before deleting it. Held until the
+   * transaction ends. This is the one place the dialects differ:
+   * - PostgreSQL: a transaction-level advisory lock on the key's hash (a collision only
+   *   serialises two keys needlessly).
+   * - SQLite: the database write lock. A deferred transaction that only reads does not take it,
+   *   so a write statement that changes nothing takes it now.
+   */
+  async lockOriginal(key: string, trx: Kysely<Database>): Promise<void> {
+    // dialectOf reads only the adapter, so it takes any Kysely.
+    if (dialectOf(trx as unknown as Kysely<unknown>) === 'postgres') {
+      await sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(trx);
+    } else {
+      await sql`update original_refs set original_key = original_key where 0 = 1`.execute(trx);
+    }
+  }
+
+  /**
+   * Every reference to a stored original, counted in one statement (one snapshot): versions,
+   * bounces, bounce uploads not yet completed, and uploads in flight (`original_refs`).
+   */
+  async countOriginalRefs(key: string, db: Kysely<Database> = this.db): Promise<number> {
+    const row = await db
+      .selectNoFrom((eb) => [
+        eb
+          .selectFrom('versions')
+          .select((e) => e.fn.countAll<number>().as('n'))
+          .where('original_key', '=', key)
+          .as('versions'),
+        eb
+          .selectFrom('bounces')
+          .select((e) => e.fn.countAll<number>().as('n'))
+          .where('original_key', '=', key)
+          .as('bounces'),
+        eb
+          .selectFrom('bounce_uploads')
+          .select((e) => e.fn.countAll<number>().as('n'))
+          .where('object_key', '=', key)
+          .where('status', '!=', 'completed')
+          .as('uploads'),
+        eb
+          .selectFrom('original_refs')
+          .select((e) => e.fn.countAll<number>().as('n'))
+          .where('original_key', '=', key)
+          .as('pending'),
+      ])
+      .executeTakeFirst();
+    return (
+      Number(row?.versions ?? 0) +
+      Number(row?.bounces ?? 0) +
+      Number(row?.uploads ?? 0) +
+      Number(row?.pending ?? 0)
+    );
+  }
+
+  async insertRef(
+    ref: { id: string; original_key: string; created_at: string },
+    db: Kysely<Database>,
+  ): Promise<void> {
+    await db.insertInto('original_refs').values(ref).execute();
+  }
+
+  async deleteRef(refId: string, db: Kysely<Database> = this.db): Promise<void> {
+    await db.deleteFrom('original_refs').where('id', '=', refId).execute();
+  }
+
+  staleRefs(cutoff: string, limit: number) {
+    return this.db
+      .selectFrom('original_refs')
+      .select(['id', 'original_key'])
+      .where('created_at', '<', cutoff)
+      .limit(limit)
+      .execute();
+  }
+
+  async insertCleanupRows(
+    rows: {
+      id: string;
+      batch_id: string;
+      object_key: string;
+      kind: 'object' | 'original';
+      created_at: string;
+    }[],
+    trx: Kysely<Database>,
+  ): Promise<void> {
+    await trx.insertInto('storage_cleanup').values(rows).execute();
+  }
+
+  cleanupPage(batchId: string, limit: number) {
+    return this.db
+      .selectFrom('storage_cleanup')
+      .select(['id', 'object_key', 'kind'])
+      .where('batch_id', '=', batchId)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+  }
+
+  async deleteCleanupRows(ids: string[]): Promise<void> {
+    await this.db.deleteFrom('storage_cleanup').where('id', 'in', ids).execute();
+  }
+
+  // Both tables have every processing column; typing the query against `versions` covers both.
+  processed(table: AudioTable, id: string): Promise<ProcessedAudioColumns | undefined> {
+    return this.db
+      .selectFrom(table as 'versions')
+      .select([
+        'original_key',
+        'original_format',
+        'status',
+        'error',
+        'metadata',
+        'waveform',
+        'loudness',
+        'renditions',
+        'updated_at',
+      ])
+      .where('id', '=', id)
+      .executeTakeFirst();
+  }
+
+  async updateProcessed(
+    table: AudioTable,
+    id: string,
+    values: Partial<ProcessedAudioColumns>,
+  ): Promise<void> {
+    await this.db
+      .updateTable(table as 'versions')
+      .set(values)
+      .where('id', '=', id)
+      .execute();
+  }
+}

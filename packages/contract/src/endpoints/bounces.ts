@@ -51,7 +51,8 @@ export const uploadBounceFile = defineEndpoint({
   headers: {
     'x-upsert-token': { description: 'The uploadToken of the publish step.', required: true },
   },
-  body: binaryBody(AUDIO_MEDIA_TYPES, 'The audio file (its content decides the type).'),
+  // Any content type is taken: the server decides by the bytes, not by the header.
+  body: binaryBody([...AUDIO_MEDIA_TYPES, '*/*'], 'The audio file (its content decides the type).'),
   responses: { 200: uploadPutResponseSchema },
   errors: [400, 403, 404, 409, 410, 413, 415],
 });

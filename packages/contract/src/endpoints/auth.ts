@@ -178,7 +178,7 @@ export const signOutOtherSessions = defineEndpoint({
   tag,
   auth: signedIn,
   responses: { 200: z.object({ ok: z.literal(true), revoked: z.number() }) },
-  errors: [401],
+  errors: [401, 429],
 });
 
 export const oauthCallback = defineEndpoint({

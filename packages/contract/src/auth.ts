@@ -113,3 +113,32 @@ export type MagicLinkBody = z.input<typeof magicLinkBodySchema>;
 
 export const magicLinkDetailsSchema = z.object({ email: z.string() });
 export type MagicLinkDetails = z.infer<typeof magicLinkDetailsSchema>;
+
+/** What a desktop code exchange or a refresh hands out. */
+export const desktopTokenPairSchema = z.object({
+  accessToken: z.string(),
+  refreshToken: z.string(),
+  tokenType: z.literal('Bearer'),
+  expiresIn: z.number(),
+});
+export type DesktopTokenPair = z.infer<typeof desktopTokenPairSchema>;
+
+export const desktopRefreshBodySchema = z.object({
+  refreshToken: z.string().min(1, 'Refresh token is required').max(200),
+});
+
+export const changePasswordBodySchema = z.object({
+  currentPassword: z.string().min(1, 'Password is required'),
+  newPassword: passwordSchema,
+});
+
+export const SOCIAL_PROVIDERS = ['google', 'apple'] as const;
+/** Where to return after a provider's sign-in: a path on this site. */
+export const socialSignInBodySchema = z
+  .object({
+    callbackURL: z
+      .string()
+      .regex(/^\/(?!\/)/, 'callbackURL must be a path on this site')
+      .default('/dashboard'),
+  })
+  .default({ callbackURL: '/dashboard' });

@@ -6,6 +6,8 @@ export * from './sharing';
 export * from './repos';
 export * from './site';
 export * from './demo';
+export * from './profiles';
+export * from './workspace';
 export * from './endpoint';
 export * from './client';
 export * from './endpoints';

@@ -1,10 +1,41 @@
 import type { Endpoint } from '../endpoint';
+import * as audioGit from './audio-git';
+import * as auth from './auth';
+import * as bounces from './bounces';
+import * as comments from './comments';
+import * as demo from './demo';
+import * as desktop from './desktop';
+import * as health from './health';
+import * as profiles from './profiles';
 import * as projects from './projects';
+import * as repos from './repos';
+import * as sharing from './sharing';
+import * as site from './site';
+import * as storage from './storage';
+import * as versions from './versions';
+import * as workspace from './workspace';
 
 /** The endpoints by module; `endpoints.projects.listProjects` and so on. */
-export const endpoints = { projects } as const;
+export const endpoints = {
+  health,
+  auth,
+  desktop,
+  demo,
+  profiles,
+  projects,
+  versions,
+  sharing,
+  comments,
+  repos,
+  bounces,
+  audioGit,
+  workspace,
+  site,
+  storage,
+} as const;
+
+/** Every group exports descriptors only (this typing checks it). */
+const groups: readonly Readonly<Record<string, Endpoint>>[] = Object.values(endpoints);
 
 /** Every endpoint, for a check that the server registers each one exactly once. */
-export const allEndpoints: readonly Endpoint[] = Object.values(endpoints).flatMap((group) =>
-  Object.values(group),
-);
+export const allEndpoints: readonly Endpoint[] = groups.flatMap((group) => Object.values(group));

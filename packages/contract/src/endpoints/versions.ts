@@ -1,0 +1,187 @@
+import { z } from 'zod';
+import { binary, defineEndpoint, empty, multipart, redirect } from '../endpoint';
+import {
+  createVersionBodySchema,
+  processingResponseSchema,
+  qualitiesSchema,
+  recentVersionSchema,
+  uploadResponseSchema,
+  versionSchema,
+  versionWithProjectSchema,
+} from '../projects';
+import { AUDIO_MEDIA_TYPES, notModified, signedIn, tokenQuery } from './shared';
+
+const tag = 'versions';
+const auth = signedIn;
+const versionParams = z.object({ versionId: z.string().min(1).max(64) });
+const quality = z.enum(['original', 'high', 'standard']);
+
+/** The text fields of an upload. Without projectId and branchId the upload starts a new track. */
+const uploadFields = z.object({
+  projectId: z.string().optional().describe('The project of the new version (with branchId).'),
+  branchId: z.string().optional().describe('The branch of the new version (with projectId).'),
+  commitMessage: z
+    .string()
+    .optional()
+    .describe('What changed; required for a new version of an existing branch.'),
+  tags: z.string().optional().describe('A JSON list of words, e.g. ["mix","v2"].'),
+  projectName: z.string().optional().describe("A new track's name (the file's name when absent)."),
+  projectDescription: z.string().optional().describe("A new track's description."),
+  isPrivate: z
+    .string()
+    .optional()
+    .describe("'false' makes a new track public; anything else keeps it private."),
+});
+
+export const listRecentVersions = defineEndpoint({
+  name: 'listRecentVersions',
+  method: 'GET',
+  path: '/api/versions/recent',
+  summary: 'Your newest versions across projects',
+  tag,
+  auth,
+  query: z.object({ limit: z.coerce.number().int().min(1).max(100).default(20) }),
+  responses: { 200: z.array(recentVersionSchema) },
+  errors: [400, 401],
+});
+
+export const listBranchVersions = defineEndpoint({
+  name: 'listBranchVersions',
+  method: 'GET',
+  path: '/api/versions/project/:projectId/branch/:branchId',
+  summary: "A branch's versions, newest first",
+  tag,
+  auth,
+  params: z.object({ projectId: z.string().max(64), branchId: z.string().max(64) }),
+  responses: { 200: z.array(versionSchema) },
+  errors: [400, 401, 404],
+});
+
+export const createVersionFromUrl = defineEndpoint({
+  name: 'createVersionFromUrl',
+  method: 'POST',
+  path: '/api/versions/create',
+  summary: 'Add a version whose audio is already at a URL',
+  tag,
+  auth,
+  body: createVersionBodySchema,
+  responses: { 201: versionSchema },
+  errors: [400, 401, 404, 500],
+});
+
+export const uploadVersion = defineEndpoint({
+  name: 'uploadVersion',
+  method: 'POST',
+  path: '/api/versions/upload',
+  summary: 'Upload a new version of a branch, or a new track',
+  description:
+    "multipart/form-data with the audio file (MP3, WAV, AIFF, FLAC, AAC/M4A; at most 500 MB, 50 MB for a demo account). Processing continues after the answer: poll the version's processing status.",
+  tag,
+  auth,
+  body: multipart(
+    uploadFields,
+    { audioFile: 'The audio file (its content decides the type, not its name).' },
+    ['audioFile'],
+  ),
+  responses: { 201: uploadResponseSchema },
+  errors: [400, 401, 403, 404, 413, 415],
+});
+
+export const getVersion = defineEndpoint({
+  name: 'getVersion',
+  method: 'GET',
+  path: '/api/versions/:versionId',
+  summary: 'One version with its project',
+  tag,
+  auth,
+  params: versionParams,
+  responses: { 200: versionWithProjectSchema },
+  errors: [400, 401, 404],
+});
+
+export const deleteVersion = defineEndpoint({
+  name: 'deleteVersion',
+  method: 'DELETE',
+  path: '/api/versions/:versionId',
+  summary: 'Delete a version with its links, comments and stored audio',
+  tag,
+  auth,
+  params: versionParams,
+  responses: { 204: empty('Deleted.') },
+  errors: [400, 401, 404],
+});
+
+export const getVersionProcessing = defineEndpoint({
+  name: 'getVersionProcessing',
+  method: 'GET',
+  path: '/api/versions/:versionId/processing',
+  summary: "A version's processing progress",
+  tag,
+  auth,
+  params: versionParams,
+  responses: { 200: processingResponseSchema },
+  errors: [400, 401, 404],
+});
+
+export const getVersionQualities = defineEndpoint({
+  name: 'getVersionQualities',
+  method: 'GET',
+  path: '/api/versions/:versionId/qualities',
+  summary: 'Which qualities of a version can be played, with their sizes and formats',
+  tag,
+  auth,
+  params: versionParams,
+  responses: { 200: qualitiesSchema },
+  errors: [400, 401, 404],
+});
+
+export const streamVersion = defineEndpoint({
+  name: 'streamVersion',
+  method: 'GET',
+  path: '/api/versions/:versionId/stream',
+  summary: "Play a version's audio in one quality",
+  description:
+    'The original, or the high or standard MP3 rendition. An audio element may pass the desktop bearer token as `?token=`.',
+  tag,
+  auth,
+  params: versionParams,
+  query: z.object({ quality: quality.default('standard'), token: tokenQuery }),
+  responses: {
+    200: binary(AUDIO_MEDIA_TYPES, 'The audio.', { ranges: true }),
+    304: notModified,
+  },
+  errors: [400, 401, 404],
+});
+
+export const getVersionPeaks = defineEndpoint({
+  name: 'getVersionPeaks',
+  method: 'GET',
+  path: '/api/versions/:versionId/peaks',
+  summary: "A version's waveform peaks",
+  tag,
+  auth,
+  params: versionParams,
+  responses: {
+    200: binary(['application/json'], 'The stored waveform peaks (JSON).'),
+    304: notModified,
+  },
+  errors: [400, 401, 404],
+});
+
+export const downloadVersion = defineEndpoint({
+  name: 'downloadVersion',
+  method: 'GET',
+  path: '/api/versions/:versionId/download',
+  summary: "Download a version's original file",
+  description:
+    'With S3 storage the answer is a redirect to a short-lived signed URL; with local storage the file itself.',
+  tag,
+  auth,
+  params: versionParams,
+  responses: {
+    200: binary(AUDIO_MEDIA_TYPES, 'The original file.', { ranges: true, attachment: true }),
+    302: redirect('To a signed download URL that works for 60 seconds.'),
+    304: notModified,
+  },
+  errors: [400, 401, 404],
+});

@@ -11,3 +11,4 @@ export * from './workspace';
 export * from './endpoint';
 export * from './client';
 export * from './endpoints';
+export * from './publish-flow';

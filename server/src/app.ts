@@ -22,6 +22,11 @@ import { demoRoutes } from './modules/demo/demo.routes';
 import { DemoService } from './modules/demo/demo.service';
 import { linkRoutes, ownerSharingRoutes } from './modules/sharing/sharing.routes';
 import { SharingService } from './modules/sharing/sharing.service';
+import { LinksRepo } from './modules/sharing/links.repo';
+import { CommentsService } from './modules/comments/comments.service';
+import { CommentsRepo } from './modules/comments/comments.repo';
+import { linkCommentRoutes, ownerCommentRoutes } from './modules/comments/comments.routes';
+import { VersionsRepo } from './modules/versions/versions.repo';
 import { workspaceRoutes } from './modules/workspace/workspace.routes';
 import { WorkspaceService } from './modules/workspace/workspace.service';
 import { InstanceAdmins } from './modules/workspace/instance-admins';
@@ -210,13 +215,26 @@ export async function buildApp(
   });
   await app.register(bounceUploadRoutes({ publish }), { prefix: '/api' });
 
+  const versionsRepo = new VersionsRepo(db);
+  const shareLimiter = new RateLimiter(db, deps.clock);
   const sharing = new SharingService({
-    db,
+    links: new LinksRepo(db),
+    versions: versionsRepo,
     clock: deps.clock,
-    limiter: new RateLimiter(db, deps.clock),
+    limiter: shareLimiter,
+  });
+  const comments = new CommentsService({
+    comments: new CommentsRepo(db),
+    versions: versionsRepo,
+    clock: deps.clock,
+    limiter: shareLimiter,
   });
   await app.register(ownerSharingRoutes({ service: sharing, requireUser }), { prefix: '/api' });
-  await app.register(linkRoutes({ service: sharing, auth: authService, storage: deps.storage }), {
+  await app.register(ownerCommentRoutes({ service: comments, requireUser }), { prefix: '/api' });
+  await app.register(linkRoutes({ service: sharing, storage: deps.storage }), {
+    prefix: '/api',
+  });
+  await app.register(linkCommentRoutes({ service: comments, sharing, auth: authService }), {
     prefix: '/api',
   });
 

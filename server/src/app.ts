@@ -32,6 +32,9 @@ import { WorkspaceService } from './modules/workspace/workspace.service';
 import { InstanceAdmins } from './modules/workspace/instance-admins';
 import { DesktopTokensService } from './modules/auth/desktop-tokens.service';
 import { MagicCodeService } from './modules/auth/magic-code.service';
+import { MagicCodesRepo } from './modules/auth/magic-codes.repo';
+import { DesktopTokensRepo } from './modules/auth/desktop-tokens.repo';
+import { AuthRepo } from './modules/auth/auth.repo';
 import { healthRoutes } from './modules/health/health.routes';
 import { profileRoutes } from './modules/profiles/profiles.routes';
 import { projectRoutes } from './modules/projects/projects.routes';
@@ -118,7 +121,7 @@ export async function buildApp(
     },
   });
   const magic = new MagicCodeService({
-    db,
+    codes: new MagicCodesRepo(db),
     mailer: deps.mailer,
     clock: deps.clock,
     secret: deps.secretKey,
@@ -137,10 +140,10 @@ export async function buildApp(
     projects,
     maxBytes: options.uploadMaxBytes,
   });
-  const desktop = new DesktopTokensService({ db, clock: deps.clock });
+  const desktop = new DesktopTokensService({ repo: new DesktopTokensRepo(db), clock: deps.clock });
   const authService = new AuthService({
     auth,
-    db,
+    repo: new AuthRepo(db),
     limiter: new RateLimiter(db, deps.clock),
     magic,
     desktop,

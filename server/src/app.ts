@@ -20,6 +20,7 @@ import { desktopRoutes } from './modules/auth/desktop.routes';
 import { registerDemoRestrictions } from './modules/demo/demo-policy';
 import { demoRoutes } from './modules/demo/demo.routes';
 import { DemoService } from './modules/demo/demo.service';
+import { DemoRepo } from './modules/demo/demo.repo';
 import { linkRoutes, ownerSharingRoutes } from './modules/sharing/sharing.routes';
 import { SharingService } from './modules/sharing/sharing.service';
 import { LinksRepo } from './modules/sharing/links.repo';
@@ -43,11 +44,13 @@ import { UploadService } from './modules/versions/upload.service';
 import { versionRoutes } from './modules/versions/versions.routes';
 import { VersionsService } from './modules/versions/versions.service';
 import { ProfilesService } from './modules/profiles/profiles.service';
+import { ProfilesRepo } from './modules/profiles/profiles.repo';
 import { PublishService } from './modules/repos/publish.service';
 import { bounceUploadRoutes, repoRoutes } from './modules/repos/repos.routes';
 import { ReposService } from './modules/repos/repos.service';
 import { crawlerRoutes, siteRoutes } from './modules/site/site.routes';
 import { SiteService } from './modules/site/site.service';
+import { SiteRepo } from './modules/site/site.repo';
 import { HealthService } from './modules/health/health.service';
 
 export interface BuildAppOptions {
@@ -112,7 +115,8 @@ export async function buildApp(
   registerCsrfProtection(app, deps.config.publicUrl);
 
   const db = deps.database.db;
-  registerDemoRestrictions(app, db);
+  const demoRepo = new DemoRepo(db);
+  registerDemoRestrictions(app, demoRepo);
   // An account taken over by the proven owner of its address loses its desktop tokens too
   // (`desktop` is built below; this runs only at sign-in time).
   const auth = createAuth(deps.config, deps.database, deps.secretKey, {
@@ -151,7 +155,7 @@ export async function buildApp(
   });
   const requireUser = registerAuthGuard(app, authService);
   const demo = new DemoService({
-    db,
+    repo: demoRepo,
     dialect: deps.database.dialect,
     auth,
     sessions: authService,
@@ -173,7 +177,7 @@ export async function buildApp(
     { prefix: '/api' },
   );
   const profiles = new ProfilesService({
-    db,
+    repo: new ProfilesRepo(db),
     storage: deps.storage,
     jobs: deps.jobs,
     clock: deps.clock,
@@ -260,7 +264,7 @@ export async function buildApp(
   });
 
   const site = new SiteService({
-    db,
+    repo: new SiteRepo(db),
     clock: deps.clock,
     limiter: new RateLimiter(db, deps.clock),
     config: deps.config,

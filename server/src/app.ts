@@ -29,7 +29,10 @@ import { CommentsRepo } from './modules/comments/comments.repo';
 import { linkCommentRoutes, ownerCommentRoutes } from './modules/comments/comments.routes';
 import { VersionsRepo } from './modules/versions/versions.repo';
 import { workspaceRoutes } from './modules/workspace/workspace.routes';
-import { WorkspaceService } from './modules/workspace/workspace.service';
+import { DebugService } from './modules/workspace/debug.service';
+import { SearchService } from './modules/workspace/search.service';
+import { StatsService } from './modules/workspace/stats.service';
+import { WorkspaceRepo } from './modules/workspace/workspace.repo';
 import { InstanceAdmins } from './modules/workspace/instance-admins';
 import { DesktopTokensService } from './modules/auth/desktop-tokens.service';
 import { MagicCodeService } from './modules/auth/magic-code.service';
@@ -245,8 +248,9 @@ export async function buildApp(
     prefix: '/api',
   });
 
-  const workspace = new WorkspaceService({
-    db,
+  const workspaceRepo = new WorkspaceRepo(db);
+  const debug = new DebugService({
+    repo: workspaceRepo,
     dialect: deps.database.dialect,
     clock: deps.clock,
     storage: deps.storage,
@@ -255,13 +259,22 @@ export async function buildApp(
     queueKind: deps.jobs.kind,
   });
   const admins = new InstanceAdmins({
-    db,
+    repo: workspaceRepo,
     adminEmails: deps.config.adminEmails,
     env: deps.config.env,
   });
-  await app.register(workspaceRoutes({ service: workspace, requireUser, admins }), {
-    prefix: '/api',
-  });
+  await app.register(
+    workspaceRoutes({
+      stats: new StatsService({ repo: workspaceRepo, clock: deps.clock }),
+      search: new SearchService({ repo: workspaceRepo }),
+      debug,
+      requireUser,
+      admins,
+    }),
+    {
+      prefix: '/api',
+    },
+  );
 
   const site = new SiteService({
     repo: new SiteRepo(db),

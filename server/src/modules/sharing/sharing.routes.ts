@@ -10,7 +10,7 @@ import {
   updateLinkBodySchema,
 } from '@takes/contract';
 import { userOf } from '../../auth/guard';
-import { HttpError } from '../../http/errors';
+import { Forbidden } from '../../errors';
 import { sendObject, sendStoredAudio } from '../../http/send-object';
 import type { ObjectStore } from '../../storage/object-store';
 import { downloadOf } from '../versions/versions.service';
@@ -163,7 +163,7 @@ export const linkRoutes =
       { schema: { tags, params: hashParams, response: shareErrors } },
       async (request, reply) => {
         const { link, version, project } = await service.open(request.params.hash, request.ip);
-        if (!link.download_enabled) throw new HttpError(403, SHARE_MESSAGES.downloadNotAllowed);
+        if (!link.download_enabled) throw new Forbidden(SHARE_MESSAGES.downloadNotAllowed);
         const download = downloadOf(version, project.name);
         return sendObject(reply, deps.storage, download.key, request.headers.range, {
           contentType: download.contentType,

@@ -3,6 +3,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { TrustProxy } from './config';
 import type { AppDeps } from './deps';
+import { createServices, type Services } from './services';
 import { registerErrorHandling } from './http/errors';
 import { serializeRequest } from './http/log-redaction';
 import { registerOpenApi } from './http/openapi';
@@ -10,62 +11,30 @@ import { registerSecurityHeaders } from './http/security';
 import { registerSpa } from './http/spa';
 import { storageRoutes } from './http/storage.routes';
 import { registerIdleTimeout, serverTimeoutOptions } from './http/timeouts';
-import { CLIENT_IP_HEADER, createAuth } from './auth/auth';
+import { CLIENT_IP_HEADER } from './auth/auth';
 import { registerAuthGuard } from './auth/guard';
-import { RateLimiter } from './auth/rate-limiter';
 import { registerCsrfProtection } from './http/csrf';
 import { authRoutes } from './modules/auth/auth.routes';
-import { AuthService } from './modules/auth/auth.service';
 import { desktopRoutes } from './modules/auth/desktop.routes';
 import { registerDemoRestrictions } from './modules/demo/demo-policy';
 import { demoRoutes } from './modules/demo/demo.routes';
-import { DemoService } from './modules/demo/demo.service';
-import { DemoRepo } from './modules/demo/demo.repo';
 import { linkRoutes, ownerSharingRoutes } from './modules/sharing/sharing.routes';
-import { SharingService } from './modules/sharing/sharing.service';
-import { LinksRepo } from './modules/sharing/links.repo';
-import { CommentsService } from './modules/comments/comments.service';
-import { CommentsRepo } from './modules/comments/comments.repo';
 import { linkCommentRoutes, ownerCommentRoutes } from './modules/comments/comments.routes';
-import { VersionsRepo } from './modules/versions/versions.repo';
 import { workspaceRoutes } from './modules/workspace/workspace.routes';
-import { DebugService } from './modules/workspace/debug.service';
-import { SearchService } from './modules/workspace/search.service';
-import { StatsService } from './modules/workspace/stats.service';
-import { WorkspaceRepo } from './modules/workspace/workspace.repo';
-import { InstanceAdmins } from './modules/workspace/instance-admins';
-import { DesktopTokensService } from './modules/auth/desktop-tokens.service';
-import { MagicCodeService } from './modules/auth/magic-code.service';
-import { MagicCodesRepo } from './modules/auth/magic-codes.repo';
-import { DesktopTokensRepo } from './modules/auth/desktop-tokens.repo';
-import { AuthRepo } from './modules/auth/auth.repo';
 import { healthRoutes } from './modules/health/health.routes';
 import { profileRoutes } from './modules/profiles/profiles.routes';
 import { projectRoutes } from './modules/projects/projects.routes';
-import { ProjectsRepo } from './modules/projects/projects.repo';
-import { ProjectsService } from './modules/projects/projects.service';
-import { UploadService } from './modules/versions/upload.service';
 import { versionRoutes } from './modules/versions/versions.routes';
-import { VersionsService } from './modules/versions/versions.service';
-import { ProfilesService } from './modules/profiles/profiles.service';
-import { ProfilesRepo } from './modules/profiles/profiles.repo';
-import { PublishService } from './modules/repos/publish.service';
 import { bounceUploadRoutes, repoRoutes } from './modules/repos/repos.routes';
-import { BouncesService } from './modules/repos/bounces.service';
-import { HistoryService } from './modules/repos/history.service';
-import { PublishRepo } from './modules/repos/publish.repo';
-import { ReposRepo } from './modules/repos/repos.repo';
-import { ReposService } from './modules/repos/repos.service';
 import { crawlerRoutes, siteRoutes } from './modules/site/site.routes';
-import { SiteService } from './modules/site/site.service';
-import { SiteRepo } from './modules/site/site.repo';
-import { HealthService } from './modules/health/health.service';
 
 export interface BuildAppOptions {
   /** The process logger (pino); without one the app logs nothing (tests). */
   logger?: FastifyBaseLogger;
-  /** Upload size limit; the spec's 500 MB unless a test needs a small one. */
+  /** Upload size limit; 500 MB unless a test needs a small one. */
   uploadMaxBytes?: number;
+  /** The services, when the caller made them (to share them with its job worker). */
+  services?: Services;
 }
 
 /**
@@ -122,191 +91,74 @@ export async function buildApp(
 
   registerCsrfProtection(app, deps.config.publicUrl);
 
-  const db = deps.database.db;
-  const demoRepo = new DemoRepo(db);
-  registerDemoRestrictions(app, demoRepo);
-  // An account taken over by the proven owner of its address loses its desktop tokens too
-  // (`desktop` is built below; this runs only at sign-in time).
-  const auth = createAuth(deps.config, deps.database, deps.secretKey, {
-    onTakeover: async (userId) => {
-      await desktop.revokeAllForUser(userId);
-    },
-  });
-  const magic = new MagicCodeService({
-    codes: new MagicCodesRepo(db),
-    mailer: deps.mailer,
-    clock: deps.clock,
-    secret: deps.secretKey,
-    publicUrl: deps.config.publicUrl,
-  });
-  const projects = new ProjectsService({
-    repo: new ProjectsRepo(db),
-    clock: deps.clock,
-    jobs: deps.jobs,
-  });
-  const versionsRepo = new VersionsRepo(db);
-  const versions = new VersionsService({ repo: versionsRepo, clock: deps.clock, projects });
-  const uploads = new UploadService({
-    db,
-    repo: versionsRepo,
-    storage: deps.storage,
-    jobs: deps.jobs,
-    media: deps.media,
-    clock: deps.clock,
-    tmpDir: deps.tmpDir,
-    mediaTimeoutMs: deps.config.media.timeoutMs,
-    projects,
-    maxBytes: options.uploadMaxBytes,
-  });
-  const desktop = new DesktopTokensService({ repo: new DesktopTokensRepo(db), clock: deps.clock });
-  const authService = new AuthService({
-    auth,
-    repo: new AuthRepo(db),
-    limiter: new RateLimiter(db, deps.clock),
-    magic,
-    desktop,
-    config: deps.config,
-  });
+  const services = options.services ?? createServices(deps, options);
+  const { authService, workspace, admins } = services;
+  registerDemoRestrictions(app, services.demoRepo);
   const requireUser = registerAuthGuard(app, authService);
-  const demo = new DemoService({
-    repo: demoRepo,
-    dialect: deps.database.dialect,
-    auth,
-    sessions: authService,
-    limiter: new RateLimiter(db, deps.clock),
-    jobs: deps.jobs,
-    clock: deps.clock,
-    enabled: deps.config.demoEnabled,
-    media: deps.media,
-    uploads,
-    projects,
-    tmpDir: deps.tmpDir,
-  });
-  await app.register(demoRoutes({ service: demo }), { prefix: '/api' });
-  await app.register(authRoutes({ service: authService, auth, config: deps.config, requireUser }), {
-    prefix: '/api',
-  });
-  await app.register(
-    desktopRoutes({ service: desktop, requireUser, scheme: deps.config.desktopScheme }),
-    { prefix: '/api' },
-  );
-  const profiles = new ProfilesService({
-    repo: new ProfilesRepo(db),
-    storage: deps.storage,
-    jobs: deps.jobs,
-    clock: deps.clock,
-  });
-  await app.register(profileRoutes({ service: profiles, storage: deps.storage, requireUser }), {
-    prefix: '/api',
-  });
+  const api = { prefix: '/api' };
 
-  await app.register(projectRoutes({ service: projects, requireUser }));
+  await app.register(demoRoutes({ service: services.demo }), api);
+  await app.register(
+    authRoutes({ service: authService, auth: services.auth, config: deps.config, requireUser }),
+    api,
+  );
+  await app.register(
+    desktopRoutes({ service: services.desktop, requireUser, scheme: deps.config.desktopScheme }),
+    api,
+  );
+  await app.register(
+    profileRoutes({ service: services.profiles, storage: deps.storage, requireUser }),
+    api,
+  );
+
+  await app.register(projectRoutes({ service: services.projects, requireUser }));
   await app.register(
     versionRoutes({
-      versions,
-      uploads,
+      versions: services.versions,
+      uploads: services.uploads,
       storage: deps.storage,
       requireUser,
       signedDownloads: deps.storage.kind === 's3',
     }),
-    { prefix: '/api' },
+    api,
   );
 
-  const reposRepo = new ReposRepo(db);
-  const repos = new ReposService({
-    repo: reposRepo,
-    clock: deps.clock,
-    jobs: deps.jobs,
-    storage: deps.storage,
-    desktopScheme: deps.config.desktopScheme,
-  });
-  const history = new HistoryService({ repo: reposRepo, clock: deps.clock });
-  const bounces = new BouncesService({ repo: reposRepo, clock: deps.clock, jobs: deps.jobs });
-  const publish = new PublishService({
-    db,
-    uploads: new PublishRepo(db),
-    repo: reposRepo,
-    storage: deps.storage,
-    jobs: deps.jobs,
-    media: deps.media,
-    clock: deps.clock,
-    tmpDir: deps.tmpDir,
-    mediaTimeoutMs: deps.config.media.timeoutMs,
-    publicUrl: deps.config.publicUrl,
-    history,
-    bounces,
-    maxBytes: options.uploadMaxBytes,
-  });
   await app.register(
-    repoRoutes({ repos, history, bounces, publish, storage: deps.storage, requireUser }),
-    { prefix: '/api' },
+    repoRoutes({
+      repos: services.repos,
+      history: services.history,
+      bounces: services.bounces,
+      publish: services.publish,
+      storage: deps.storage,
+      requireUser,
+    }),
+    api,
   );
-  await app.register(bounceUploadRoutes({ publish }), { prefix: '/api' });
+  await app.register(bounceUploadRoutes({ publish: services.publish }), api);
 
-  const shareLimiter = new RateLimiter(db, deps.clock);
-  const sharing = new SharingService({
-    links: new LinksRepo(db),
-    versions: versionsRepo,
-    clock: deps.clock,
-    limiter: shareLimiter,
-  });
-  const comments = new CommentsService({
-    comments: new CommentsRepo(db),
-    versions: versionsRepo,
-    clock: deps.clock,
-    limiter: shareLimiter,
-  });
-  await app.register(ownerSharingRoutes({ service: sharing, requireUser }), { prefix: '/api' });
-  await app.register(ownerCommentRoutes({ service: comments, requireUser }), { prefix: '/api' });
-  await app.register(linkRoutes({ service: sharing, storage: deps.storage }), {
-    prefix: '/api',
-  });
-  await app.register(linkCommentRoutes({ service: comments, sharing, auth: authService }), {
-    prefix: '/api',
-  });
+  await app.register(ownerSharingRoutes({ service: services.sharing, requireUser }), api);
+  await app.register(ownerCommentRoutes({ service: services.comments, requireUser }), api);
+  await app.register(linkRoutes({ service: services.sharing, storage: deps.storage }), api);
+  await app.register(
+    linkCommentRoutes({ service: services.comments, sharing: services.sharing, auth: authService }),
+    api,
+  );
 
-  const workspaceRepo = new WorkspaceRepo(db);
-  const debug = new DebugService({
-    repo: workspaceRepo,
-    dialect: deps.database.dialect,
-    clock: deps.clock,
-    storage: deps.storage,
-    media: deps.media,
-    projects,
-    queueKind: deps.jobs.kind,
-  });
-  const admins = new InstanceAdmins({
-    repo: workspaceRepo,
-    adminEmails: deps.config.adminEmails,
-    env: deps.config.env,
-  });
   await app.register(
     workspaceRoutes({
-      stats: new StatsService({ repo: workspaceRepo, clock: deps.clock }),
-      search: new SearchService({ repo: workspaceRepo }),
-      debug,
+      stats: workspace.stats,
+      search: workspace.search,
+      debug: workspace.debug,
       requireUser,
       admins,
     }),
-    {
-      prefix: '/api',
-    },
+    api,
   );
 
-  const site = new SiteService({
-    repo: new SiteRepo(db),
-    clock: deps.clock,
-    limiter: new RateLimiter(db, deps.clock),
-    config: deps.config,
-  });
-  await app.register(siteRoutes({ service: site }), { prefix: '/api' });
-  await app.register(crawlerRoutes({ service: site, publicUrl: deps.config.publicUrl }));
-
-  const health = new HealthService(deps);
-  await app.register(healthRoutes({ service: health, auth: authService, admins }), {
-    prefix: '/api',
-  });
-  await app.register(storageRoutes(deps), { prefix: '/api' });
+  await app.register(siteRoutes({ service: services.site }), api);
+  await app.register(crawlerRoutes({ service: services.site, publicUrl: deps.config.publicUrl }));
+  await app.register(healthRoutes({ service: services.health, auth: authService, admins }), api);
+  await app.register(storageRoutes(deps), api);
 
   await registerSpa(app, deps.config.webDistDir);
   return app;

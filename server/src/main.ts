@@ -4,7 +4,7 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig, productionMailProblem, type Config } from './config';
 import { openDatabase, withStartupLock } from './db/database';
 import { migrateToLatest } from './db/migrate';
-import { pruneRateLimitsJob } from './jobs/catalog';
+import { pruneRateLimitsJob } from './modules/auth/jobs';
 import { startRecurring } from './jobs/recurring';
 import { openRuntime, type Runtime } from './runtime';
 
@@ -79,7 +79,7 @@ async function worker(config: Config, logger: pino.Logger): Promise<void> {
 async function serve(config: Config, logger: pino.Logger): Promise<void> {
   const runtime = await openRuntime(config, logger);
   process.once('exit', () => runtime.media.killAll());
-  const app = await buildApp(runtime, { logger });
+  const app = await buildApp(runtime, { logger, services: runtime.services });
   if (config.jobs.runInServe) await runtime.jobs.startWorking();
   const stopRecurring = config.jobs.runInServe ? startRecurringJobs(runtime, logger) : () => {};
   await app.listen({ host: config.host, port: config.port });

@@ -10,7 +10,7 @@ import { startLoopbackS3, type LoopbackS3 } from '../test/s3-server';
 import { testDialect } from '../test/test-database';
 import { buildApp } from './app';
 import { loadConfig, type RawEnv } from './config';
-import { deleteObjectsJob } from './jobs/catalog';
+import { deleteObjectsJob } from './storage/jobs';
 import { openRuntime } from './runtime';
 
 /**
@@ -73,7 +73,7 @@ describe(`runtime from configuration (${testDialect()})`, () => {
         queue: runtime.jobs.kind,
       }).toEqual(expected);
 
-      const app = await buildApp(runtime);
+      const app = await buildApp(runtime, { services: runtime.services });
       const health = await app.inject({ method: 'GET', url: '/api/health' });
       expect(health.statusCode).toBe(200);
       expect(health.json()).toMatchObject({ status: 'ok' });

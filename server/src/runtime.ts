@@ -6,6 +6,7 @@ import type { Config } from './config';
 import { openDatabase, withStartupLock } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import type { AppDeps } from './deps';
+import { createServices, type Services } from './services';
 import { createJobCatalog } from './jobs/catalog';
 import { createJobQueue } from './jobs/create-queue';
 import { JobRegistry } from './jobs/registry';
@@ -18,6 +19,8 @@ import { sweepOnceAndHourly } from './storage/tmp-sweep';
 import { UrlSigner } from './storage/url-signer';
 
 export interface Runtime extends AppDeps {
+  /** The services the job worker uses; the HTTP app takes the same ones. */
+  services: Services;
   close(): Promise<void>;
 }
 
@@ -35,6 +38,8 @@ export async function openRuntime(
     const storage = createObjectStore(config.storage, signer, () => clock.now());
     const tmpDir = path.join(config.dataDir, 'tmp');
     fs.mkdirSync(tmpDir, { recursive: true });
+    // Made once the queue and mailer exist (below); no job runs before the worker starts.
+    const made: { services?: Services } = {};
     const registry = new JobRegistry(
       createJobCatalog({
         storage,
@@ -44,6 +49,10 @@ export async function openRuntime(
         tmpDir,
         mediaTimeoutMs: config.media.timeoutMs,
         queue: () => jobs,
+        services: () => {
+          if (!made.services) throw new Error('The services are not ready yet');
+          return made.services;
+        },
       }),
     );
     const jobs = createJobQueue(config, database.db, registry, clock, logger);
@@ -63,7 +72,7 @@ export async function openRuntime(
     // Scratch files of interrupted uploads: swept now (on the migrated schema) and every hour.
     const sweeper = await sweepOnceAndHourly({ tmpDir, db: database.db, storage, clock, logger });
     const mailer = createMailer(config.mail, logger);
-    return {
+    const deps: AppDeps = {
       config,
       secretKey,
       tmpDir,
@@ -74,6 +83,11 @@ export async function openRuntime(
       media,
       mailer,
       clock,
+    };
+    const services = (made.services = createServices(deps));
+    return {
+      ...deps,
+      services,
       close: async () => {
         await sweeper.stop();
         await jobs.close();

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app';
+import { createServices, type Services } from '../src/services';
 import { systemClock, type Clock } from '../src/clock';
 import { loadConfig } from '../src/config';
 import type { AppDeps } from '../src/deps';
@@ -21,6 +22,8 @@ import { createTestDatabase, type TestDatabase } from './test-database';
 export interface TestApp {
   app: FastifyInstance;
   deps: AppDeps;
+  /** The app's services (the same ones its routes and jobs use). */
+  services: Services;
   /** How another process (a worker under test) reaches this app's database. */
   database: TestDatabase;
   dir: string;
@@ -66,6 +69,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       tmpDir,
       mediaTimeoutMs: config.media.timeoutMs,
       queue: (): JobQueue => jobs,
+      services: () => services,
     }),
   );
   const jobs = new EmbeddedJobQueue(database.db, registry, {
@@ -88,11 +92,13 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     mailer: options.mailer ?? new LogMailer(silent, config.mail.from),
     clock,
   };
-  const app = await buildApp(deps, { uploadMaxBytes: options.uploadMaxBytes });
+  const services = createServices(deps, { uploadMaxBytes: options.uploadMaxBytes });
+  const app = await buildApp(deps, { services });
   await app.ready();
   return {
     app,
     deps,
+    services,
     database,
     dir,
     close: async () => {

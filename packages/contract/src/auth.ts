@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// The spec's validation messages, word for word (spec section 5). Server and web share them.
+// Validation messages people see, word for word; the server and the web app share them.
 export const AUTH_MESSAGES = {
   emailRequired: 'Email is required',
   emailInvalid: 'Invalid email address',

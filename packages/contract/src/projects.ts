@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// Field names follow the spec's entities (section 3): snake_case, as the desktop app reads them.
+// Entity fields are snake_case (id, project_id, is_private, created_at…): the desktop app reads them so.
 
 export const PROJECT_MESSAGES = {
   projectNameRequired: 'Project name is required',

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 
-// The "audio git" model (spec sections 2, 3, 7): repositories with branches and commits,
+// The "audio git" model: repositories with branches and commits,
 // legacy patches shown as commits, and bounces (audio published onto a commit).
-// Field names follow the spec (snake_case entities, camelCase publish payloads).
+// Entities are snake_case (as the desktop app reads them); publish payloads are camelCase.
 
 export const REPO_MESSAGES = {
   repoNameRequired: 'Repository name is required',
@@ -139,7 +139,7 @@ export const recentBounceSchema = z.object({
 });
 export type RecentBounce = z.infer<typeof recentBounceSchema>;
 
-// ---- Response envelopes (the spec's clients read `data` or `repo`) ----
+// ---- Response envelopes (the desktop app reads `data` or `repo`) ----
 
 export const repositoryListResponseSchema = z.object({ data: z.array(repositorySchema) });
 export const repositoryDataResponseSchema = z.object({ data: repositorySchema });

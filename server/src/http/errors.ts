@@ -58,7 +58,7 @@ export const notFound = (message = 'Not found') => new HttpError(404, message);
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler<FastifyError | HttpError>((error, request, reply) => {
     if (hasZodFastifySchemaValidationErrors(error)) {
-      // Our schemas carry messages written for people (the spec's words), so the first one
+      // Our schemas carry messages written for people (the product's own words), so the first one
       // is the answer; every issue with its path goes in details.
       const first = error.validation[0];
       const body: ErrorBody = {

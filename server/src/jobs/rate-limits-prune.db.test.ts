@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { eventually } from '../../test/api';
 import { createTestApp, TestClock, type TestApp } from '../../test/test-app';
 import { RateLimiter } from '../auth/rate-limiter';
-import { pruneRateLimitsJob } from './catalog';
+import { pruneRateLimitsJob } from '../modules/auth/jobs';
 import { startRecurring } from './recurring';
 
 const MINUTE = 60_000;

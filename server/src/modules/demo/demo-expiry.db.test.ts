@@ -98,7 +98,8 @@ describe('demo accounts', () => {
 
     // The later account is untouched, and running the job again changes nothing.
     expect(await projectsOf(later.client)).toHaveLength(1);
-    await expireDemoAccounts({ db, clock, storage: t.deps.storage, jobs: t.deps.jobs }, earlyId);
+    const { demoRepo: demo, projects, repos } = t.services;
+    await expireDemoAccounts({ demo, projects, repos, clock, jobs: t.deps.jobs }, earlyId);
     expect(await projectsOf(later.client)).toHaveLength(1);
     expect(await db.selectFrom('demo_accounts').select('user_id').execute()).toEqual([
       { user_id: laterId },

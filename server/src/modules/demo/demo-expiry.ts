@@ -1,21 +1,17 @@
-import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock';
-import type { Database } from '../../db/schema';
 import { NotFound } from '../../errors';
-import { HttpError } from '../../http/errors';
-import { deleteObjectsJob } from '../../jobs/catalog';
 import type { JobQueue } from '../../jobs/job-queue';
-import type { ObjectStore } from '../../storage/object-store';
-import { ProjectsRepo } from '../projects/projects.repo';
-import { ProjectsService } from '../projects/projects.service';
-import { ReposRepo } from '../repos/repos.repo';
-import { ReposService } from '../repos/repos.service';
-import { DemoRepo } from './demo.repo';
+import { deleteObjectsJob } from '../../storage/jobs';
+import type { ProjectsService } from '../projects/projects.service';
+import type { ReposService } from '../repos/repos.service';
+import type { DemoRepo } from './demo.repo';
 
 export interface DemoExpiryDeps {
-  db: Kysely<Database>;
+  demo: DemoRepo;
+  /** Deletion goes through the same paths a person uses, so stored audio is released alike. */
+  projects: Pick<ProjectsService, 'delete'>;
+  repos: Pick<ReposService, 'delete'>;
   clock: Clock;
-  storage: ObjectStore;
   jobs: JobQueue;
 }
 
@@ -28,34 +24,21 @@ const SWEEP_BATCH = 20;
  * again, or two at once, is harmless.
  */
 export async function expireDemoAccounts(deps: DemoExpiryDeps, userId: string): Promise<void> {
-  const demo = new DemoRepo(deps.db);
+  const { demo } = deps;
   const due = await demo.expired(deps.clock.now().toISOString(), SWEEP_BATCH);
   const own = await demo.isExpired(userId, deps.clock.now().toISOString());
   const ids = new Set([...(own ? [userId] : []), ...due]);
-  for (const id of ids) await deleteDemoAccount(deps, demo, id);
+  for (const id of ids) await deleteDemoAccount(deps, id);
 }
 
 /**
  * Removes a demo account with everything it made, through the same deletion paths a person
  * uses (projects, repositories: their stored audio goes once nothing else uses it).
  */
-async function deleteDemoAccount(
-  deps: DemoExpiryDeps,
-  demo: DemoRepo,
-  userId: string,
-): Promise<void> {
-  const { db, jobs } = deps;
+async function deleteDemoAccount(deps: DemoExpiryDeps, userId: string): Promise<void> {
+  const { demo, jobs, projects, repos } = deps;
   // Signed out first, so nothing new is made while its things are removed.
   await demo.deleteSessions(userId);
-  const projects = new ProjectsService({ repo: new ProjectsRepo(db), clock: deps.clock, jobs });
-  // Deleting builds no pull links, so the desktop scheme is never used here.
-  const repos = new ReposService({
-    repo: new ReposRepo(db),
-    clock: deps.clock,
-    jobs,
-    storage: deps.storage,
-    desktopScheme: 'takes',
-  });
   for (const id of await demo.projectIds(userId)) await goneAlready(projects.delete(userId, id));
   for (const id of await demo.repoIds(userId)) await goneAlready(repos.delete(userId, id));
 
@@ -71,16 +54,11 @@ async function deleteDemoAccount(
   jobs.notify();
 }
 
-/**
- * Another run may have deleted it a moment ago. (Not found is a NotFound, or an HttpError 404 from
- * a service not yet moved to domain errors.)
- */
+/** Another run may have deleted it a moment ago. */
 async function goneAlready(deletion: Promise<void>): Promise<void> {
   try {
     await deletion;
   } catch (error) {
-    const notFound =
-      error instanceof NotFound || (error instanceof HttpError && error.statusCode === 404);
-    if (!notFound) throw error;
+    if (!(error instanceof NotFound)) throw error;
   }
 }

@@ -8,7 +8,7 @@ import type { RateLimiter, RateRule } from '../../auth/rate-limiter';
 import type { Clock } from '../../clock';
 import type { Dialect } from '../../db/dialect-sql';
 import { NotFound, RateLimited } from '../../errors';
-import { expireDemoAccountJob } from '../../jobs/catalog';
+import { expireDemoAccountJob } from './jobs';
 import type { JobQueue } from '../../jobs/job-queue';
 import type { MediaRunner } from '../../media/runner';
 import type { AuthResult, AuthService, RequestContext } from '../auth/auth.service';

@@ -3,7 +3,7 @@ import { pipeline, type Readable } from 'node:stream';
 import type { Clock } from '../../clock';
 import { NotFound, TooLarge, Unsupported } from '../../errors';
 import type { JobQueue } from '../../jobs/job-queue';
-import { deleteObjectsJob } from '../../jobs/catalog';
+import { deleteObjectsJob } from '../../storage/jobs';
 import { ImageSniffer, UnsupportedImageError } from '../../media/image-type';
 import { ObjectTooLargeError, type ObjectStore } from '../../storage/object-store';
 import { avatarUrl } from '../auth/auth.service';

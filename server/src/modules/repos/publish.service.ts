@@ -12,7 +12,8 @@ import {
 import type { Clock } from '../../clock';
 import type { BounceUploadsTable } from '../../db/schema';
 import { Conflict, Forbidden, Gone, Invalid, NotFound, TooLarge, Unsupported } from '../../errors';
-import { expireUploadJob, processBounceJob } from '../../jobs/catalog';
+import { expireUploadJob } from './jobs';
+import { processBounceJob } from '../audio/jobs';
 import type { JobQueue } from '../../jobs/job-queue';
 import { AUDIO_MIME, sniffAudioSource } from '../../media/audio-type';
 import { titleFromFileName } from '../../media/file-name';

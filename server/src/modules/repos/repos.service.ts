@@ -4,7 +4,7 @@ import { REPO_MESSAGES, MAX_COVER_BYTES, type Repository } from '@takes/contract
 import type { Clock } from '../../clock';
 import { isUniqueViolation } from '../../db/unique-violation';
 import { Conflict, NotFound, TooLarge, Unsupported } from '../../errors';
-import { deleteObjectsJob } from '../../jobs/catalog';
+import { deleteObjectsJob } from '../../storage/jobs';
 import type { JobQueue } from '../../jobs/job-queue';
 import { ImageSniffer, UnsupportedImageError } from '../../media/image-type';
 import { ObjectTooLargeError, type ObjectStore } from '../../storage/object-store';

@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 import { MAX_UPLOAD_BYTES, PROJECT_MESSAGES, tagsSchema } from '@takes/contract';
 import type { Clock } from '../../clock';
 import { Invalid, NotFound, TooLarge } from '../../errors';
-import { processVersionJob } from '../../jobs/catalog';
+import { processVersionJob } from '../audio/jobs';
 import type { JobQueue } from '../../jobs/job-queue';
 import { titleFromFileName } from '../../media/file-name';
 import type { MediaRunner } from '../../media/runner';

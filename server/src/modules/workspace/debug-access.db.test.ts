@@ -11,7 +11,7 @@ import {
   type TestApp,
   type TestAppOptions,
 } from '../../../test/test-app';
-import { deleteObjectsJob } from '../../jobs/catalog';
+import { deleteObjectsJob } from '../../storage/jobs';
 import { SmtpMailer } from '../../mail/mailer';
 import { LocalObjectStore } from '../../storage/local';
 

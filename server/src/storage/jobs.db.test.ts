@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/test-app';
-import { deleteObjectsJob } from './catalog';
+import { deleteObjectsJob } from './jobs';
 
 describe('storage.delete-objects job', () => {
   let t: TestApp;

@@ -1,0 +1,195 @@
+import { createAuth, type Auth } from './auth/auth';
+import { RateLimiter } from './auth/rate-limiter';
+import type { AppDeps } from './deps';
+import { AuthRepo } from './modules/auth/auth.repo';
+import { AuthService } from './modules/auth/auth.service';
+import { DesktopTokensRepo } from './modules/auth/desktop-tokens.repo';
+import { DesktopTokensService } from './modules/auth/desktop-tokens.service';
+import { MagicCodeService } from './modules/auth/magic-code.service';
+import { MagicCodesRepo } from './modules/auth/magic-codes.repo';
+import { CommentsRepo } from './modules/comments/comments.repo';
+import { CommentsService } from './modules/comments/comments.service';
+import { DemoRepo } from './modules/demo/demo.repo';
+import { DemoService } from './modules/demo/demo.service';
+import { HealthService } from './modules/health/health.service';
+import { ProfilesRepo } from './modules/profiles/profiles.repo';
+import { ProfilesService } from './modules/profiles/profiles.service';
+import { ProjectsRepo } from './modules/projects/projects.repo';
+import { ProjectsService } from './modules/projects/projects.service';
+import { BouncesService } from './modules/repos/bounces.service';
+import { HistoryService } from './modules/repos/history.service';
+import { PublishRepo } from './modules/repos/publish.repo';
+import { PublishService } from './modules/repos/publish.service';
+import { ReposRepo } from './modules/repos/repos.repo';
+import { ReposService } from './modules/repos/repos.service';
+import { LinksRepo } from './modules/sharing/links.repo';
+import { SharingService } from './modules/sharing/sharing.service';
+import { SiteRepo } from './modules/site/site.repo';
+import { SiteService } from './modules/site/site.service';
+import { UploadService } from './modules/versions/upload.service';
+import { VersionsRepo } from './modules/versions/versions.repo';
+import { VersionsService } from './modules/versions/versions.service';
+import { DebugService } from './modules/workspace/debug.service';
+import { InstanceAdmins } from './modules/workspace/instance-admins';
+import { SearchService } from './modules/workspace/search.service';
+import { StatsService } from './modules/workspace/stats.service';
+import { WorkspaceRepo } from './modules/workspace/workspace.repo';
+
+export interface ServiceOptions {
+  /** Upload size limit; 500 MB unless a test needs a small one. */
+  uploadMaxBytes?: number;
+}
+
+/**
+ * Every service of the app, wired once from the adapters: the HTTP app, the job worker and the
+ * tests all get theirs here, so there is one place that says what depends on what.
+ */
+export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
+  const db = deps.database.db;
+  const { clock, jobs, storage, media, config, tmpDir } = deps;
+  // One limiter: its budgets are rows in the database, shared by every rule and process.
+  const limiter = new RateLimiter(db, clock);
+  const mediaTimeoutMs = config.media.timeoutMs;
+
+  const desktop = new DesktopTokensService({ repo: new DesktopTokensRepo(db), clock });
+  // An account taken over by the proven owner of its address loses its desktop tokens too.
+  const auth: Auth = createAuth(config, deps.database, deps.secretKey, {
+    onTakeover: async (userId) => {
+      await desktop.revokeAllForUser(userId);
+    },
+  });
+  const magic = new MagicCodeService({
+    codes: new MagicCodesRepo(db),
+    mailer: deps.mailer,
+    clock,
+    secret: deps.secretKey,
+    publicUrl: config.publicUrl,
+  });
+  const authService = new AuthService({
+    auth,
+    repo: new AuthRepo(db),
+    limiter,
+    magic,
+    desktop,
+    config,
+  });
+
+  const projects = new ProjectsService({ repo: new ProjectsRepo(db), clock, jobs });
+  const versionsRepo = new VersionsRepo(db);
+  const versions = new VersionsService({ repo: versionsRepo, clock, projects });
+  const uploads = new UploadService({
+    db,
+    repo: versionsRepo,
+    storage,
+    jobs,
+    media,
+    clock,
+    tmpDir,
+    mediaTimeoutMs,
+    projects,
+    maxBytes: options.uploadMaxBytes,
+  });
+
+  const demoRepo = new DemoRepo(db);
+  const demo = new DemoService({
+    repo: demoRepo,
+    dialect: deps.database.dialect,
+    auth,
+    sessions: authService,
+    limiter,
+    jobs,
+    clock,
+    enabled: config.demoEnabled,
+    media,
+    uploads,
+    projects,
+    tmpDir,
+  });
+  const profiles = new ProfilesService({ repo: new ProfilesRepo(db), storage, jobs, clock });
+
+  const reposRepo = new ReposRepo(db);
+  const repos = new ReposService({
+    repo: reposRepo,
+    clock,
+    jobs,
+    storage,
+    desktopScheme: config.desktopScheme,
+  });
+  const history = new HistoryService({ repo: reposRepo, clock });
+  const bounces = new BouncesService({ repo: reposRepo, clock, jobs });
+  const publish = new PublishService({
+    db,
+    uploads: new PublishRepo(db),
+    repo: reposRepo,
+    storage,
+    jobs,
+    media,
+    clock,
+    tmpDir,
+    mediaTimeoutMs,
+    publicUrl: config.publicUrl,
+    history,
+    bounces,
+    maxBytes: options.uploadMaxBytes,
+  });
+
+  const sharing = new SharingService({
+    links: new LinksRepo(db),
+    versions: versionsRepo,
+    clock,
+    limiter,
+  });
+  const comments = new CommentsService({
+    comments: new CommentsRepo(db),
+    versions: versionsRepo,
+    clock,
+    limiter,
+  });
+
+  const workspaceRepo = new WorkspaceRepo(db);
+  const workspace = {
+    stats: new StatsService({ repo: workspaceRepo, clock }),
+    search: new SearchService({ repo: workspaceRepo }),
+    debug: new DebugService({
+      repo: workspaceRepo,
+      dialect: deps.database.dialect,
+      clock,
+      storage,
+      media,
+      projects,
+      queueKind: jobs.kind,
+    }),
+  };
+  const admins = new InstanceAdmins({
+    repo: workspaceRepo,
+    adminEmails: config.adminEmails,
+    env: config.env,
+  });
+  const site = new SiteService({ repo: new SiteRepo(db), clock, limiter, config });
+  const health = new HealthService(deps);
+
+  return {
+    auth,
+    authService,
+    magic,
+    desktop,
+    demo,
+    demoRepo,
+    profiles,
+    projects,
+    versions,
+    uploads,
+    repos,
+    history,
+    bounces,
+    publish,
+    sharing,
+    comments,
+    workspace,
+    admins,
+    site,
+    health,
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;

@@ -19,8 +19,8 @@ export function serverClient(server, headers) {
     fetch: (url, init) =>
       fetch(url, {
         ...init,
-        // The client asks for redirects by hand (for the web's downloads); the CLI calls only
-        // JSON endpoints and has always followed them.
+        // The client leaves redirects to its caller ('manual'); the CLI calls only JSON
+        // endpoints and has always followed them.
         redirect: 'follow',
         signal: init?.signal ?? AbortSignal.timeout(REQUEST_TIMEOUT_MS),
       }),
@@ -44,7 +44,9 @@ export async function callServer(client, server, endpoint, ...args) {
 
 /**
  * The typed JSON body of a successful answer to a descriptor's request; a refusal becomes the
- * server's own message and status.
+ * server's own message and status. The CLI reads the Response itself rather than through
+ * `client.call`: its messages fall back to the status line, and name a server whose success is
+ * not JSON ('is this a Takes server?'), which an ApiError does not carry.
  * @template {Endpoint} E
  * @param {Response} response
  * @param {string} server

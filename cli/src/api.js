@@ -1,7 +1,9 @@
 // @ts-check
+import { endpoints } from '@takes/contract/runtime';
 import { CliError } from './errors.js';
-import { fetchServer, readJson } from './http.js';
+import { resultOf, serverClient } from './http.js';
 
+/** @import { ApiClient, CallArgs, DesktopTokenPair, Endpoint, Result } from '@takes/contract' */
 /** @import { Credentials, CredentialStore } from './credentials.js' */
 
 export const SESSION_EXPIRED = 'Your session has expired. Run `takes login` again.';
@@ -9,13 +11,8 @@ export const SESSION_EXPIRED = 'Your session has expired. Run `takes login` agai
 const EXPIRY_MARGIN_MS = 30_000;
 
 /**
- * The token pair from /api/desktop/token and /api/desktop/refresh.
- * @typedef {{ accessToken: string; refreshToken: string; tokenType: 'Bearer'; expiresIn: number }} TokenPair
- */
-
-/**
  * @param {string} server
- * @param {TokenPair} pair
+ * @param {DesktopTokenPair} pair from /api/desktop/token or /api/desktop/refresh
  * @param {string | undefined} email
  * @returns {Credentials}
  */
@@ -30,8 +27,8 @@ export function credentialsFrom(server, pair, email) {
 }
 
 /**
- * Signed-in requests to the Takes API with the saved bearer token. A 401 refreshes the token
- * pair once (saving the rotated pair) and retries.
+ * Signed-in requests to the Takes API through the contract's typed client, with the saved bearer
+ * token. A 401 refreshes the token pair once (saving the rotated pair) and retries.
  */
 export class Api {
   /**
@@ -41,61 +38,41 @@ export class Api {
     this.server = options.server;
     this.store = options.store;
     this.credentials = options.credentials;
+    this.client = serverClient(this.server, () => ({
+      authorization: `Bearer ${this.credentials.accessToken}`,
+    }));
+    /** Refreshing sends no access token: the refresh token is the proof. */
+    this.anonymous = serverClient(this.server);
   }
 
   /**
-   * @template T
-   * @param {string} path
-   * @returns {Promise<T>} the JSON body, typed by the caller after the contract
+   * Calls an endpoint: its typed JSON body, or the server's refusal as a CliError.
+   * @template {Endpoint} E
+   * @param {E} endpoint
+   * @param {CallArgs<E>} args
+   * @returns {Promise<Result<E>>}
    */
-  async get(path) {
-    return /** @type {T} */ (await this.request('GET', path));
-  }
-
-  /**
-   * @template T
-   * @param {string} path
-   * @param {unknown} body
-   * @returns {Promise<T>}
-   */
-  async post(path, body) {
-    return /** @type {T} */ (await this.request('POST', path, body));
-  }
-
-  /**
-   * @param {string} method
-   * @param {string} path
-   * @param {unknown} [body]
-   * @returns {Promise<unknown>}
-   */
-  async request(method, path, body) {
+  async call(endpoint, ...args) {
     if (Date.parse(this.credentials.expiresAt) - EXPIRY_MARGIN_MS < Date.now()) {
       await this.refresh();
     }
-    let response = await this.send(method, path, body);
+    let response = await this.client.fetch(endpoint, ...args);
     if (response.status === 401) {
       await response.body?.cancel();
       await this.refresh();
-      response = await this.send(method, path, body);
+      response = await this.client.fetch(endpoint, ...args);
       if (response.status === 401) throw new CliError(SESSION_EXPIRED, { status: 401 });
     }
-    return readJson(response, this.server);
+    return resultOf(response, this.server, endpoint);
   }
 
   /**
-   * @param {string} method
-   * @param {string} path
-   * @param {unknown} body
+   * This Api as the contract's client, for its flows (publishBounceFile): its calls refresh the
+   * token and fail with the CLI's messages like any other.
+   * @returns {ApiClient}
    */
-  send(method, path, body) {
-    /** @type {Record<string, string>} */
-    const headers = { authorization: `Bearer ${this.credentials.accessToken}` };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    return fetchServer(this.server, path, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+  asClient() {
+    return { ...this.client, call: (endpoint, ...args) => this.call(endpoint, ...args) };
   }
 
   /** Rotates the token pair; the server uses up the old refresh token, so the new one is saved at once. */
@@ -110,16 +87,15 @@ export class Api {
       this.credentials = onDisk;
       if (Date.parse(onDisk.expiresAt) - EXPIRY_MARGIN_MS > Date.now()) return;
     }
-    const response = await fetchServer(this.server, '/api/desktop/refresh', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ refreshToken: this.credentials.refreshToken }),
+    const refreshEndpoint = endpoints.desktop.refreshDesktopToken;
+    const response = await this.anonymous.fetch(refreshEndpoint, {
+      body: { refreshToken: this.credentials.refreshToken },
     });
     if (response.status === 400 || response.status === 401) {
       await response.body?.cancel();
       throw new CliError(SESSION_EXPIRED, { status: response.status });
     }
-    const pair = /** @type {TokenPair} */ (await readJson(response, this.server));
+    const pair = await resultOf(response, this.server, refreshEndpoint);
     this.credentials = credentialsFrom(this.server, pair, this.credentials.email);
     this.store.write(this.credentials);
   }

@@ -1,24 +1,61 @@
 // @ts-check
+import { apiErrorFrom, createApiClient } from '@takes/contract/runtime';
 import { CliError } from './errors.js';
+
+/** @import { ApiClient, ApiError, CallArgs, Endpoint, Result } from '@takes/contract' */
 
 const REQUEST_TIMEOUT_MS = 60_000;
 
 /**
- * fetch against the Takes server; a network failure becomes a message that names the server.
+ * The contract's typed client for one Takes server, as the CLI sends requests: each with a
+ * timeout, redirects followed, and a network failure as a message that names the server.
  * @param {string} server
- * @param {string} path starts with /api/
- * @param {RequestInit} [init]
- * @returns {Promise<Response>}
+ * @param {() => Record<string, string>} [headers] a bearer token, or a session's cookie and origin
+ * @returns {ApiClient}
  */
-export async function fetchServer(server, path, init = {}) {
-  try {
-    return await fetch(`${server}${path}`, {
-      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-      ...init,
-    });
-  } catch (error) {
-    throw unreachable(server, error);
-  }
+export function serverClient(server, headers) {
+  return createApiClient({
+    baseUrl: server,
+    fetch: (url, init) =>
+      fetch(url, {
+        ...init,
+        // The client leaves redirects to its caller ('manual'); the CLI calls only JSON
+        // endpoints and has always followed them.
+        redirect: 'follow',
+        signal: init?.signal ?? AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      }),
+    ...(headers ? { headers } : {}),
+    onNetworkError: (error) => unreachable(server, error),
+  });
+}
+
+/**
+ * Calls an endpoint through the client; its JSON body, or the server's refusal as a CliError.
+ * @template {Endpoint} E
+ * @param {ApiClient} client
+ * @param {string} server
+ * @param {E} endpoint
+ * @param {CallArgs<E>} args
+ * @returns {Promise<Result<E>>}
+ */
+export async function callServer(client, server, endpoint, ...args) {
+  return resultOf(await client.fetch(endpoint, ...args), server);
+}
+
+/**
+ * The typed JSON body of a successful answer to a descriptor's request; a refusal becomes the
+ * server's own message and status. The CLI reads the Response itself rather than through
+ * `client.call`: its messages fall back to the status line, and name a server whose success is
+ * not JSON ('is this a Takes server?'), which an ApiError does not carry.
+ * @template {Endpoint} E
+ * @param {Response} response
+ * @param {string} server
+ * @param {E} [_endpoint] names the result's type
+ * @returns {Promise<Result<E>>}
+ */
+export async function resultOf(response, server, _endpoint) {
+  if (!response.ok) throw refusalOf(await apiErrorFrom(response), response.statusText);
+  return /** @type {Result<E>} */ (await readJson(response, server));
 }
 
 /**
@@ -69,6 +106,17 @@ export async function readJson(response, server) {
 }
 
 /**
+ * The server's refusal as read by the client: its message, else the status line, with the status.
+ * @param {ApiError} error
+ * @param {string} statusText
+ */
+export function refusalOf(error, statusText) {
+  const message = error.serverMessage || statusText || 'The server refused the request';
+  return new CliError(`${message} (HTTP ${error.status})`, { status: error.status });
+}
+
+/**
+ * The same refusal from a raw answer (the streaming upload reads its answer itself).
  * @param {number} status
  * @param {string} statusText
  * @param {string} text the body, `{ "error": "…" }` from a Takes server

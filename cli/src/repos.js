@@ -1,4 +1,5 @@
 // @ts-check
+import { endpoints } from '@takes/contract/runtime';
 import { CliError } from './errors.js';
 
 /** @import { Repository } from '@takes/contract' */
@@ -9,8 +10,7 @@ import { CliError } from './errors.js';
  * @returns {Promise<Repository[]>} newest activity first
  */
 export async function listRepos(api) {
-  /** @type {{ data: Repository[] }} */
-  const body = await api.get('/api/audio-git/repositories');
+  const body = await api.call(endpoints.audioGit.listRepositories);
   return body.data;
 }
 

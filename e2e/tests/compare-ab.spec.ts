@@ -4,7 +4,9 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
+import { endpoints } from '@takes/contract';
 import { seedUser } from './support/accounts';
+import { apiAs, callExpecting } from './support/api';
 import { scaledWav, takesCli } from './support/cli';
 import { expect, test } from './support/test';
 import { toneWav } from './support/wav';
@@ -72,14 +74,13 @@ async function publishTwoBouncesWithCli(
   baseURL: string,
   workDir: string,
 ): Promise<string> {
-  const origin = new URL(baseURL).origin;
-  const approved = await page.request.post('/api/desktop/approve', { headers: { origin } });
-  expect(approved.status(), await approved.text()).toBe(200);
-  const { code } = (await approved.json()) as { code: string };
+  const api = apiAs(page, baseURL);
+  const { code } = await callExpecting(api, 200, endpoints.desktop.approveDesktopSignIn);
 
   const cli = await takesCli(baseURL);
   try {
-    await cli.run('login', '--code', code);
+    // --code=… so that a code starting with '-' is not read as an option.
+    await cli.run('login', `--code=${code}`);
     const repoName = `Compare ${randomUUID().slice(0, 8)}`;
     // `Created repository NAME (ID)`
     const created = await cli.run('repo', 'create', repoName);
@@ -131,20 +132,20 @@ test('A/B compare: after the CLI publishes two bounces of one title, Space switc
 }) => {
   test.setTimeout(180_000);
   if (!baseURL) throw new Error('baseURL must be set in playwright.config.ts');
+  const api = apiAs(page, baseURL);
   const credentials = await seedUser(page.request, baseURL, 'compare');
-  const signIn = await page.request.post('/api/auth/sign-in/email', {
-    data: credentials,
-    headers: { origin: new URL(baseURL).origin },
-  });
-  expect(signIn.status(), await signIn.text()).toBe(200);
+  await callExpecting(api, 200, endpoints.auth.signInWithEmail, { body: credentials });
   const repoId = await publishTwoBouncesWithCli(page, baseURL, test.info().outputPath('bounces'));
 
   // Both bounces are processed (loudness measured) before the page compares them.
   await expect
     .poll(
       async () => {
-        const response = await page.request.get(`/api/repos/${repoId}/bounces?branch=main`);
-        if (!response.ok()) return `HTTP ${response.status()}: ${await response.text()}`;
+        const response = await api.fetch(endpoints.repos.listRepoBounces, {
+          params: { id: repoId },
+          query: { branch: 'main' },
+        });
+        if (!response.ok) return `HTTP ${response.status}: ${await response.text()}`;
         const { bounces } = (await response.json()) as { bounces: { status: string }[] };
         return bounces.map((bounce) => bounce.status).join(',');
       },

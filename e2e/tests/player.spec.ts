@@ -2,7 +2,9 @@
 // The page-side callbacks below read the <audio> element, so this file needs the DOM types.
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
+import { endpoints } from '@takes/contract';
 import { seedUser } from './support/accounts';
+import { apiAs, callExpecting } from './support/api';
 import { expect, test } from './support/test';
 import { toneWav } from './support/wav';
 
@@ -16,34 +18,32 @@ interface Uploaded {
 /** Signs the page's browser context in and uploads a new track through the API. */
 async function seedTrack(page: Page, baseURL: string | undefined, label: string) {
   const credentials = await seedUser(page.request, baseURL, label);
-  const origin = new URL(baseURL ?? '').origin;
-  const signIn = await page.request.post('/api/auth/sign-in/email', {
-    data: credentials,
-    headers: { origin },
-  });
-  expect(signIn.status(), await signIn.text()).toBe(200);
+  const api = apiAs(page, baseURL);
+  await callExpecting(api, 200, endpoints.auth.signInWithEmail, { body: credentials });
 
-  const upload = await page.request.post('/api/versions/upload', {
-    multipart: {
-      audioFile: { name: 'sine-take.wav', mimeType: 'audio/wav', buffer: toneWav(10, 440, 22_050) },
-    },
-    headers: { origin },
-  });
-  expect(upload.status(), await upload.text()).toBe(201);
-  const { versionId, projectId, branchId } = (await upload.json()) as Omit<Uploaded, 'projectName'>;
+  const form = new FormData();
+  const wav = new Uint8Array(toneWav(10, 440, 22_050));
+  form.append('audioFile', new Blob([wav], { type: 'audio/wav' }), 'sine-take.wav');
+  const { versionId, projectId, branchId } = await callExpecting(
+    api,
+    201,
+    endpoints.versions.uploadVersion,
+    { form },
+  );
 
   await expect
     .poll(
       async () => {
-        const response = await page.request.get(`/api/versions/${versionId}/processing`);
-        return ((await response.json()) as { status: string }).status;
+        const processing = await api.call(endpoints.versions.getVersionProcessing, {
+          params: { versionId },
+        });
+        return processing.status;
       },
       { timeout: 60_000, intervals: [500] },
     )
     .toBe('completed');
 
-  const version = await page.request.get(`/api/versions/${versionId}`);
-  const { project } = (await version.json()) as { project: { name: string } };
+  const { project } = await api.call(endpoints.versions.getVersion, { params: { versionId } });
   return { versionId, projectId, branchId, projectName: project.name } satisfies Uploaded;
 }
 
@@ -212,11 +212,10 @@ test('the version page with the player loaded has no serious accessibility viola
 
 test('the player is idle until a track plays', async ({ page, baseURL }) => {
   const credentials = await seedUser(page.request, baseURL, 'player-idle');
-  const signIn = await page.request.post('/api/auth/sign-in/email', {
-    data: credentials,
-    headers: { origin: new URL(baseURL ?? '').origin },
+  const signIn = await apiAs(page, baseURL).fetch(endpoints.auth.signInWithEmail, {
+    body: credentials,
   });
-  expect(signIn.status()).toBe(200);
+  expect(signIn.status).toBe(200);
   await page.goto('/dashboard');
   await expect(page.getByRole('region', { name: 'Audio player' })).toHaveText(
     'No track currently playing',
@@ -242,7 +241,10 @@ test('the version page deletes after confirming and shows "Version not found" af
   await page.getByRole('main').getByRole('button', { name: 'Delete' }).click();
   await dialog.getByRole('button', { name: 'Delete' }).click();
   await expect(page).toHaveURL(`/projects/${track.projectId}`);
-  expect((await page.request.get(`/api/versions/${track.versionId}`)).status()).toBe(404);
+  const params = { versionId: track.versionId };
+  expect((await apiAs(page, baseURL).fetch(endpoints.versions.getVersion, { params })).status).toBe(
+    404,
+  );
 
   await page.goto(versionPath);
   await expect(page.getByRole('alert')).toHaveText('Version not found');

@@ -1,6 +1,7 @@
 // @ts-check
 import fs from 'node:fs';
 import path from 'node:path';
+import { endpoints, publishBounceFile, PublishStepError } from '@takes/contract/runtime';
 import { CliError } from '../errors.js';
 import { shortSha } from '../format.js';
 import { createProgress } from '../progress.js';
@@ -8,7 +9,6 @@ import { resolveRepo } from '../repos.js';
 import { uploadFile } from '../upload.js';
 import { requiredOption, stringOption } from './command.js';
 
-/** @import { Bounce, PublishResponse, TimelineCommit } from '@takes/contract' */
 /** @import { Command } from './command.js' */
 
 const AUDIO_TYPES = /** @type {Record<string, string>} */ ({
@@ -67,10 +67,9 @@ Options:
     const repo = await resolveRepo(api, repoRef);
     const branch = stringOption(values, 'branch')?.trim() || repo.default_branch || 'main';
 
-    /** @type {{ commit: TimelineCommit }} */
-    const { commit } = await api.post(`/api/repos/${encodeURIComponent(repo.id)}/commits`, {
-      branch,
-      message,
+    const { commit } = await api.call(endpoints.repos.createRepoCommit, {
+      params: { id: repo.id },
+      body: { branch, message },
     });
     ctx.print(`[${commit.branch} ${shortSha(commit.sha)}] ${commit.message ?? message}`);
     if (file === undefined) return;
@@ -79,45 +78,41 @@ Options:
     const contentType =
       AUDIO_TYPES[path.extname(filename).toLowerCase()] ?? 'application/octet-stream';
     try {
-      /** @type {PublishResponse} */
-      const publish = await api.post('/api/bounces/publish', {
-        repoId: repo.id,
-        branch: commit.branch,
-        filename,
-        contentType,
-        commitSha: commit.sha,
-        size,
-      });
-      const progress = createProgress(ctx.stderr, `Uploading ${filename}`, size);
-      progress.update(0);
-      try {
-        await uploadFile({
-          url: publish.uploadUrl,
-          token: publish.uploadToken,
-          file,
-          size,
+      const bounce = await publishBounceFile(api.asClient(), {
+        target: {
+          repoId: repo.id,
+          branch: commit.branch,
+          filename,
           contentType,
-          onProgress: (sent) => progress.update(sent),
-        });
-      } finally {
-        progress.finish();
-      }
-      /** @type {{ bounce: Bounce }} */
-      const { bounce } = await api.post('/api/bounces/complete', {
-        repoId: repo.id,
-        branch: commit.branch,
+          commitSha: commit.sha,
+          size,
+        },
         ...(title ? { title } : {}),
-        filename,
-        mime: contentType,
-        size,
-        uploadId: publish.uploadId,
+        // The file goes up streamed from disk, with a progress bar.
+        upload: async (publish) => {
+          const progress = createProgress(ctx.stderr, `Uploading ${filename}`, size);
+          progress.update(0);
+          try {
+            await uploadFile({
+              url: publish.uploadUrl,
+              token: publish.uploadToken,
+              file,
+              size,
+              contentType,
+              onProgress: (sent) => progress.update(sent),
+            });
+          } finally {
+            progress.finish();
+          }
+        },
       });
       ctx.print(`Published bounce "${bounce.title}" ${bounce.id} (${bounce.status})`);
     } catch (error) {
-      if (!(error instanceof CliError)) throw error;
+      const cause = error instanceof PublishStepError ? error.cause : error;
+      if (!(cause instanceof CliError)) throw cause;
       throw new CliError(
-        `${error.message}. Commit ${shortSha(commit.sha)} was made without the bounce.`,
-        { status: error.status },
+        `${cause.message}. Commit ${shortSha(commit.sha)} was made without the bounce.`,
+        { status: cause.status },
       );
     }
   },

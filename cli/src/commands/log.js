@@ -1,4 +1,5 @@
 // @ts-check
+import { endpoints } from '@takes/contract/runtime';
 import { UsageError } from '../errors.js';
 import { formatDuration, formatWhen, shortSha } from '../format.js';
 import { resolveRepo } from '../repos.js';
@@ -36,7 +37,6 @@ Options:
     const api = ctx.api();
     const repo = await resolveRepo(api, repoRef);
     const branch = stringOption(values, 'branch')?.trim() || repo.default_branch;
-    const base = `/api/repos/${encodeURIComponent(repo.id)}`;
 
     /** @type {TimelineCommit[]} */
     let commits = [];
@@ -44,11 +44,10 @@ Options:
     let bounces = [];
     // A repository without branches has no commits to ask for.
     if (branch) {
-      const query = `branch=${encodeURIComponent(branch)}`;
-      /** @type {[{ commits: TimelineCommit[] }, { bounces: Bounce[] }]} */
+      const params = { id: repo.id };
       const [commitsBody, bouncesBody] = await Promise.all([
-        api.get(`${base}/commits?${query}&limit=${limit}`),
-        api.get(`${base}/bounces?${query}`),
+        api.call(endpoints.repos.listRepoCommits, { params, query: { branch, limit } }),
+        api.call(endpoints.repos.listRepoBounces, { params, query: { branch } }),
       ]);
       commits = commitsBody.commits;
       bounces = bouncesBody.bounces;

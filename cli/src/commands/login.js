@@ -1,12 +1,12 @@
 // @ts-check
 import { hostname } from 'node:os';
+import { endpoints } from '@takes/contract/runtime';
 import { credentialsFrom } from '../api.js';
 import { CliError } from '../errors.js';
-import { fetchServer, readJson } from '../http.js';
+import { callServer, resultOf, serverClient } from '../http.js';
 import { ask } from '../prompt.js';
 
-/** @import { SessionResponse } from '@takes/contract' */
-/** @import { TokenPair } from '../api.js' */
+/** @import { DesktopTokenPair, SessionResponse } from '@takes/contract' */
 /** @import { Command } from './command.js' */
 /** @import { Context } from '../context.js' */
 
@@ -33,7 +33,7 @@ Options:
     const email = stringOption(values.email);
     const code = stringOption(values.code);
     // Fail on an unreachable or wrong server before asking the person to do anything.
-    await readJson(await fetchServer(ctx.server, '/api/health'), ctx.server);
+    await callServer(serverClient(ctx.server), ctx.server, endpoints.health.getHealth);
     const pair = email
       ? await signInWithEmail(ctx, email.trim(), code)
       : await signInWithBrowser(ctx, code);
@@ -68,8 +68,7 @@ export const whoamiCommand = {
 Prints the signed-in account and server.`,
   options: {},
   async run(ctx) {
-    /** @type {SessionResponse} */
-    const session = await ctx.api().get('/api/auth/session');
+    const session = await ctx.api().call(endpoints.auth.getSession);
     ctx.print(`${session.user.email} on ${ctx.server}`);
   },
 };
@@ -77,7 +76,7 @@ Prints the signed-in account and server.`,
 /**
  * @param {Context} ctx
  * @param {string | undefined} given
- * @returns {Promise<TokenPair>}
+ * @returns {Promise<DesktopTokenPair>}
  */
 async function signInWithBrowser(ctx, given) {
   let answer = given;
@@ -113,24 +112,23 @@ export function codeFromAnswer(answer) {
  * @param {Context} ctx
  * @param {string} email
  * @param {string | undefined} given
- * @returns {Promise<TokenPair>}
+ * @returns {Promise<DesktopTokenPair>}
  */
 async function signInWithEmail(ctx, email, given) {
   const server = ctx.server;
+  // No token yet: these calls prove who is signing in by the emailed code.
+  const anonymous = serverClient(server);
   let code = given?.trim();
   if (code === undefined) {
-    await postJson(server, '/api/auth/magic-code/send', { email });
+    await callServer(anonymous, server, endpoints.auth.sendMagicCode, { body: { email } });
     ctx.note(`A sign-in code was sent to ${email}.`);
     code = (await ask('Enter the 6-digit code from your email:')).trim();
   }
   if (!code) throw new CliError('No code was entered.');
 
-  const verified = await fetchServer(server, '/api/auth/magic-code/verify', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, code }),
-  });
-  await readJson(verified, server);
+  const verifyEndpoint = endpoints.auth.verifyMagicCode;
+  const verified = await anonymous.fetch(verifyEndpoint, { body: { email, code } });
+  await resultOf(verified, server, verifyEndpoint);
   const cookie = verified.headers
     .getSetCookie()
     .map((header) => header.split(';', 1)[0])
@@ -140,19 +138,13 @@ async function signInWithEmail(ctx, email, given) {
 
   // A cookie-carrying request must come from the site's own origin (CSRF protection).
   const sessionHeaders = { cookie, origin: new URL(server).origin };
+  const session = serverClient(server, () => sessionHeaders);
   try {
-    const approved = /** @type {{ code: string }} */ (
-      await readJson(
-        await fetchServer(server, '/api/desktop/approve', {
-          method: 'POST',
-          headers: sessionHeaders,
-        }),
-        server,
-      )
-    );
+    const approved = await callServer(session, server, endpoints.desktop.approveDesktopSignIn);
     return await exchange(server, approved.code);
   } finally {
-    await fetchServer(server, '/api/auth/sign-out', { method: 'POST', headers: sessionHeaders })
+    await session
+      .fetch(endpoints.auth.signOut)
       .then((response) => response.body?.cancel())
       .catch(() => {
         // The tokens work regardless; an unended browser session expires by itself.
@@ -163,12 +155,12 @@ async function signInWithEmail(ctx, email, given) {
 /**
  * @param {string} server
  * @param {string} code
- * @returns {Promise<TokenPair>}
+ * @returns {Promise<DesktopTokenPair>}
  */
 async function exchange(server, code) {
-  return /** @type {TokenPair} */ (
-    await postJson(server, '/api/desktop/token', { code, name: deviceName() })
-  );
+  return callServer(serverClient(server), server, endpoints.desktop.exchangeDesktopCode, {
+    body: { code, name: deviceName() },
+  });
 }
 
 /** How this sign-in is listed under 'Devices' on the web app's /settings. */
@@ -182,24 +174,8 @@ export function deviceName() {
  * @returns {Promise<SessionResponse>}
  */
 async function sessionFor(server, accessToken) {
-  const response = await fetchServer(server, '/api/auth/session', {
-    headers: { authorization: `Bearer ${accessToken}` },
-  });
-  return /** @type {SessionResponse} */ (await readJson(response, server));
-}
-
-/**
- * @param {string} server
- * @param {string} path
- * @param {unknown} body
- */
-async function postJson(server, path, body) {
-  const response = await fetchServer(server, path, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return readJson(response, server);
+  const client = serverClient(server, () => ({ authorization: `Bearer ${accessToken}` }));
+  return callServer(client, server, endpoints.auth.getSession);
 }
 
 /** @param {unknown} value */

@@ -1,4 +1,5 @@
 // @ts-check
+import { endpoints } from '@takes/contract/runtime';
 import { UsageError } from '../errors.js';
 import { formatWhen } from '../format.js';
 import { listRepos } from '../repos.js';
@@ -18,8 +19,7 @@ Creates a repository (it has no branches until the first commit).`,
   async run(ctx, { positionals }) {
     const name = positionals[0]?.trim();
     if (!name) throw new UsageError('A repository name is required', repoCreateCommand.usage);
-    /** @type {{ repo: Repository }} */
-    const { repo } = await ctx.api().post('/api/repos', { name });
+    const { repo } = await ctx.api().call(endpoints.repos.createRepo, { body: { name } });
     ctx.print(`Created repository ${repo.name} (${repo.id})`);
   },
 };

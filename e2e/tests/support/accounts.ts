@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { endpoints } from '@takes/contract';
+import { apiWith, callExpecting } from './api';
 
 export interface Credentials {
   email: string;
@@ -24,13 +26,9 @@ export async function seedUser(
   baseURL: string | undefined,
   label: string,
 ): Promise<Credentials> {
-  if (!baseURL) throw new Error('baseURL must be set in playwright.config.ts');
+  const api = apiWith(request, baseURL);
   const credentials = newCredentials(label);
-  const response = await request.post('/api/auth/sign-up/email', {
-    data: credentials,
-    headers: { origin: new URL(baseURL).origin },
-  });
-  expect(response.status(), await response.text()).toBe(200);
+  await callExpecting(api, 200, endpoints.auth.signUpWithEmail, { body: credentials });
   return credentials;
 }
 

@@ -1,4 +1,6 @@
-import { expect, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { endpoints } from '@takes/contract';
+import { apiAs, callExpecting } from './api';
 import { signInCodeFrom, waitForMail } from './mailbox';
 
 /**
@@ -12,15 +14,9 @@ export const ADMINS = {
 
 /** Signs the page's context in as `email` by emailed code, which proves the address. */
 export async function signInByCode(page: Page, baseURL: string | undefined, email: string) {
-  if (!baseURL) throw new Error('baseURL must be set in playwright.config.ts');
-  const headers = { origin: new URL(baseURL).origin };
+  const api = apiAs(page, baseURL);
   const sentAt = Date.now();
-  const sent = await page.request.post('/api/auth/magic-code/send', { data: { email }, headers });
-  expect(sent.status(), await sent.text()).toBe(200);
+  await callExpecting(api, 200, endpoints.auth.sendMagicCode, { body: { email } });
   const code = signInCodeFrom(await waitForMail(email, { since: sentAt }));
-  const verified = await page.request.post('/api/auth/magic-code/verify', {
-    data: { email, code },
-    headers,
-  });
-  expect(verified.status(), await verified.text()).toBe(200);
+  await callExpecting(api, 200, endpoints.auth.verifyMagicCode, { body: { email, code } });
 }

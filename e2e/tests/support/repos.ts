@@ -1,12 +1,9 @@
 import { expect, type Page } from '@playwright/test';
+import { endpoints, publishBounceFile, uploadWith } from '@takes/contract';
+import { apiAs, callExpecting } from './api';
 import { toneWav } from './wav';
 
-/** Repositories, commits and bounces through the HTTP API, with the page's session cookie. */
-
-function originHeader(baseURL: string | undefined): Record<string, string> {
-  if (!baseURL) throw new Error('baseURL must be set in playwright.config.ts');
-  return { origin: new URL(baseURL).origin };
-}
+/** Repositories, commits and bounces through the typed API client, with the page's session cookie. */
 
 export interface SeededRepo {
   id: string;
@@ -34,12 +31,10 @@ export async function createRepo(
   baseURL: string | undefined,
   name: string,
 ): Promise<SeededRepo> {
-  const response = await page.request.post('/api/repos', {
-    data: { name },
-    headers: originHeader(baseURL),
+  const { repo } = await callExpecting(apiAs(page, baseURL), 201, endpoints.repos.createRepo, {
+    body: { name },
   });
-  expect(response.status(), await response.text()).toBe(201);
-  return ((await response.json()) as { repo: SeededRepo }).repo;
+  return repo;
 }
 
 /** A commit on a branch (the branch is created with its first commit). */
@@ -49,12 +44,11 @@ export async function createCommit(
   repoId: string,
   commit: { branch: string; message: string },
 ): Promise<SeededCommit> {
-  const response = await page.request.post(`/api/repos/${repoId}/commits`, {
-    data: commit,
-    headers: originHeader(baseURL),
+  const created = await callExpecting(apiAs(page, baseURL), 201, endpoints.repos.createRepoCommit, {
+    params: { id: repoId },
+    body: commit,
   });
-  expect(response.status(), await response.text()).toBe(201);
-  return ((await response.json()) as { commit: SeededCommit }).commit;
+  return created.commit;
 }
 
 /**
@@ -66,47 +60,29 @@ export async function publishBounce(
   baseURL: string | undefined,
   target: { repoId: string; branch: string; title: string; seconds?: number; frequency?: number },
 ): Promise<SeededBounce> {
-  const headers = originHeader(baseURL);
+  const api = apiAs(page, baseURL);
   const filename = `${target.title.replace(/\W+/g, '-')}.wav`;
   const wav = toneWav(target.seconds ?? 2, target.frequency ?? 440, 8000);
 
-  const publish = await page.request.post('/api/bounces/publish', {
-    data: { repoId: target.repoId, branch: target.branch, filename, contentType: 'audio/wav' },
-    headers,
-  });
-  expect(publish.status(), await publish.text()).toBe(201);
-  const { uploadId, uploadUrl, uploadToken } = (await publish.json()) as {
-    uploadId: string;
-    uploadUrl: string;
-    uploadToken: string;
-  };
-
-  const put = await page.request.put(uploadUrl, {
-    data: wav,
-    headers: { 'x-upsert-token': uploadToken, 'content-type': 'application/octet-stream' },
-  });
-  expect(put.status(), await put.text()).toBe(200);
-
-  const complete = await page.request.post('/api/bounces/complete', {
-    data: {
+  const bounce = await publishBounceFile(api, {
+    target: {
       repoId: target.repoId,
       branch: target.branch,
-      title: target.title,
       filename,
-      mime: 'audio/wav',
+      contentType: 'audio/wav',
       size: wav.length,
-      uploadId,
     },
-    headers,
+    title: target.title,
+    upload: uploadWith(api, new Uint8Array(wav), 'application/octet-stream'),
   });
-  expect(complete.status(), await complete.text()).toBe(201);
-  const { bounce } = (await complete.json()) as { bounce: SeededBounce };
 
   await expect
     .poll(
       async () => {
-        const response = await page.request.get(`/api/repos/${target.repoId}/bounces/${bounce.id}`);
-        return ((await response.json()) as { bounce: SeededBounce }).bounce.status;
+        const current = await api.call(endpoints.repos.getBounce, {
+          params: { id: target.repoId, bounceId: bounce.id },
+        });
+        return current.bounce.status;
       },
       { timeout: 60_000, intervals: [500] },
     )

@@ -1,13 +1,10 @@
 /// <reference lib="dom" />
 // audioTime below reads the <audio> element in the page, so this file needs the DOM types.
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { endpoints } from '@takes/contract';
 import { seedUser, type Credentials } from './accounts';
+import { apiAs, apiWith, callExpecting } from './api';
 import { toneWav } from './wav';
-
-export function originOf(baseURL: string | undefined): string {
-  if (!baseURL) throw new Error('baseURL must be set in playwright.config.ts');
-  return new URL(baseURL).origin;
-}
 
 export interface OwnedTrack {
   credentials: Credentials;
@@ -27,38 +24,35 @@ export async function seedOwnerTrack(
   label: string,
   seconds = 20,
 ): Promise<OwnedTrack> {
-  const origin = originOf(baseURL);
+  const api = apiAs(page, baseURL);
   const credentials = await seedUser(page.request, baseURL, label);
-  const signIn = await page.request.post('/api/auth/sign-in/email', {
-    data: credentials,
-    headers: { origin },
-  });
-  expect(signIn.status(), await signIn.text()).toBe(200);
+  await callExpecting(api, 200, endpoints.auth.signInWithEmail, { body: credentials });
 
-  const upload = await page.request.post('/api/versions/upload', {
-    multipart: {
-      audioFile: { name: `${label}-take.wav`, mimeType: 'audio/wav', buffer: toneWav(seconds) },
-    },
-    headers: { origin },
-  });
-  expect(upload.status(), await upload.text()).toBe(201);
-  const { versionId, projectId, branchId } = (await upload.json()) as {
-    versionId: string;
-    projectId: string;
-    branchId: string;
-  };
+  const form = new FormData();
+  form.append(
+    'audioFile',
+    new Blob([new Uint8Array(toneWav(seconds))], { type: 'audio/wav' }),
+    `${label}-take.wav`,
+  );
+  const { versionId, projectId, branchId } = await callExpecting(
+    api,
+    201,
+    endpoints.versions.uploadVersion,
+    { form },
+  );
   await expect
     .poll(
       async () => {
-        const response = await page.request.get(`/api/versions/${versionId}/processing`);
-        return ((await response.json()) as { status: string }).status;
+        const processing = await api.call(endpoints.versions.getVersionProcessing, {
+          params: { versionId },
+        });
+        return processing.status;
       },
       { timeout: 60_000, intervals: [500] },
     )
     .toBe('completed');
 
-  const version = await page.request.get(`/api/versions/${versionId}`);
-  const { project } = (await version.json()) as { project: { name: string } };
+  const { project } = await api.call(endpoints.versions.getVersion, { params: { versionId } });
   return { credentials, versionId, projectId, branchId, projectName: project.name };
 }
 
@@ -78,12 +72,10 @@ export async function createShareLink(
   versionId: string,
   body: { name?: string; download_enabled: boolean; expires_at?: string | null },
 ): Promise<CreatedLink> {
-  const response = await request.post(`/api/versions/${versionId}/links`, {
-    data: body,
-    headers: { origin: originOf(baseURL) },
+  return callExpecting(apiWith(request, baseURL), 201, endpoints.sharing.createShareLink, {
+    params: { versionId },
+    body,
   });
-  expect(response.status(), await response.text()).toBe(201);
-  return (await response.json()) as CreatedLink;
 }
 
 export async function revokeShareLink(
@@ -91,10 +83,9 @@ export async function revokeShareLink(
   baseURL: string | undefined,
   linkId: string,
 ): Promise<void> {
-  const response = await request.delete(`/api/links/${linkId}`, {
-    headers: { origin: originOf(baseURL) },
+  await callExpecting(apiWith(request, baseURL), 204, endpoints.sharing.revokeShareLink, {
+    params: { linkId },
   });
-  expect(response.status(), await response.text()).toBe(204);
 }
 
 /** The global player's media element position, in seconds. */

@@ -1,5 +1,7 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
+import { endpoints } from '@takes/contract';
 import { seedUser, type Credentials } from './accounts';
+import { apiAs, callExpecting } from './api';
 import { toneWav } from './wav';
 
 /** A short 440 Hz tone as a WAV file. */
@@ -23,11 +25,6 @@ export async function signedInAt(
   return credentials;
 }
 
-function originHeader(baseURL: string | undefined): Record<string, string> {
-  if (!baseURL) throw new Error('baseURL must be set in playwright.config.ts');
-  return { origin: new URL(baseURL).origin };
-}
-
 interface CreatedProject {
   id: string;
   name: string;
@@ -39,12 +36,9 @@ export async function createProject(
   baseURL: string | undefined,
   name: string,
 ): Promise<CreatedProject> {
-  const response = await page.request.post('/api/projects', {
-    data: { name },
-    headers: originHeader(baseURL),
+  return callExpecting(apiAs(page, baseURL), 201, endpoints.projects.createProject, {
+    body: { name },
   });
-  expect(response.status(), await response.text()).toBe(201);
-  return (await response.json()) as CreatedProject;
 }
 
 interface BranchRow {
@@ -54,9 +48,9 @@ interface BranchRow {
 }
 
 export async function branchesOf(page: Page, projectId: string): Promise<BranchRow[]> {
-  const response = await page.request.get(`/api/projects/${projectId}/branches`);
-  expect(response.ok()).toBe(true);
-  return (await response.json()) as BranchRow[];
+  // The configured baseURL: this helper's callers do not pass theirs.
+  const api = apiAs(page, test.info().project.use.baseURL);
+  return api.call(endpoints.projects.listBranches, { params: { projectId } });
 }
 
 export interface UploadedVersion {
@@ -71,23 +65,30 @@ export async function uploadVersion(
   baseURL: string | undefined,
   target: { projectId: string; branchId: string; message: string; tags?: string[] },
 ): Promise<UploadedVersion> {
-  const response = await page.request.post('/api/versions/upload', {
-    headers: originHeader(baseURL),
-    multipart: {
-      audioFile: { name: 'take.wav', mimeType: 'audio/wav', buffer: generateWav() },
-      projectId: target.projectId,
-      branchId: target.branchId,
-      commitMessage: target.message,
-      ...(target.tags?.length ? { tags: JSON.stringify(target.tags) } : {}),
-    },
-  });
-  expect(response.status(), await response.text()).toBe(201);
-  const uploaded = (await response.json()) as UploadedVersion;
+  const api = apiAs(page, baseURL);
+  const form = new FormData();
+  form.append(
+    'audioFile',
+    new Blob([new Uint8Array(generateWav())], { type: 'audio/wav' }),
+    'take.wav',
+  );
+  form.append('projectId', target.projectId);
+  form.append('branchId', target.branchId);
+  form.append('commitMessage', target.message);
+  if (target.tags?.length) form.append('tags', JSON.stringify(target.tags));
+  const uploaded: UploadedVersion = await callExpecting(
+    api,
+    201,
+    endpoints.versions.uploadVersion,
+    { form },
+  );
   await expect
     .poll(
       async () => {
-        const status = await page.request.get(`/api/versions/${uploaded.versionId}/processing`);
-        return ((await status.json()) as { status: string }).status;
+        const processing = await api.call(endpoints.versions.getVersionProcessing, {
+          params: { versionId: uploaded.versionId },
+        });
+        return processing.status;
       },
       { timeout: 30_000 },
     )

@@ -1,5 +1,5 @@
-import type { Bounce, PublishResponse } from '@takes/contract';
-import { ApiError, apiPost } from '../../lib/api';
+import { publishBounceFile, PublishStepError, type Bounce } from '@takes/contract';
+import { api, ApiError } from '../../lib/api';
 
 /** A failed step of publishing; `message` is what the page shows under 'Publish failed'. */
 export class PublishError extends Error {
@@ -54,12 +54,19 @@ export function putUpload(
   });
 }
 
+/** What the page shows when a step failed without a message of its own. */
+const STEP_FALLBACK = { publish: 'publish_failed', complete: 'complete_failed' } as const;
+
 /** The server's message for a failed step, else the fixed default message for that step. */
-function stepError(error: unknown, fallback: string): PublishError {
-  if (error instanceof PublishError) return error;
-  if (error instanceof ApiError && error.serverMessage)
-    return new PublishError(error.serverMessage);
-  return new PublishError(fallback);
+function stepError(error: unknown): PublishError {
+  if (!(error instanceof PublishStepError)) return new PublishError('publish_failed');
+  const cause = error.cause;
+  // The upload step rejects with its own PublishError ('Upload failed…').
+  if (cause instanceof PublishError) return cause;
+  if (error.step === 'upload') return new PublishError('Upload failed');
+  if (cause instanceof ApiError && cause.serverMessage)
+    return new PublishError(cause.serverMessage);
+  return new PublishError(STEP_FALLBACK[error.step]);
 }
 
 /**
@@ -73,32 +80,12 @@ export async function publishBounce({
   onProgress,
 }: PublishInput): Promise<Bounce> {
   const contentType = file.type || 'application/octet-stream';
-  let publish: PublishResponse;
   try {
-    publish = await apiPost<PublishResponse>('/api/bounces/publish', {
-      repoId,
-      branch,
-      filename: file.name,
-      contentType,
-      size: file.size,
+    return await publishBounceFile(api, {
+      target: { repoId, branch, filename: file.name, contentType, size: file.size },
+      upload: (publish) => putUpload(publish.uploadUrl, publish.uploadToken, file, onProgress),
     });
   } catch (error) {
-    throw stepError(error, 'publish_failed');
-  }
-
-  await putUpload(publish.uploadUrl, publish.uploadToken, file, onProgress);
-
-  try {
-    const { bounce } = await apiPost<{ bounce: Bounce }>('/api/bounces/complete', {
-      repoId,
-      branch,
-      filename: file.name,
-      mime: contentType,
-      size: file.size,
-      uploadId: publish.uploadId,
-    });
-    return bounce;
-  } catch (error) {
-    throw stepError(error, 'complete_failed');
+    throw stepError(error);
   }
 }

@@ -125,10 +125,11 @@ export async function buildApp(
     secret: deps.secretKey,
     publicUrl: deps.config.publicUrl,
   });
-  const projects = new ProjectsService({
+  const projects: ProjectsService = new ProjectsService({
     repo: new ProjectsRepo(db),
     clock: deps.clock,
     jobs: deps.jobs,
+    versions: () => versions,
   });
   const versionsRepo = new VersionsRepo(db);
   const versions = new VersionsService({ repo: versionsRepo, clock: deps.clock, projects });

@@ -21,6 +21,7 @@ import { ProjectsRepo } from '../projects/projects.repo';
 import { ProjectsService } from '../projects/projects.service';
 import { UploadService } from '../versions/upload.service';
 import { VersionsRepo } from '../versions/versions.repo';
+import { VersionsService } from '../versions/versions.service';
 import { deleteOriginalIfUnused } from './stored-audio';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -46,6 +47,17 @@ describe('stored originals and clean-up', () => {
     afterOriginalStored: (key: string) => Promise<void>,
   ): UploadService {
     const { db } = t.deps.database;
+    const projects: ProjectsService = new ProjectsService({
+      repo: new ProjectsRepo(db),
+      clock: t.deps.clock,
+      jobs: t.deps.jobs,
+      versions: () => versions,
+    });
+    const versions = new VersionsService({
+      repo: new VersionsRepo(db),
+      clock: t.deps.clock,
+      projects,
+    });
     return new UploadService({
       db,
       repo: new VersionsRepo(db),
@@ -55,11 +67,7 @@ describe('stored originals and clean-up', () => {
       clock: t.deps.clock,
       tmpDir: t.deps.tmpDir,
       mediaTimeoutMs: t.deps.config.media.timeoutMs,
-      projects: new ProjectsService({
-        repo: new ProjectsRepo(db),
-        clock: t.deps.clock,
-        jobs: t.deps.jobs,
-      }),
+      projects,
       afterOriginalStored,
     });
   }

@@ -9,6 +9,8 @@ import { ProjectsRepo } from '../projects/projects.repo';
 import { ProjectsService } from '../projects/projects.service';
 import { ReposRepo } from '../repos/repos.repo';
 import { ReposService } from '../repos/repos.service';
+import { VersionsRepo } from '../versions/versions.repo';
+import { VersionsService } from '../versions/versions.service';
 
 export interface DemoExpiryDeps {
   db: Kysely<Database>;
@@ -51,7 +53,13 @@ async function deleteDemoAccount(deps: DemoExpiryDeps, userId: string): Promise<
   const { db, jobs } = deps;
   // Signed out first, so nothing new is made while its things are removed.
   await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
-  const projects = new ProjectsService({ repo: new ProjectsRepo(db), clock: deps.clock, jobs });
+  const projects: ProjectsService = new ProjectsService({
+    repo: new ProjectsRepo(db),
+    clock: deps.clock,
+    jobs,
+    versions: () => versions,
+  });
+  const versions = new VersionsService({ repo: new VersionsRepo(db), clock: deps.clock, projects });
   // Deleting builds no pull links, so the desktop scheme is never used here.
   const repos = new ReposService({
     repo: new ReposRepo(db),

@@ -74,7 +74,13 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     config,
   });
 
-  const projects = new ProjectsService({ repo: new ProjectsRepo(db), clock, jobs });
+  const projects: ProjectsService = new ProjectsService({
+    repo: new ProjectsRepo(db),
+    clock,
+    jobs,
+    // Versions are made after projects (they need them): asked for when first used.
+    versions: () => versions,
+  });
   const versionsRepo = new VersionsRepo(db);
   const versions = new VersionsService({ repo: versionsRepo, clock, projects });
   const uploads = new UploadService({

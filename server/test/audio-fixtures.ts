@@ -14,27 +14,37 @@ const ENCODE: Record<string, string[]> = {
   m4a: ['-c:a', 'aac', '-b:a', '96k'],
 };
 
-/** A real audio file made locally with ffmpeg: a stereo tone with some noise. */
-export async function makeAudio(
-  dir: string,
-  format: keyof typeof ENCODE,
-  seconds = 2,
-  name = `tone.${format}`,
+/**
+ * A 440 Hz sine of `seconds`, made by ffmpeg and written to `file` with the `output` arguments
+ * (codec, channels, container). Every ffmpeg-made fixture starts here.
+ */
+export async function ffmpegTone(
+  file: string,
+  seconds: number,
+  output: string[],
+  sampleRate = 48_000,
 ): Promise<string> {
-  const file = path.join(dir, name);
   await runner.ffmpeg(
     [
       '-y',
       '-f',
       'lavfi',
       '-i',
-      `sine=frequency=440:sample_rate=48000:duration=${seconds}`,
-      '-ac',
-      '2',
-      ...(ENCODE[format] ?? []),
+      `sine=frequency=440:sample_rate=${sampleRate}:duration=${seconds}`,
+      ...output,
       file,
     ],
     { timeoutMs: 60_000 },
   );
   return file;
+}
+
+/** A real audio file made locally with ffmpeg: a stereo tone. */
+export function makeAudio(
+  dir: string,
+  format: keyof typeof ENCODE,
+  seconds = 2,
+  name = `tone.${format}`,
+): Promise<string> {
+  return ffmpegTone(path.join(dir, name), seconds, ['-ac', '2', ...(ENCODE[format] ?? [])]);
 }

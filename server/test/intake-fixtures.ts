@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { ffmpegTone } from './audio-fixtures';
 
 /**
  * Audio files as musicians' tools write them, made with the real encoders (sox, lame, flac,
@@ -48,50 +49,24 @@ async function soxWav(dir: string, name: string, effects: string[]) {
 }
 
 /** AIFF-C with A-law samples (ffmpeg writes A-law AIFF as AIFC). */
-export async function ffmpegAifcAlaw(dir: string, name: string, seconds = 2) {
-  const file = path.join(dir, name);
-  await tool('ffmpeg', [
-    '-v',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    `sine=frequency=440:sample_rate=44100:duration=${seconds}`,
-    '-c:a',
-    'pcm_alaw',
-    '-f',
-    'aiff',
-    file,
-  ]);
-  return file;
+export function ffmpegAifcAlaw(dir: string, name: string, seconds = 2) {
+  return ffmpegTone(path.join(dir, name), seconds, ['-c:a', 'pcm_alaw', '-f', 'aiff'], 44_100);
 }
 
 /** AIFF with an `ID3 ` chunk carrying a title. */
-export async function ffmpegAiffWithId3(dir: string, name: string, seconds = 2) {
-  const file = path.join(dir, name);
-  await tool('ffmpeg', [
-    '-v',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    `sine=frequency=440:sample_rate=44100:duration=${seconds}`,
-    '-write_id3v2',
-    '1',
-    '-metadata',
-    'title=Bounce',
-    '-f',
-    'aiff',
-    file,
-  ]);
-  return file;
+export function ffmpegAiffWithId3(dir: string, name: string, seconds = 2) {
+  const output = ['-write_id3v2', '1', '-metadata', 'title=Bounce', '-f', 'aiff'];
+  return ffmpegTone(path.join(dir, name), seconds, output, 44_100);
+}
+
+/** A 16-bit stereo 440 Hz tone as WAV, made by sox (the input for lame and flac). */
+function soxTone(dir: string, name: string, seconds: number) {
+  return soxWav(dir, `${name}.wav`, ['synth', String(seconds), 'sine', '440']);
 }
 
 /** FLAC made by the reference encoder. */
 export async function flacFile(dir: string, name: string, seconds = 2) {
-  const wav = await soxWav(dir, `${name}.wav`, ['synth', String(seconds), 'sine', '440']);
+  const wav = await soxTone(dir, name, seconds);
   const file = path.join(dir, name);
   await tool('flac', ['--silent', '--force', '-o', file, wav]);
   return file;
@@ -99,7 +74,7 @@ export async function flacFile(dir: string, name: string, seconds = 2) {
 
 /** A constant bit rate MP3 made by lame (with its Info header). */
 export async function lameCbr(dir: string, name: string, seconds = 3) {
-  const wav = await soxWav(dir, `${name}.wav`, ['synth', String(seconds), 'sine', '440']);
+  const wav = await soxTone(dir, name, seconds);
   const file = path.join(dir, name);
   await tool('lame', ['--quiet', '-b', '128', wav, file]);
   return file;

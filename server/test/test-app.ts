@@ -39,6 +39,9 @@ export interface TestAppOptions {
   uploadMaxBytes?: number;
 }
 
+/** The secret every test app signs with (factories sign session cookies with it too). */
+export const TEST_SECRET_KEY = 'test-secret-key-test-secret-key-0123456789';
+
 const silent = { info: () => {}, warn: () => {}, error: () => {} };
 
 /** A whole app on real parts: a fresh database, a temp storage folder, real ffmpeg. */
@@ -52,7 +55,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...options.env,
   });
   const clock = options.clock ?? systemClock;
-  const secretKey = 'test-secret-key-test-secret-key-0123456789';
+  const secretKey = TEST_SECRET_KEY;
   const signer = new UrlSigner(secretKey);
   const storage =
     options.storage?.(dir, signer) ??

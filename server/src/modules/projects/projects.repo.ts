@@ -15,17 +15,6 @@ export class ProjectsRepo {
     return this.db.transaction().execute(work);
   }
 
-  /** The versions of these branches, newest number first (a branch page lists them). */
-  versionsOfBranches(branchIds: string[], db: Executor = this.db): Promise<VersionsTable[]> {
-    if (branchIds.length === 0) return Promise.resolve([]);
-    return db
-      .selectFrom('versions')
-      .selectAll()
-      .where('branch_id', 'in', branchIds)
-      .orderBy('version_number', 'desc')
-      .execute();
-  }
-
   /** The versions about to be removed with a project or a branch. */
   versionsOfProject(projectId: string, db: Executor): Promise<VersionsTable[]> {
     return db.selectFrom('versions').selectAll().where('project_id', '=', projectId).execute();

@@ -5,7 +5,7 @@ import type { BranchesTable, ProjectsTable, VersionsTable } from '../../db/schem
 import { Conflict, NotFound } from '../../errors';
 import type { JobQueue } from '../../jobs/job-queue';
 import { ownedAudioKeys, queueCleanup } from '../audio';
-import { toVersion } from '../versions/version-view';
+import type { VersionsService } from '../versions/versions.service';
 import type { BranchCountRow, Executor, ProjectsRepo } from './projects.repo';
 
 export const DEFAULT_BRANCH = 'main';
@@ -14,6 +14,11 @@ export interface ProjectsDeps {
   repo: ProjectsRepo;
   clock: Clock;
   jobs: JobQueue;
+  /**
+   * The versions module's public service, for the versions of listed branches. Reached through
+   * a function because it is built after this service (it needs projects for branch ownership).
+   */
+  versions: () => Pick<VersionsService, 'ofBranches'>;
 }
 
 /**
@@ -130,10 +135,10 @@ export class ProjectsService {
     const project = await this.repo.findProject(ownerId, projectId);
     if (!project) throw new NotFound('Project not found');
     const branches = await this.repo.branchesWithCounts(ownerId, [projectId]);
-    const versions = await this.repo.versionsOfBranches(branches.map((b) => b.id));
+    const versions = await this.deps.versions().ofBranches(branches.map((b) => b.id));
     return branches.map((b) => ({
       ...toBranch(b),
-      versions: versions.filter((v) => v.branch_id === b.id).map(toVersion),
+      versions: versions.filter((v) => v.branch_id === b.id),
     }));
   }
 

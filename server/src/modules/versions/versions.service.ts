@@ -51,7 +51,15 @@ export class VersionsService {
   async listForBranch(ownerId: string, projectId: string, branchId: string): Promise<Version[]> {
     const branch = await this.deps.projects.findOwnedBranch(ownerId, branchId);
     if (!branch || branch.project_id !== projectId) throw new NotFound('Branch not found');
-    return (await this.repo.listForBranches([branchId])).map(toVersion);
+    return this.ofBranches([branchId]);
+  }
+
+  /**
+   * The versions of these branches, newest number first. Public for the projects module's
+   * branch listing, so the query lives once, here.
+   */
+  async ofBranches(branchIds: string[]): Promise<Version[]> {
+    return (await this.repo.listForBranches(branchIds)).map(toVersion);
   }
 
   async recent(ownerId: string, limit: number) {

@@ -1,0 +1,92 @@
+import fs from 'node:fs';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { PublishResponse } from '@takes/contract';
+import { eventually } from '../../../test/api';
+import { buildProject, buildVersion, depsOf } from '../../../test/factories';
+import {
+  makeRepoAudio,
+  nightDrive,
+  objectKeys,
+  putUpload,
+  setupRepoTest,
+  type AudioFiles,
+  type RepoTestContext,
+} from '../../../test/repos-setup';
+
+let audio: AudioFiles;
+beforeAll(async () => {
+  audio = await makeRepoAudio();
+});
+afterAll(() => fs.rmSync(audio.dir, { recursive: true, force: true }));
+
+describe('abandoned publishes are cleaned up', () => {
+  let c: RepoTestContext;
+  afterEach(async () => {
+    await c.t.close();
+  });
+
+  it('an abandoned publish leaves nothing behind once its clean-up job has run', async () => {
+    c = await setupRepoTest();
+    const { t, owner, clock } = c;
+    const repo = await nightDrive(c);
+    const p = (
+      await owner.post('/api/bounces/publish', {
+        repoId: repo.id,
+        branch: 'main',
+        filename: 'Mix A.wav',
+      })
+    ).json<PublishResponse>();
+    expect(
+      (await putUpload(t, p.uploadUrl, fs.readFileSync(audio.wavA), p.uploadToken)).statusCode,
+    ).toBe(200);
+    expect(await objectKeys(t, 'originals/')).toHaveLength(1);
+    const never = (
+      await owner.post('/api/bounces/publish', {
+        repoId: repo.id,
+        branch: 'main',
+        filename: 'never.wav',
+      })
+    ).json<PublishResponse>();
+    expect(never.uploadId).toBeTruthy();
+
+    await t.deps.jobs.startWorking();
+    // Not before the token has expired (plus its grace period).
+    clock.advance(10 * 60 * 1000);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await objectKeys(t, 'originals/')).toHaveLength(1);
+    clock.advance(11 * 60 * 1000);
+    await eventually(async () => (await objectKeys(t, 'originals/')).length === 0);
+    await eventually(
+      async () =>
+        (await t.deps.database.db.selectFrom('bounce_uploads').selectAll().execute()).length === 0,
+    );
+  });
+
+  it('keeps a stored original another version still uses when an abandoned publish is cleaned up', async () => {
+    c = await setupRepoTest();
+    const { t, owner, clock } = c;
+    const repo = await nightDrive(c);
+    const { project, branch } = await buildProject(t.deps.database.db, c.ownerId);
+    const version = await buildVersion(
+      depsOf(t),
+      { projectId: project.id, branchId: branch.id },
+      { file: audio.wavA },
+    );
+    expect(version.original_key).toMatch(/^originals\//);
+    const p = (
+      await owner.post('/api/bounces/publish', {
+        repoId: repo.id,
+        branch: 'main',
+        filename: 'Mix A.wav',
+      })
+    ).json<PublishResponse>();
+    await putUpload(t, p.uploadUrl, fs.readFileSync(audio.wavA), p.uploadToken);
+    clock.advance(21 * 60 * 1000);
+    await t.deps.jobs.startWorking();
+    await eventually(
+      async () =>
+        (await t.deps.database.db.selectFrom('bounce_uploads').selectAll().execute()).length === 0,
+    );
+    expect(await objectKeys(t, 'originals/')).toHaveLength(1);
+  });
+});

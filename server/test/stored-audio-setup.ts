@@ -1,0 +1,89 @@
+import fs from 'node:fs';
+import { expect } from 'vitest';
+import type { PublishResponse } from '@takes/contract';
+import type { EmbeddedJobQueue } from '../src/jobs/embedded';
+import { api } from './api';
+import { buildUser } from './factories';
+import { createTestApp, type TestApp } from './test-app';
+
+/**
+ * What the stored-audio database tests share: an app with a signed-in owner, running its jobs
+ * in this process, and uploading or publishing one file over HTTP (the paths under test).
+ */
+
+export type Client = ReturnType<typeof api>;
+
+export async function setupStoredAudio(): Promise<{ t: TestApp; owner: Client; ownerId: string }> {
+  const t = await createTestApp();
+  const user = await buildUser(t.deps.database.db);
+  return { t, owner: api(t, user.cookie), ownerId: user.id };
+}
+
+/** Runs every due job (processing, clean-up) to the end, in this process. */
+export async function runJobs(t: TestApp): Promise<void> {
+  const queue = t.deps.jobs as EmbeddedJobQueue;
+  while (await queue.runOnce()) {
+    /* next */
+  }
+}
+
+export async function exists(t: TestApp, key: string): Promise<boolean> {
+  return (await t.deps.storage.head(key)) !== null;
+}
+
+/** Uploads `file` as a new version over HTTP; with its stored original's key and owner. */
+export async function uploadVersion(
+  t: TestApp,
+  owner: Client,
+  file: string,
+  fields: Record<string, string> = {},
+) {
+  const response = await owner.upload({ path: file }, fields);
+  expect(response.statusCode, response.body).toBe(201);
+  const body = response.json<{ versionId: string; projectId: string; branchId: string }>();
+  const row = await t.deps.database.db
+    .selectFrom('versions')
+    .innerJoin('projects', 'projects.id', 'versions.project_id')
+    .select(['versions.original_key', 'projects.owner_id'])
+    .where('versions.id', '=', body.versionId)
+    .executeTakeFirstOrThrow();
+  return { ...body, key: row.original_key as string, ownerId: row.owner_id };
+}
+
+/** Publish and PUT of `file` on `main` (not completed: a pending bounce upload). */
+export async function publishUpload(
+  t: TestApp,
+  owner: Client,
+  repoId: string,
+  file: string,
+): Promise<PublishResponse> {
+  const started = await owner.post('/api/bounces/publish', {
+    repoId,
+    branch: 'main',
+    filename: 'Shared Take.wav',
+    contentType: 'audio/wav',
+  });
+  expect(started.statusCode, started.body).toBe(201);
+  const publish = started.json<PublishResponse>();
+  const put = await t.app.inject({
+    method: 'PUT',
+    url: new URL(publish.uploadUrl).pathname,
+    payload: fs.readFileSync(file),
+    headers: {
+      'content-type': 'application/octet-stream',
+      'x-upsert-token': publish.uploadToken,
+    },
+  });
+  expect(put.statusCode, put.body).toBe(200);
+  return publish;
+}
+
+export async function completeUpload(owner: Client, repoId: string, uploadId: string) {
+  return owner.post('/api/bounces/complete', {
+    repoId,
+    branch: 'main',
+    filename: 'Shared Take.wav',
+    mime: 'audio/wav',
+    uploadId,
+  });
+}

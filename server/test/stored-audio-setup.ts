@@ -5,6 +5,11 @@ import type { EmbeddedJobQueue } from '../src/jobs/embedded';
 import { api } from './api';
 import { buildUser } from './factories';
 import { createTestApp, type TestApp } from './test-app';
+import { ProjectsRepo } from '../src/modules/projects/projects.repo';
+import { ProjectsService } from '../src/modules/projects/projects.service';
+import { UploadService } from '../src/modules/versions/upload.service';
+import { VersionsRepo } from '../src/modules/versions/versions.repo';
+import { VersionsService } from '../src/modules/versions/versions.service';
 
 /**
  * What the stored-audio database tests share: an app with a signed-in owner, running its jobs
@@ -85,5 +90,36 @@ export async function completeUpload(owner: Client, repoId: string, uploadId: st
     filename: 'Shared Take.wav',
     mime: 'audio/wav',
     uploadId,
+  });
+}
+
+/** An UploadService on the app's own adapters, with a hook at the dangerous moment. */
+export function uploadsWith(
+  t: TestApp,
+  afterOriginalStored: (key: string) => Promise<void>,
+): UploadService {
+  const { db } = t.deps.database;
+  const projects: ProjectsService = new ProjectsService({
+    repo: new ProjectsRepo(db),
+    clock: t.deps.clock,
+    jobs: t.deps.jobs,
+    versions: () => versions,
+  });
+  const versions = new VersionsService({
+    repo: new VersionsRepo(db),
+    clock: t.deps.clock,
+    projects,
+  });
+  return new UploadService({
+    db,
+    repo: new VersionsRepo(db),
+    storage: t.deps.storage,
+    jobs: t.deps.jobs,
+    media: t.deps.media,
+    clock: t.deps.clock,
+    tmpDir: t.deps.tmpDir,
+    mediaTimeoutMs: t.deps.config.media.timeoutMs,
+    projects,
+    afterOriginalStored,
   });
 }

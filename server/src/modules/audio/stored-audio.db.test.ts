@@ -14,14 +14,9 @@ import {
   publishUpload,
   runJobs,
   setupStoredAudio,
+  uploadsWith,
   uploadVersion,
 } from '../../../test/stored-audio-setup';
-import type { TestApp } from '../../../test/test-app';
-import { ProjectsRepo } from '../projects/projects.repo';
-import { ProjectsService } from '../projects/projects.service';
-import { UploadService } from '../versions/upload.service';
-import { VersionsRepo } from '../versions/versions.repo';
-import { VersionsService } from '../versions/versions.service';
 import { deleteOriginalIfUnused } from './stored-audio';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -40,37 +35,6 @@ describe('stored originals and clean-up', () => {
   afterEach(async () => {
     await c.t.close();
   });
-
-  /** An UploadService on the app's own adapters, with a hook at the dangerous moment. */
-  function uploadsWith(
-    t: TestApp,
-    afterOriginalStored: (key: string) => Promise<void>,
-  ): UploadService {
-    const { db } = t.deps.database;
-    const projects: ProjectsService = new ProjectsService({
-      repo: new ProjectsRepo(db),
-      clock: t.deps.clock,
-      jobs: t.deps.jobs,
-      versions: () => versions,
-    });
-    const versions = new VersionsService({
-      repo: new VersionsRepo(db),
-      clock: t.deps.clock,
-      projects,
-    });
-    return new UploadService({
-      db,
-      repo: new VersionsRepo(db),
-      storage: t.deps.storage,
-      jobs: t.deps.jobs,
-      media: t.deps.media,
-      clock: t.deps.clock,
-      tmpDir: t.deps.tmpDir,
-      mediaTimeoutMs: t.deps.config.media.timeoutMs,
-      projects,
-      afterOriginalStored,
-    });
-  }
 
   it('keeps the original of a re-upload when the clean-up of its deleted twin runs between storing it and creating the version', async () => {
     c = await setupStoredAudio();

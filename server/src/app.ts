@@ -195,7 +195,6 @@ export async function buildApp(
       requireUser,
       signedDownloads: deps.storage.kind === 's3',
     }),
-    { prefix: '/api' },
   );
 
   const reposRepo = new ReposRepo(db);
@@ -225,9 +224,8 @@ export async function buildApp(
   });
   await app.register(
     repoRoutes({ repos, history, bounces, publish, storage: deps.storage, requireUser }),
-    { prefix: '/api' },
   );
-  await app.register(bounceUploadRoutes({ publish }), { prefix: '/api' });
+  await app.register(bounceUploadRoutes({ publish }));
 
   const sharing = new SharingService({
     db,
@@ -270,7 +268,7 @@ export async function buildApp(
   await app.register(healthRoutes({ service: health, auth: authService, admins }), {
     prefix: '/api',
   });
-  await app.register(storageRoutes(deps), { prefix: '/api' });
+  await app.register(storageRoutes(deps));
 
   await registerSpa(app, deps.config.webDistDir);
   return app;

@@ -44,6 +44,49 @@ export default tseslint.config(
     },
   },
   {
+    // A module's SQL stays in its repo: services get repos through their constructors, and no
+    // module reaches into another module's repo (it asks that module's service, or is handed
+    // what it needs by app.ts). Type-only imports count too.
+    files: ['server/src/modules/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../*/*.repo', '../../modules/*/*.repo', '**/modules/*/*.repo'],
+              message:
+                "Another module's repo is private to it: use its service, or take what you need through the constructor.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['server/src/**/*.service.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'kysely',
+              message: "Services do not write SQL: put the query in the module's repo.",
+            },
+          ],
+          patterns: [
+            {
+              group: ['../*/*.repo', '../../modules/*/*.repo', '**/modules/*/*.repo'],
+              message:
+                "Another module's repo is private to it: use its service, or take what you need through the constructor.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['web/src/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     languageOptions: { globals: { ...globals.browser } },

@@ -20,13 +20,25 @@ import { desktopRoutes } from './modules/auth/desktop.routes';
 import { registerDemoRestrictions } from './modules/demo/demo-policy';
 import { demoRoutes } from './modules/demo/demo.routes';
 import { DemoService } from './modules/demo/demo.service';
+import { DemoRepo } from './modules/demo/demo.repo';
 import { linkRoutes, ownerSharingRoutes } from './modules/sharing/sharing.routes';
 import { SharingService } from './modules/sharing/sharing.service';
+import { LinksRepo } from './modules/sharing/links.repo';
+import { CommentsService } from './modules/comments/comments.service';
+import { CommentsRepo } from './modules/comments/comments.repo';
+import { linkCommentRoutes, ownerCommentRoutes } from './modules/comments/comments.routes';
+import { VersionsRepo } from './modules/versions/versions.repo';
 import { workspaceRoutes } from './modules/workspace/workspace.routes';
-import { WorkspaceService } from './modules/workspace/workspace.service';
+import { DebugService } from './modules/workspace/debug.service';
+import { SearchService } from './modules/workspace/search.service';
+import { StatsService } from './modules/workspace/stats.service';
+import { WorkspaceRepo } from './modules/workspace/workspace.repo';
 import { InstanceAdmins } from './modules/workspace/instance-admins';
 import { DesktopTokensService } from './modules/auth/desktop-tokens.service';
 import { MagicCodeService } from './modules/auth/magic-code.service';
+import { MagicCodesRepo } from './modules/auth/magic-codes.repo';
+import { DesktopTokensRepo } from './modules/auth/desktop-tokens.repo';
+import { AuthRepo } from './modules/auth/auth.repo';
 import { healthRoutes } from './modules/health/health.routes';
 import { profileRoutes } from './modules/profiles/profiles.routes';
 import { projectRoutes } from './modules/projects/projects.routes';
@@ -34,9 +46,9 @@ import { ProjectsRepo } from './modules/projects/projects.repo';
 import { ProjectsService } from './modules/projects/projects.service';
 import { UploadService } from './modules/versions/upload.service';
 import { versionRoutes } from './modules/versions/versions.routes';
-import { VersionsRepo } from './modules/versions/versions.repo';
 import { VersionsService } from './modules/versions/versions.service';
 import { ProfilesService } from './modules/profiles/profiles.service';
+import { ProfilesRepo } from './modules/profiles/profiles.repo';
 import { PublishService } from './modules/repos/publish.service';
 import { bounceUploadRoutes, repoRoutes } from './modules/repos/repos.routes';
 import { BouncesService } from './modules/repos/bounces.service';
@@ -46,6 +58,7 @@ import { ReposRepo } from './modules/repos/repos.repo';
 import { ReposService } from './modules/repos/repos.service';
 import { crawlerRoutes, siteRoutes } from './modules/site/site.routes';
 import { SiteService } from './modules/site/site.service';
+import { SiteRepo } from './modules/site/site.repo';
 import { HealthService } from './modules/health/health.service';
 
 export interface BuildAppOptions {
@@ -110,7 +123,8 @@ export async function buildApp(
   registerCsrfProtection(app, deps.config.publicUrl);
 
   const db = deps.database.db;
-  registerDemoRestrictions(app, db);
+  const demoRepo = new DemoRepo(db);
+  registerDemoRestrictions(app, demoRepo);
   // An account taken over by the proven owner of its address loses its desktop tokens too
   // (`desktop` is built below; this runs only at sign-in time).
   const auth = createAuth(deps.config, deps.database, deps.secretKey, {
@@ -119,7 +133,7 @@ export async function buildApp(
     },
   });
   const magic = new MagicCodeService({
-    db,
+    codes: new MagicCodesRepo(db),
     mailer: deps.mailer,
     clock: deps.clock,
     secret: deps.secretKey,
@@ -144,10 +158,10 @@ export async function buildApp(
     projects,
     maxBytes: options.uploadMaxBytes,
   });
-  const desktop = new DesktopTokensService({ db, clock: deps.clock });
+  const desktop = new DesktopTokensService({ repo: new DesktopTokensRepo(db), clock: deps.clock });
   const authService = new AuthService({
     auth,
-    db,
+    repo: new AuthRepo(db),
     limiter: new RateLimiter(db, deps.clock),
     magic,
     desktop,
@@ -155,7 +169,7 @@ export async function buildApp(
   });
   const requireUser = registerAuthGuard(app, authService);
   const demo = new DemoService({
-    db,
+    repo: demoRepo,
     dialect: deps.database.dialect,
     auth,
     sessions: authService,
@@ -177,7 +191,7 @@ export async function buildApp(
     { prefix: '/api' },
   );
   const profiles = new ProfilesService({
-    db,
+    repo: new ProfilesRepo(db),
     storage: deps.storage,
     jobs: deps.jobs,
     clock: deps.clock,
@@ -227,18 +241,31 @@ export async function buildApp(
   );
   await app.register(bounceUploadRoutes({ publish }));
 
+  const shareLimiter = new RateLimiter(db, deps.clock);
   const sharing = new SharingService({
-    db,
+    links: new LinksRepo(db),
+    versions: versionsRepo,
     clock: deps.clock,
-    limiter: new RateLimiter(db, deps.clock),
+    limiter: shareLimiter,
+  });
+  const comments = new CommentsService({
+    comments: new CommentsRepo(db),
+    versions: versionsRepo,
+    clock: deps.clock,
+    limiter: shareLimiter,
   });
   await app.register(ownerSharingRoutes({ service: sharing, requireUser }), { prefix: '/api' });
-  await app.register(linkRoutes({ service: sharing, auth: authService, storage: deps.storage }), {
+  await app.register(ownerCommentRoutes({ service: comments, requireUser }), { prefix: '/api' });
+  await app.register(linkRoutes({ service: sharing, storage: deps.storage }), {
+    prefix: '/api',
+  });
+  await app.register(linkCommentRoutes({ service: comments, sharing, auth: authService }), {
     prefix: '/api',
   });
 
-  const workspace = new WorkspaceService({
-    db,
+  const workspaceRepo = new WorkspaceRepo(db);
+  const debug = new DebugService({
+    repo: workspaceRepo,
     dialect: deps.database.dialect,
     clock: deps.clock,
     storage: deps.storage,
@@ -247,16 +274,25 @@ export async function buildApp(
     queueKind: deps.jobs.kind,
   });
   const admins = new InstanceAdmins({
-    db,
+    repo: workspaceRepo,
     adminEmails: deps.config.adminEmails,
     env: deps.config.env,
   });
-  await app.register(workspaceRoutes({ service: workspace, requireUser, admins }), {
-    prefix: '/api',
-  });
+  await app.register(
+    workspaceRoutes({
+      stats: new StatsService({ repo: workspaceRepo, clock: deps.clock }),
+      search: new SearchService({ repo: workspaceRepo }),
+      debug,
+      requireUser,
+      admins,
+    }),
+    {
+      prefix: '/api',
+    },
+  );
 
   const site = new SiteService({
-    db,
+    repo: new SiteRepo(db),
     clock: deps.clock,
     limiter: new RateLimiter(db, deps.clock),
     config: deps.config,

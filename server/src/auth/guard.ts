@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AUTH_MESSAGES } from '@takes/contract';
-import { HttpError } from '../http/errors';
+import { Unauthenticated } from '../errors';
 import { toFetchHeaders } from '../modules/auth/fetch-bridge';
 import type { AuthService, AuthenticatedUser } from '../modules/auth/auth.service';
 
@@ -24,12 +24,12 @@ export function registerAuthGuard(
     if (typeof token === 'string' && token && !headers.has('authorization'))
       headers.set('authorization', `Bearer ${token}`);
     request.user ??= await auth.currentUser(headers);
-    if (!request.user) throw new HttpError(401, AUTH_MESSAGES.notAuthenticated);
+    if (!request.user) throw new Unauthenticated(AUTH_MESSAGES.notAuthenticated);
   };
 }
 
 /** The signed-in user of a route guarded by `requireUser`. */
 export function userOf(request: FastifyRequest): AuthenticatedUser {
-  if (!request.user) throw new HttpError(401, AUTH_MESSAGES.notAuthenticated);
+  if (!request.user) throw new Unauthenticated(AUTH_MESSAGES.notAuthenticated);
   return request.user;
 }

@@ -14,6 +14,7 @@ import { expireUpload } from '../modules/repos/upload-expiry';
 import type { ObjectStore } from '../storage/object-store';
 import { RateLimiter } from '../auth/rate-limiter';
 import { pruneCodeFailures } from '../modules/auth/magic-code.service';
+import { MagicCodesRepo } from '../modules/auth/magic-codes.repo';
 import { expireDemoAccounts } from '../modules/demo/demo-expiry';
 import type { JobQueue } from './job-queue';
 import { defineJob, type JobDefinition } from './registry';
@@ -124,7 +125,7 @@ export function createJobCatalog(deps: JobCatalogDeps): JobDefinition[] {
       handle: async (_payload, context) => {
         const removed = await new RateLimiter(deps.db, deps.clock).prune();
         if (removed > 0) context.logger.info({ removed }, 'expired rate-limit windows removed');
-        const forgotten = await pruneCodeFailures(deps.db, deps.clock.now());
+        const forgotten = await pruneCodeFailures(new MagicCodesRepo(deps.db), deps.clock.now());
         if (forgotten > 0) context.logger.info({ forgotten }, 'old code-failure budgets removed');
       },
     }),

@@ -1,12 +1,20 @@
-import type { Kysely } from 'kysely';
 import { APIError } from 'better-auth/api';
 import { AUTH_MESSAGES, type SessionResponse, type SessionUser } from '@takes/contract';
 import type { Auth } from '../../auth/auth';
 import { passwordProblem } from '../../auth/password-policy';
 import { AUTH_RATE_RULES, type RateLimiter, type RateRule } from '../../auth/rate-limiter';
 import type { Config } from '../../config';
-import type { Database } from '../../db/schema';
-import { HttpError } from '../../http/errors';
+import {
+  Conflict,
+  Internal,
+  Invalid,
+  RateLimited,
+  Unauthenticated,
+  Unavailable,
+  UpstreamFailed,
+} from '../../errors';
+import { translateAuthError as translate } from './auth-errors';
+import type { AuthRepo } from './auth.repo';
 import type { DesktopTokensService } from './desktop-tokens.service';
 import type { MagicCodeService } from './magic-code.service';
 
@@ -35,7 +43,7 @@ export class AuthService {
   constructor(
     private readonly deps: {
       auth: Auth;
-      db: Kysely<Database>;
+      repo: AuthRepo;
       limiter: RateLimiter;
       magic: MagicCodeService;
       desktop: DesktopTokensService;
@@ -49,11 +57,7 @@ export class AuthService {
     if (bearer) {
       const token = await this.deps.desktop.userForAccessToken(bearer);
       if (!token) return null;
-      const user = await this.deps.db
-        .selectFrom('users')
-        .select(['id', 'email'])
-        .where('id', '=', token.userId)
-        .executeTakeFirst();
+      const user = await this.deps.repo.findUser(token.userId);
       return user
         ? {
             id: user.id,
@@ -80,19 +84,7 @@ export class AuthService {
   }
 
   async sessionUser(userId: string): Promise<SessionUser> {
-    const row = await this.deps.db
-      .selectFrom('users')
-      .leftJoin('profiles', 'profiles.user_id', 'users.id')
-      .select([
-        'users.id',
-        'users.email',
-        'users.name',
-        'profiles.display_name',
-        'profiles.avatar_key',
-        'profiles.updated_at',
-      ])
-      .where('users.id', '=', userId)
-      .executeTakeFirstOrThrow();
+    const row = await this.deps.repo.sessionUserRow(userId);
     return {
       id: row.id,
       email: row.email,
@@ -109,7 +101,7 @@ export class AuthService {
     await this.limit(AUTH_RATE_RULES.signUpIp, ctx.ip);
     await this.limit(AUTH_RATE_RULES.signUpEmail, input.email);
     const problem = passwordProblem(input.password);
-    if (problem) throw new HttpError(400, problem);
+    if (problem) throw new Invalid(problem);
     try {
       const { headers, response } = await this.deps.auth.api.signUpEmail({
         body: { email: input.email, password: input.password, name: input.name ?? '' },
@@ -122,10 +114,10 @@ export class AuthService {
         error instanceof APIError &&
         error.body?.code === 'USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL'
       ) {
-        throw new HttpError(409, 'An account with this email already exists. Sign in instead.');
+        throw new Conflict('An account with this email already exists. Sign in instead.');
       }
       if (error instanceof APIError && error.body?.code === 'USER_ALREADY_EXISTS') {
-        throw new HttpError(409, 'An account with this email already exists. Sign in instead.');
+        throw new Conflict('An account with this email already exists. Sign in instead.');
       }
       throw translate(error);
     }
@@ -146,7 +138,7 @@ export class AuthService {
       return { cookies: headers, body: await this.bodyForToken(response.user.id, response.token) };
     } catch (error) {
       if (error instanceof APIError && error.statusCode === 401) {
-        throw new HttpError(401, 'Invalid email or password');
+        throw new Unauthenticated('Invalid email or password');
       }
       throw translate(error);
     }
@@ -164,8 +156,7 @@ export class AuthService {
   async sendMagicCode(email: string, ctx: RequestContext): Promise<void> {
     await this.limit(AUTH_RATE_RULES.codeSendIp, ctx.ip);
     if (!(await this.deps.limiter.hit(AUTH_RATE_RULES.codeSendEmail, email))) {
-      throw new HttpError(
-        429,
+      throw new RateLimited(
         'A code was sent to this address less than a minute ago. Please wait before asking for another.',
       );
     }
@@ -177,21 +168,21 @@ export class AuthService {
     await this.limit(AUTH_RATE_RULES.codeVerifyIp, ctx.ip);
     await this.limit(AUTH_RATE_RULES.codeVerifyEmail, email);
     if (!(await this.deps.magic.verifyCode(email, code)))
-      throw new HttpError(400, AUTH_MESSAGES.otpInvalid);
+      throw new Invalid(AUTH_MESSAGES.otpInvalid);
     return this.signInProven(email, ctx.headers);
   }
 
   /** Whom an emailed link would sign in, for its page to ask first; it stays unused. */
   async magicLinkEmail(token: string): Promise<string> {
     const email = await this.deps.magic.peekLink(token);
-    if (!email) throw new HttpError(400, AUTH_MESSAGES.otpInvalid);
+    if (!email) throw new Invalid(AUTH_MESSAGES.otpInvalid);
     return email;
   }
 
   /** Signs in with an emailed link, once, after its page asked. */
   async signInWithMagicLink(token: string, ctx: RequestContext): Promise<AuthResult> {
     const email = await this.deps.magic.consumeLink(token);
-    if (!email) throw new HttpError(400, AUTH_MESSAGES.otpInvalid);
+    if (!email) throw new Invalid(AUTH_MESSAGES.otpInvalid);
     return this.signInProven(email, ctx.headers);
   }
 
@@ -201,8 +192,7 @@ export class AuthService {
     headers: Headers,
   ): Promise<{ url: string; cookies: Headers }> {
     if (!this.deps.config.oauth[provider]) {
-      throw new HttpError(
-        503,
+      throw new Unavailable(
         `${provider === 'google' ? 'Google' : 'Apple'} sign-in is not configured on this server`,
       );
     }
@@ -217,7 +207,7 @@ export class AuthService {
         headers,
         returnHeaders: true,
       });
-      if (!response.url) throw new HttpError(502, `An error occurred during ${provider} sign in`);
+      if (!response.url) throw new UpstreamFailed(`An error occurred during ${provider} sign in`);
       return { url: response.url, cookies };
     } catch (error) {
       throw translate(error);
@@ -231,7 +221,7 @@ export class AuthService {
     headers: Headers,
   ): Promise<void> {
     const problem = passwordProblem(input.newPassword);
-    if (problem) throw new HttpError(400, problem);
+    if (problem) throw new Invalid(problem);
     try {
       await this.deps.auth.api.changePassword({
         body: {
@@ -243,11 +233,10 @@ export class AuthService {
       });
     } catch (error) {
       if (error instanceof APIError && error.body?.code === 'INVALID_PASSWORD') {
-        throw new HttpError(400, 'Current password is incorrect');
+        throw new Invalid('Current password is incorrect');
       }
       if (error instanceof APIError && error.body?.code === 'CREDENTIAL_ACCOUNT_NOT_FOUND') {
-        throw new HttpError(
-          400,
+        throw new Invalid(
           'This account signs in with an emailed code or a social account and has no password',
         );
       }
@@ -262,16 +251,12 @@ export class AuthService {
    * ended. The caller's own session (or own token family) stays.
    */
   async signOutOthers(user: AuthenticatedUser): Promise<number> {
-    const result = await this.deps.db
-      .deleteFrom('sessions')
-      .where('user_id', '=', user.id)
-      .where('token', '!=', user.sessionToken)
-      .executeTakeFirst();
+    const sessions = await this.deps.repo.deleteOtherSessions(user.id, user.sessionToken);
     const devices = await this.deps.desktop.revokeAllForUser(
       user.id,
       user.tokenFamilyId ?? undefined,
     );
-    return Number(result.numDeletedRows) + devices;
+    return sessions + devices;
   }
 
   private async signInProven(email: string, headers: Headers): Promise<AuthResult> {
@@ -291,37 +276,18 @@ export class AuthService {
     userId: string,
     token: string | null | undefined,
   ): Promise<SessionResponse> {
-    const session = token
-      ? await this.deps.db
-          .selectFrom('sessions')
-          .select('expires_at')
-          .where('token', '=', token)
-          .executeTakeFirst()
-      : undefined;
-    if (!session) throw new HttpError(500, AUTH_MESSAGES.authFailed);
+    const session = token ? await this.deps.repo.sessionByToken(token) : undefined;
+    if (!session) throw new Internal(AUTH_MESSAGES.authFailed);
     return this.sessionBody(userId, new Date(session.expires_at).toISOString());
   }
 
   private async limit(rule: RateRule, subject: string): Promise<void> {
     if (!(await this.deps.limiter.hit(rule, subject)))
-      throw new HttpError(429, AUTH_MESSAGES.tooManyRequests);
+      throw new RateLimited(AUTH_MESSAGES.tooManyRequests);
   }
 }
 
 export function avatarUrl(userId: string, updatedAt: string | null): string {
   const version = updatedAt ? new Date(updatedAt).getTime() : 0;
   return `/api/profile/avatar/${userId}?v=${version}`;
-}
-
-/** better-auth's errors in our shape; anything else passes through as a server error. */
-function translate(error: unknown): unknown {
-  if (error instanceof HttpError) return error;
-  if (error instanceof APIError) {
-    const message =
-      typeof error.body?.message === 'string' ? error.body.message : AUTH_MESSAGES.authFailed;
-    return new HttpError(error.statusCode >= 400 ? error.statusCode : 400, message, {
-      code: error.body?.code,
-    });
-  }
-  return error;
 }

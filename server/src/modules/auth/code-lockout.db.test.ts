@@ -1,19 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { codeFrom, linkTokenFrom, startTestSmtp, type TestSmtp } from '../../../test/smtp';
-import { createTestApp, TestClock, type TestApp } from '../../../test/test-app';
-import { SmtpMailer } from '../../mail/mailer';
+import { describe, expect, it } from 'vitest';
+import { ORIGIN } from '../../../test/api';
+import { mailAppSuite } from '../../../test/mail-app';
+import { codeFrom, linkTokenFrom } from '../../../test/smtp';
+import { type TestClock, type TestApp } from '../../../test/test-app';
 
-let smtp: TestSmtp;
-beforeAll(async () => {
-  smtp = await startTestSmtp();
-});
-afterAll(async () => {
-  await smtp.close();
-});
-
-let counter = 0;
-const uniqueEmail = () => `lockout${Date.now()}${++counter}@example.com`;
-const ORIGIN = 'http://localhost:8080';
+const { smtp, uniqueEmail, start: startMailApp } = mailAppSuite('lockout');
 const HOUR = 60 * 60 * 1000;
 const NOTICE_SUBJECT = 'Someone tried to sign in to your Takes account';
 const locked = (duration: string) => ({
@@ -24,16 +15,8 @@ const locked = (duration: string) => ({
 describe('the daily budget of wrong codes per address', () => {
   let t: TestApp;
   let clock: TestClock;
-  afterEach(async () => {
-    await t.close();
-  });
-
   async function start() {
-    clock = new TestClock();
-    t = await createTestApp({
-      clock,
-      mailer: new SmtpMailer(smtp.url, 'Takes <no-reply@takes.test>'),
-    });
+    ({ t, clock } = await startMailApp());
   }
 
   const post = (url: string, payload: object) =>

@@ -1,10 +1,9 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import type { Kysely, Transaction } from 'kysely';
 import type { DesktopDevice } from '@takes/contract';
 import type { Clock } from '../../clock';
-import type { Database } from '../../db/schema';
-import { HttpError, notFound } from '../../http/errors';
+import { Invalid, NotFound, Unauthenticated } from '../../errors';
 import { deviceName } from './device-name';
+import type { DesktopTokensRepo, Executor } from './desktop-tokens.repo';
 
 const CODE_TTL_MS = 5 * 60 * 1000;
 export const ACCESS_TOKEN_TTL_S = 60 * 60;
@@ -22,11 +21,9 @@ export interface TokenPair {
   expiresIn: number;
 }
 
-type Db = Kysely<Database> | Transaction<Database>;
-
 const hash = (token: string) => createHash('sha256').update(token).digest('hex');
 const newToken = (prefix: string) => `${prefix}_${randomBytes(32).toString('base64url')}`;
-const ended = () => new HttpError(401, 'This session has ended. Sign in again.');
+const ended = () => new Unauthenticated('This session has ended. Sign in again.');
 
 /**
  * Tokens for the desktop app and the CLI. A signed-in person approves a one-time code; the
@@ -36,14 +33,11 @@ const ended = () => new HttpError(401, 'This session has ended. Sign in again.')
  * after it began whatever the rotation, or when revoked.
  */
 export class DesktopTokensService {
-  constructor(private readonly deps: { db: Kysely<Database>; clock: Clock }) {}
+  constructor(private readonly deps: { repo: DesktopTokensRepo; clock: Clock }) {}
 
   async approve(userId: string): Promise<string> {
     const code = randomBytes(24).toString('base64url');
-    await this.deps.db
-      .insertInto('desktop_codes')
-      .values({ code_hash: hash(code), user_id: userId, expires_at: this.at(CODE_TTL_MS) })
-      .execute();
+    await this.deps.repo.insertCode(hash(code), userId, this.at(CODE_TTL_MS));
     return code;
   }
 
@@ -52,50 +46,31 @@ export class DesktopTokensService {
     device: { name?: string | undefined; userAgent?: string | undefined } = {},
   ): Promise<TokenPair> {
     const now = this.at(0);
-    return this.deps.db.transaction().execute(async (trx) => {
-      const row = await trx
-        .deleteFrom('desktop_codes')
-        .where('code_hash', '=', hash(code))
-        .where('expires_at', '>', now)
-        .returning('user_id')
-        .executeTakeFirst();
-      if (!row)
-        throw new HttpError(
-          400,
+    return this.deps.repo.transaction(async (trx) => {
+      const userId = await this.deps.repo.takeCode(hash(code), now, trx);
+      if (!userId)
+        throw new Invalid(
           'This sign-in code is invalid, used or expired. Start the sign-in again.',
         );
       const familyId = randomUUID();
-      await trx
-        .insertInto('desktop_families')
-        .values({
+      await this.deps.repo.insertFamily(
+        {
           id: familyId,
-          user_id: row.user_id,
+          user_id: userId,
           name: deviceName(device.name, device.userAgent),
           created_at: now,
           last_used_at: now,
           expires_at: this.at(REFRESH_TOKEN_TTL_MS),
-        })
-        .execute();
-      return this.issue(trx, row.user_id, familyId, now, now);
+        },
+        trx,
+      );
+      return this.issue(trx, userId, familyId, now, now);
     });
   }
 
   async refresh(refreshToken: string): Promise<TokenPair> {
     const now = this.at(0);
-    const row = await this.deps.db
-      .selectFrom('refresh_tokens')
-      .innerJoin('desktop_families', 'desktop_families.id', 'refresh_tokens.family_id')
-      .select([
-        'refresh_tokens.token_hash',
-        'refresh_tokens.family_id',
-        'refresh_tokens.user_id',
-        'refresh_tokens.expires_at',
-        'refresh_tokens.revoked_at',
-        'desktop_families.created_at as family_created_at',
-        'desktop_families.revoked_at as family_revoked_at',
-      ])
-      .where('refresh_tokens.token_hash', '=', hash(refreshToken))
-      .executeTakeFirst();
+    const row = await this.deps.repo.findRefreshToken(hash(refreshToken));
     if (
       !row ||
       row.revoked_at ||
@@ -105,22 +80,14 @@ export class DesktopTokensService {
     )
       throw ended();
     // Use it up atomically: only one of two racing refreshes wins.
-    const used = await this.deps.db
-      .updateTable('refresh_tokens')
-      .set({ used_at: now })
-      .where('token_hash', '=', row.token_hash)
-      .where('used_at', 'is', null)
-      .executeTakeFirst();
-    if (Number(used.numUpdatedRows) !== 1) {
+    if (!(await this.deps.repo.useRefreshToken(row.token_hash, now))) {
       // A used token came back: someone copied it. End the whole sign-in.
       await this.revokeFamily(row.family_id);
       throw ended();
     }
-    return this.deps.db
-      .transaction()
-      .execute((trx) =>
-        this.issue(trx, row.user_id, row.family_id, row.family_created_at, this.at(0)),
-      );
+    return this.deps.repo.transaction((trx) =>
+      this.issue(trx, row.user_id, row.family_id, row.family_created_at, this.at(0)),
+    );
   }
 
   /** The user (and token family) a bearer access token belongs to, if it is live. */
@@ -129,44 +96,18 @@ export class DesktopTokensService {
   ): Promise<{ userId: string; familyId: string; expiresAt: string } | undefined> {
     const now = this.deps.clock.now();
     const nowIso = now.toISOString();
-    const row = await this.deps.db
-      .selectFrom('access_tokens')
-      .innerJoin('desktop_families', 'desktop_families.id', 'access_tokens.family_id')
-      .select([
-        'access_tokens.user_id',
-        'access_tokens.family_id',
-        'access_tokens.expires_at',
-        'desktop_families.last_used_at',
-      ])
-      .where('access_tokens.token_hash', '=', hash(accessToken))
-      .where('access_tokens.revoked_at', 'is', null)
-      .where('access_tokens.expires_at', '>', nowIso)
-      .where('desktop_families.revoked_at', 'is', null)
-      .executeTakeFirst();
+    const row = await this.deps.repo.findLiveAccessToken(hash(accessToken), nowIso);
     if (!row) return undefined;
     const stale = new Date(now.getTime() - LAST_USED_GRANULARITY_MS).toISOString();
     if (row.last_used_at < stale) {
-      await this.deps.db
-        .updateTable('desktop_families')
-        .set({ last_used_at: nowIso })
-        .where('id', '=', row.family_id)
-        .where('last_used_at', '<', stale)
-        .execute();
+      await this.deps.repo.touchFamily(row.family_id, nowIso, stale);
     }
     return { userId: row.user_id, familyId: row.family_id, expiresAt: row.expires_at };
   }
 
   /** The caller's live desktop and CLI sign-ins, newest first. */
   async listDevices(userId: string): Promise<DesktopDevice[]> {
-    const rows = await this.deps.db
-      .selectFrom('desktop_families')
-      .select(['id', 'name', 'created_at', 'last_used_at'])
-      .where('user_id', '=', userId)
-      .where('revoked_at', 'is', null)
-      .where('expires_at', '>', this.at(0))
-      .orderBy('created_at', 'desc')
-      .orderBy('id')
-      .execute();
+    const rows = await this.deps.repo.listLiveFamilies(userId, this.at(0));
     return rows.map((row) => ({
       id: row.id,
       name: row.name,
@@ -177,40 +118,13 @@ export class DesktopTokensService {
 
   /** Ends one of the caller's sign-ins; someone else's (or an ended one) is not found. */
   async revokeDevice(userId: string, familyId: string): Promise<void> {
-    const family = await this.deps.db
-      .selectFrom('desktop_families')
-      .select('id')
-      .where('id', '=', familyId)
-      .where('user_id', '=', userId)
-      .where('revoked_at', 'is', null)
-      .where('expires_at', '>', this.at(0))
-      .executeTakeFirst();
-    if (!family) throw notFound('Device not found');
+    if (!(await this.deps.repo.isLiveFamilyOf(userId, familyId, this.at(0))))
+      throw new NotFound('Device not found');
     await this.revokeFamily(familyId);
   }
 
   async revokeFamily(familyId: string): Promise<void> {
-    const now = this.at(0);
-    await this.deps.db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable('desktop_families')
-        .set({ revoked_at: now })
-        .where('id', '=', familyId)
-        .where('revoked_at', 'is', null)
-        .execute();
-      await trx
-        .updateTable('refresh_tokens')
-        .set({ revoked_at: now })
-        .where('family_id', '=', familyId)
-        .where('revoked_at', 'is', null)
-        .execute();
-      await trx
-        .updateTable('access_tokens')
-        .set({ revoked_at: now })
-        .where('family_id', '=', familyId)
-        .where('revoked_at', 'is', null)
-        .execute();
-    });
+    await this.deps.repo.revokeFamily(familyId, this.at(0));
   }
 
   /**
@@ -218,40 +132,11 @@ export class DesktopTokensService {
    * except `keepFamilyId`. Answers how many live sign-ins ended.
    */
   async revokeAllForUser(userId: string, keepFamilyId?: string): Promise<number> {
-    const now = this.at(0);
-    return this.deps.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('desktop_codes').where('user_id', '=', userId).execute();
-      let families = trx
-        .updateTable('desktop_families')
-        .set({ revoked_at: now })
-        .where('user_id', '=', userId)
-        .where('revoked_at', 'is', null);
-      let refresh = trx
-        .updateTable('refresh_tokens')
-        .set({ revoked_at: now })
-        .where('user_id', '=', userId)
-        .where('revoked_at', 'is', null);
-      let access = trx
-        .updateTable('access_tokens')
-        .set({ revoked_at: now })
-        .where('user_id', '=', userId)
-        .where('revoked_at', 'is', null);
-      if (keepFamilyId) {
-        families = families.where('id', '!=', keepFamilyId);
-        refresh = refresh.where('family_id', '!=', keepFamilyId);
-        access = access.where('family_id', '!=', keepFamilyId);
-      }
-      const ended = await families.where('expires_at', '>', now).returning('id').execute();
-      // Families already past their end are revoked too, so nothing of them can come back.
-      await families.execute();
-      await refresh.execute();
-      await access.execute();
-      return ended.length;
-    });
+    return this.deps.repo.revokeAllForUser(userId, this.at(0), keepFamilyId);
   }
 
   private async issue(
-    trx: Db,
+    trx: Executor,
     userId: string,
     familyId: string,
     familyCreatedAt: string,
@@ -262,31 +147,25 @@ export class DesktopTokensService {
     const absoluteEnd = this.absoluteEnd(familyCreatedAt);
     const capped = (iso: string) => (iso < absoluteEnd ? iso : absoluteEnd);
     const refreshExpiresAt = capped(this.at(REFRESH_TOKEN_TTL_MS));
-    await trx
-      .insertInto('access_tokens')
-      .values({
-        token_hash: hash(accessToken),
-        family_id: familyId,
-        user_id: userId,
-        expires_at: capped(this.at(ACCESS_TOKEN_TTL_S * 1000)),
-        created_at,
-      })
-      .execute();
-    await trx
-      .insertInto('refresh_tokens')
-      .values({
-        token_hash: hash(refreshToken),
-        family_id: familyId,
-        user_id: userId,
-        expires_at: refreshExpiresAt,
-        created_at,
-      })
-      .execute();
-    await trx
-      .updateTable('desktop_families')
-      .set({ last_used_at: created_at, expires_at: refreshExpiresAt })
-      .where('id', '=', familyId)
-      .execute();
+    await this.deps.repo.insertTokens(
+      {
+        access: {
+          token_hash: hash(accessToken),
+          family_id: familyId,
+          user_id: userId,
+          expires_at: capped(this.at(ACCESS_TOKEN_TTL_S * 1000)),
+          created_at,
+        },
+        refresh: {
+          token_hash: hash(refreshToken),
+          family_id: familyId,
+          user_id: userId,
+          expires_at: refreshExpiresAt,
+          created_at,
+        },
+      },
+      trx,
+    );
     return { accessToken, refreshToken, tokenType: 'Bearer', expiresIn: ACCESS_TOKEN_TTL_S };
   }
 

@@ -1,9 +1,8 @@
 import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock';
-import type { Database } from '../../db/schema';
-import { HttpError } from '../../http/errors';
+import { RateLimited } from '../../errors';
 import type { Mailer } from '../../mail/mailer';
+import type { MagicCodesRepo } from './magic-codes.repo';
 
 export const MAGIC_CODE_TTL_MS = 10 * 60 * 1000;
 export const MAGIC_CODE_MAX_FAILURES = 5;
@@ -19,31 +18,26 @@ const LOCKOUT_MEMORY_MS = 7 * DAY_MS;
 export const MAGIC_LINK_PAGE = '/magic-link';
 
 /**
+ * Removes the failure budgets nothing remembers any more: their day is over and any lock-out ended
+ * more than a week ago (after which the next lock-out starts at the first step again anyway).
+ */
+export function pruneCodeFailures(codes: MagicCodesRepo, now: Date): Promise<number> {
+  const dayAgo = new Date(now.getTime() - DAY_MS).toISOString();
+  const forgotten = new Date(now.getTime() - LOCKOUT_MEMORY_MS).toISOString();
+  return codes.pruneFailures(dayAgo, forgotten);
+}
+
+/**
  * One email carries a 6-digit code and a link; either signs the owner in once. A new send
  * replaces the previous code and link; the 5th wrong code voids the code. Each address
  * also has a daily budget of wrong codes that a resend does not reset: spending it locks
  * sign-in by code for 1 h, then 6 h, then 24 h, and tells the address's owner. The link
  * (which only the mailbox's owner has) keeps working.
  */
-/**
- * Removes the failure budgets nothing remembers any more: their day is over and any lock-out ended
- * more than a week ago (after which the next lock-out starts at the first step again anyway).
- */
-export async function pruneCodeFailures(db: Kysely<Database>, now: Date): Promise<number> {
-  const dayAgo = new Date(now.getTime() - DAY_MS).toISOString();
-  const forgotten = new Date(now.getTime() - LOCKOUT_MEMORY_MS).toISOString();
-  const result = await db
-    .deleteFrom('magic_code_failures')
-    .where('window_start', '<=', dayAgo)
-    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', forgotten)]))
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
-}
-
 export class MagicCodeService {
   constructor(
     private readonly deps: {
-      db: Kysely<Database>;
+      codes: MagicCodesRepo;
       mailer: Mailer;
       clock: Clock;
       secret: string;
@@ -62,11 +56,7 @@ export class MagicCodeService {
       expires_at: new Date(now.getTime() + MAGIC_CODE_TTL_MS).toISOString(),
       sent_at: now.toISOString(),
     };
-    await this.deps.db
-      .insertInto('magic_codes')
-      .values({ email, ...row })
-      .onConflict((oc) => oc.column('email').doUpdateSet(row))
-      .execute();
+    await this.deps.codes.upsert(email, row);
     // The token rides in the fragment: browsers never send it, so no log holds it.
     const link = `${this.deps.publicUrl}${MAGIC_LINK_PAGE}#token=${linkToken}`;
     await this.deps.mailer.send({
@@ -91,65 +81,35 @@ export class MagicCodeService {
   async verifyCode(email: string, code: string): Promise<boolean> {
     const now = this.deps.clock.now();
     const nowIso = now.toISOString();
-    const budget = await this.deps.db
-      .selectFrom('magic_code_failures')
-      .select('locked_until')
-      .where('email', '=', email)
-      .executeTakeFirst();
+    const budget = await this.deps.codes.lockedUntil(email);
     if (budget?.locked_until && budget.locked_until > nowIso)
       throw lockedOut(budget.locked_until, now);
-    const row = await this.deps.db
-      .selectFrom('magic_codes')
-      .selectAll()
-      .where('email', '=', email)
-      .where('expires_at', '>', nowIso)
-      .executeTakeFirst();
+    const row = await this.deps.codes.findLive(email, nowIso);
     if (!row) return false;
     if (!this.matches(row.code_hash, `code:${email}:${code}`)) {
-      const failed = await this.deps.db
-        .updateTable('magic_codes')
-        .set((eb) => ({ failed_attempts: eb('failed_attempts', '+', 1) }))
-        .where('email', '=', email)
-        .where('code_hash', '=', row.code_hash)
-        .returning('failed_attempts')
-        .executeTakeFirst();
-      if (failed && failed.failed_attempts >= MAGIC_CODE_MAX_FAILURES) {
-        await this.deps.db.deleteFrom('magic_codes').where('email', '=', email).execute();
+      const failed = await this.deps.codes.countWrongTry(email, row.code_hash);
+      if (failed !== undefined && failed >= MAGIC_CODE_MAX_FAILURES) {
+        await this.deps.codes.delete(email);
       }
       await this.countFailure(email);
       return false;
     }
     // Deleting the exact row makes the code single use even when two requests race.
-    const consumed = await this.deps.db
-      .deleteFrom('magic_codes')
-      .where('email', '=', email)
-      .where('code_hash', '=', row.code_hash)
-      .where('failed_attempts', '<', MAGIC_CODE_MAX_FAILURES)
-      .executeTakeFirst();
-    return Number(consumed.numDeletedRows) === 1;
+    return this.deps.codes.consume(email, row.code_hash, MAGIC_CODE_MAX_FAILURES);
   }
 
   /** The email a link token would prove, without using it up; undefined when no good. */
   async peekLink(token: string): Promise<string | undefined> {
-    const row = await this.deps.db
-      .selectFrom('magic_codes')
-      .select('email')
-      .where('link_token_hash', '=', this.digest(`link:${token}`))
-      .where('expires_at', '>', this.deps.clock.now().toISOString())
-      .executeTakeFirst();
-    return row?.email;
+    return this.deps.codes.emailForLink(
+      this.digest(`link:${token}`),
+      this.deps.clock.now().toISOString(),
+    );
   }
 
   /** The email a link token proves, consuming it; undefined when unknown, used or expired. */
   async consumeLink(token: string): Promise<string | undefined> {
     const nowIso = this.deps.clock.now().toISOString();
-    const row = await this.deps.db
-      .deleteFrom('magic_codes')
-      .where('link_token_hash', '=', this.digest(`link:${token}`))
-      .where('expires_at', '>', nowIso)
-      .returning('email')
-      .executeTakeFirst();
-    return row?.email;
+    return this.deps.codes.consumeLink(this.digest(`link:${token}`), nowIso);
   }
 
   /**
@@ -161,27 +121,7 @@ export class MagicCodeService {
     const now = this.deps.clock.now();
     const nowIso = now.toISOString();
     const dayAgo = new Date(now.getTime() - DAY_MS).toISOString();
-    const counted = await this.deps.db
-      .insertInto('magic_code_failures')
-      .values({ email, failures: 1, window_start: nowIso })
-      .onConflict((oc) =>
-        oc.column('email').doUpdateSet((eb) => ({
-          failures: eb
-            .case()
-            .when('magic_code_failures.window_start', '<=', dayAgo)
-            .then(1)
-            .else(eb('magic_code_failures.failures', '+', 1))
-            .end(),
-          window_start: eb
-            .case()
-            .when('magic_code_failures.window_start', '<=', dayAgo)
-            .then(nowIso)
-            .else(eb.ref('magic_code_failures.window_start'))
-            .end(),
-        })),
-      )
-      .returning(['failures', 'lockouts', 'locked_until'])
-      .executeTakeFirstOrThrow();
+    const counted = await this.deps.codes.countFailure(email, nowIso, dayAgo);
     if (counted.failures < CODE_FAILURE_BUDGET) return;
     if (counted.failures > CODE_FAILURE_BUDGET) {
       // A racing attempt already tripped the lock-out (or is about to).
@@ -197,14 +137,7 @@ export class MagicCodeService {
     const lockouts = Math.min((recent ? counted.lockouts : 0) + 1, CODE_LOCKOUT_STEPS_MS.length);
     const lockMs = CODE_LOCKOUT_STEPS_MS[lockouts - 1] ?? HOUR_MS;
     const lockedUntil = new Date(now.getTime() + lockMs).toISOString();
-    await this.deps.db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable('magic_code_failures')
-        .set({ failures: 0, window_start: nowIso, lockouts, locked_until: lockedUntil })
-        .where('email', '=', email)
-        .execute();
-      await trx.deleteFrom('magic_codes').where('email', '=', email).execute();
-    });
+    await this.deps.codes.lock(email, { now: nowIso, lockouts, lockedUntil });
     await this.deps.mailer.send({
       to: email,
       subject: 'Someone tried to sign in to your Takes account',
@@ -238,10 +171,9 @@ function duration(ms: number): string {
   return hours === 1 ? '1 hour' : `${hours} hours`;
 }
 
-function lockedOut(lockedUntil: string, now: Date): HttpError {
+function lockedOut(lockedUntil: string, now: Date): RateLimited {
   const left = duration(new Date(lockedUntil).getTime() - now.getTime());
-  return new HttpError(
-    429,
+  return new RateLimited(
     `Too many wrong codes for this email address. Signing in with a code is locked for ${left}; you can still use the link in a new sign-in email.`,
   );
 }

@@ -1,37 +1,20 @@
 import pino from 'pino';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { codeFrom, linkTokenFrom, startTestSmtp, type TestSmtp } from '../../../test/smtp';
-import { cookiesFrom, createTestApp, TestClock, type TestApp } from '../../../test/test-app';
+import { describe, expect, it } from 'vitest';
+import { ORIGIN } from '../../../test/api';
+import { mailAppSuite } from '../../../test/mail-app';
+import { codeFrom, linkTokenFrom } from '../../../test/smtp';
+import { cookiesFrom, type TestClock, type TestApp } from '../../../test/test-app';
 import { buildApp } from '../../app';
-import { SmtpMailer } from '../../mail/mailer';
 
-let smtp: TestSmtp;
-beforeAll(async () => {
-  smtp = await startTestSmtp();
-});
-afterAll(async () => {
-  await smtp.close();
-});
-
-let counter = 0;
-const uniqueEmail = () => `link${Date.now()}${++counter}@example.com`;
-const ORIGIN = 'http://localhost:8080';
+const { smtp, uniqueEmail, start: startMailApp } = mailAppSuite('link');
 const INVALID = { error: 'Invalid or expired OTP code' };
 
 /** Login CSRF: following the emailed link only asks; signing in is an Origin-checked POST. */
 describe('the emailed sign-in link', () => {
   let t: TestApp;
   let clock: TestClock;
-  afterEach(async () => {
-    await t.close();
-  });
-
   async function start() {
-    clock = new TestClock();
-    t = await createTestApp({
-      clock,
-      mailer: new SmtpMailer(smtp.url, 'Takes <no-reply@takes.test>'),
-    });
+    ({ t, clock } = await startMailApp());
   }
 
   function post(

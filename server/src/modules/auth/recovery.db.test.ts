@@ -1,19 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { codeFrom, startTestSmtp, type TestSmtp } from '../../../test/smtp';
-import { cookiesFrom, createTestApp, TestClock, type TestApp } from '../../../test/test-app';
-import { SmtpMailer } from '../../mail/mailer';
+import { describe, expect, it } from 'vitest';
+import { ORIGIN } from '../../../test/api';
+import { mailAppSuite } from '../../../test/mail-app';
+import { codeFrom } from '../../../test/smtp';
+import { cookiesFrom, type TestClock, type TestApp } from '../../../test/test-app';
 
-let smtp: TestSmtp;
-beforeAll(async () => {
-  smtp = await startTestSmtp();
-});
-afterAll(async () => {
-  await smtp.close();
-});
-
-let counter = 0;
-const uniqueEmail = () => `recovery${Date.now()}${++counter}@example.com`;
-const ORIGIN = 'http://localhost:8080';
+const { smtp, uniqueEmail, start: startMailApp } = mailAppSuite('recovery');
 const PASSWORD = 'violet-mixdown-47';
 
 interface Pair {
@@ -25,16 +16,8 @@ interface Pair {
 describe('desktop and CLI tokens end with account recovery', () => {
   let t: TestApp;
   let clock: TestClock;
-  afterEach(async () => {
-    await t.close();
-  });
-
   async function start() {
-    clock = new TestClock();
-    t = await createTestApp({
-      clock,
-      mailer: new SmtpMailer(smtp.url, 'Takes <no-reply@takes.test>'),
-    });
+    ({ t, clock } = await startMailApp());
   }
 
   function post(url: string, payload: object, headers: Record<string, string> = {}) {

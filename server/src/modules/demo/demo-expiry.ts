@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/schema';
+import { NotFound } from '../../errors';
 import { HttpError } from '../../http/errors';
 import { deleteObjectsJob } from '../../jobs/catalog';
 import type { JobQueue } from '../../jobs/job-queue';
@@ -9,6 +10,7 @@ import { ProjectsRepo } from '../projects/projects.repo';
 import { ProjectsService } from '../projects/projects.service';
 import { ReposRepo } from '../repos/repos.repo';
 import { ReposService } from '../repos/repos.service';
+import { DemoRepo } from './demo.repo';
 
 export interface DemoExpiryDeps {
   db: Kysely<Database>;
@@ -26,31 +28,25 @@ const SWEEP_BATCH = 20;
  * again, or two at once, is harmless.
  */
 export async function expireDemoAccounts(deps: DemoExpiryDeps, userId: string): Promise<void> {
-  const due = await deps.db
-    .selectFrom('demo_accounts')
-    .select('user_id')
-    .where('expires_at', '<=', deps.clock.now().toISOString())
-    .orderBy('expires_at')
-    .limit(SWEEP_BATCH)
-    .execute();
-  const own = await deps.db
-    .selectFrom('demo_accounts')
-    .select('user_id')
-    .where('user_id', '=', userId)
-    .where('expires_at', '<=', deps.clock.now().toISOString())
-    .executeTakeFirst();
-  const ids = new Set([...(own ? [own.user_id] : []), ...due.map((row) => row.user_id)]);
-  for (const id of ids) await deleteDemoAccount(deps, id);
+  const demo = new DemoRepo(deps.db);
+  const due = await demo.expired(deps.clock.now().toISOString(), SWEEP_BATCH);
+  const own = await demo.isExpired(userId, deps.clock.now().toISOString());
+  const ids = new Set([...(own ? [userId] : []), ...due]);
+  for (const id of ids) await deleteDemoAccount(deps, demo, id);
 }
 
 /**
  * Removes a demo account with everything it made, through the same deletion paths a person
  * uses (projects, repositories: their stored audio goes once nothing else uses it).
  */
-async function deleteDemoAccount(deps: DemoExpiryDeps, userId: string): Promise<void> {
+async function deleteDemoAccount(
+  deps: DemoExpiryDeps,
+  demo: DemoRepo,
+  userId: string,
+): Promise<void> {
   const { db, jobs } = deps;
   // Signed out first, so nothing new is made while its things are removed.
-  await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+  await demo.deleteSessions(userId);
   const projects = new ProjectsService({ repo: new ProjectsRepo(db), clock: deps.clock, jobs });
   // Deleting builds no pull links, so the desktop scheme is never used here.
   const repos = new ReposService({
@@ -60,46 +56,31 @@ async function deleteDemoAccount(deps: DemoExpiryDeps, userId: string): Promise<
     storage: deps.storage,
     desktopScheme: 'takes',
   });
-  const owned = await db
-    .selectFrom('projects')
-    .select('id')
-    .where('owner_id', '=', userId)
-    .execute();
-  for (const { id } of owned) await goneAlready(projects.delete(userId, id));
-  const ownedRepos = await db
-    .selectFrom('repos')
-    .select('id')
-    .where('owner_id', '=', userId)
-    .execute();
-  for (const { id } of ownedRepos) await goneAlready(repos.delete(userId, id));
+  for (const id of await demo.projectIds(userId)) await goneAlready(projects.delete(userId, id));
+  for (const id of await demo.repoIds(userId)) await goneAlready(repos.delete(userId, id));
 
-  await db.transaction().execute(async (trx) => {
+  await demo.transaction(async (trx) => {
     // A request already under way may have made something meanwhile: the retry removes it.
-    const left = await trx
-      .selectFrom('projects')
-      .select('id')
-      .where('owner_id', '=', userId)
-      .unionAll(trx.selectFrom('repos').select('id').where('owner_id', '=', userId))
-      .execute();
-    if (left.length > 0) throw new Error('The demo account made something while being removed');
-    const profile = await trx
-      .selectFrom('profiles')
-      .select('avatar_key')
-      .where('user_id', '=', userId)
-      .executeTakeFirst();
+    if ((await demo.ownedCount(userId, trx)) > 0)
+      throw new Error('The demo account made something while being removed');
+    const avatarKey = await demo.avatarKey(userId, trx);
     // Everything else of the user (sessions, profile, links, tokens, the demo row) goes with it.
-    await trx.deleteFrom('users').where('id', '=', userId).execute();
-    if (profile?.avatar_key)
-      await jobs.enqueue(deleteObjectsJob, { keys: [profile.avatar_key] }, { executor: trx });
+    await demo.deleteUser(userId, trx);
+    if (avatarKey) await jobs.enqueue(deleteObjectsJob, { keys: [avatarKey] }, { executor: trx });
   });
   jobs.notify();
 }
 
-/** Another run may have deleted it a moment ago. */
+/**
+ * Another run may have deleted it a moment ago. (Not found is a NotFound, or an HttpError 404 from
+ * a service not yet moved to domain errors.)
+ */
 async function goneAlready(deletion: Promise<void>): Promise<void> {
   try {
     await deletion;
   } catch (error) {
-    if (!(error instanceof HttpError && error.statusCode === 404)) throw error;
+    const notFound =
+      error instanceof NotFound || (error instanceof HttpError && error.statusCode === 404);
+    if (!notFound) throw error;
   }
 }

@@ -1,15 +1,12 @@
 import type { FastifyInstance, preHandlerHookHandler, preHandlerAsyncHookHandler } from 'fastify';
-import type { Kysely, Transaction } from 'kysely';
 import {
   DEMO_MAX_UPLOAD_BYTES,
   DEMO_MAX_UPLOADS,
   DEMO_MESSAGES,
   PROJECT_MESSAGES,
 } from '@takes/contract';
-import type { Database } from '../../db/schema';
-import { HttpError } from '../../http/errors';
-
-type Executor = Kysely<Database> | Transaction<Database>;
+import { Forbidden } from '../../errors';
+import { DemoRepo, type Executor } from './demo.repo';
 
 /**
  * What a demo account may not do. Every rule about demo accounts lives in this file: the
@@ -23,13 +20,8 @@ const REFUSED_ROUTES: Readonly<Record<string, string>> = {
   'POST /api/auth/change-password': DEMO_MESSAGES.credentials,
 };
 
-export async function isDemoAccount(db: Executor, userId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('demo_accounts')
-    .select('user_id')
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  return row !== undefined;
+export function isDemoAccount(db: Executor, userId: string): Promise<boolean> {
+  return new DemoRepo(db).isDemoAccount(userId);
 }
 
 /**
@@ -37,7 +29,7 @@ export async function isDemoAccount(db: Executor, userId: string): Promise<boole
  * added after each route's own pre-handlers, so it sees the user their sign-in check found.
  * Call before the routes are registered; a listed route that never appears stops start-up.
  */
-export function registerDemoRestrictions(app: FastifyInstance, db: Kysely<Database>): void {
+export function registerDemoRestrictions(app: FastifyInstance, demo: DemoRepo): void {
   const seen = new Set<string>();
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
@@ -48,8 +40,8 @@ export function registerDemoRestrictions(app: FastifyInstance, db: Kysely<Databa
       if (!message) continue;
       seen.add(key);
       const refuseDemo: preHandlerAsyncHookHandler = async (request) => {
-        if (request.user && (await isDemoAccount(db, request.user.id)))
-          throw new HttpError(403, message);
+        if (request.user && (await demo.isDemoAccount(request.user.id)))
+          throw new Forbidden(message);
       };
       const own: preHandlerHookHandler[] = route.preHandler
         ? Array.isArray(route.preHandler)
@@ -85,16 +77,10 @@ export async function uploadLimitFor(
   maxBytes: number,
   options: { needsQuota?: boolean } = {},
 ): Promise<UploadLimit> {
-  const demo = userId
-    ? await db
-        .selectFrom('demo_accounts')
-        .select('uploads_used')
-        .where('user_id', '=', userId)
-        .executeTakeFirst()
-    : undefined;
-  if (!demo) return { maxBytes, tooLarge: PROJECT_MESSAGES.tooLarge };
-  if (options.needsQuota && demo.uploads_used >= DEMO_MAX_UPLOADS)
-    throw new HttpError(403, DEMO_MESSAGES.uploadsUsedUp);
+  const used = userId ? await new DemoRepo(db).uploadsUsed(userId) : undefined;
+  if (used === undefined) return { maxBytes, tooLarge: PROJECT_MESSAGES.tooLarge };
+  if (options.needsQuota && used >= DEMO_MAX_UPLOADS)
+    throw new Forbidden(DEMO_MESSAGES.uploadsUsedUp);
   return { maxBytes: Math.min(maxBytes, DEMO_MAX_UPLOAD_BYTES), tooLarge: DEMO_MESSAGES.tooLarge };
 }
 
@@ -104,12 +90,7 @@ export async function uploadLimitFor(
  * both take the last one: the increment is conditional. Other accounts are not limited.
  */
 export async function spendDemoUpload(db: Executor, userId: string): Promise<void> {
-  const spent = await db
-    .updateTable('demo_accounts')
-    .set((eb) => ({ uploads_used: eb('uploads_used', '+', 1) }))
-    .where('user_id', '=', userId)
-    .where('uploads_used', '<', DEMO_MAX_UPLOADS)
-    .executeTakeFirst();
-  if (Number(spent.numUpdatedRows) === 1) return;
-  if (await isDemoAccount(db, userId)) throw new HttpError(403, DEMO_MESSAGES.uploadsUsedUp);
+  const demo = new DemoRepo(db);
+  if (await demo.spendUpload(userId, DEMO_MAX_UPLOADS)) return;
+  if (await demo.isDemoAccount(userId)) throw new Forbidden(DEMO_MESSAGES.uploadsUsedUp);
 }

@@ -2,20 +2,19 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import type { Kysely } from 'kysely';
 import { AUTH_MESSAGES, DEMO_EMAIL_DOMAIN, DEMO_LIFETIME_MS, DEMO_MESSAGES } from '@takes/contract';
 import type { Auth } from '../../auth/auth';
 import type { RateLimiter, RateRule } from '../../auth/rate-limiter';
 import type { Clock } from '../../clock';
 import type { Dialect } from '../../db/dialect-sql';
-import type { Database } from '../../db/schema';
-import { HttpError } from '../../http/errors';
+import { NotFound, RateLimited } from '../../errors';
 import { expireDemoAccountJob } from '../../jobs/catalog';
 import type { JobQueue } from '../../jobs/job-queue';
 import type { MediaRunner } from '../../media/runner';
 import type { AuthResult, AuthService, RequestContext } from '../auth/auth.service';
 import type { ProjectsService } from '../projects/projects.service';
 import type { UploadService } from '../versions/upload.service';
+import type { DemoRepo } from './demo.repo';
 
 export const DEMO_PROJECT_NAME = 'Sample Project';
 
@@ -35,7 +34,7 @@ export const DEMO_CREATE_RULE: RateRule = {
 };
 
 export interface DemoDeps {
-  db: Kysely<Database>;
+  repo: DemoRepo;
   dialect: Dialect;
   auth: Auth;
   /** Builds the signed-in answer the other sign-ins give. */
@@ -63,9 +62,9 @@ export class DemoService {
   constructor(private readonly deps: DemoDeps) {}
 
   async start(ctx: RequestContext): Promise<AuthResult> {
-    if (!this.deps.enabled) throw new HttpError(404, DEMO_MESSAGES.disabled);
+    if (!this.deps.enabled) throw new NotFound(DEMO_MESSAGES.disabled);
     if (!(await this.deps.limiter.hit(DEMO_CREATE_RULE, ctx.ip)))
-      throw new HttpError(429, AUTH_MESSAGES.tooManyRequests);
+      throw new RateLimited(AUTH_MESSAGES.tooManyRequests);
     const { userId, email } = await this.createAccount();
     await this.seed(userId);
     const { headers: cookies, response } = await this.deps.auth.api.signInProvenEmail({
@@ -73,17 +72,10 @@ export class DemoService {
       headers: ctx.headers,
       returnHeaders: true,
     });
-    const session = await this.deps.db
-      .selectFrom('sessions')
-      .select('expires_at')
-      .where('token', '=', response.token)
-      .executeTakeFirstOrThrow();
+    const expiresAt = await this.deps.repo.sessionExpiresAt(response.token);
     return {
       cookies,
-      body: await this.deps.sessions.sessionBody(
-        userId,
-        new Date(session.expires_at).toISOString(),
-      ),
+      body: await this.deps.sessions.sessionBody(userId, new Date(expiresAt).toISOString()),
     };
   }
 
@@ -92,10 +84,9 @@ export class DemoService {
     const userId = randomUUID();
     const email = `${randomBytes(16).toString('hex')}@${DEMO_EMAIL_DOMAIN}`;
     const now = this.deps.clock.now();
-    await this.deps.db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto('users')
-        .values({
+    await this.deps.repo.transaction(async (trx) => {
+      await this.deps.repo.insertAccount(
+        {
           id: userId,
           name: DEMO_NAME,
           email,
@@ -104,16 +95,13 @@ export class DemoService {
           image: null,
           created_at: now.toISOString(),
           updated_at: now.toISOString(),
-        })
-        .execute();
-      await trx
-        .insertInto('demo_accounts')
-        .values({
-          user_id: userId,
+        },
+        {
           expires_at: new Date(now.getTime() + DEMO_LIFETIME_MS).toISOString(),
           created_at: now.toISOString(),
-        })
-        .execute();
+        },
+        trx,
+      );
       await this.deps.jobs.enqueue(
         expireDemoAccountJob,
         { userId },

@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { pipeline, type Readable } from 'node:stream';
-import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock';
-import type { Database } from '../../db/schema';
+import { NotFound, TooLarge, Unsupported } from '../../errors';
 import type { JobQueue } from '../../jobs/job-queue';
 import { deleteObjectsJob } from '../../jobs/catalog';
 import { ImageSniffer, UnsupportedImageError } from '../../media/image-type';
-import { HttpError, notFound } from '../../http/errors';
 import { ObjectTooLargeError, type ObjectStore } from '../../storage/object-store';
 import { avatarUrl } from '../auth/auth.service';
+import type { ProfilesRepo } from './profiles.repo';
 
 export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
 
@@ -18,10 +17,11 @@ export interface Profile {
   avatarUrl: string | null;
 }
 
+/** A person's display name and avatar (checked by content, stored, swapped in). */
 export class ProfilesService {
   constructor(
     private readonly deps: {
-      db: Kysely<Database>;
+      repo: ProfilesRepo;
       storage: ObjectStore;
       jobs: JobQueue;
       clock: Clock;
@@ -29,18 +29,8 @@ export class ProfilesService {
   ) {}
 
   async get(userId: string): Promise<Profile> {
-    const row = await this.deps.db
-      .selectFrom('users')
-      .leftJoin('profiles', 'profiles.user_id', 'users.id')
-      .select([
-        'users.email',
-        'profiles.display_name',
-        'profiles.avatar_key',
-        'profiles.updated_at',
-      ])
-      .where('users.id', '=', userId)
-      .executeTakeFirst();
-    if (!row) throw notFound();
+    const row = await this.deps.repo.find(userId);
+    if (!row) throw new NotFound();
     return {
       email: row.email,
       displayName: row.display_name,
@@ -50,13 +40,7 @@ export class ProfilesService {
 
   async setDisplayName(userId: string, displayName: string | null): Promise<Profile> {
     const updated_at = this.deps.clock.now().toISOString();
-    await this.deps.db
-      .insertInto('profiles')
-      .values({ user_id: userId, display_name: displayName, avatar_key: null, updated_at })
-      .onConflict((oc) =>
-        oc.column('user_id').doUpdateSet({ display_name: displayName, updated_at }),
-      )
-      .execute();
+    await this.deps.repo.setDisplayName(userId, displayName, updated_at);
     return this.get(userId);
   }
 
@@ -70,41 +54,24 @@ export class ProfilesService {
       await this.deps.storage.put(key, sniffer, { maxBytes: AVATAR_MAX_BYTES });
     } catch (error) {
       if (error instanceof UnsupportedImageError)
-        throw new HttpError(415, 'The avatar must be a PNG, JPEG or WebP image.');
+        throw new Unsupported('The avatar must be a PNG, JPEG or WebP image.');
       if (error instanceof ObjectTooLargeError)
-        throw new HttpError(413, 'The avatar must be 2 MB or smaller.');
+        throw new TooLarge('The avatar must be 2 MB or smaller.');
       throw error;
     }
     const updated_at = this.deps.clock.now().toISOString();
-    await this.deps.db.transaction().execute(async (trx) => {
-      const old = await trx
-        .selectFrom('profiles')
-        .select('avatar_key')
-        .where('user_id', '=', userId)
-        .executeTakeFirst();
-      await trx
-        .insertInto('profiles')
-        .values({ user_id: userId, display_name: null, avatar_key: key, updated_at })
-        .onConflict((oc) => oc.column('user_id').doUpdateSet({ avatar_key: key, updated_at }))
-        .execute();
+    await this.deps.repo.transaction(async (trx) => {
+      const old = await this.deps.repo.avatarKey(userId, trx);
+      await this.deps.repo.setAvatarKey(userId, key, updated_at, trx);
       // The old image goes once the new one is committed.
-      if (old?.avatar_key)
-        await this.deps.jobs.enqueue(
-          deleteObjectsJob,
-          { keys: [old.avatar_key] },
-          { executor: trx },
-        );
+      if (old) await this.deps.jobs.enqueue(deleteObjectsJob, { keys: [old] }, { executor: trx });
     });
     return this.get(userId);
   }
 
   async avatarKey(userId: string): Promise<string> {
-    const row = await this.deps.db
-      .selectFrom('profiles')
-      .select('avatar_key')
-      .where('user_id', '=', userId)
-      .executeTakeFirst();
-    if (!row?.avatar_key) throw notFound();
-    return row.avatar_key;
+    const key = await this.deps.repo.avatarKey(userId);
+    if (!key) throw new NotFound();
+    return key;
   }
 }

@@ -1,7 +1,6 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import {
   CONTACT_MESSAGES,
   DESKTOP_PLATFORMS,
@@ -11,8 +10,8 @@ import {
 import type { RateLimiter } from '../../auth/rate-limiter';
 import type { Clock } from '../../clock';
 import type { Config } from '../../config';
-import type { Database } from '../../db/schema';
-import { HttpError, notFound } from '../../http/errors';
+import { Invalid, NotFound, RateLimited, Unavailable } from '../../errors';
+import type { SiteRepo } from './site.repo';
 
 export const CONTACT_RATE = { name: 'contact:ip', limit: 5, windowMs: 60 * 60 * 1000 };
 
@@ -37,7 +36,7 @@ const SLUG = /^[a-z0-9][a-z0-9-]{0,99}$/;
 export class SiteService {
   constructor(
     private readonly deps: {
-      db: Kysely<Database>;
+      repo: SiteRepo;
       clock: Clock;
       limiter: RateLimiter;
       config: Pick<Config, 'blogDir' | 'desktopDownloads'>;
@@ -46,24 +45,21 @@ export class SiteService {
 
   async contact(input: ContactInput, ip: string): Promise<string> {
     if (!(await this.deps.limiter.hit(CONTACT_RATE, ip)))
-      throw new HttpError(429, CONTACT_MESSAGES.tooMany);
+      throw new RateLimited(CONTACT_MESSAGES.tooMany);
     const id = randomUUID();
-    await this.deps.db
-      .insertInto('contact_messages')
-      .values({
-        id,
-        topic: input.topic,
-        name: input.name,
-        email: input.email,
-        subject: input.subject,
-        message: input.message,
-        role: input.role ?? null,
-        company_name: input.companyName ?? null,
-        artists_represented: input.artistsRepresented ?? null,
-        user_id: null,
-        created_at: this.deps.clock.now().toISOString(),
-      })
-      .execute();
+    await this.deps.repo.insertContactMessage({
+      id,
+      topic: input.topic,
+      name: input.name,
+      email: input.email,
+      subject: input.subject,
+      message: input.message,
+      role: input.role ?? null,
+      company_name: input.companyName ?? null,
+      artists_represented: input.artistsRepresented ?? null,
+      user_id: null,
+      created_at: this.deps.clock.now().toISOString(),
+    });
     return id;
   }
 
@@ -72,7 +68,7 @@ export class SiteService {
     platform: string,
   ): Promise<{ platform: DesktopPlatform; url: string; version: string | null }> {
     if (!(DESKTOP_PLATFORMS as readonly string[]).includes(platform))
-      throw new HttpError(400, 'Unknown platform: use mac, win or linux');
+      throw new Invalid('Unknown platform: use mac, win or linux');
     const known = platform as DesktopPlatform;
     const { releasesFile, urls, version } = this.deps.config.desktopDownloads;
     if (releasesFile) {
@@ -80,7 +76,7 @@ export class SiteService {
       try {
         releases = JSON.parse(await fsp.readFile(releasesFile, 'utf8')) as typeof releases;
       } catch {
-        throw new HttpError(503, 'failed');
+        throw new Unavailable('failed');
       }
       const entry = releases[known];
       if (typeof entry?.url === 'string' && /^https?:\/\//.test(entry.url))
@@ -92,7 +88,7 @@ export class SiteService {
     }
     const url = urls[known];
     if (url) return { platform: known, url, version: version ?? null };
-    throw new HttpError(404, 'no_url');
+    throw new NotFound('no_url');
   }
 
   async posts(): Promise<BlogPostMeta[]> {
@@ -118,7 +114,7 @@ export class SiteService {
 
   async post(slug: string): Promise<BlogPost> {
     const post = SLUG.test(slug) ? await this.read(slug) : undefined;
-    if (!post) throw notFound('Post not found');
+    if (!post) throw new NotFound('Post not found');
     return post;
   }
 

@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema';
+import type { WorkspaceRepo } from './workspace.repo';
 
 /**
  * Who owns this instance of Takes: the signed-in users whose verified email address is in
@@ -9,7 +8,7 @@ import type { Database } from '../../db/schema';
 export class InstanceAdmins {
   constructor(
     private readonly deps: {
-      db: Kysely<Database>;
+      repo: WorkspaceRepo;
       adminEmails: readonly string[];
       env: 'development' | 'production' | 'test';
     },
@@ -18,11 +17,7 @@ export class InstanceAdmins {
   async includes(userId: string | undefined): Promise<boolean> {
     if (userId === undefined) return false;
     if (this.deps.adminEmails.length === 0) return this.deps.env === 'development';
-    const user = await this.deps.db
-      .selectFrom('users')
-      .select(['email', 'email_verified'])
-      .where('id', '=', userId)
-      .executeTakeFirst();
+    const user = await this.deps.repo.findUser(userId);
     if (!user || !user.email_verified) return false;
     return this.deps.adminEmails.includes(user.email.trim().toLowerCase());
   }

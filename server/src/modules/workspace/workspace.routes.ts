@@ -3,9 +3,11 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBodySchema } from '@takes/contract';
 import { userOf } from '../../auth/guard';
-import { HttpError } from '../../http/errors';
+import { NotFound } from '../../errors';
 import type { InstanceAdmins } from './instance-admins';
-import type { WorkspaceService } from './workspace.service';
+import type { DebugService } from './debug.service';
+import type { SearchService } from './search.service';
+import type { StatsService } from './stats.service';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema };
 const debugErrors = { ...errors, 404: errorBodySchema };
@@ -29,7 +31,9 @@ const debugReportSchema = z.object({
 
 export const workspaceRoutes =
   (deps: {
-    service: WorkspaceService;
+    stats: StatsService;
+    search: SearchService;
+    debug: DebugService;
     requireUser: preHandlerAsyncHookHandler;
     admins: InstanceAdmins;
   }): FastifyPluginAsyncZod =>
@@ -37,7 +41,7 @@ export const workspaceRoutes =
     app.addHook('preHandler', deps.requireUser);
     // The debug page is the instance owner's: for anyone else it does not exist.
     const requireAdmin = async (request: FastifyRequest) => {
-      if (!(await deps.admins.includes(userOf(request).id))) throw new HttpError(404, 'Not found');
+      if (!(await deps.admins.includes(userOf(request).id))) throw new NotFound();
     };
     app.get(
       '/stats',
@@ -56,7 +60,7 @@ export const workspaceRoutes =
           },
         },
       },
-      (request) => deps.service.stats(userOf(request).id),
+      (request) => deps.stats.stats(userOf(request).id),
     );
     app.get(
       '/search',
@@ -98,7 +102,7 @@ export const workspaceRoutes =
           },
         },
       },
-      (request) => deps.service.search(userOf(request).id, request.query.q),
+      (request) => deps.search.search(userOf(request).id, request.query.q),
     );
     app.get(
       '/debug',
@@ -110,7 +114,7 @@ export const workspaceRoutes =
         },
         preHandler: requireAdmin,
       },
-      () => deps.service.debug(),
+      () => deps.debug.debug(),
     );
     app.post(
       '/debug/round-trip',
@@ -125,7 +129,7 @@ export const workspaceRoutes =
         },
         preHandler: requireAdmin,
       },
-      (request) => deps.service.roundTrip(userOf(request).id),
+      (request) => deps.debug.roundTrip(userOf(request).id),
     );
     return Promise.resolve();
   };

@@ -1,0 +1,50 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema';
+
+/** The account and session rows our sign-in rules read besides better-auth's own. */
+export class AuthRepo {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  findUser(userId: string): Promise<{ id: string; email: string } | undefined> {
+    return this.db
+      .selectFrom('users')
+      .select(['id', 'email'])
+      .where('id', '=', userId)
+      .executeTakeFirst();
+  }
+
+  /** The account with its profile (name and avatar); throws when there is no such user. */
+  sessionUserRow(userId: string) {
+    return this.db
+      .selectFrom('users')
+      .leftJoin('profiles', 'profiles.user_id', 'users.id')
+      .select([
+        'users.id',
+        'users.email',
+        'users.name',
+        'profiles.display_name',
+        'profiles.avatar_key',
+        'profiles.updated_at',
+      ])
+      .where('users.id', '=', userId)
+      .executeTakeFirstOrThrow();
+  }
+
+  sessionByToken(token: string): Promise<{ expires_at: string } | undefined> {
+    return this.db
+      .selectFrom('sessions')
+      .select('expires_at')
+      .where('token', '=', token)
+      .executeTakeFirst();
+  }
+
+  /** Ends the user's cookie sessions except the one with `keepToken`; answers how many ended. */
+  async deleteOtherSessions(userId: string, keepToken: string): Promise<number> {
+    const result = await this.db
+      .deleteFrom('sessions')
+      .where('user_id', '=', userId)
+      .where('token', '!=', keepToken)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+}

@@ -1,0 +1,71 @@
+import type { Kysely } from 'kysely';
+import type { CommentsTable, Database } from '../../db/schema';
+
+/** A comment with what its author line needs: the profile's name and avatar, the account name. */
+export interface CommentRow extends CommentsTable {
+  display_name: string | null;
+  user_name: string | null;
+  avatar_key: string | null;
+  profile_updated_at: string | null;
+}
+
+/** SQL for comments on versions. */
+export class CommentsRepo {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** A version's comments with their authors, oldest first. */
+  listForVersion(versionId: string, options: { includeResolved: boolean }): Promise<CommentRow[]> {
+    let query = this.db
+      .selectFrom('comments')
+      .leftJoin('profiles', 'profiles.user_id', 'comments.user_id')
+      .leftJoin('users', 'users.id', 'comments.user_id')
+      .selectAll('comments')
+      .select([
+        'profiles.display_name',
+        'users.name as user_name',
+        'profiles.avatar_key',
+        'profiles.updated_at as profile_updated_at',
+      ])
+      .where('comments.version_id', '=', versionId);
+    if (!options.includeResolved) query = query.where('comments.resolved_at', 'is', null);
+    return query.orderBy('comments.created_at').orderBy('comments.id').execute();
+  }
+
+  findParent(
+    commentId: string,
+  ): Promise<Pick<CommentsTable, 'version_id' | 'team_only'> | undefined> {
+    return this.db
+      .selectFrom('comments')
+      .select(['version_id', 'team_only'])
+      .where('id', '=', commentId)
+      .executeTakeFirst();
+  }
+
+  async insert(row: CommentsTable): Promise<void> {
+    await this.db.insertInto('comments').values(row).execute();
+  }
+
+  /** The comment, when it is on a version of a project the owner owns. */
+  findOwned(ownerId: string, commentId: string): Promise<CommentsTable | undefined> {
+    return this.db
+      .selectFrom('comments')
+      .innerJoin('versions', 'versions.id', 'comments.version_id')
+      .innerJoin('projects', 'projects.id', 'versions.project_id')
+      .selectAll('comments')
+      .where('comments.id', '=', commentId)
+      .where('projects.owner_id', '=', ownerId)
+      .executeTakeFirst();
+  }
+
+  async delete(commentId: string): Promise<void> {
+    await this.db.deleteFrom('comments').where('id', '=', commentId).execute();
+  }
+
+  async setResolvedAt(commentId: string, resolvedAt: string | null): Promise<void> {
+    await this.db
+      .updateTable('comments')
+      .set({ resolved_at: resolvedAt })
+      .where('id', '=', commentId)
+      .execute();
+  }
+}

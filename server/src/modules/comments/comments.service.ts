@@ -1,0 +1,210 @@
+import { randomUUID } from 'node:crypto';
+import { SHARE_MESSAGES, type Comment } from '@takes/contract';
+import { AUTH_RATE_RULES, type RateLimiter } from '../../auth/rate-limiter';
+import type { Clock } from '../../clock';
+import type { CommentsTable, LinksTable, VersionsTable } from '../../db/schema';
+import { Internal, Invalid, NotFound, RateLimited } from '../../errors';
+import { avatarUrl } from '../auth/auth.service';
+import type { OpenedLink } from '../sharing/sharing.service';
+import type { CommentRow, CommentsRepo } from './comments.repo';
+
+/**
+ * Comments on versions: the team's (the owner's, maybe team-only) and those of visitors holding
+ * a share link, who see only what their link shows.
+ */
+export class CommentsService {
+  constructor(
+    private readonly deps: {
+      comments: CommentsRepo;
+      /** The owner's version, if it is theirs (the versions module's repo is one). */
+      versions: { find(ownerId: string, versionId: string): Promise<VersionsTable | undefined> };
+      clock: Clock;
+      limiter: RateLimiter;
+    },
+  ) {}
+
+  /** The team's view: every comment on the version, team-only ones included. */
+  async listComments(versionId: string, options: { includeResolved: boolean }): Promise<Comment[]> {
+    return (await this.deps.comments.listForVersion(versionId, options)).map(toComment);
+  }
+
+  /**
+   * A link visitor's view: never a team-only comment or anything under one; and when the link's
+   * 'Listeners see each other's comments' is off, only the threads its own visitors started or
+   * joined (their comments and every reply under them).
+   */
+  async visitorComments(opened: Pick<OpenedLink, 'link' | 'version'>): Promise<Comment[]> {
+    const all = await this.deps.comments.listForVersion(opened.version.id, {
+      includeResolved: true,
+    });
+    const visible = visibleThroughLink(all, opened.link);
+    return all.filter((c) => visible.has(c.id)).map(toComment);
+  }
+
+  async ownerComments(
+    ownerId: string,
+    versionId: string,
+    includeResolved: boolean,
+  ): Promise<Comment[]> {
+    if (!(await this.deps.versions.find(ownerId, versionId)))
+      throw new NotFound(SHARE_MESSAGES.versionNotFound);
+    return this.listComments(versionId, { includeResolved });
+  }
+
+  async addComment(input: {
+    versionId: string;
+    userId: string | null;
+    visitorName: string | null;
+    linkId: string | null;
+    content: string;
+    timestamp: number | null | undefined;
+    parentId: string | null | undefined;
+    teamOnly: boolean;
+  }): Promise<Comment> {
+    let teamOnly = input.teamOnly;
+    if (input.parentId) {
+      const parent = await this.deps.comments.findParent(input.parentId);
+      // A reply belongs to the same version as the comment it answers.
+      if (!parent || parent.version_id !== input.versionId)
+        throw new NotFound(SHARE_MESSAGES.commentNotFound);
+      // A reply to a team-only comment is team-only too.
+      if (parent.team_only === 1) teamOnly = true;
+    }
+    const id = randomUUID();
+    await this.deps.comments.insert({
+      id,
+      version_id: input.versionId,
+      user_id: input.userId,
+      visitor_name: input.visitorName,
+      link_id: input.linkId,
+      parent_id: input.parentId ?? null,
+      content: input.content,
+      timestamp_seconds: input.timestamp ?? null,
+      resolved_at: null,
+      created_at: this.now(),
+      team_only: teamOnly ? 1 : 0,
+    });
+    const all = await this.listComments(input.versionId, { includeResolved: true });
+    const created = all.find((c) => c.id === id);
+    if (!created) throw new Internal('Failed to save the comment');
+    return created;
+  }
+
+  async addVisitorComment(
+    opened: OpenedLink,
+    ip: string,
+    input: {
+      visitorName: string | null;
+      userId: string | null;
+      content: string;
+      timestamp: number | null | undefined;
+      parentId: string | null | undefined;
+    },
+  ) {
+    if (
+      !(await this.deps.limiter.hit(
+        AUTH_RATE_RULES.visitorCommentLinkIp,
+        `${opened.link.id}:${ip}`,
+      ))
+    ) {
+      throw new RateLimited(
+        'Too many comments in a short time. Please wait a moment and try again.',
+      );
+    }
+    if (!input.userId && !input.visitorName) throw new Invalid(SHARE_MESSAGES.nameRequired);
+    if (input.parentId) {
+      // A visitor answers only what their link shows them: a hidden comment is not found.
+      const visible = await this.visitorComments(opened);
+      if (!visible.some((c) => c.id === input.parentId))
+        throw new NotFound(SHARE_MESSAGES.commentNotFound);
+    }
+    // Visitors never write team-only comments.
+    return this.addComment({
+      versionId: opened.version.id,
+      linkId: opened.link.id,
+      ...input,
+      teamOnly: false,
+    });
+  }
+
+  /** The version owner may delete or resolve any comment on their versions. */
+  async ownedComment(ownerId: string, commentId: string): Promise<CommentsTable> {
+    const row = await this.deps.comments.findOwned(ownerId, commentId);
+    if (!row) throw new NotFound(SHARE_MESSAGES.commentNotFound);
+    return row;
+  }
+
+  async deleteComment(ownerId: string, commentId: string): Promise<void> {
+    await this.ownedComment(ownerId, commentId);
+    await this.deps.comments.delete(commentId);
+  }
+
+  async setResolved(ownerId: string, commentId: string, resolved: boolean): Promise<Comment> {
+    const row = await this.ownedComment(ownerId, commentId);
+    await this.deps.comments.setResolvedAt(commentId, resolved ? this.now() : null);
+    const all = await this.listComments(row.version_id, { includeResolved: true });
+    const updated = all.find((c) => c.id === commentId);
+    if (!updated) throw new NotFound(SHARE_MESSAGES.commentNotFound);
+    return updated;
+  }
+
+  private now(): string {
+    return this.deps.clock.now().toISOString();
+  }
+}
+
+/**
+ * The ids of the comments a link shows. A comment is hidden when it or any comment above it is
+ * team-only. With 'Listeners see each other's comments' off, it shows only when it or a comment
+ * above it was made through this link.
+ */
+export function visibleThroughLink(
+  comments: readonly Pick<CommentsTable, 'id' | 'parent_id' | 'link_id' | 'team_only'>[],
+  link: Pick<LinksTable, 'id' | 'listeners_see_each_other'>,
+): Set<string> {
+  const byId = new Map(comments.map((c) => [c.id, c]));
+  const visible = new Set<string>();
+  for (const comment of comments) {
+    let teamOnly = false;
+    let throughThisLink = false;
+    const seen = new Set<string>();
+    // Walk up the thread (parents always exist: deleting one deletes its replies).
+    for (
+      let c: (typeof comments)[number] | undefined = comment;
+      c && !seen.has(c.id);
+      c = c.parent_id ? byId.get(c.parent_id) : undefined
+    ) {
+      seen.add(c.id);
+      if (c.team_only === 1) teamOnly = true;
+      if (c.link_id === link.id) throughThisLink = true;
+    }
+    if (!teamOnly && (link.listeners_see_each_other === 1 || throughThisLink))
+      visible.add(comment.id);
+  }
+  return visible;
+}
+
+/**
+ * The author line: a member's profile display name (else their account name, else
+ * 'Unknown User'); a visitor's given name, else 'Anonymous'.
+ */
+function toComment(row: CommentRow): Comment {
+  let author: string;
+  if (row.user_id) author = row.display_name || row.user_name?.trim() || 'Unknown User';
+  else author = row.visitor_name || 'Anonymous';
+  return {
+    id: row.id,
+    version_id: row.version_id,
+    user_id: row.user_id,
+    visitor_name: row.visitor_name,
+    author,
+    avatar_url:
+      row.user_id && row.avatar_key ? avatarUrl(row.user_id, row.profile_updated_at) : null,
+    content: row.content,
+    timestamp: row.timestamp_seconds,
+    parent_id: row.parent_id,
+    resolved: row.resolved_at !== null,
+    created_at: row.created_at,
+    team_only: row.team_only === 1,
+  };
+}

@@ -1,0 +1,16 @@
+import { parseJson } from '../audio';
+import type { WorkspaceRepo } from './workspace.repo';
+
+/** Search across one owner's projects, branches and versions (names, descriptions, messages, tags). */
+export class SearchService {
+  constructor(private readonly deps: { repo: WorkspaceRepo }) {}
+
+  async search(ownerId: string, q: string) {
+    const { projects, branches, versions } = await this.deps.repo.search(ownerId, q);
+    return {
+      projects: projects.map(({ updated_at: _u, ...p }) => p),
+      branches,
+      versions: versions.map((v) => ({ ...v, tags: parseJson<string[]>(v.tags, []) })),
+    };
+  }
+}

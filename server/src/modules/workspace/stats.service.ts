@@ -1,0 +1,21 @@
+import type { Clock } from '../../clock';
+import type { WorkspaceRepo } from './workspace.repo';
+
+const MONTH_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** The dashboard's figures for one owner. */
+export class StatsService {
+  constructor(private readonly deps: { repo: WorkspaceRepo; clock: Clock }) {}
+
+  async stats(ownerId: string) {
+    const since = new Date(this.deps.clock.now().getTime() - MONTH_MS).toISOString();
+    const { projects, branches, recent } = await this.deps.repo.stats(ownerId, since);
+    const last = projects?.last ?? null;
+    return {
+      projects: Number(projects?.n ?? 0),
+      tracks: Number(branches?.n ?? 0),
+      lastUpdate: last ? new Date(String(last)).toISOString() : null,
+      versionsLastMonth: Number(recent?.n ?? 0),
+    };
+  }
+}

@@ -182,13 +182,10 @@ export async function buildApp(
     projects,
     tmpDir: deps.tmpDir,
   });
-  await app.register(demoRoutes({ service: demo }), { prefix: '/api' });
-  await app.register(authRoutes({ service: authService, auth, config: deps.config, requireUser }), {
-    prefix: '/api',
-  });
+  await app.register(demoRoutes({ service: demo }));
+  await app.register(authRoutes({ service: authService, auth, config: deps.config, requireUser }));
   await app.register(
     desktopRoutes({ service: desktop, requireUser, scheme: deps.config.desktopScheme }),
-    { prefix: '/api' },
   );
   const profiles = new ProfilesService({
     repo: new ProfilesRepo(db),
@@ -196,9 +193,7 @@ export async function buildApp(
     jobs: deps.jobs,
     clock: deps.clock,
   });
-  await app.register(profileRoutes({ service: profiles, storage: deps.storage, requireUser }), {
-    prefix: '/api',
-  });
+  await app.register(profileRoutes({ service: profiles, storage: deps.storage, requireUser }));
 
   await app.register(projectRoutes({ service: projects, requireUser }));
   await app.register(
@@ -254,14 +249,10 @@ export async function buildApp(
     clock: deps.clock,
     limiter: shareLimiter,
   });
-  await app.register(ownerSharingRoutes({ service: sharing, requireUser }), { prefix: '/api' });
-  await app.register(ownerCommentRoutes({ service: comments, requireUser }), { prefix: '/api' });
-  await app.register(linkRoutes({ service: sharing, storage: deps.storage }), {
-    prefix: '/api',
-  });
-  await app.register(linkCommentRoutes({ service: comments, sharing, auth: authService }), {
-    prefix: '/api',
-  });
+  await app.register(ownerSharingRoutes({ service: sharing, requireUser }));
+  await app.register(ownerCommentRoutes({ service: comments, requireUser }));
+  await app.register(linkRoutes({ service: sharing, storage: deps.storage }));
+  await app.register(linkCommentRoutes({ service: comments, sharing, auth: authService }));
 
   const workspaceRepo = new WorkspaceRepo(db);
   const debug = new DebugService({
@@ -286,9 +277,6 @@ export async function buildApp(
       requireUser,
       admins,
     }),
-    {
-      prefix: '/api',
-    },
   );
 
   const site = new SiteService({
@@ -297,13 +285,11 @@ export async function buildApp(
     limiter: new RateLimiter(db, deps.clock),
     config: deps.config,
   });
-  await app.register(siteRoutes({ service: site }), { prefix: '/api' });
+  await app.register(siteRoutes({ service: site }));
   await app.register(crawlerRoutes({ service: site, publicUrl: deps.config.publicUrl }));
 
   const health = new HealthService(deps);
-  await app.register(healthRoutes({ service: health, auth: authService, admins }), {
-    prefix: '/api',
-  });
+  await app.register(healthRoutes({ service: health, auth: authService, admins }));
   await app.register(storageRoutes(deps));
 
   await registerSpa(app, deps.config.webDistDir);

@@ -95,20 +95,16 @@ export async function buildApp(
   const { authService, workspace, admins } = services;
   registerDemoRestrictions(app, services.demoRepo);
   const requireUser = registerAuthGuard(app, authService);
-  const api = { prefix: '/api' };
 
-  await app.register(demoRoutes({ service: services.demo }), api);
+  await app.register(demoRoutes({ service: services.demo }));
   await app.register(
     authRoutes({ service: authService, auth: services.auth, config: deps.config, requireUser }),
-    api,
   );
   await app.register(
     desktopRoutes({ service: services.desktop, requireUser, scheme: deps.config.desktopScheme }),
-    api,
   );
   await app.register(
     profileRoutes({ service: services.profiles, storage: deps.storage, requireUser }),
-    api,
   );
 
   await app.register(projectRoutes({ service: services.projects, requireUser }));
@@ -120,7 +116,6 @@ export async function buildApp(
       requireUser,
       signedDownloads: deps.storage.kind === 's3',
     }),
-    api,
   );
 
   await app.register(
@@ -132,16 +127,14 @@ export async function buildApp(
       storage: deps.storage,
       requireUser,
     }),
-    api,
   );
-  await app.register(bounceUploadRoutes({ publish: services.publish }), api);
+  await app.register(bounceUploadRoutes({ publish: services.publish }));
 
-  await app.register(ownerSharingRoutes({ service: services.sharing, requireUser }), api);
-  await app.register(ownerCommentRoutes({ service: services.comments, requireUser }), api);
-  await app.register(linkRoutes({ service: services.sharing, storage: deps.storage }), api);
+  await app.register(ownerSharingRoutes({ service: services.sharing, requireUser }));
+  await app.register(ownerCommentRoutes({ service: services.comments, requireUser }));
+  await app.register(linkRoutes({ service: services.sharing, storage: deps.storage }));
   await app.register(
     linkCommentRoutes({ service: services.comments, sharing: services.sharing, auth: authService }),
-    api,
   );
 
   await app.register(
@@ -152,13 +145,12 @@ export async function buildApp(
       requireUser,
       admins,
     }),
-    api,
   );
 
-  await app.register(siteRoutes({ service: services.site }), api);
+  await app.register(siteRoutes({ service: services.site }));
   await app.register(crawlerRoutes({ service: services.site, publicUrl: deps.config.publicUrl }));
-  await app.register(healthRoutes({ service: services.health, auth: authService, admins }), api);
-  await app.register(storageRoutes(deps), api);
+  await app.register(healthRoutes({ service: services.health, auth: authService, admins }));
+  await app.register(storageRoutes(deps));
 
   await registerSpa(app, deps.config.webDistDir);
   return app;

@@ -157,7 +157,21 @@ export function successStatuses(endpoint: Endpoint): number[] {
     .filter((status) => status < 400);
 }
 
-/** `/api/projects/:projectId` -> `/api/projects/{projectId}` (OpenAPI's form). */
+/**
+ * The name OpenAPI gives a path's trailing wildcard (Fastify's `*`, whose value is the rest of
+ * the path): OpenAPI has no wildcard, only named parameters.
+ */
+export const WILDCARD_PARAM = 'key';
+
+/** A descriptor's path parameter name as the OpenAPI document spells it (`*` is `key`). */
+export function openApiParamName(name: string): string {
+  return name === '*' ? WILDCARD_PARAM : name;
+}
+
+/**
+ * `/api/projects/:projectId` -> `/api/projects/{projectId}` and `/api/storage/*` ->
+ * `/api/storage/{key}` (OpenAPI's form).
+ */
 export function openApiPath(path: string): string {
-  return path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+  return path.replace(/:([A-Za-z0-9_]+)/g, '{$1}').replace(/\*$/, `{${WILDCARD_PARAM}}`);
 }

@@ -1,11 +1,11 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
-import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   errorBodySchema,
   isZodSchema,
+  openApiParamName,
   openApiPath,
   type AuthScheme,
   type Endpoint,
@@ -112,7 +112,7 @@ function parameters(endpoint: Endpoint, ranged: boolean): JsonSchema[] {
     for (const [name, property] of Object.entries(properties)) {
       const { description, ...rest } = property;
       list.push({
-        name,
+        name: where === 'path' ? openApiParamName(name) : name,
         in: where,
         required: where === 'path' || required.has(name),
         ...(typeof description === 'string' ? { description } : {}),
@@ -304,24 +304,10 @@ export async function registerOpenApi(
   let document: JsonSchema | undefined;
   await app.register(swagger, {
     openapi: { info: { title: 'Takes API', version: '1.0.0' } },
-    transform: (route) =>
-      route.route.config?.endpoint
-        ? { schema: { ...route.schema, hide: true }, url: route.url }
-        : jsonSchemaTransform(route),
-    // Routes registered from descriptors are documented by buildOpenApiDocument; the others (until
-    // each has its descriptor) keep what @fastify/swagger makes of their zod schemas.
-    transformObject: (generated) => {
-      if (document) return document;
-      const built = buildOpenApiDocument(endpoints, options);
-      const legacy =
-        ('openapiObject' in generated ? generated.openapiObject.paths : undefined) ?? {};
-      const paths = built.paths as Record<string, Record<string, Operation>>;
-      for (const [path, operations] of Object.entries(legacy)) {
-        paths[path] = { ...(operations as Record<string, Operation>), ...paths[path] };
-      }
-      document = built;
-      return document;
-    },
+    // Every route is documented by buildOpenApiDocument from its descriptor; @fastify/swagger
+    // only serves the result (and the docs page reads it), so it converts no route schema itself.
+    transform: ({ schema, url }) => ({ schema: { ...schema, hide: true }, url }),
+    transformObject: () => (document ??= buildOpenApiDocument(endpoints, options)),
   });
   await app.register(swaggerUi, {
     routePrefix: '/api/docs',

@@ -1,17 +1,18 @@
-import { errorBodySchema, healthResponseSchema, type HealthResponse } from '@takes/contract';
-import type { FastifyRequest } from 'fastify';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { endpoints, type HealthResponse } from '@takes/contract';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { route } from '../../http/route';
 import type { AuthService } from '../auth/auth.service';
 import { toFetchHeaders } from '../auth/fetch-bridge';
 import type { InstanceAdmins } from '../workspace/instance-admins';
 import type { HealthService } from './health.service';
 
+/** Liveness and readiness for load balancers, with details for the instance's admins. */
 export const healthRoutes =
   (deps: {
     service: HealthService;
     auth: Pick<AuthService, 'currentUser'>;
     admins: InstanceAdmins;
-  }): FastifyPluginAsyncZod =>
+  }): FastifyPluginAsync =>
   (app) => {
     // Load balancers and strangers see the status names; error messages, versions and the
     // kinds of database and storage are for the instance's admins.
@@ -26,22 +27,11 @@ export const healthRoutes =
       }
     };
 
-    app.get(
-      '/health',
-      {
-        schema: {
-          tags: ['system'],
-          summary:
-            "Whether the database, object storage and ffmpeg are usable (details for the instance's admins)",
-          response: { 200: healthResponseSchema, 503: healthResponseSchema, 500: errorBodySchema },
-        },
-      },
-      async (request, reply) => {
-        const report = await deps.service.report();
-        const shown = (await mayReadDetails(request)) ? report : withoutDetails(report);
-        return reply.status(report.status === 'ok' ? 200 : 503).send(shown);
-      },
-    );
+    route(app, endpoints.health.getHealth, {}, async (request, reply) => {
+      const report = await deps.service.report();
+      const shown = (await mayReadDetails(request)) ? report : withoutDetails(report);
+      return reply.status(report.status === 'ok' ? 200 : 503).send(shown);
+    });
     return Promise.resolve();
   };
 

@@ -1,82 +1,35 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import {
-  blogListResponseSchema,
-  blogPostResponseSchema,
-  CONTACT_MESSAGES,
-  contactBodySchema,
-  contactResponseSchema,
-  desktopLatestResponseSchema,
-  errorBodySchema,
-  PUBLIC_PAGES,
-} from '@takes/contract';
+import type { FastifyPluginAsync } from 'fastify';
+import { CONTACT_MESSAGES, endpoints, PUBLIC_PAGES } from '@takes/contract';
+import { route } from '../../http/route';
 import type { SiteService } from './site.service';
 
-const errors = {
-  400: errorBodySchema,
-  404: errorBodySchema,
-  429: errorBodySchema,
-  503: errorBodySchema,
-};
+const api = endpoints.site;
 
 /** Public routes (no session): contact, desktop installers, blog. */
 export const siteRoutes =
-  (deps: { service: SiteService }): FastifyPluginAsyncZod =>
+  (deps: { service: SiteService }): FastifyPluginAsync =>
   (app) => {
     const { service } = deps;
-    const tags = ['site'];
-    app.post(
-      '/contact',
-      {
-        schema: {
-          tags,
-          body: contactBodySchema,
-          response: { 201: contactResponseSchema, ...errors },
-        },
-      },
-      async (request, reply) => {
-        const id = await service.contact(request.body, request.ip);
-        return reply.status(201).send({ id, message: CONTACT_MESSAGES.thanks });
-      },
-    );
-    app.get(
-      '/updates/desktop/latest/:platform',
-      {
-        schema: {
-          tags,
-          params: z.object({ platform: z.string().max(20) }),
-          response: { 200: desktopLatestResponseSchema, ...errors },
-        },
-      },
-      async (request, reply) => {
-        reply.header('cache-control', 'no-cache');
-        return service.latestDesktop(request.params.platform);
-      },
-    );
-    app.get(
-      '/blog',
-      { schema: { tags, response: { 200: blogListResponseSchema, ...errors } } },
-      async () => ({ posts: await service.posts() }),
-    );
-    app.get(
-      '/blog/:slug',
-      {
-        schema: {
-          tags,
-          params: z.object({ slug: z.string().max(200) }),
-          response: { 200: blogPostResponseSchema, ...errors },
-        },
-      },
-      async (request) => ({ post: await service.post(request.params.slug) }),
-    );
+    route(app, api.sendContactMessage, {}, async (request) => {
+      const id = await service.contact(request.body, request.ip);
+      return { id, message: CONTACT_MESSAGES.thanks };
+    });
+    route(app, api.getLatestDesktopRelease, {}, async (request, reply) => {
+      reply.header('cache-control', 'no-cache');
+      return service.latestDesktop(request.params.platform);
+    });
+    route(app, api.listBlogPosts, {}, async () => ({ posts: await service.posts() }));
+    route(app, api.getBlogPost, {}, async (request) => ({
+      post: await service.post(request.params.slug),
+    }));
     return Promise.resolve();
   };
 
 /** robots.txt and sitemap.xml at the site root. */
 export const crawlerRoutes =
-  (deps: { service: SiteService; publicUrl: string }): FastifyPluginAsyncZod =>
+  (deps: { service: SiteService; publicUrl: string }): FastifyPluginAsync =>
   (app) => {
-    app.get('/robots.txt', { schema: { hide: true } }, async (_request, reply) => {
+    route(app, api.getRobotsTxt, {}, (_request, reply) => {
       const lines = [
         'User-agent: *',
         'Disallow: /api/',
@@ -100,7 +53,7 @@ export const crawlerRoutes =
       ];
       return reply.type('text/plain; charset=utf-8').send(lines.join('\n'));
     });
-    app.get('/sitemap.xml', { schema: { hide: true } }, async (_request, reply) => {
+    route(app, api.getSitemap, {}, async (_request, reply) => {
       const posts = await deps.service.posts();
       const urls = [
         ...PUBLIC_PAGES.map((p) => ({

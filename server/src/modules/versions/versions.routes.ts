@@ -1,36 +1,15 @@
 import multipart from '@fastify/multipart';
-import type { preHandlerAsyncHookHandler } from 'fastify';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import {
-  createVersionBodySchema,
-  errorBodySchema,
-  MAX_UPLOAD_BYTES,
-  processingResponseSchema,
-  qualitiesSchema,
-  recentVersionSchema,
-  uploadResponseSchema,
-  versionSchema,
-  versionWithProjectSchema,
-} from '@takes/contract';
+import type { FastifyPluginAsync, preHandlerAsyncHookHandler } from 'fastify';
+import { endpoints, MAX_UPLOAD_BYTES } from '@takes/contract';
 import { userOf } from '../../auth/guard';
 import { HttpError } from '../../http/errors';
+import { route } from '../../http/route';
 import { sendObject, sendStoredAudio } from '../../http/send-object';
 import type { ObjectStore } from '../../storage/object-store';
 import type { ReceivedFile, UploadFields, UploadService } from './upload.service';
 import type { VersionsService } from './versions.service';
 
-const errors = {
-  400: errorBodySchema,
-  401: errorBodySchema,
-  404: errorBodySchema,
-  409: errorBodySchema,
-  413: errorBodySchema,
-  415: errorBodySchema,
-  416: errorBodySchema,
-};
-const versionParams = z.object({ versionId: z.string().min(1).max(64) });
-const tags = ['versions'];
+const api = endpoints.versions;
 const UPLOAD_FIELDS = new Set([
   'projectId',
   'branchId',
@@ -41,6 +20,7 @@ const UPLOAD_FIELDS = new Set([
   'isPrivate',
 ]);
 
+/** Versions of a track: listing, upload, processing, playback and download; all signed in. */
 export const versionRoutes =
   (deps: {
     versions: VersionsService;
@@ -48,7 +28,7 @@ export const versionRoutes =
     storage: ObjectStore;
     requireUser: preHandlerAsyncHookHandler;
     signedDownloads: boolean;
-  }): FastifyPluginAsyncZod =>
+  }): FastifyPluginAsync =>
   async (app) => {
     const { versions, uploads } = deps;
     app.addHook('preHandler', deps.requireUser);
@@ -63,162 +43,76 @@ export const versionRoutes =
       },
     });
 
-    app.get(
-      '/versions/recent',
-      {
-        schema: {
-          tags,
-          querystring: z.object({ limit: z.coerce.number().int().min(1).max(100).default(20) }),
-          response: { 200: z.array(recentVersionSchema), ...errors },
-        },
-      },
-      (request) => versions.recent(userOf(request).id, request.query.limit),
+    route(app, api.listRecentVersions, {}, (request) =>
+      versions.recent(userOf(request).id, request.query.limit),
     );
-    app.get(
-      '/versions/project/:projectId/branch/:branchId',
-      {
-        schema: {
-          tags,
-          params: z.object({ projectId: z.string().max(64), branchId: z.string().max(64) }),
-          response: { 200: z.array(versionSchema), ...errors },
-        },
-      },
-      (request) =>
-        versions.listForBranch(
-          userOf(request).id,
-          request.params.projectId,
-          request.params.branchId,
-        ),
+    route(app, api.listBranchVersions, {}, (request) =>
+      versions.listForBranch(userOf(request).id, request.params.projectId, request.params.branchId),
     );
-    app.post(
-      '/versions/create',
-      {
-        schema: {
-          tags,
-          body: createVersionBodySchema,
-          response: { 201: versionSchema, ...errors },
-        },
-      },
-      async (request, reply) =>
-        reply.status(201).send(await versions.createFromUrl(userOf(request).id, request.body)),
+    route(app, api.createVersionFromUrl, {}, (request) =>
+      versions.createFromUrl(userOf(request).id, request.body),
     );
 
-    app.post(
-      '/versions/upload',
-      {
-        schema: {
-          tags,
-          summary: 'Upload a new version or a new track (multipart)',
-          response: { 201: uploadResponseSchema, ...errors },
-        },
-      },
-      async (request, reply) => {
-        if (!request.isMultipart())
-          throw new HttpError(400, 'Send the upload as multipart/form-data');
-        const fields: UploadFields = {};
-        let file: ReceivedFile | undefined;
-        try {
-          for await (const part of request.parts()) {
-            if (part.type === 'file') {
-              if (part.fieldname !== 'audioFile' || file) {
-                part.file.resume();
-                continue;
-              }
-              file = await uploads.receive(part.file, part.filename, userOf(request).id);
-            } else if (UPLOAD_FIELDS.has(part.fieldname) && typeof part.value === 'string') {
-              fields[part.fieldname as keyof UploadFields] = part.value;
+    route(app, api.uploadVersion, {}, async (request) => {
+      if (!request.isMultipart())
+        throw new HttpError(400, 'Send the upload as multipart/form-data');
+      const fields: UploadFields = {};
+      let file: ReceivedFile | undefined;
+      try {
+        for await (const part of request.parts()) {
+          if (part.type === 'file') {
+            if (part.fieldname !== 'audioFile' || file) {
+              part.file.resume();
+              continue;
             }
+            file = await uploads.receive(part.file, part.filename, userOf(request).id);
+          } else if (UPLOAD_FIELDS.has(part.fieldname) && typeof part.value === 'string') {
+            fields[part.fieldname as keyof UploadFields] = part.value;
           }
-          const result = await uploads.createVersion(userOf(request).id, file, fields);
-          return await reply.status(201).send(result);
-        } finally {
-          await uploads.discard(file);
         }
-      },
-    );
+        return await uploads.createVersion(userOf(request).id, file, fields);
+      } finally {
+        await uploads.discard(file);
+      }
+    });
 
-    app.get(
-      '/versions/:versionId',
-      {
-        schema: {
-          tags,
-          params: versionParams,
-          response: { 200: versionWithProjectSchema, ...errors },
-        },
-      },
-      (request) => versions.getWithProject(userOf(request).id, request.params.versionId),
+    route(app, api.getVersion, {}, (request) =>
+      versions.getWithProject(userOf(request).id, request.params.versionId),
     );
-    app.delete(
-      '/versions/:versionId',
-      { schema: { tags, params: versionParams, response: { 204: z.null(), ...errors } } },
-      async (request, reply) => {
-        await versions.delete(userOf(request).id, request.params.versionId);
-        return reply.status(204).send(null);
-      },
+    route(app, api.deleteVersion, {}, (request) =>
+      versions.delete(userOf(request).id, request.params.versionId),
     );
-    app.get(
-      '/versions/:versionId/processing',
-      {
-        schema: {
-          tags,
-          params: versionParams,
-          response: { 200: processingResponseSchema, ...errors },
-        },
-      },
-      (request) => versions.processing(userOf(request).id, request.params.versionId),
+    route(app, api.getVersionProcessing, {}, (request) =>
+      versions.processing(userOf(request).id, request.params.versionId),
     );
-    app.get(
-      '/versions/:versionId/qualities',
-      { schema: { tags, params: versionParams, response: { 200: qualitiesSchema, ...errors } } },
-      (request) => versions.qualities(userOf(request).id, request.params.versionId),
+    route(app, api.getVersionQualities, {}, (request) =>
+      versions.qualities(userOf(request).id, request.params.versionId),
     );
-    app.get(
-      '/versions/:versionId/stream',
-      {
-        schema: {
-          tags,
-          params: versionParams,
-          querystring: z.object({
-            quality: z.enum(['original', 'high', 'standard']).default('standard'),
-            token: z.string().optional(),
-          }),
-          response: { 404: errorBodySchema, 416: errorBodySchema },
-        },
-      },
-      async (request, reply) => {
-        const audio = await versions.audio(
-          userOf(request).id,
-          request.params.versionId,
-          request.query.quality,
-        );
-        return sendStoredAudio(request, reply, deps.storage, audio);
-      },
-    );
-    app.get(
-      '/versions/:versionId/peaks',
-      { schema: { tags, params: versionParams, response: { 404: errorBodySchema } } },
-      async (request, reply) => {
-        const key = await versions.peaksKey(userOf(request).id, request.params.versionId);
-        return sendObject(reply, deps.storage, key, undefined, { contentType: 'application/json' });
-      },
-    );
-    app.get(
-      '/versions/:versionId/download',
-      { schema: { tags, params: versionParams, response: { 404: errorBodySchema } } },
-      async (request, reply) => {
-        const download = await versions.download(userOf(request).id, request.params.versionId);
-        if (deps.signedDownloads) {
-          const url = await deps.storage.signedUrl(download.key, {
-            expiresInSeconds: 60,
-            downloadName: download.fileName,
-            contentType: download.contentType,
-          });
-          return reply.redirect(url, 302);
-        }
-        return sendObject(reply, deps.storage, download.key, request.headers.range, {
-          contentType: download.contentType,
+    route(app, api.streamVersion, {}, async (request, reply) => {
+      const audio = await versions.audio(
+        userOf(request).id,
+        request.params.versionId,
+        request.query.quality,
+      );
+      return sendStoredAudio(request, reply, deps.storage, audio);
+    });
+    route(app, api.getVersionPeaks, {}, async (request, reply) => {
+      const key = await versions.peaksKey(userOf(request).id, request.params.versionId);
+      return sendObject(reply, deps.storage, key, undefined, { contentType: 'application/json' });
+    });
+    route(app, api.downloadVersion, {}, async (request, reply) => {
+      const download = await versions.download(userOf(request).id, request.params.versionId);
+      if (deps.signedDownloads) {
+        const url = await deps.storage.signedUrl(download.key, {
+          expiresInSeconds: 60,
           downloadName: download.fileName,
+          contentType: download.contentType,
         });
-      },
-    );
+        return reply.redirect(url, 302);
+      }
+      return sendObject(reply, deps.storage, download.key, request.headers.range, {
+        contentType: download.contentType,
+        downloadName: download.fileName,
+      });
+    });
   };

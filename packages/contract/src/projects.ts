@@ -158,3 +158,10 @@ export const uploadResponseSchema = z.object({
   waveform: z.object({ peaks: z.array(z.number()) }).nullable(),
   metadata: z.record(z.string(), z.unknown()),
 });
+
+/** The stored peaks file: min and max per bucket, interleaved, peaksPerSecond buckets a second. */
+export const peaksFileSchema = z.object({
+  version: z.literal(1),
+  peaksPerSecond: z.number(),
+  minMax: z.array(z.number()),
+});

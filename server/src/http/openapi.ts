@@ -143,7 +143,16 @@ function parameters(endpoint: Endpoint, ranged: boolean): JsonSchema[] {
 
 function requestBody(endpoint: Endpoint): JsonSchema | undefined {
   const body = endpoint.body;
-  if (!body) return undefined;
+  if (!body) {
+    if (endpoint.method === 'GET' || endpoint.method === 'DELETE') return undefined;
+    // The typed client sends `{}` with every write that has no fields: a JSON body cannot be
+    // sent cross-site without a CORS preflight.
+    return {
+      required: false,
+      description: 'No fields; clients send an empty JSON object.',
+      content: { 'application/json': { schema: { type: 'object', maxProperties: 0 } } },
+    };
+  }
   if (isZodSchema(body)) {
     return {
       required: true,
@@ -248,7 +257,12 @@ function operation(endpoint: Endpoint): Operation {
     summary: endpoint.summary,
     ...(endpoint.description ? { description: endpoint.description } : {}),
     tags: [endpoint.tag],
-    security: endpoint.auth.map((scheme) => ({ [scheme]: [] })),
+    // The share key is part of the path, so such an operation also admits a request with no
+    // credential of its own (the empty alternative): the path is the capability.
+    security: [
+      ...endpoint.auth.map((scheme) => ({ [scheme]: [] })),
+      ...(endpoint.auth.includes('shareKey') ? [{}] : []),
+    ],
     ...(params.length > 0 ? { parameters: params } : {}),
     ...(body ? { requestBody: body } : {}),
     responses,

@@ -8,6 +8,7 @@ import {
   uploadResponseSchema,
   versionSchema,
   versionWithProjectSchema,
+  peaksFileSchema,
 } from '../projects';
 import { AUDIO_MEDIA_TYPES, notModified, signedIn, tokenQuery } from './shared';
 
@@ -162,7 +163,7 @@ export const getVersionPeaks = defineEndpoint({
   auth,
   params: versionParams,
   responses: {
-    200: binary(['application/json'], 'The stored waveform peaks (JSON).'),
+    200: peaksFileSchema.describe('The stored waveform peaks.'),
     304: notModified,
   },
   errors: [400, 401, 404],

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { Bounce, PublishResponse } from '@takes/contract';
 import { api } from './api';
 import { makeAudio } from './audio-fixtures';
@@ -116,4 +116,17 @@ export async function publishFile(
 /** The keys stored under `prefix`. */
 export async function objectKeys(t: TestApp, prefix: string): Promise<string[]> {
   return (await t.deps.storage.list(prefix)).map((o) => o.key);
+}
+
+/**
+ * The audio files of one test file: made before its tests, removed after them. The object is
+ * filled in by the time a test runs.
+ */
+export function useRepoAudio(): AudioFiles {
+  const audio = {} as AudioFiles;
+  beforeAll(async () => {
+    Object.assign(audio, await makeRepoAudio());
+  });
+  afterAll(() => fs.rmSync(audio.dir, { recursive: true, force: true }));
+  return audio;
 }

@@ -1,20 +1,7 @@
-import fs from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { Repository, RepoBranch, TimelineCommit } from '@takes/contract';
 import { buildCommit } from '../../../test/factories';
-import {
-  makeRepoAudio,
-  nightDrive,
-  setupRepoTest,
-  type AudioFiles,
-  type RepoTestContext,
-} from '../../../test/repos-setup';
-
-let audio: AudioFiles;
-beforeAll(async () => {
-  audio = await makeRepoAudio();
-});
-afterAll(() => fs.rmSync(audio.dir, { recursive: true, force: true }));
+import { nightDrive, setupRepoTest, type RepoTestContext } from '../../../test/repos-setup';
 
 describe('commits, branches and legacy patches over HTTP', () => {
   let c: RepoTestContext;

@@ -1,23 +1,18 @@
 import fs from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { PublishResponse } from '@takes/contract';
 import { eventually } from '../../../test/api';
 import { buildProject, buildVersion, depsOf } from '../../../test/factories';
 import {
-  makeRepoAudio,
+  useRepoAudio,
   nightDrive,
   objectKeys,
   putUpload,
   setupRepoTest,
-  type AudioFiles,
   type RepoTestContext,
 } from '../../../test/repos-setup';
 
-let audio: AudioFiles;
-beforeAll(async () => {
-  audio = await makeRepoAudio();
-});
-afterAll(() => fs.rmSync(audio.dir, { recursive: true, force: true }));
+const audio = useRepoAudio();
 
 describe('abandoned publishes are cleaned up', () => {
   let c: RepoTestContext;

@@ -1,16 +1,15 @@
 import fs from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { Bounce, PublishResponse, Repository, TimelineCommit } from '@takes/contract';
 import { eventually, ORIGIN } from '../../../test/api';
 import { buildCommit } from '../../../test/factories';
 import {
-  makeRepoAudio,
+  useRepoAudio,
   nightDrive,
   objectKeys,
   publishFile,
   putUpload,
   setupRepoTest,
-  type AudioFiles,
   type RepoTestContext,
 } from '../../../test/repos-setup';
 
@@ -18,11 +17,7 @@ const INVALID_TYPE = 'Invalid file type. Please upload an MP3, WAV, AIFF, FLAC, 
 const TOO_LARGE =
   'File size exceeds the 500MB limit. Please upload a smaller file or contact support for assistance with very large files.';
 
-let audio: AudioFiles;
-beforeAll(async () => {
-  audio = await makeRepoAudio();
-});
-afterAll(() => fs.rmSync(audio.dir, { recursive: true, force: true }));
+const audio = useRepoAudio();
 
 describe('publishing bounces: tokens, uploads, completion and processing', () => {
   let c: RepoTestContext;

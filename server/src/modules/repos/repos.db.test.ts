@@ -1,14 +1,12 @@
-import fs from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { Bounce, RecentBounce, Repository } from '@takes/contract';
 import { eventually, ORIGIN } from '../../../test/api';
 import { buildProject, buildVersion, depsOf, publishBounce } from '../../../test/factories';
 import {
-  makeRepoAudio,
+  useRepoAudio,
   nightDrive,
   objectKeys,
   setupRepoTest,
-  type AudioFiles,
   type RepoTestContext,
 } from '../../../test/repos-setup';
 
@@ -18,11 +16,7 @@ const PNG = Buffer.from(
   'base64',
 );
 
-let audio: AudioFiles;
-beforeAll(async () => {
-  audio = await makeRepoAudio();
-});
-afterAll(() => fs.rmSync(audio.dir, { recursive: true, force: true }));
+const audio = useRepoAudio();
 
 describe('repositories: names, covers, ownership, the recent feed and deletion', () => {
   let c: RepoTestContext;

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { apiGet } from '../../lib/api';
+import { endpoints } from '@takes/contract';
+import { api } from '../../lib/api';
 
 // The landing page uses this, so it stays free of zod (see session-api.ts).
 
@@ -12,8 +13,10 @@ export function useDemoAvailable(): boolean {
 
   useEffect(() => {
     const controller = new AbortController();
-    apiGet<{ demo?: unknown } | null>('/api/auth/providers', { signal: controller.signal })
-      .then((providers) => setAvailable(providers?.demo !== false))
+    api
+      .call(endpoints.auth.getAuthProviders, { signal: controller.signal })
+      // Read defensively: an answer without the field leaves the demo on.
+      .then((providers: { demo?: unknown } | null) => setAvailable(providers?.demo !== false))
       .catch(() => undefined);
     return () => controller.abort();
   }, []);

@@ -5,13 +5,14 @@ import {
   magicLinkDetailsSchema,
   sessionResponseSchema,
   type AuthProviders,
+  type SOCIAL_PROVIDERS,
   type SessionResponse,
 } from '@takes/contract';
 import { api, ApiError } from '../../lib/api';
 
 const auth = endpoints.auth;
 
-export type SocialProvider = 'google' | 'apple';
+export type SocialProvider = (typeof SOCIAL_PROVIDERS)[number];
 
 const authFailed = { fallbackMessage: AUTH_MESSAGES.authFailed };
 
@@ -71,10 +72,10 @@ export async function startSocialSignIn(
     body: { callbackURL: '/dashboard' },
     fallbackMessage,
   });
-  // The answer is checked at run time too: a provider's page must never become `undefined`.
-  if (typeof (body as { url?: unknown }).url !== 'string')
-    throw new ApiError(200, fallbackMessage, undefined);
-  return body.url;
+  // Checked at run time too: the browser must never be sent to `undefined`.
+  const url: unknown = body.url;
+  if (typeof url !== 'string') throw new ApiError(200, fallbackMessage, undefined);
+  return url;
 }
 
 export async function signInAsDemo(): Promise<SessionResponse> {

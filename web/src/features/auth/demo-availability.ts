@@ -2,8 +2,6 @@ import { useEffect, useState } from 'react';
 import { endpoints } from '@takes/contract';
 import { api } from '../../lib/api';
 
-// The landing page uses this, so it stays free of zod (see session-api.ts).
-
 /**
  * Whether this server offers 'Try demo' (DEMO_ENABLED, from /api/auth/providers). Until the
  * answer comes, and if it cannot be read, it is assumed on: the sign-in then says what is wrong.

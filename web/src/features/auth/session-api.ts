@@ -1,9 +1,9 @@
 import { endpoints, type SessionResponse } from '@takes/contract';
 import { api, ApiError } from '../../lib/api';
 
-// Every page reads the session on start, so this file stays free of zod (about 25 KB gzipped):
-// the public pages must load little JavaScript. The shape check below mirrors
-// sessionResponseSchema in @takes/contract.
+// Every page reads the session on start. The shape check below mirrors sessionResponseSchema in
+// @takes/contract by hand: a malformed answer is refused with 'Unexpected session response', and
+// only the known fields are kept.
 
 function isStringOrNull(value: unknown): value is string | null {
   return value === null || typeof value === 'string';

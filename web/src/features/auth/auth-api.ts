@@ -1,19 +1,23 @@
 import {
   AUTH_MESSAGES,
   authProvidersSchema,
+  endpoints,
   magicLinkDetailsSchema,
   sessionResponseSchema,
   type AuthProviders,
+  type SOCIAL_PROVIDERS,
   type SessionResponse,
 } from '@takes/contract';
-import { ApiError, apiGet, apiPost } from '../../lib/api';
+import { api, ApiError } from '../../lib/api';
 
-export type SocialProvider = 'google' | 'apple';
+const auth = endpoints.auth;
+
+export type SocialProvider = (typeof SOCIAL_PROVIDERS)[number];
 
 const authFailed = { fallbackMessage: AUTH_MESSAGES.authFailed };
 
 export async function signInWithEmail(email: string, password: string): Promise<SessionResponse> {
-  const body = await apiPost<unknown>('/api/auth/sign-in/email', { email, password }, authFailed);
+  const body = await api.call(auth.signInWithEmail, { body: { email, password }, ...authFailed });
   return sessionResponseSchema.parse(body);
 }
 
@@ -22,45 +26,39 @@ export async function signUpWithEmail(
   email: string,
   password: string,
 ): Promise<SessionResponse | null> {
-  const body = await apiPost<unknown>('/api/auth/sign-up/email', { email, password }, authFailed);
+  const body = await api.call(auth.signUpWithEmail, { body: { email, password }, ...authFailed });
   const session = sessionResponseSchema.safeParse(body);
   return session.success ? session.data : null;
 }
 
 export async function sendMagicCode(email: string): Promise<void> {
-  await apiPost(
-    '/api/auth/magic-code/send',
-    { email },
-    {
-      fallbackMessage: AUTH_MESSAGES.magicLinkFailed,
-    },
-  );
+  await api.call(auth.sendMagicCode, {
+    body: { email },
+    fallbackMessage: AUTH_MESSAGES.magicLinkFailed,
+  });
 }
 
 export async function verifyMagicCode(email: string, code: string): Promise<SessionResponse> {
-  const body = await apiPost<unknown>(
-    '/api/auth/magic-code/verify',
-    { email, code },
-    {
-      fallbackMessage: AUTH_MESSAGES.otpInvalid,
-    },
-  );
+  const body = await api.call(auth.verifyMagicCode, {
+    body: { email, code },
+    fallbackMessage: AUTH_MESSAGES.otpInvalid,
+  });
   return sessionResponseSchema.parse(body);
 }
 
 /** Whom an emailed link signs in; it stays unused until `signInWithMagicLink`. */
 export async function fetchMagicLinkEmail(token: string, signal?: AbortSignal): Promise<string> {
-  const body = await apiPost<unknown>(
-    '/api/auth/magic-code/link/details',
-    { token },
-    { signal, fallbackMessage: AUTH_MESSAGES.authFailed },
-  );
+  const body = await api.call(auth.getMagicLinkDetails, {
+    body: { token },
+    signal,
+    fallbackMessage: AUTH_MESSAGES.authFailed,
+  });
   return magicLinkDetailsSchema.parse(body).email;
 }
 
 /** Signs in with an emailed link (once). */
 export async function signInWithMagicLink(token: string): Promise<SessionResponse> {
-  const body = await apiPost<unknown>('/api/auth/magic-code/link', { token }, authFailed);
+  const body = await api.call(auth.signInWithMagicLink, { body: { token }, ...authFailed });
   return sessionResponseSchema.parse(body);
 }
 
@@ -69,20 +67,22 @@ export async function startSocialSignIn(
   provider: SocialProvider,
   fallbackMessage: string,
 ): Promise<string> {
-  const body = await apiPost<{ url?: unknown }>(
-    `/api/auth/social/${provider}`,
-    { callbackURL: '/dashboard' },
-    { fallbackMessage },
-  );
-  if (typeof body.url !== 'string') throw new ApiError(200, fallbackMessage, undefined);
-  return body.url;
+  const body = await api.call(auth.startSocialSignIn, {
+    params: { provider },
+    body: { callbackURL: '/dashboard' },
+    fallbackMessage,
+  });
+  // Checked at run time too: the browser must never be sent to `undefined`.
+  const url: unknown = body.url;
+  if (typeof url !== 'string') throw new ApiError(200, fallbackMessage, undefined);
+  return url;
 }
 
 export async function signInAsDemo(): Promise<SessionResponse> {
-  const body = await apiPost<unknown>('/api/auth/demo', undefined, authFailed);
+  const body = await api.call(endpoints.demo.startDemo, authFailed);
   return sessionResponseSchema.parse(body);
 }
 
 export async function fetchAuthProviders(signal?: AbortSignal): Promise<AuthProviders> {
-  return authProvidersSchema.parse(await apiGet<unknown>('/api/auth/providers', { signal }));
+  return authProvidersSchema.parse(await api.call(auth.getAuthProviders, { signal }));
 }

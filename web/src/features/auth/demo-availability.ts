@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react';
-import { apiGet } from '../../lib/api';
-
-// The landing page uses this, so it stays free of zod (see session-api.ts).
+import { endpoints } from '@takes/contract';
+import { api } from '../../lib/api';
 
 /**
  * Whether this server offers 'Try demo' (DEMO_ENABLED, from /api/auth/providers). Until the
@@ -12,8 +11,10 @@ export function useDemoAvailable(): boolean {
 
   useEffect(() => {
     const controller = new AbortController();
-    apiGet<{ demo?: unknown } | null>('/api/auth/providers', { signal: controller.signal })
-      .then((providers) => setAvailable(providers?.demo !== false))
+    api
+      .call(endpoints.auth.getAuthProviders, { signal: controller.signal })
+      // Read defensively: an answer without the field leaves the demo on.
+      .then((providers: { demo?: unknown } | null) => setAvailable(providers?.demo !== false))
       .catch(() => undefined);
     return () => controller.abort();
   }, []);

@@ -1,9 +1,9 @@
-import type { SessionResponse } from '@takes/contract';
-import { ApiError, apiGet, apiPost } from '../../lib/api';
+import { endpoints, type SessionResponse } from '@takes/contract';
+import { api, ApiError } from '../../lib/api';
 
-// Every page reads the session on start, so this file stays free of zod (about 25 KB gzipped):
-// the public pages must load little JavaScript. The shape check below mirrors
-// sessionResponseSchema in @takes/contract.
+// Every page reads the session on start. The shape check below mirrors sessionResponseSchema in
+// @takes/contract by hand: a malformed answer is refused with 'Unexpected session response', and
+// only the known fields are kept.
 
 function isStringOrNull(value: unknown): value is string | null {
   return value === null || typeof value === 'string';
@@ -26,8 +26,7 @@ export function isSessionResponse(value: unknown): value is SessionResponse {
 /** The current session, or null when nobody is signed in. */
 export async function fetchSession(signal?: AbortSignal): Promise<SessionResponse | null> {
   try {
-    const body = await apiGet<unknown>('/api/auth/session', { signal });
-    if (!body) return null;
+    const body: unknown = await api.call(endpoints.auth.getSession, { signal });
     if (!isSessionResponse(body)) throw new Error('Unexpected session response');
     const { user, expiresAt } = body;
     return {
@@ -42,10 +41,12 @@ export async function fetchSession(signal?: AbortSignal): Promise<SessionRespons
     };
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return null;
+    // A success with an empty (or unreadable) body, which the client refuses, means nobody either.
+    if (error instanceof ApiError && error.status >= 200 && error.status < 300) return null;
     throw error;
   }
 }
 
 export async function signOutOnServer(): Promise<void> {
-  await apiPost('/api/auth/sign-out');
+  await api.call(endpoints.auth.signOut);
 }

@@ -1,16 +1,12 @@
-import type { BlogPostMeta } from '@takes/contract';
+import { endpoints } from '@takes/contract';
 import { useQuery } from '@tanstack/react-query';
-import { ApiError, apiGet } from '../../lib/api';
-
-export interface BlogPost extends BlogPostMeta {
-  markdown: string;
-}
+import { api, ApiError } from '../../lib/api';
 
 export function useBlogPosts() {
   return useQuery({
     queryKey: ['blog', 'posts'],
     queryFn: ({ signal }) =>
-      apiGet<{ posts: BlogPostMeta[] }>('/api/blog', { signal }).then((body) => body.posts),
+      api.call(endpoints.site.listBlogPosts, { signal }).then((body) => body.posts),
   });
 }
 
@@ -18,9 +14,7 @@ export function useBlogPost(slug: string) {
   return useQuery({
     queryKey: ['blog', 'post', slug],
     queryFn: ({ signal }) =>
-      apiGet<{ post: BlogPost }>(`/api/blog/${encodeURIComponent(slug)}`, { signal }).then(
-        (body) => body.post,
-      ),
+      api.call(endpoints.site.getBlogPost, { params: { slug }, signal }).then((body) => body.post),
     // A missing post stays missing; asking again only delays the message.
     retry: (failureCount, error) => !isNotFound(error) && failureCount < 1,
   });

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import type { RecentBounce } from '@takes/contract';
-import { apiGet } from '../../lib/api';
+import { endpoints } from '@takes/contract';
+import { api } from '../../lib/api';
 
 /** The bounces page reads the 50 most recent, legacy versions included. */
 export const RECENT_BOUNCES_LIMIT = 50;
@@ -9,9 +9,12 @@ export function useRecentBounces() {
   return useQuery({
     queryKey: ['bounces', 'recent', RECENT_BOUNCES_LIMIT],
     queryFn: ({ signal }) =>
-      apiGet<{ bounces: RecentBounce[] }>(
-        `/api/bounces/recent?limit=${RECENT_BOUNCES_LIMIT}&all=true`,
-        { signal, fallbackMessage: 'Failed to load' },
-      ).then((body) => body.bounces),
+      api
+        .call(endpoints.bounces.listRecentBounces, {
+          query: { limit: RECENT_BOUNCES_LIMIT, all: 'true' },
+          signal,
+          fallbackMessage: 'Failed to load',
+        })
+        .then((body) => body.bounces),
   });
 }

@@ -1,6 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Comment, ErrorBody } from '@takes/contract';
-import { ApiError, apiGet, apiPatch, apiPost } from '../../lib/api';
+import { endpoints } from '@takes/contract';
+import { api } from '../../lib/api';
+
+const comments = endpoints.comments;
 
 export interface NewComment {
   content: string;
@@ -17,37 +19,16 @@ export const commentKeys = {
   link: (hash: string) => ['comments', 'link', hash] as const,
 };
 
-/** `DELETE` with the same error shape as lib/api (which has no delete helper yet). */
-async function apiDelete(path: string): Promise<void> {
-  let response: Response;
-  try {
-    response = await fetch(path, {
-      method: 'DELETE',
-      headers: { accept: 'application/json' },
-      credentials: 'same-origin',
-    });
-  } catch {
-    throw new ApiError(0, 'Something went wrong. Please try again.', undefined);
-  }
-  if (response.ok) return;
-  const body = (await response.json().catch(() => undefined)) as Partial<ErrorBody> | undefined;
-  const serverMessage = typeof body?.error === 'string' ? body.error : undefined;
-  throw new ApiError(
-    response.status,
-    serverMessage ?? `Request failed with status ${response.status}`,
-    serverMessage,
-  );
-}
-
 /** The owner's view of a version's comments, oldest first (the server orders them). */
 export function useVersionComments(versionId: string, includeResolved: boolean) {
   return useQuery({
     queryKey: commentKeys.version(versionId, includeResolved),
     queryFn: ({ signal }) =>
-      apiGet<Comment[]>(
-        `/api/versions/${versionId}/comments?resolved=${includeResolved ? 'include' : 'exclude'}`,
-        { signal },
-      ),
+      api.call(comments.listVersionComments, {
+        params: { versionId },
+        query: { resolved: includeResolved ? 'include' : 'exclude' },
+        signal,
+      }),
     enabled: versionId !== '',
   });
 }
@@ -61,7 +42,7 @@ export function useAddVersionComment(versionId: string) {
   const invalidate = useInvalidateVersionComments(versionId);
   return useMutation({
     mutationFn: (comment: NewComment) =>
-      apiPost<Comment>(`/api/versions/${versionId}/comments`, comment),
+      api.call(comments.addVersionComment, { params: { versionId }, body: comment }),
     onSuccess: invalidate,
   });
 }
@@ -70,7 +51,7 @@ export function useSetCommentResolved(versionId: string) {
   const invalidate = useInvalidateVersionComments(versionId);
   return useMutation({
     mutationFn: ({ id, resolved }: { id: string; resolved: boolean }) =>
-      apiPatch<Comment>(`/api/comments/${id}`, { resolved }),
+      api.call(comments.setCommentResolved, { params: { commentId: id }, body: { resolved } }),
     onSuccess: invalidate,
   });
 }
@@ -78,7 +59,7 @@ export function useSetCommentResolved(versionId: string) {
 export function useDeleteComment(versionId: string) {
   const invalidate = useInvalidateVersionComments(versionId);
   return useMutation({
-    mutationFn: (id: string) => apiDelete(`/api/comments/${id}`),
+    mutationFn: (id: string) => api.call(comments.deleteComment, { params: { commentId: id } }),
     onSuccess: invalidate,
   });
 }
@@ -87,7 +68,7 @@ export function useDeleteComment(versionId: string) {
 export function useLinkComments(hash: string, enabled = true) {
   return useQuery({
     queryKey: commentKeys.link(hash),
-    queryFn: ({ signal }) => apiGet<Comment[]>(`/api/links/hash/${hash}/comments`, { signal }),
+    queryFn: ({ signal }) => api.call(comments.listShareLinkComments, { params: { hash }, signal }),
     enabled: enabled && hash !== '',
   });
 }
@@ -96,7 +77,7 @@ export function useAddLinkComment(hash: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (comment: NewComment & { visitor_name?: string }) =>
-      apiPost<Comment>(`/api/links/hash/${hash}/comments`, comment),
+      api.call(comments.addShareLinkComment, { params: { hash }, body: comment }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: commentKeys.link(hash) }),
   });
 }

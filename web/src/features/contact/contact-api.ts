@@ -1,12 +1,13 @@
-import { CONTACT_MESSAGES, type ContactBody } from '@takes/contract';
-import { ApiError, apiPost } from '../../lib/api';
+import { CONTACT_MESSAGES, endpoints, type ContactBody } from '@takes/contract';
+import { api, ApiError } from '../../lib/api';
 
 export const CONTACT_SEND_FAILED = 'Your message could not be sent. Please try again.';
 
 /** Stores the message on the server; resolves only once it is saved. */
 export async function sendContactMessage(body: ContactBody): Promise<void> {
   try {
-    await apiPost<{ id: string; message: string }>('/api/contact', body, {
+    await api.call(endpoints.site.sendContactMessage, {
+      body,
       fallbackMessage: CONTACT_SEND_FAILED,
     });
   } catch (error) {

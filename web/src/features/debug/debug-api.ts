@@ -1,20 +1,6 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { ApiError, apiGet, apiPost } from '../../lib/api';
-
-/** `GET /api/debug`: the server's health, for the instance's admins. */
-export interface DebugReport {
-  database: { dialect: string; migrations: string[]; latest: string | null };
-  storage: { kind: string; status: string; detail?: string };
-  ffmpeg: { status: string; version: string | null; source: string | null };
-  jobs: { queue: string; queued: number; active: number; completed: number; failed: number };
-}
-
-/** `POST /api/debug/round-trip`: how long inserting and deleting a test project took. */
-export interface RoundTrip {
-  projectId: string;
-  insertMs: number;
-  deleteMs: number;
-}
+import { endpoints } from '@takes/contract';
+import { api, ApiError } from '../../lib/api';
 
 export const debugKeys = {
   report: ['debug'] as const,
@@ -28,7 +14,7 @@ export function isNotAvailable(error: unknown): boolean {
 export function useDebugReport() {
   return useQuery({
     queryKey: debugKeys.report,
-    queryFn: ({ signal }) => apiGet<DebugReport>('/api/debug', { signal }),
+    queryFn: ({ signal }) => api.call(endpoints.workspace.getDebugReport, { signal }),
     // A 404 is an answer, not a hiccup: asking again would not change it.
     retry: (failures, error) => !isNotAvailable(error) && failures < 1,
   });
@@ -36,6 +22,6 @@ export function useDebugReport() {
 
 export function useRoundTrip() {
   return useMutation({
-    mutationFn: () => apiPost<RoundTrip>('/api/debug/round-trip'),
+    mutationFn: () => api.call(endpoints.workspace.runDebugRoundTrip),
   });
 }

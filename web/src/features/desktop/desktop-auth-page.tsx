@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { apiPost, errorMessage } from '../../lib/api';
+import { endpoints } from '@takes/contract';
+import { api, errorMessage } from '../../lib/api';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { Alert } from '../../ui/alert';
 import { primaryButton } from '../../ui/button-styles';
@@ -20,7 +21,7 @@ export function DesktopAuthPage() {
     setApproving(true);
     setError(null);
     try {
-      const { code } = await apiPost<{ code: string }>('/api/desktop/approve', undefined, {
+      const { code } = await api.call(endpoints.desktop.approveDesktopSignIn, {
         fallbackMessage: APPROVE_FAILED,
       });
       await navigate(`/desktop-return?code=${encodeURIComponent(code)}`);

@@ -1,4 +1,5 @@
-import { apiGet } from '../../lib/api';
+import { endpoints } from '@takes/contract';
+import { api } from '../../lib/api';
 
 const DEFAULT_DESKTOP_SCHEME = 'takes';
 // A URL scheme per RFC 3986; anything else would make a broken or dangerous link.
@@ -7,7 +8,7 @@ const SCHEME = /^[a-z][a-z0-9+.-]*$/i;
 /** The desktop app's URL scheme, as the server is configured (DESKTOP_SCHEME), else `takes`. */
 export async function desktopScheme(): Promise<string> {
   try {
-    const { scheme } = await apiGet<{ scheme: string }>('/api/desktop/config');
+    const { scheme } = await api.call(endpoints.desktop.getDesktopConfig);
     return SCHEME.test(scheme) ? scheme : DEFAULT_DESKTOP_SCHEME;
   } catch {
     return DEFAULT_DESKTOP_SCHEME;

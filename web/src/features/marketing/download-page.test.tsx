@@ -40,11 +40,15 @@ describe('DownloadPage', () => {
 
   it('disables every button while preparing, then redirects to the installer', async () => {
     let answer: (response: Response) => void = () => {};
-    fetchMock.mockImplementationOnce(() => new Promise<Response>((resolve) => (answer = resolve)));
+    const pending = new Promise<Response>((resolve) => (answer = resolve));
+    fetchMock.mockImplementationOnce(() => pending);
     renderPage();
     fireEvent.click(screen.getByRole('button', { name: /Windows/ }));
 
-    expect(fetchMock.mock.calls[0]?.[0]).toBe('/api/updates/desktop/latest/win');
+    // The client sends the request a moment after the click.
+    await waitFor(() =>
+      expect(fetchMock.mock.calls[0]?.[0]).toBe('/api/updates/desktop/latest/win'),
+    );
     await waitFor(() => expect(buttons().every((button) => button.disabled)).toBe(true));
     expect(screen.getByText('Preparing your download…')).toBeTruthy();
 

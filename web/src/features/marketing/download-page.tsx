@@ -1,7 +1,7 @@
-import type { DesktopPlatform } from '@takes/contract';
+import { endpoints, type DesktopPlatform } from '@takes/contract';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { ApiError, apiGet } from '../../lib/api';
+import { api, ApiError } from '../../lib/api';
 import { usePageMeta } from '../../lib/use-page-meta';
 import { primaryButton } from '../../ui/button-styles';
 import { PageHeader, PageShell, Section, textLinkClass } from './page-parts';
@@ -11,11 +11,6 @@ const installers: readonly { platform: DesktopPlatform; label: string; detail: s
   { platform: 'win', label: 'Download for Windows', detail: 'EXE' },
   { platform: 'linux', label: 'Download for Linux', detail: 'AppImage' },
 ];
-
-interface LatestInstaller {
-  url?: string;
-  version?: string | null;
-}
 
 type DownloadState =
   | { kind: 'idle' }
@@ -31,9 +26,14 @@ export async function latestInstallerUrl(
   platform: DesktopPlatform,
 ): Promise<{ url: string; version: string | null } | { error: string }> {
   try {
-    const latest = await apiGet<LatestInstaller | undefined>(
-      `/api/updates/desktop/latest/${platform}`,
-    );
+    // Read defensively: an answer without a URL (or with none at all) has no installer to offer.
+    const latest: { url?: string; version?: string | null } | undefined = await api
+      .call(endpoints.site.getLatestDesktopRelease, { params: { platform } })
+      .catch((error: unknown) => {
+        if (error instanceof ApiError && error.status >= 200 && error.status < 300)
+          return undefined;
+        throw error;
+      });
     if (!latest?.url) return { error: 'no_url' };
     return { url: latest.url, version: latest.version ?? null };
   } catch (error) {

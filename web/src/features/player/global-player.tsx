@@ -1,4 +1,6 @@
+import { endpoints } from '@takes/contract';
 import { lazy, Suspense, useEffect, useRef } from 'react';
+import { api } from '../../lib/api';
 import { formatTime } from './format-time';
 import {
   DownloadIcon,
@@ -225,7 +227,9 @@ export function GlobalPlayer({ onShare }: GlobalPlayerProps) {
                 />
                 {track.versionId ? (
                   <a
-                    href={`/api/versions/${track.versionId}/download`}
+                    href={api.url(endpoints.versions.downloadVersion, {
+                      params: { versionId: track.versionId },
+                    })}
                     download
                     aria-label="Download track"
                     title="Download track"

@@ -1,13 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { apiGet } from '../../lib/api';
-
-type Tier = 'original' | 'high' | 'standard';
-
-/** `GET /api/versions/{id}/qualities`: the renditions a version has, for the quality menu. */
-export interface Qualities {
-  available: Tier[];
-  qualities: Partial<Record<Tier, { fileSize: number; format: string }>>;
-}
+import { endpoints } from '@takes/contract';
+import { api } from '../../lib/api';
 
 export const playerKeys = {
   qualities: (versionId: string | undefined) => ['versions', versionId, 'qualities'] as const,
@@ -17,7 +10,11 @@ export const playerKeys = {
 export function useVersionQualities(versionId: string | undefined) {
   return useQuery({
     queryKey: playerKeys.qualities(versionId),
-    queryFn: ({ signal }) => apiGet<Qualities>(`/api/versions/${versionId}/qualities`, { signal }),
+    queryFn: ({ signal }) =>
+      api.call(endpoints.versions.getVersionQualities, {
+        params: { versionId: versionId ?? '' },
+        signal,
+      }),
     enabled: Boolean(versionId),
     // A failed call is tolerated: the options simply stay unavailable.
     retry: false,

@@ -1,15 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { endpoints, type ProcessingResponse } from '@takes/contract';
-import { api, apiGet, ApiError } from '../../lib/api';
+import { api, ApiError } from '../../lib/api';
 
 const projects = endpoints.projects;
-
-export interface WorkspaceStats {
-  projects: number;
-  tracks: number;
-  lastUpdate: string | null;
-  versionsLastMonth: number;
-}
 
 export const queryKeys = {
   projects: ['projects'] as const,
@@ -46,7 +39,7 @@ export function useBranches(projectId: string) {
 export function useStats() {
   return useQuery({
     queryKey: queryKeys.stats,
-    queryFn: ({ signal }) => apiGet<WorkspaceStats>('/api/stats', { signal }),
+    queryFn: ({ signal }) => api.call(endpoints.workspace.getStats, { signal }),
   });
 }
 
@@ -147,7 +140,7 @@ export function useDeleteBranch(projectId: string) {
 
 export function useDeleteVersion(projectId: string) {
   return useBranchMutation(projectId, (versionId: string) =>
-    fetchOrThrow(`/api/versions/${versionId}`, 'DELETE'),
+    api.call(endpoints.versions.deleteVersion, { params: { versionId } }),
   );
 }
 
@@ -156,7 +149,8 @@ export function useProcessingStatus(versionId: string | null, intervalMs: number
   return useQuery({
     queryKey: queryKeys.processing(versionId ?? ''),
     queryFn: ({ signal }) =>
-      apiGet<ProcessingResponse>(`/api/versions/${versionId}/processing`, {
+      api.call(endpoints.versions.getVersionProcessing, {
+        params: { versionId: versionId ?? '' },
         signal,
         fallbackMessage: 'Failed to check processing status',
       }),
@@ -168,27 +162,4 @@ export function useProcessingStatus(versionId: string | null, intervalMs: number
 export function isProcessingDone(status: ProcessingResponse | undefined): boolean {
   if (!status) return false;
   return status.status === 'completed' || status.status === 'failed' || status.processingComplete;
-}
-
-/** DELETE answers 204 with no body; the shared helpers cover GET, POST and PATCH. */
-async function fetchOrThrow(path: string, method: 'DELETE'): Promise<void> {
-  let response: Response;
-  try {
-    response = await fetch(path, { method, credentials: 'same-origin' });
-  } catch {
-    throw new ApiError(0, 'Network error', undefined);
-  }
-  if (response.ok) return;
-  let serverMessage: string | undefined;
-  try {
-    const body = (await response.json()) as { error?: unknown };
-    if (typeof body.error === 'string') serverMessage = body.error;
-  } catch {
-    // No JSON body; the status is all we have.
-  }
-  throw new ApiError(
-    response.status,
-    serverMessage ?? `Request failed (${response.status})`,
-    serverMessage,
-  );
 }

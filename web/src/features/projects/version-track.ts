@@ -1,4 +1,5 @@
-import type { Version } from '@takes/contract';
+import { endpoints, type Version } from '@takes/contract';
+import { api } from '../../lib/api';
 import type { PlayerTrack } from '../player/use-audio-player';
 
 /** A version as the global player's track. */
@@ -7,7 +8,7 @@ export function versionTrack(version: Version, projectName: string): PlayerTrack
     id: version.id,
     title: version.message || `Version ${version.version_number}`,
     artist: projectName,
-    audioUrl: `/api/versions/${version.id}/stream`,
+    audioUrl: api.url(endpoints.versions.streamVersion, { params: { versionId: version.id } }),
     versionId: version.id,
     projectId: version.project_id,
     versionNumber: version.version_number,
@@ -18,5 +19,5 @@ export function versionTrack(version: Version, projectName: string): PlayerTrack
 }
 
 export function downloadUrl(versionId: string): string {
-  return `/api/versions/${versionId}/download`;
+  return api.url(endpoints.versions.downloadVersion, { params: { versionId } });
 }

@@ -25,10 +25,12 @@ function renderCommit() {
 
 describe('CommitPage', () => {
   it('shows 3 skeletons while loading, then one card per bounce', async () => {
+    // The answer is made before the page asks: the client may ask a moment after the render.
     let answer: (response: Response) => void = () => undefined;
+    const pending = new Promise<Response>((resolve) => (answer = resolve));
     stubApi({
       '/api/repos/r1': { repo: repository() },
-      [bouncesPath]: () => new Promise<Response>((resolve) => (answer = resolve)),
+      [bouncesPath]: () => pending,
     });
     renderCommit();
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe(

@@ -1,6 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Bounce, Patch, RepoBranch, Repository, TimelineCommit } from '@takes/contract';
-import { apiGet, apiPost, apiPostForm, ApiError } from '../../lib/api';
+import { endpoints, type Bounce } from '@takes/contract';
+import { api, ApiError } from '../../lib/api';
+
+const repos = endpoints.repos;
 
 /** The pseudo-branch main reads at most 50 patches. */
 export const PSEUDO_BRANCH_PATCH_LIMIT = 50;
@@ -32,10 +34,9 @@ export function useRepositories() {
   return useQuery({
     queryKey: repoKeys.list,
     queryFn: ({ signal }) =>
-      apiGet<{ data: Repository[] }>('/api/audio-git/repositories', {
-        signal,
-        fallbackMessage: 'Failed to load',
-      }).then((body) => body.data),
+      api
+        .call(endpoints.audioGit.listRepositories, { signal, fallbackMessage: 'Failed to load' })
+        .then((body) => body.data),
   });
 }
 
@@ -43,10 +44,9 @@ export function useRepository(repoId: string) {
   return useQuery({
     queryKey: repoKeys.repo(repoId),
     queryFn: ({ signal }) =>
-      apiGet<{ repo: Repository }>(`/api/repos/${encodeURIComponent(repoId)}`, {
-        signal,
-        fallbackMessage: 'Failed to load',
-      }).then((body) => body.repo),
+      api
+        .call(repos.getRepo, { params: { id: repoId }, signal, fallbackMessage: 'Failed to load' })
+        .then((body) => body.repo),
     retry: retryServerErrors,
   });
 }
@@ -55,10 +55,13 @@ export function useRepoBranches(repoId: string) {
   return useQuery({
     queryKey: repoKeys.branches(repoId),
     queryFn: ({ signal }) =>
-      apiGet<{ branches: RepoBranch[] }>(`/api/repos/${encodeURIComponent(repoId)}/branches`, {
-        signal,
-        fallbackMessage: 'Failed to load branches',
-      }).then((body) => body.branches),
+      api
+        .call(repos.listRepoBranches, {
+          params: { id: repoId },
+          signal,
+          fallbackMessage: 'Failed to load branches',
+        })
+        .then((body) => body.branches),
   });
 }
 
@@ -67,10 +70,12 @@ export function useRepoPatches(repoId: string, enabled: boolean) {
   return useQuery({
     queryKey: repoKeys.patches(repoId),
     queryFn: ({ signal }) =>
-      apiGet<{ data: Patch[]; total: number }>(
-        `/api/audio-git/repositories/${encodeURIComponent(repoId)}/patches?limit=${PSEUDO_BRANCH_PATCH_LIMIT}&offset=0`,
-        { signal, fallbackMessage: 'Failed to load commits' },
-      ),
+      api.call(endpoints.audioGit.listPatches, {
+        params: { id: repoId },
+        query: { limit: PSEUDO_BRANCH_PATCH_LIMIT, offset: 0 },
+        signal,
+        fallbackMessage: 'Failed to load commits',
+      }),
     enabled,
   });
 }
@@ -79,24 +84,31 @@ export function useRepoCommits(repoId: string, branch: string | null) {
   return useQuery({
     queryKey: repoKeys.commits(repoId, branch ?? ''),
     queryFn: ({ signal }) =>
-      apiGet<{ commits: TimelineCommit[] }>(
-        `/api/repos/${encodeURIComponent(repoId)}/commits?branch=${encodeURIComponent(branch ?? '')}&limit=${COMMIT_LIMIT}`,
-        { signal, fallbackMessage: 'Failed to load commits' },
-      ).then((body) => body.commits),
+      api
+        .call(repos.listRepoCommits, {
+          params: { id: repoId },
+          query: { branch: branch ?? '', limit: COMMIT_LIMIT },
+          signal,
+          fallbackMessage: 'Failed to load commits',
+        })
+        .then((body) => body.commits),
     enabled: branch !== null,
   });
 }
 
 /** Bounces on a branch (all branches for null), polled while any is still processing. */
 export function useRepoBounces(repoId: string, branch: string | null, enabled = true) {
-  const query = branch === null ? '' : `?branch=${encodeURIComponent(branch)}`;
   return useQuery({
     queryKey: repoKeys.bounces(repoId, branch),
     queryFn: ({ signal }) =>
-      apiGet<{ bounces: Bounce[] }>(`/api/repos/${encodeURIComponent(repoId)}/bounces${query}`, {
-        signal,
-        fallbackMessage: 'Failed to load',
-      }).then((body) => body.bounces),
+      api
+        .call(repos.listRepoBounces, {
+          params: { id: repoId },
+          query: { branch: branch ?? undefined },
+          signal,
+          fallbackMessage: 'Failed to load',
+        })
+        .then((body) => body.bounces),
     enabled,
     refetchInterval: (q) => (hasProcessing(q.state.data) ? PROCESSING_POLL_MS : false),
   });
@@ -106,10 +118,13 @@ export function useCommitBounces(repoId: string, sha: string) {
   return useQuery({
     queryKey: repoKeys.commitBounces(repoId, sha),
     queryFn: ({ signal }) =>
-      apiGet<{ bounces: Bounce[] }>(
-        `/api/repos/${encodeURIComponent(repoId)}/commits/${encodeURIComponent(sha)}/bounces`,
-        { signal, fallbackMessage: 'Failed to load' },
-      ).then((body) => body.bounces),
+      api
+        .call(repos.listCommitBounces, {
+          params: { id: repoId, sha },
+          signal,
+          fallbackMessage: 'Failed to load',
+        })
+        .then((body) => body.bounces),
     retry: retryServerErrors,
     refetchInterval: (q) => (hasProcessing(q.state.data) ? PROCESSING_POLL_MS : false),
   });
@@ -129,7 +144,7 @@ export function useCreateRepo() {
   const refresh = useRefreshRepos();
   return useMutation({
     mutationFn: (name: string) =>
-      apiPost<{ repo: Repository }>('/api/repos', { name }).then((body) => body.repo),
+      api.call(repos.createRepo, { body: { name } }).then((body) => body.repo),
     onSuccess: refresh,
   });
 }
@@ -140,11 +155,11 @@ export function useUploadCover(repoId: string) {
     mutationFn: (file: File) => {
       const form = new FormData();
       form.append('coverImage', file);
-      return apiPostForm<{ coverUrl: string }>(
-        `/api/repos/${encodeURIComponent(repoId)}/cover`,
+      return api.call(repos.uploadRepoCover, {
+        params: { id: repoId },
         form,
-        { fallbackMessage: 'Cover upload failed' },
-      );
+        fallbackMessage: 'Cover upload failed',
+      });
     },
     onSuccess: refresh,
   });

@@ -1,22 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
-import { apiGet } from '../../lib/api';
+import { endpoints, type SearchResponse } from '@takes/contract';
+import { api } from '../../lib/api';
 
-/** `GET /api/search?q=`: the signed-in user's projects, branches and versions that match. */
-export interface SearchResults {
-  projects: { id: string; name: string; description: string | null }[];
-  branches: { id: string; name: string; project_id: string; project_name: string }[];
-  versions: {
-    id: string;
-    project_id: string;
-    branch_id: string;
-    version_number: number;
-    message: string | null;
-    tags: string[];
-    created_at: string;
-    project_name: string;
-    branch_name: string;
-  }[];
-}
+/** What a search found among the signed-in user's projects, branches and versions. */
+export type SearchResults = SearchResponse;
 
 export const searchKeys = {
   search: (q: string) => ['search', q] as const,
@@ -26,8 +13,7 @@ export const searchKeys = {
 export function useSearch(q: string) {
   return useQuery({
     queryKey: searchKeys.search(q),
-    queryFn: ({ signal }) =>
-      apiGet<SearchResults>(`/api/search?q=${encodeURIComponent(q)}`, { signal }),
+    queryFn: ({ signal }) => api.call(endpoints.workspace.search, { query: { q }, signal }),
     enabled: q !== '',
   });
 }

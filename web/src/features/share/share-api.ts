@@ -1,9 +1,11 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import type { ShareLink, sharedVersionSchema } from '@takes/contract';
-import { ApiError, apiGet, apiPost } from '../../lib/api';
+import { endpoints, type Result } from '@takes/contract';
+import { api, ApiError } from '../../lib/api';
 
-/** `GET /api/links/hash/{hash}`: what anyone holding the link may see. */
-export type SharedVersion = ReturnType<typeof sharedVersionSchema.parse>;
+const sharing = endpoints.sharing;
+
+/** What anyone holding the link may see. */
+export type SharedVersion = Result<typeof sharing.openShareLink>;
 
 export interface CreateLinkInput {
   name?: string;
@@ -20,17 +22,17 @@ export const shareKeys = {
 };
 
 export function sharedAudioUrl(hash: string): string {
-  return `/api/links/hash/${hash}/audio`;
+  return api.url(sharing.streamShareLink, { params: { hash } });
 }
 
 export function sharedDownloadUrl(hash: string): string {
-  return `/api/links/hash/${hash}/download`;
+  return api.url(sharing.downloadShareLink, { params: { hash } });
 }
 
 export function useSharedVersion(hash: string) {
   return useQuery({
     queryKey: shareKeys.shared(hash),
-    queryFn: ({ signal }) => apiGet<SharedVersion>(`/api/links/hash/${hash}`, { signal }),
+    queryFn: ({ signal }) => api.call(sharing.openShareLink, { params: { hash }, signal }),
     // 404 (unknown or revoked) and 410 (expired) are answers, not hiccups worth retrying.
     retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 1,
     // Until the link's audio exists (a fresh upload being processed), ask again now and then.
@@ -46,6 +48,6 @@ export function useSharedVersion(hash: string) {
 export function useCreateLink(versionId: string) {
   return useMutation({
     mutationFn: (input: CreateLinkInput) =>
-      apiPost<ShareLink>(`/api/versions/${versionId}/links`, input),
+      api.call(sharing.createShareLink, { params: { versionId }, body: input }),
   });
 }

@@ -1,10 +1,10 @@
-/** The fields of the upload answer the screens read (the contract's uploadResponseSchema). */
-export interface UploadResult {
-  versionId: string;
-  projectId: string;
-  branchId: string;
-  fileUrl: string;
-}
+import { endpoints, type Result } from '@takes/contract';
+import { api } from '../../lib/api';
+
+const uploadVersion = endpoints.versions.uploadVersion;
+
+/** The server's answer to an upload (the new version, its project and branch). */
+export type UploadResult = Result<typeof uploadVersion>;
 
 export type UploadFields =
   | { kind: 'version'; projectId: string; branchId: string; commitMessage: string; tags: string[] }
@@ -53,7 +53,7 @@ export function uploadAudio(
 ): Promise<UploadResult> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
-    xhr.open('POST', '/api/versions/upload');
+    xhr.open(uploadVersion.method, api.url(uploadVersion, {}));
     xhr.withCredentials = true;
     xhr.setRequestHeader('accept', 'application/json');
     xhr.timeout = uploadTimeoutMs(file.size);

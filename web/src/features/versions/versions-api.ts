@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
-import type { Project, Version } from '@takes/contract';
-import { ApiError, apiGet } from '../../lib/api';
+import { endpoints, type Result } from '@takes/contract';
+import { api, ApiError } from '../../lib/api';
 
-/** `GET /api/versions/{id}`: the version with the project it belongs to, for the page's heading. */
-export type VersionDetail = Version & { project: Pick<Project, 'id' | 'name'> };
+/** The version with the project it belongs to, for the page's heading. */
+export type VersionDetail = Result<typeof endpoints.versions.getVersion>;
 
 export const versionKeys = {
   version: (versionId: string) => ['versions', versionId] as const,
@@ -12,7 +12,8 @@ export const versionKeys = {
 export function useVersion(versionId: string) {
   return useQuery({
     queryKey: versionKeys.version(versionId),
-    queryFn: ({ signal }) => apiGet<VersionDetail>(`/api/versions/${versionId}`, { signal }),
+    queryFn: ({ signal }) =>
+      api.call(endpoints.versions.getVersion, { params: { versionId }, signal }),
     // A 404 is an answer ('Version not found'), not a hiccup worth retrying.
     retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 1,
   });

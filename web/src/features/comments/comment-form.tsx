@@ -40,6 +40,10 @@ export function CommentForm({
 }: CommentFormProps) {
   const player = useAudioPlayer();
   const [content, setContent] = useState('');
+  const latestContent = useRef(content);
+  useEffect(() => {
+    latestContent.current = content;
+  }, [content]);
   const [timestamp, setTimestamp] = useState<number | null>(null);
   const [teamOnly, setTeamOnly] = useState(false);
   // A reply to a team-only comment is team-only too (the server makes it so either way).
@@ -63,6 +67,7 @@ export function CommentForm({
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (blank || pending) return;
+    const sent = content;
     try {
       await onSubmit({
         content: content.trim(),
@@ -70,6 +75,9 @@ export function CommentForm({
         parent_id: replyingTo?.id ?? null,
         ...(allowTeamOnly ? { team_only: teamOnly || inheritsTeamOnly } : {}),
       });
+      // The list may show the comment a moment before this runs: if the next comment is already
+      // being written, leave it (and its options) alone.
+      if (latestContent.current !== sent) return;
       setContent('');
       setTimestamp(null);
       setTeamOnly(false);

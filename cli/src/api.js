@@ -3,7 +3,7 @@ import { endpoints } from '@takes/contract/runtime';
 import { CliError } from './errors.js';
 import { resultOf, serverClient } from './http.js';
 
-/** @import { ApiClient, CallArgs, DesktopTokenPair, Endpoint, Result } from '@takes/contract' */
+/** @import { ApiClient, CallArgs, DesktopTokenPair, Endpoint, Result, RouteOf } from '@takes/contract' */
 /** @import { Credentials, CredentialStore } from './credentials.js' */
 
 export const SESSION_EXPIRED = 'Your session has expired. Run `takes login` again.';
@@ -48,7 +48,7 @@ export class Api {
   /**
    * Calls an endpoint: its typed JSON body, or the server's refusal as a CliError.
    * @template {Endpoint} E
-   * @param {E} endpoint
+   * @param {E | RouteOf<E>} endpoint
    * @param {CallArgs<E>} args
    * @returns {Promise<Result<E>>}
    */

@@ -2,7 +2,7 @@
 import { apiErrorFrom, createApiClient } from '@takes/contract/runtime';
 import { CliError } from './errors.js';
 
-/** @import { ApiClient, ApiError, CallArgs, Endpoint, Result } from '@takes/contract' */
+/** @import { ApiClient, ApiError, CallArgs, Endpoint, Result, RouteOf } from '@takes/contract' */
 
 const REQUEST_TIMEOUT_MS = 60_000;
 
@@ -50,7 +50,7 @@ export async function callServer(client, server, endpoint, ...args) {
  * @template {Endpoint} E
  * @param {Response} response
  * @param {string} server
- * @param {E} [_endpoint] names the result's type
+ * @param {E | RouteOf<E>} [_endpoint] names the result's type
  * @returns {Promise<Result<E>>}
  */
 export async function resultOf(response, server, _endpoint) {

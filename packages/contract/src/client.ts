@@ -1,4 +1,4 @@
-import { errorBodySchema } from './errors';
+import type { RouteOf } from './route';
 import {
   isZodSchema,
   type BinaryBody,
@@ -96,9 +96,18 @@ interface AnyInput extends CallOptions {
   contentType?: string;
 }
 
+/** How a request's body is sent, from a descriptor or a schema-free route. */
+function bodyKind(endpoint: Endpoint | RouteOf): RouteOf['body'] {
+  const body = endpoint.body;
+  if (typeof body === 'string') return body;
+  if (body === undefined) return 'none';
+  if (isZodSchema(body)) return 'json';
+  return body.kind;
+}
+
 /** The path with its parameters filled in and the query string added. */
 export function endpointUrl(
-  endpoint: Endpoint,
+  endpoint: Endpoint | RouteOf,
   input: { params?: Record<string, unknown>; query?: Record<string, unknown> } = {},
   baseUrl = '',
 ): string {
@@ -134,13 +143,18 @@ export async function apiErrorFrom(
   response: Response,
   fallback = GENERIC_FAILURE,
 ): Promise<ApiError> {
-  const parsed = errorBodySchema.safeParse(await readPayload(response));
-  const serverMessage = parsed.success ? parsed.data.error : undefined;
+  // Checked by hand rather than with the zod error schema, so the client itself stays zod-free.
+  const payload = await readPayload(response);
+  const body =
+    typeof payload === 'object' && payload !== null
+      ? (payload as { error?: unknown; details?: unknown })
+      : {};
+  const serverMessage = typeof body.error === 'string' ? body.error : undefined;
   return new ApiError(
     response.status,
     serverMessage ?? fallback,
     serverMessage,
-    parsed.success ? parsed.data.details : undefined,
+    serverMessage === undefined ? undefined : body.details,
   );
 }
 
@@ -148,7 +162,8 @@ export function createApiClient(options: ClientOptions = {}) {
   const baseUrl = options.baseUrl ?? '';
   const doFetch = options.fetch ?? ((...args: Parameters<typeof fetch>) => fetch(...args));
 
-  async function send(endpoint: Endpoint, input: AnyInput = {}): Promise<Response> {
+  async function send(endpoint: Endpoint | RouteOf, input: AnyInput = {}): Promise<Response> {
+    const kind = bodyKind(endpoint);
     const headers: Record<string, string> = {
       accept: 'application/json',
       ...(await options.headers?.()),
@@ -159,7 +174,7 @@ export function createApiClient(options: ClientOptions = {}) {
     else if (input.data !== undefined) {
       body = input.data;
       if (input.contentType) headers['content-type'] = input.contentType;
-    } else if (isZodSchema(endpoint.body) || (endpoint.method !== 'GET' && !endpoint.body)) {
+    } else if (kind === 'json' || kind === 'none') {
       // Every write carries a JSON body, even without fields: a JSON content type cannot be sent
       // cross-site without a CORS preflight, and an empty body under that type is refused.
       if (endpoint.method !== 'GET' && endpoint.method !== 'DELETE') {
@@ -188,7 +203,10 @@ export function createApiClient(options: ClientOptions = {}) {
 
   return {
     /** Calls a JSON (or 204) endpoint; a refusal throws ApiError with the server's message. */
-    async call<E extends Endpoint>(endpoint: E, ...[input]: CallArgs<E>): Promise<Result<E>> {
+    async call<E extends Endpoint>(
+      endpoint: E | RouteOf<E>,
+      ...[input]: CallArgs<E>
+    ): Promise<Result<E>> {
       const given = (input ?? {}) as AnyInput;
       const response = await send(endpoint, given);
       if (!response.ok) throw await apiErrorFrom(response, given.fallbackMessage);
@@ -200,12 +218,15 @@ export function createApiClient(options: ClientOptions = {}) {
       return payload as Result<E>;
     },
     /** Sends the request and hands back the Response as it is (audio, archives, redirects). */
-    fetch<E extends Endpoint>(endpoint: E, ...[input]: CallArgs<E>): Promise<Response> {
+    fetch<E extends Endpoint>(
+      endpoint: E | RouteOf<E>,
+      ...[input]: CallArgs<E>
+    ): Promise<Response> {
       return send(endpoint, input ?? {});
     },
     /** The URL of an endpoint (for an <audio src>, a download link, a redirect). */
     url<E extends Endpoint>(
-      endpoint: E,
+      endpoint: E | RouteOf<E>,
       input: { params?: ParamsInput<E>; query?: QueryInput<E> },
     ): string {
       return endpointUrl(endpoint, input, baseUrl);

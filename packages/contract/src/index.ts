@@ -12,3 +12,5 @@ export * from './endpoint';
 export * from './client';
 export * from './endpoints';
 export * from './publish-flow';
+export * from './route';
+export * from './routes';

@@ -3,7 +3,7 @@ import { ApiError, createApiClient } from '@takes/contract';
 export { ApiError };
 
 /**
- * The typed client every feature calls the API through: `api.call(endpoints.projects.getProject,
+ * The typed client every feature calls the API through: `api.call(routes.projects.getProject,
  * { params: { projectId } })` sends the request its descriptor describes and returns its typed body;
  * `api.url(endpoint, { params })` builds the address for an <audio>, a link or an XMLHttpRequest.
  */

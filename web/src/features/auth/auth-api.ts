@@ -1,7 +1,7 @@
 import {
   AUTH_MESSAGES,
   authProvidersSchema,
-  endpoints,
+  routes,
   magicLinkDetailsSchema,
   sessionResponseSchema,
   type AuthProviders,
@@ -10,7 +10,7 @@ import {
 } from '@takes/contract';
 import { api, ApiError } from '../../lib/api';
 
-const auth = endpoints.auth;
+const auth = routes.auth;
 
 export type SocialProvider = (typeof SOCIAL_PROVIDERS)[number];
 
@@ -79,7 +79,7 @@ export async function startSocialSignIn(
 }
 
 export async function signInAsDemo(): Promise<SessionResponse> {
-  const body = await api.call(endpoints.demo.startDemo, authFailed);
+  const body = await api.call(routes.demo.startDemo, authFailed);
   return sessionResponseSchema.parse(body);
 }
 

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { endpoints } from '@takes/contract';
+import { routes } from '@takes/contract';
 import { api } from '../../lib/api';
 
 /**
@@ -12,7 +12,7 @@ export function useDemoAvailable(): boolean {
   useEffect(() => {
     const controller = new AbortController();
     api
-      .call(endpoints.auth.getAuthProviders, { signal: controller.signal })
+      .call(routes.auth.getAuthProviders, { signal: controller.signal })
       // Read defensively: an answer without the field leaves the demo on.
       .then((providers: { demo?: unknown } | null) => setAvailable(providers?.demo !== false))
       .catch(() => undefined);

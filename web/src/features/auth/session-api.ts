@@ -1,4 +1,4 @@
-import { endpoints, type SessionResponse } from '@takes/contract';
+import { routes, type SessionResponse } from '@takes/contract';
 import { api, ApiError } from '../../lib/api';
 
 // Every page reads the session on start. The shape check below mirrors sessionResponseSchema in
@@ -26,7 +26,7 @@ export function isSessionResponse(value: unknown): value is SessionResponse {
 /** The current session, or null when nobody is signed in. */
 export async function fetchSession(signal?: AbortSignal): Promise<SessionResponse | null> {
   try {
-    const body: unknown = await api.call(endpoints.auth.getSession, { signal });
+    const body: unknown = await api.call(routes.auth.getSession, { signal });
     if (!isSessionResponse(body)) throw new Error('Unexpected session response');
     const { user, expiresAt } = body;
     return {
@@ -48,5 +48,5 @@ export async function fetchSession(signal?: AbortSignal): Promise<SessionRespons
 }
 
 export async function signOutOnServer(): Promise<void> {
-  await api.call(endpoints.auth.signOut);
+  await api.call(routes.auth.signOut);
 }

@@ -1,4 +1,4 @@
-import { endpoints } from '@takes/contract';
+import { routes } from '@takes/contract';
 import { useQuery } from '@tanstack/react-query';
 import { api, ApiError } from '../../lib/api';
 
@@ -6,7 +6,7 @@ export function useBlogPosts() {
   return useQuery({
     queryKey: ['blog', 'posts'],
     queryFn: ({ signal }) =>
-      api.call(endpoints.site.listBlogPosts, { signal }).then((body) => body.posts),
+      api.call(routes.site.listBlogPosts, { signal }).then((body) => body.posts),
   });
 }
 
@@ -14,7 +14,7 @@ export function useBlogPost(slug: string) {
   return useQuery({
     queryKey: ['blog', 'post', slug],
     queryFn: ({ signal }) =>
-      api.call(endpoints.site.getBlogPost, { params: { slug }, signal }).then((body) => body.post),
+      api.call(routes.site.getBlogPost, { params: { slug }, signal }).then((body) => body.post),
     // A missing post stays missing; asking again only delays the message.
     retry: (failureCount, error) => !isNotFound(error) && failureCount < 1,
   });

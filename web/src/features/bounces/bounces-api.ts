@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { endpoints } from '@takes/contract';
+import { routes } from '@takes/contract';
 import { api } from '../../lib/api';
 
 /** The bounces page reads the 50 most recent, legacy versions included. */
@@ -10,7 +10,7 @@ export function useRecentBounces() {
     queryKey: ['bounces', 'recent', RECENT_BOUNCES_LIMIT],
     queryFn: ({ signal }) =>
       api
-        .call(endpoints.bounces.listRecentBounces, {
+        .call(routes.bounces.listRecentBounces, {
           query: { limit: RECENT_BOUNCES_LIMIT, all: 'true' },
           signal,
           fallbackMessage: 'Failed to load',

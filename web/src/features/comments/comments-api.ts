@@ -1,8 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { endpoints } from '@takes/contract';
+import { routes } from '@takes/contract';
 import { api } from '../../lib/api';
 
-const comments = endpoints.comments;
+const comments = routes.comments;
 
 export interface NewComment {
   content: string;

@@ -1,4 +1,4 @@
-import { CONTACT_MESSAGES, endpoints, type ContactBody } from '@takes/contract';
+import { CONTACT_MESSAGES, routes, type ContactBody } from '@takes/contract';
 import { api, ApiError } from '../../lib/api';
 
 export const CONTACT_SEND_FAILED = 'Your message could not be sent. Please try again.';
@@ -6,7 +6,7 @@ export const CONTACT_SEND_FAILED = 'Your message could not be sent. Please try a
 /** Stores the message on the server; resolves only once it is saved. */
 export async function sendContactMessage(body: ContactBody): Promise<void> {
   try {
-    await api.call(endpoints.site.sendContactMessage, {
+    await api.call(routes.site.sendContactMessage, {
       body,
       fallbackMessage: CONTACT_SEND_FAILED,
     });

@@ -1,5 +1,5 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { endpoints } from '@takes/contract';
+import { routes } from '@takes/contract';
 import { api, ApiError } from '../../lib/api';
 
 export const debugKeys = {
@@ -14,7 +14,7 @@ export function isNotAvailable(error: unknown): boolean {
 export function useDebugReport() {
   return useQuery({
     queryKey: debugKeys.report,
-    queryFn: ({ signal }) => api.call(endpoints.workspace.getDebugReport, { signal }),
+    queryFn: ({ signal }) => api.call(routes.workspace.getDebugReport, { signal }),
     // A 404 is an answer, not a hiccup: asking again would not change it.
     retry: (failures, error) => !isNotAvailable(error) && failures < 1,
   });
@@ -22,6 +22,6 @@ export function useDebugReport() {
 
 export function useRoundTrip() {
   return useMutation({
-    mutationFn: () => api.call(endpoints.workspace.runDebugRoundTrip),
+    mutationFn: () => api.call(routes.workspace.runDebugRoundTrip),
   });
 }

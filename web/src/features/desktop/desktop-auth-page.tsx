@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { endpoints } from '@takes/contract';
+import { routes } from '@takes/contract';
 import { api, errorMessage } from '../../lib/api';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { Alert } from '../../ui/alert';
@@ -21,7 +21,7 @@ export function DesktopAuthPage() {
     setApproving(true);
     setError(null);
     try {
-      const { code } = await api.call(endpoints.desktop.approveDesktopSignIn, {
+      const { code } = await api.call(routes.desktop.approveDesktopSignIn, {
         fallbackMessage: APPROVE_FAILED,
       });
       await navigate(`/desktop-return?code=${encodeURIComponent(code)}`);

@@ -1,4 +1,4 @@
-import { endpoints } from '@takes/contract';
+import { routes } from '@takes/contract';
 import { api } from '../../lib/api';
 
 const DEFAULT_DESKTOP_SCHEME = 'takes';
@@ -8,7 +8,7 @@ const SCHEME = /^[a-z][a-z0-9+.-]*$/i;
 /** The desktop app's URL scheme, as the server is configured (DESKTOP_SCHEME), else `takes`. */
 export async function desktopScheme(): Promise<string> {
   try {
-    const { scheme } = await api.call(endpoints.desktop.getDesktopConfig);
+    const { scheme } = await api.call(routes.desktop.getDesktopConfig);
     return SCHEME.test(scheme) ? scheme : DEFAULT_DESKTOP_SCHEME;
   } catch {
     return DEFAULT_DESKTOP_SCHEME;

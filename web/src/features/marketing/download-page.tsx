@@ -1,4 +1,4 @@
-import { endpoints, type DesktopPlatform } from '@takes/contract';
+import { routes, type DesktopPlatform } from '@takes/contract';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { api, ApiError } from '../../lib/api';
@@ -28,7 +28,7 @@ export async function latestInstallerUrl(
   try {
     // Read defensively: an answer without a URL (or with none at all) has no installer to offer.
     const latest: { url?: string; version?: string | null } | undefined = await api
-      .call(endpoints.site.getLatestDesktopRelease, { params: { platform } })
+      .call(routes.site.getLatestDesktopRelease, { params: { platform } })
       .catch((error: unknown) => {
         if (error instanceof ApiError && error.status >= 200 && error.status < 300)
           return undefined;

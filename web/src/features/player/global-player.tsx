@@ -1,4 +1,4 @@
-import { endpoints } from '@takes/contract';
+import { routes } from '@takes/contract';
 import { lazy, Suspense, useEffect, useRef } from 'react';
 import { api } from '../../lib/api';
 import { formatTime } from './format-time';
@@ -227,7 +227,7 @@ export function GlobalPlayer({ onShare }: GlobalPlayerProps) {
                 />
                 {track.versionId ? (
                   <a
-                    href={api.url(endpoints.versions.downloadVersion, {
+                    href={api.url(routes.versions.downloadVersion, {
                       params: { versionId: track.versionId },
                     })}
                     download

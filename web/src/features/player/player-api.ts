@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { endpoints } from '@takes/contract';
+import { routes } from '@takes/contract';
 import { api } from '../../lib/api';
 
 export const playerKeys = {
@@ -11,7 +11,7 @@ export function useVersionQualities(versionId: string | undefined) {
   return useQuery({
     queryKey: playerKeys.qualities(versionId),
     queryFn: ({ signal }) =>
-      api.call(endpoints.versions.getVersionQualities, {
+      api.call(routes.versions.getVersionQualities, {
         params: { versionId: versionId ?? '' },
         signal,
       }),

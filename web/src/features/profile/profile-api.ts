@@ -1,4 +1,4 @@
-import { endpoints, type Profile } from '@takes/contract';
+import { routes, type Profile } from '@takes/contract';
 import { api } from '../../lib/api';
 
 export type { Profile };
@@ -7,11 +7,11 @@ export const AVATAR_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;
 export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
 
 export function fetchProfile(signal?: AbortSignal): Promise<Profile> {
-  return api.call(endpoints.profiles.getProfile, { signal, fallbackMessage: 'Failed to load' });
+  return api.call(routes.profiles.getProfile, { signal, fallbackMessage: 'Failed to load' });
 }
 
 export function updateDisplayName(displayName: string | null): Promise<Profile> {
-  return api.call(endpoints.profiles.updateProfile, {
+  return api.call(routes.profiles.updateProfile, {
     body: { displayName },
     fallbackMessage: 'Failed to save your profile',
   });
@@ -20,7 +20,7 @@ export function updateDisplayName(displayName: string | null): Promise<Profile> 
 export function uploadAvatar(file: File): Promise<Profile> {
   const form = new FormData();
   form.append('avatar', file);
-  return api.call(endpoints.profiles.uploadAvatar, {
+  return api.call(routes.profiles.uploadAvatar, {
     form,
     fallbackMessage: 'Avatar upload failed',
   });

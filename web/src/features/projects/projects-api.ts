@@ -1,8 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { endpoints, type ProcessingResponse } from '@takes/contract';
+import { routes, type ProcessingResponse } from '@takes/contract';
 import { api, ApiError } from '../../lib/api';
 
-const projects = endpoints.projects;
+const projects = routes.projects;
 
 export const queryKeys = {
   projects: ['projects'] as const,
@@ -39,7 +39,7 @@ export function useBranches(projectId: string) {
 export function useStats() {
   return useQuery({
     queryKey: queryKeys.stats,
-    queryFn: ({ signal }) => api.call(endpoints.workspace.getStats, { signal }),
+    queryFn: ({ signal }) => api.call(routes.workspace.getStats, { signal }),
   });
 }
 
@@ -140,7 +140,7 @@ export function useDeleteBranch(projectId: string) {
 
 export function useDeleteVersion(projectId: string) {
   return useBranchMutation(projectId, (versionId: string) =>
-    api.call(endpoints.versions.deleteVersion, { params: { versionId } }),
+    api.call(routes.versions.deleteVersion, { params: { versionId } }),
   );
 }
 
@@ -149,7 +149,7 @@ export function useProcessingStatus(versionId: string | null, intervalMs: number
   return useQuery({
     queryKey: queryKeys.processing(versionId ?? ''),
     queryFn: ({ signal }) =>
-      api.call(endpoints.versions.getVersionProcessing, {
+      api.call(routes.versions.getVersionProcessing, {
         params: { versionId: versionId ?? '' },
         signal,
         fallbackMessage: 'Failed to check processing status',

@@ -1,4 +1,4 @@
-import { endpoints, type Version } from '@takes/contract';
+import { routes, type Version } from '@takes/contract';
 import { api } from '../../lib/api';
 import type { PlayerTrack } from '../player/use-audio-player';
 
@@ -8,7 +8,7 @@ export function versionTrack(version: Version, projectName: string): PlayerTrack
     id: version.id,
     title: version.message || `Version ${version.version_number}`,
     artist: projectName,
-    audioUrl: api.url(endpoints.versions.streamVersion, { params: { versionId: version.id } }),
+    audioUrl: api.url(routes.versions.streamVersion, { params: { versionId: version.id } }),
     versionId: version.id,
     projectId: version.project_id,
     versionNumber: version.version_number,
@@ -19,5 +19,5 @@ export function versionTrack(version: Version, projectName: string): PlayerTrack
 }
 
 export function downloadUrl(versionId: string): string {
-  return api.url(endpoints.versions.downloadVersion, { params: { versionId } });
+  return api.url(routes.versions.downloadVersion, { params: { versionId } });
 }

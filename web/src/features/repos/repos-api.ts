@@ -1,8 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { endpoints, type Bounce } from '@takes/contract';
+import { routes, type Bounce } from '@takes/contract';
 import { api, ApiError } from '../../lib/api';
 
-const repos = endpoints.repos;
+const repos = routes.repos;
 
 /** The pseudo-branch main reads at most 50 patches. */
 export const PSEUDO_BRANCH_PATCH_LIMIT = 50;
@@ -35,7 +35,7 @@ export function useRepositories() {
     queryKey: repoKeys.list,
     queryFn: ({ signal }) =>
       api
-        .call(endpoints.audioGit.listRepositories, { signal, fallbackMessage: 'Failed to load' })
+        .call(routes.audioGit.listRepositories, { signal, fallbackMessage: 'Failed to load' })
         .then((body) => body.data),
   });
 }
@@ -70,7 +70,7 @@ export function useRepoPatches(repoId: string, enabled: boolean) {
   return useQuery({
     queryKey: repoKeys.patches(repoId),
     queryFn: ({ signal }) =>
-      api.call(endpoints.audioGit.listPatches, {
+      api.call(routes.audioGit.listPatches, {
         params: { id: repoId },
         query: { limit: PSEUDO_BRANCH_PATCH_LIMIT, offset: 0 },
         signal,

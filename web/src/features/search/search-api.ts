@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { endpoints, type SearchResponse } from '@takes/contract';
+import { routes, type SearchResponse } from '@takes/contract';
 import { api } from '../../lib/api';
 
 /** What a search found among the signed-in user's projects, branches and versions. */
@@ -13,7 +13,7 @@ export const searchKeys = {
 export function useSearch(q: string) {
   return useQuery({
     queryKey: searchKeys.search(q),
-    queryFn: ({ signal }) => api.call(endpoints.workspace.search, { query: { q }, signal }),
+    queryFn: ({ signal }) => api.call(routes.workspace.search, { query: { q }, signal }),
     enabled: q !== '',
   });
 }

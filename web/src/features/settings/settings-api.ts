@@ -1,8 +1,8 @@
-import { desktopDevicesResponseSchema, endpoints, type DesktopDevice } from '@takes/contract';
+import { desktopDevicesResponseSchema, routes, type DesktopDevice } from '@takes/contract';
 import { api } from '../../lib/api';
 
 export async function changePassword(currentPassword: string, newPassword: string): Promise<void> {
-  await api.call(endpoints.auth.changePassword, {
+  await api.call(routes.auth.changePassword, {
     body: { currentPassword, newPassword },
     fallbackMessage: 'Failed to change password',
   });
@@ -10,7 +10,7 @@ export async function changePassword(currentPassword: string, newPassword: strin
 
 /** Ends every session but this one; answers how many were ended. */
 export async function signOutOtherSessions(): Promise<number> {
-  const body = await api.call(endpoints.auth.signOutOtherSessions, {
+  const body = await api.call(routes.auth.signOutOtherSessions, {
     fallbackMessage: 'Failed to sign out other sessions',
   });
   return body.revoked;
@@ -18,7 +18,7 @@ export async function signOutOtherSessions(): Promise<number> {
 
 /** The signed-in desktop apps and `takes` CLIs, newest first. */
 export async function fetchDevices(signal?: AbortSignal): Promise<DesktopDevice[]> {
-  const body = await api.call(endpoints.desktop.listDesktopDevices, {
+  const body = await api.call(routes.desktop.listDesktopDevices, {
     signal,
     fallbackMessage: 'Failed to load your devices',
   });
@@ -27,7 +27,7 @@ export async function fetchDevices(signal?: AbortSignal): Promise<DesktopDevice[
 
 /** Signs one device out; it must sign in again. DELETE answers 204 with no body. */
 export async function revokeDevice(id: string): Promise<void> {
-  await api.call(endpoints.desktop.revokeDesktopDevice, {
+  await api.call(routes.desktop.revokeDesktopDevice, {
     params: { id },
     fallbackMessage: 'Failed to revoke the device',
   });

@@ -1,11 +1,11 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { endpoints, type Result } from '@takes/contract';
+import { routes, type RouteResult } from '@takes/contract';
 import { api, ApiError } from '../../lib/api';
 
-const sharing = endpoints.sharing;
+const sharing = routes.sharing;
 
 /** What anyone holding the link may see. */
-export type SharedVersion = Result<typeof sharing.openShareLink>;
+export type SharedVersion = RouteResult<typeof sharing.openShareLink>;
 
 export interface CreateLinkInput {
   name?: string;

@@ -1,10 +1,10 @@
-import { endpoints, type Result } from '@takes/contract';
+import { routes, type RouteResult } from '@takes/contract';
 import { api } from '../../lib/api';
 
-const uploadVersion = endpoints.versions.uploadVersion;
+const uploadVersion = routes.versions.uploadVersion;
 
 /** The server's answer to an upload (the new version, its project and branch). */
-export type UploadResult = Result<typeof uploadVersion>;
+export type UploadResult = RouteResult<typeof uploadVersion>;
 
 export type UploadFields =
   | { kind: 'version'; projectId: string; branchId: string; commitMessage: string; tags: string[] }

@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
-import { endpoints, type Result } from '@takes/contract';
+import { routes, type RouteResult } from '@takes/contract';
 import { api, ApiError } from '../../lib/api';
 
 /** The version with the project it belongs to, for the page's heading. */
-export type VersionDetail = Result<typeof endpoints.versions.getVersion>;
+export type VersionDetail = RouteResult<typeof routes.versions.getVersion>;
 
 export const versionKeys = {
   version: (versionId: string) => ['versions', versionId] as const,
@@ -13,7 +13,7 @@ export function useVersion(versionId: string) {
   return useQuery({
     queryKey: versionKeys.version(versionId),
     queryFn: ({ signal }) =>
-      api.call(endpoints.versions.getVersion, { params: { versionId }, signal }),
+      api.call(routes.versions.getVersion, { params: { versionId }, signal }),
     // A 404 is an answer ('Version not found'), not a hiccup worth retrying.
     retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 1,
   });

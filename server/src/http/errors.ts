@@ -1,9 +1,9 @@
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance } from 'fastify';
 import {
   hasZodFastifySchemaValidationErrors,
   isResponseSerializationError,
 } from 'fastify-type-provider-zod';
-import { errorBodySchema, type ErrorBody } from '@takes/contract';
+import type { ErrorBody } from '@takes/contract';
 import { AppError, RateLimited, type AppErrorCode } from '../errors';
 
 /** The one map from a domain error to its HTTP status. */
@@ -21,21 +21,6 @@ export const STATUS_OF: Record<AppErrorCode, number> = {
   upstream_failed: 502,
   unavailable: 503,
 };
-
-/** Route-schema responses for the error statuses a route can answer, all with the one error body. */
-export function errorResponses<const S extends number>(
-  ...statuses: S[]
-): Record<S, typeof errorBodySchema> {
-  return Object.fromEntries(statuses.map((status) => [status, errorBodySchema])) as Record<
-    S,
-    typeof errorBodySchema
-  >;
-}
-
-/** Answers 204 No Content (the route's schema declares `204: z.null()`). */
-export function noContent(reply: FastifyReply): FastifyReply {
-  return reply.status(204).send(null);
-}
 
 /**
  * An error with an HTTP status, for the HTTP layer only (a route refusing a request's shape).

@@ -43,7 +43,7 @@ export interface PublishDeps {
   publicUrl: string;
   history: HistoryService;
   bounces: BouncesService;
-  /** The spec's 500 MB unless a test asks for less. */
+  /** 500 MB (MAX_UPLOAD_BYTES) unless a test asks for less. */
   maxBytes?: number | undefined;
 }
 

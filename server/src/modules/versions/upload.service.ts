@@ -68,7 +68,7 @@ export class UploadService {
       tmpDir: string;
       mediaTimeoutMs: number;
       projects: ProjectsService;
-      /** The spec's 500 MB unless a test asks for less. */
+      /** 500 MB (MAX_UPLOAD_BYTES) unless a test asks for less. */
       maxBytes?: number;
       /**
        * A test seam: runs once the original is stored and before the version is created, the

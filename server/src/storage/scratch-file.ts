@@ -39,12 +39,16 @@ export async function streamToScratch(
       done(null, chunk);
     },
   });
+  const out = fs.createWriteStream(file);
   try {
-    await pipeline(guardUpload(stream), counter, tap, fs.createWriteStream(file));
+    await pipeline(guardUpload(stream), counter, tap, out);
     // A multipart file part (busboy) stops quietly at the parser's own limit and says so here.
     if ((stream as Readable & { truncated?: boolean }).truncated)
       throw new ObjectTooLargeError(options.maxBytes);
   } catch (error) {
+    // A refusal in the first chunk can come while the file is still being opened: wait until
+    // it is closed, or it would be created after it was removed (and left behind).
+    if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()));
     await fsp.rm(file, { force: true });
     throw error;
   }

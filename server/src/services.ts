@@ -1,6 +1,8 @@
 import { createAuth, type Auth } from './auth/auth';
 import { RateLimiter } from './auth/rate-limiter';
 import type { AppDeps } from './deps';
+import { AccessPolicy } from './modules/access';
+import { AccessRepo } from './modules/access/access.repo';
 import { AuthRepo } from './modules/auth/auth.repo';
 import { AuthService } from './modules/auth/auth.service';
 import { DesktopTokensRepo } from './modules/auth/desktop-tokens.repo';
@@ -50,6 +52,8 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
   // One limiter: its budgets are rows in the database, shared by every rule and process.
   const limiter = new RateLimiter(db, clock);
   const mediaTimeoutMs = config.media.timeoutMs;
+  // The one access policy every service asks before touching a project's or repository's objects.
+  const access = new AccessPolicy(new AccessRepo(db));
 
   const desktop = new DesktopTokensService({ repo: new DesktopTokensRepo(db), clock });
   // An account taken over by the proven owner of its address loses its desktop tokens too.
@@ -75,6 +79,7 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
   });
 
   const projects: ProjectsService = new ProjectsService({
+    access,
     repo: new ProjectsRepo(db),
     clock,
     jobs,
@@ -82,8 +87,9 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     versions: () => versions,
   });
   const versionsRepo = new VersionsRepo(db);
-  const versions = new VersionsService({ repo: versionsRepo, clock, projects });
+  const versions = new VersionsService({ access, repo: versionsRepo, clock, projects });
   const uploads = new UploadService({
+    access,
     db,
     repo: versionsRepo,
     storage,
@@ -115,15 +121,17 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
 
   const reposRepo = new ReposRepo(db);
   const repos = new ReposService({
+    access,
     repo: reposRepo,
     clock,
     jobs,
     storage,
     desktopScheme: config.desktopScheme,
   });
-  const history = new HistoryService({ repo: reposRepo, clock });
-  const bounces = new BouncesService({ repo: reposRepo, clock, jobs });
+  const history = new HistoryService({ access, repo: reposRepo, clock });
+  const bounces = new BouncesService({ access, repo: reposRepo, clock, jobs });
   const publish = new PublishService({
+    access,
     db,
     uploads: new PublishRepo(db),
     repo: reposRepo,
@@ -140,12 +148,14 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
   });
 
   const sharing = new SharingService({
+    access,
     links: new LinksRepo(db),
     versions: versionsRepo,
     clock,
     limiter,
   });
   const comments = new CommentsService({
+    access,
     comments: new CommentsRepo(db),
     versions: versionsRepo,
     clock,
@@ -154,8 +164,8 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
 
   const workspaceRepo = new WorkspaceRepo(db);
   const workspace = {
-    stats: new StatsService({ repo: workspaceRepo, clock }),
-    search: new SearchService({ repo: workspaceRepo }),
+    stats: new StatsService({ access, repo: workspaceRepo, clock }),
+    search: new SearchService({ access, repo: workspaceRepo }),
     debug: new DebugService({
       repo: workspaceRepo,
       dialect: deps.database.dialect,
@@ -175,6 +185,7 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
   const health = new HealthService(deps);
 
   return {
+    access,
     auth,
     authService,
     magic,

@@ -119,6 +119,7 @@ export async function buildProject(
     name: `Project ${randomUUID().slice(0, 8)}`,
     description: null,
     is_private: 1,
+    listed: 0,
     created_at: now,
     updated_at: now,
     ...overrides,

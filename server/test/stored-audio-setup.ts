@@ -1,3 +1,5 @@
+import { AccessPolicy } from '../src/modules/access';
+import { AccessRepo } from '../src/modules/access/access.repo';
 import fs from 'node:fs';
 import { expect } from 'vitest';
 import type { PublishResponse } from '@takes/contract';
@@ -99,18 +101,22 @@ export function uploadsWith(
   afterOriginalStored: (key: string) => Promise<void>,
 ): UploadService {
   const { db } = t.deps.database;
+  const access = new AccessPolicy(new AccessRepo(db));
   const projects: ProjectsService = new ProjectsService({
+    access,
     repo: new ProjectsRepo(db),
     clock: t.deps.clock,
     jobs: t.deps.jobs,
     versions: () => versions,
   });
   const versions = new VersionsService({
+    access,
     repo: new VersionsRepo(db),
     clock: t.deps.clock,
     projects,
   });
   return new UploadService({
+    access,
     db,
     repo: new VersionsRepo(db),
     storage: t.deps.storage,

@@ -2,6 +2,8 @@ export * from './errors';
 export * from './health';
 export * from './auth';
 export * from './projects';
+export * from './members';
+export * from './public';
 export * from './sharing';
 export * from './repos';
 export * from './site';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ownerSummarySchema, roleSchema } from './members';
 
 // Entity fields are snake_case (id, project_id, is_private, created_at…): the desktop app reads them so.
 
@@ -41,9 +42,17 @@ export const projectSchema = z.object({
   created_at: z.string(),
   updated_at: z.string(),
   owner_id: z.string(),
+  /** A public project's page may be indexed by search engines ('List in search engines'). */
+  listed: z.boolean(),
+  /** The caller's role on this project. */
+  role: roleSchema,
   branches: z.array(branchSummarySchema),
 });
 export type Project = z.infer<typeof projectSchema>;
+
+/** 'Shared with you': a project someone else owns, with its owner. */
+export const sharedProjectSchema = projectSchema.extend({ owner: ownerSummarySchema });
+export type SharedProject = z.infer<typeof sharedProjectSchema>;
 
 export const processingStatusSchema = z.enum(['processing', 'completed', 'failed']);
 
@@ -96,6 +105,8 @@ export const createProjectBodySchema = z.object({
 export const updateProjectBodySchema = z.object({
   name: z.string().trim().min(1, PROJECT_MESSAGES.projectNameRequired).max(200).optional(),
   description: z.string().trim().max(2000).nullable().optional(),
+  /** 'List in search engines' (owner only; meaningful while the project is Public). */
+  listed: z.boolean().optional(),
 });
 
 export const branchNameBodySchema = z.object({

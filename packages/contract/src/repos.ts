@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { roleSchema } from './members';
 
 // The "audio git" model: repositories with branches and commits,
 // legacy patches shown as commits, and bounces (audio published onto a commit).
@@ -64,6 +65,8 @@ export const repositorySchema = z.object({
   default_branch: z.string().nullable(),
   /** Desktop deep link that opens this repository in the desktop app and pulls it. */
   pull_url: z.string(),
+  /** The caller's role on this repository. */
+  role: roleSchema,
 });
 export type Repository = z.infer<typeof repositorySchema>;
 

@@ -222,6 +222,12 @@ export const routes = {
       path: '/api/projects',
       body: 'none',
     } as RouteOf<Endpoints['projects']['listProjects']>,
+    listSharedProjects: {
+      name: 'listSharedProjects',
+      method: 'GET',
+      path: '/api/projects/shared',
+      body: 'none',
+    } as RouteOf<Endpoints['projects']['listSharedProjects']>,
     renameBranch: {
       name: 'renameBranch',
       method: 'PATCH',
@@ -246,6 +252,118 @@ export const routes = {
       path: '/api/projects/:projectId',
       body: 'json',
     } as RouteOf<Endpoints['projects']['updateProject']>,
+  },
+  members: {
+    acceptInvitation: {
+      name: 'acceptInvitation',
+      method: 'POST',
+      path: '/api/invitations/accept',
+      body: 'json',
+    } as RouteOf<Endpoints['members']['acceptInvitation']>,
+    changeProjectMemberRole: {
+      name: 'changeProjectMemberRole',
+      method: 'PATCH',
+      path: '/api/projects/:projectId/members/:userId',
+      body: 'json',
+    } as RouteOf<Endpoints['members']['changeProjectMemberRole']>,
+    changeRepoMemberRole: {
+      name: 'changeRepoMemberRole',
+      method: 'PATCH',
+      path: '/api/repos/:id/members/:userId',
+      body: 'json',
+    } as RouteOf<Endpoints['members']['changeRepoMemberRole']>,
+    inviteToProject: {
+      name: 'inviteToProject',
+      method: 'POST',
+      path: '/api/projects/:projectId/invitations',
+      body: 'json',
+    } as RouteOf<Endpoints['members']['inviteToProject']>,
+    inviteToRepo: {
+      name: 'inviteToRepo',
+      method: 'POST',
+      path: '/api/repos/:id/invitations',
+      body: 'json',
+    } as RouteOf<Endpoints['members']['inviteToRepo']>,
+    leaveProject: {
+      name: 'leaveProject',
+      method: 'POST',
+      path: '/api/projects/:projectId/leave',
+      body: 'none',
+    } as RouteOf<Endpoints['members']['leaveProject']>,
+    leaveRepo: {
+      name: 'leaveRepo',
+      method: 'POST',
+      path: '/api/repos/:id/leave',
+      body: 'none',
+    } as RouteOf<Endpoints['members']['leaveRepo']>,
+    listProjectMembers: {
+      name: 'listProjectMembers',
+      method: 'GET',
+      path: '/api/projects/:projectId/members',
+      body: 'none',
+    } as RouteOf<Endpoints['members']['listProjectMembers']>,
+    listRepoMembers: {
+      name: 'listRepoMembers',
+      method: 'GET',
+      path: '/api/repos/:id/members',
+      body: 'none',
+    } as RouteOf<Endpoints['members']['listRepoMembers']>,
+    removeProjectMember: {
+      name: 'removeProjectMember',
+      method: 'DELETE',
+      path: '/api/projects/:projectId/members/:userId',
+      body: 'none',
+    } as RouteOf<Endpoints['members']['removeProjectMember']>,
+    removeRepoMember: {
+      name: 'removeRepoMember',
+      method: 'DELETE',
+      path: '/api/repos/:id/members/:userId',
+      body: 'none',
+    } as RouteOf<Endpoints['members']['removeRepoMember']>,
+    resendInvitation: {
+      name: 'resendInvitation',
+      method: 'POST',
+      path: '/api/invitations/:invitationId/resend',
+      body: 'none',
+    } as RouteOf<Endpoints['members']['resendInvitation']>,
+    revokeInvitation: {
+      name: 'revokeInvitation',
+      method: 'DELETE',
+      path: '/api/invitations/:invitationId',
+      body: 'none',
+    } as RouteOf<Endpoints['members']['revokeInvitation']>,
+    transferProject: {
+      name: 'transferProject',
+      method: 'POST',
+      path: '/api/projects/:projectId/transfer',
+      body: 'json',
+    } as RouteOf<Endpoints['members']['transferProject']>,
+    transferRepo: {
+      name: 'transferRepo',
+      method: 'POST',
+      path: '/api/repos/:id/transfer',
+      body: 'json',
+    } as RouteOf<Endpoints['members']['transferRepo']>,
+    viewInvitation: {
+      name: 'viewInvitation',
+      method: 'POST',
+      path: '/api/invitations/view',
+      body: 'json',
+    } as RouteOf<Endpoints['members']['viewInvitation']>,
+  },
+  publicPages: {
+    getPublicProject: {
+      name: 'getPublicProject',
+      method: 'GET',
+      path: '/api/public/projects/:projectId',
+      body: 'none',
+    } as RouteOf<Endpoints['publicPages']['getPublicProject']>,
+    streamPublicVersion: {
+      name: 'streamPublicVersion',
+      method: 'GET',
+      path: '/api/public/versions/:versionId/audio',
+      body: 'none',
+    } as RouteOf<Endpoints['publicPages']['streamPublicVersion']>,
   },
   versions: {
     createVersionFromUrl: {

@@ -130,6 +130,8 @@ export interface ProjectsTable {
   name: string;
   description: string | null;
   is_private: number;
+  /** 1: a public project's page may be indexed by search engines (0: `noindex`). */
+  listed: number;
   created_at: string;
   updated_at: string;
 }
@@ -333,7 +335,47 @@ export interface DemoAccountsTable {
   created_at: string;
 }
 
+/** A role below the owner's; the owner is the project's or repository's `owner_id`. */
+export type MemberRole = 'editor' | 'commenter' | 'viewer';
+
+export interface ProjectMembersTable {
+  project_id: string;
+  user_id: string;
+  role: MemberRole;
+  created_at: string;
+}
+
+export interface RepoMembersTable {
+  repo_id: string;
+  user_id: string;
+  role: MemberRole;
+  created_at: string;
+}
+
+/** An emailed invitation into a project or a repository (exactly one of the two is set). */
+export interface InvitationsTable {
+  id: string;
+  project_id: string | null;
+  repo_id: string | null;
+  /** Lower-cased. */
+  email: string;
+  role: MemberRole;
+  /** SHA-256 of the token in the emailed link; the token itself is never stored. */
+  token_hash: string;
+  inviter_id: string | null;
+  created_at: string;
+  /** When the current token was emailed ('Resend' replaces the token and moves this). */
+  sent_at: string;
+  expires_at: string;
+  accepted_at: string | null;
+  accepted_by: string | null;
+  revoked_at: string | null;
+}
+
 export interface Database {
+  project_members: ProjectMembersTable;
+  repo_members: RepoMembersTable;
+  invitations: InvitationsTable;
   contact_messages: ContactMessagesTable;
   repos: ReposTable;
   repo_branches: RepoBranchesTable;

@@ -6,7 +6,9 @@ import * as comments from './comments';
 import * as demo from './demo';
 import * as desktop from './desktop';
 import * as health from './health';
+import * as members from './members';
 import * as profiles from './profiles';
+import * as publicPages from './public';
 import * as projects from './projects';
 import * as repos from './repos';
 import * as sharing from './sharing';
@@ -23,6 +25,8 @@ export const endpoints = {
   demo,
   profiles,
   projects,
+  members,
+  publicPages,
   versions,
   sharing,
   comments,

@@ -6,6 +6,7 @@ import {
   branchWithVersionsSchema,
   createProjectBodySchema,
   projectSchema,
+  sharedProjectSchema,
   updateProjectBodySchema,
 } from '../projects';
 
@@ -21,6 +22,17 @@ export const listProjects = defineEndpoint({
   tag: 'projects',
   auth,
   responses: { 200: z.array(projectSchema) },
+  errors: [401],
+});
+
+export const listSharedProjects = defineEndpoint({
+  name: 'listSharedProjects',
+  method: 'GET',
+  path: '/api/projects/shared',
+  summary: "Projects others own that you are a member of ('Shared with you'), newest first",
+  tag: 'projects',
+  auth,
+  responses: { 200: z.array(sharedProjectSchema) },
   errors: [401],
 });
 

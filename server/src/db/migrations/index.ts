@@ -11,6 +11,7 @@ import * as m0009 from './0009-stored-audio';
 import * as m0010 from './0010-demo-accounts';
 import * as m0011 from './0011-comment-visibility';
 import * as m0012 from './0012-rate-limit-expiry';
+import * as m0013 from './0013-members';
 
 /** Every migration, in order. Names sort lexically; never rename or edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '0010-demo-accounts': m0010,
   '0011-comment-visibility': m0011,
   '0012-rate-limit-expiry': m0012,
+  '0013-members': m0013,
 };

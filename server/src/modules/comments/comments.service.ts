@@ -7,6 +7,7 @@ import { Internal, Invalid, NotFound, RateLimited } from '../../errors';
 import { avatarUrl } from '../auth/auth.service';
 import type { OpenedLink } from '../sharing/sharing.service';
 import type { CommentRow, CommentsRepo } from './comments.repo';
+import type { AccessPolicy } from '../access';
 
 /**
  * Comments on versions: the team's (the owner's, maybe team-only) and those of visitors holding
@@ -15,6 +16,7 @@ import type { CommentRow, CommentsRepo } from './comments.repo';
 export class CommentsService {
   constructor(
     private readonly deps: {
+      access: AccessPolicy;
       comments: CommentsRepo;
       /** The owner's version, if it is theirs (the versions module's repo is one). */
       versions: { find(ownerId: string, versionId: string): Promise<VersionsTable | undefined> };

@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { PROJECT_MESSAGES, type BranchWithVersions, type Project } from '@takes/contract';
+import {
+  PROJECT_MESSAGES,
+  type BranchWithVersions,
+  type Project,
+  type Role,
+} from '@takes/contract';
 import type { Clock } from '../../clock';
 import type { BranchesTable, ProjectsTable, VersionsTable } from '../../db/schema';
 import { Conflict, NotFound } from '../../errors';
@@ -7,10 +12,13 @@ import type { JobQueue } from '../../jobs/job-queue';
 import { ownedAudioKeys, queueCleanup } from '../audio';
 import type { VersionsService } from '../versions/versions.service';
 import type { BranchCountRow, Executor, ProjectsRepo } from './projects.repo';
+import type { AccessPolicy } from '../access';
 
 export const DEFAULT_BRANCH = 'main';
 
 export interface ProjectsDeps {
+  /** The one access policy: asked before touching any project's objects. */
+  access: AccessPolicy;
   repo: ProjectsRepo;
   clock: Clock;
   jobs: JobQueue;
@@ -42,6 +50,7 @@ export class ProjectsService {
       toProject(
         p,
         branches.filter((b) => b.project_id === p.id),
+        'owner',
       ),
     );
   }
@@ -49,7 +58,7 @@ export class ProjectsService {
   async get(ownerId: string, projectId: string): Promise<Project> {
     const project = await this.repo.findProject(ownerId, projectId);
     if (!project) throw new NotFound('Project not found');
-    return toProject(project, await this.repo.branchesWithCounts(ownerId, [projectId]));
+    return toProject(project, await this.repo.branchesWithCounts(ownerId, [projectId]), 'owner');
   }
 
   /** A new project with its default branch `main`, inside the caller's transaction if given. */
@@ -68,6 +77,7 @@ export class ProjectsService {
         name: input.name,
         description: input.description || null,
         is_private: input.is_private ? 1 : 0,
+        listed: 0,
         created_at: now,
         updated_at: now,
       },
@@ -247,7 +257,7 @@ export function toBranch(row: BranchCountRow) {
   };
 }
 
-function toProject(row: ProjectsTable, branches: BranchCountRow[]): Project {
+function toProject(row: ProjectsTable, branches: BranchCountRow[], role: Role): Project {
   return {
     id: row.id,
     name: row.name,
@@ -256,6 +266,8 @@ function toProject(row: ProjectsTable, branches: BranchCountRow[]): Project {
     created_at: row.created_at,
     updated_at: row.updated_at,
     owner_id: row.owner_id,
+    listed: row.listed === 1,
+    role,
     branches: branches.map(toBranch),
   };
 }

@@ -6,8 +6,10 @@ import { ownedAudioKeys, pickAudio, queueCleanup, type Quality, type StoredAudio
 import { ownedRepo } from './ownership';
 import { toBounce, toRecentBounce, toRecentVersion } from './repos.presenter';
 import type { ReposRepo } from './repos.repo';
+import type { AccessPolicy } from '../access';
 
 export interface BouncesDeps {
+  access: AccessPolicy;
   repo: ReposRepo;
   clock: Clock;
   jobs: JobQueue;

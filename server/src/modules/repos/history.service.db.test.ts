@@ -1,3 +1,5 @@
+import { AccessPolicy } from '../access';
+import { AccessRepo } from '../access/access.repo';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { REPO_MESSAGES } from '@takes/contract';
 import { buildRepo, buildUser } from '../../../test/factories';
@@ -16,7 +18,11 @@ describe('HistoryService', () => {
 
   beforeEach(async () => {
     database = await createTestDatabase();
-    history = new HistoryService({ repo: new ReposRepo(database.db), clock: systemClock });
+    history = new HistoryService({
+      access: new AccessPolicy(new AccessRepo(database.db)),
+      repo: new ReposRepo(database.db),
+      clock: systemClock,
+    });
     ownerId = (await buildUser(database.db)).id;
     repoId = (await buildRepo(database.db, ownerId)).id;
   });

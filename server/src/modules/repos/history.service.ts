@@ -7,8 +7,10 @@ import { Conflict, NotFound } from '../../errors';
 import { ownedRepo } from './ownership';
 import { toCommit, toRepoBranch } from './repos.presenter';
 import type { Executor, ReposRepo } from './repos.repo';
+import type { AccessPolicy } from '../access';
 
 export interface HistoryDeps {
+  access: AccessPolicy;
   repo: ReposRepo;
   clock: Clock;
 }

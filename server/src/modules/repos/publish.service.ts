@@ -28,8 +28,10 @@ import { ownedRepo } from './ownership';
 import type { PublishRepo } from './publish.repo';
 import type { Executor, ReposRepo } from './repos.repo';
 import { expireUpload } from './upload-expiry';
+import type { AccessPolicy } from '../access';
 
 export interface PublishDeps {
+  access: AccessPolicy;
   /** Read by the demo's upload limits (demo-policy takes the database itself). */
   db: Executor;
   uploads: PublishRepo;

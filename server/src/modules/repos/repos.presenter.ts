@@ -1,4 +1,11 @@
-import type { Bounce, RecentBounce, RepoBranch, Repository, TimelineCommit } from '@takes/contract';
+import type {
+  Bounce,
+  RecentBounce,
+  RepoBranch,
+  Repository,
+  Role,
+  TimelineCommit,
+} from '@takes/contract';
 import type { RepoBranchesTable, RepoCommitsTable } from '../../db/schema';
 import { audioView, parseJson, waveformJson } from '../audio';
 import type { BounceRow, RepoSummaryRow } from './repos.repo';
@@ -10,7 +17,7 @@ export function coverUrl(repoId: string, key: string): string {
 }
 
 /** A repository; `pull_url` opens it in the desktop app (on its default branch). */
-export function toRepository(row: RepoSummaryRow, desktopScheme: string): Repository {
+export function toRepository(row: RepoSummaryRow, desktopScheme: string, role: Role): Repository {
   const branch = row.default_branch ?? 'main';
   return {
     id: row.id,
@@ -22,6 +29,7 @@ export function toRepository(row: RepoSummaryRow, desktopScheme: string): Reposi
     patch_count: Number(row.commit_count ?? 0) + Number(row.legacy_count ?? 0),
     bounce_count: Number(row.bounce_count ?? 0),
     default_branch: row.default_branch,
+    role,
     pull_url: `${desktopScheme}://pull?repo=${encodeURIComponent(row.id)}&branch=${encodeURIComponent(branch)}`,
   };
 }

@@ -12,8 +12,10 @@ import { ownedAudioKeys, queueCleanup, storageKeys } from '../audio';
 import { ownedRepo, REPO_NOT_FOUND } from './ownership';
 import { coverUrl, toRepository } from './repos.presenter';
 import type { ReposRepo } from './repos.repo';
+import type { AccessPolicy } from '../access';
 
 export interface ReposDeps {
+  access: AccessPolicy;
   repo: ReposRepo;
   clock: Clock;
   jobs: JobQueue;
@@ -35,13 +37,13 @@ export class ReposService {
 
   async list(ownerId: string): Promise<Repository[]> {
     const rows = await this.repo.summaries(ownerId);
-    return rows.map((row) => toRepository(row, this.deps.desktopScheme));
+    return rows.map((row) => toRepository(row, this.deps.desktopScheme, 'owner'));
   }
 
   async get(ownerId: string, repoId: string): Promise<Repository> {
     const [row] = await this.repo.summaries(ownerId, repoId);
     if (!row) throw new NotFound(REPO_NOT_FOUND);
-    return toRepository(row, this.deps.desktopScheme);
+    return toRepository(row, this.deps.desktopScheme, 'owner');
   }
 
   async create(ownerId: string, name: string): Promise<Repository> {

@@ -7,6 +7,7 @@ import { Gone, NotFound, RateLimited } from '../../errors';
 import { parseJson, pickAudio, type Renditions, type StoredAudio } from '../audio';
 import { toVersion } from '../versions/version-view';
 import type { LinksRepo } from './links.repo';
+import type { AccessPolicy } from '../access';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -43,6 +44,7 @@ export interface VersionLookup {
 export class SharingService {
   constructor(
     private readonly deps: {
+      access: AccessPolicy;
       links: LinksRepo;
       versions: VersionLookup;
       clock: Clock;

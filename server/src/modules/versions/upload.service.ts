@@ -20,6 +20,7 @@ import {
 import { spendDemoUpload, uploadLimitFor } from '../demo/demo-policy';
 import type { ProjectsService } from '../projects/projects.service';
 import type { Executor, VersionsRepo } from './versions.repo';
+import type { AccessPolicy } from '../access';
 
 export interface ReceivedFile extends ScratchFile {
   fileName: string;
@@ -58,6 +59,7 @@ export class UploadService {
 
   constructor(
     private readonly deps: {
+      access: AccessPolicy;
       /** Read by the demo's upload limits (demo-policy takes the database itself). */
       db: Executor;
       repo: VersionsRepo;

@@ -15,8 +15,10 @@ import {
 } from '../audio';
 import { toVersion } from './version-view';
 import type { VersionsRepo } from './versions.repo';
+import type { AccessPolicy } from '../access';
 
 export interface VersionsDeps {
+  access: AccessPolicy;
   repo: VersionsRepo;
   clock: Clock;
   projects: ProjectsService;
@@ -44,6 +46,8 @@ export class VersionsService {
         created_at: project.created_at,
         updated_at: project.updated_at,
         owner_id: project.owner_id,
+        listed: project.listed === 1,
+        role: 'owner' as const,
       },
     };
   }

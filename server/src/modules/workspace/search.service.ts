@@ -1,9 +1,10 @@
 import { parseJson } from '../audio';
 import type { WorkspaceRepo } from './workspace.repo';
+import type { AccessPolicy } from '../access';
 
 /** Search across one owner's projects, branches and versions (names, descriptions, messages, tags). */
 export class SearchService {
-  constructor(private readonly deps: { repo: WorkspaceRepo }) {}
+  constructor(private readonly deps: { repo: WorkspaceRepo; access: AccessPolicy }) {}
 
   async search(ownerId: string, q: string) {
     const { projects, branches, versions } = await this.deps.repo.search(ownerId, q);

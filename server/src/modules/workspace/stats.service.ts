@@ -1,11 +1,12 @@
 import type { Clock } from '../../clock';
 import type { WorkspaceRepo } from './workspace.repo';
+import type { AccessPolicy } from '../access';
 
 const MONTH_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** The dashboard's figures for one owner. */
 export class StatsService {
-  constructor(private readonly deps: { repo: WorkspaceRepo; clock: Clock }) {}
+  constructor(private readonly deps: { repo: WorkspaceRepo; clock: Clock; access: AccessPolicy }) {}
 
   async stats(ownerId: string) {
     const since = new Date(this.deps.clock.now().getTime() - MONTH_MS).toISOString();

@@ -84,6 +84,7 @@ export function repository(overrides: Partial<Repository> = {}): Repository {
     bounce_count: 1,
     default_branch: 'main',
     pull_url: 'takes://pull?repo=r1&branch=main',
+    role: 'owner',
     ...overrides,
   };
 }

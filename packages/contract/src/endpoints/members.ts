@@ -1,0 +1,233 @@
+import { z } from 'zod';
+import { defineEndpoint, empty } from '../endpoint';
+import {
+  acceptInvitationResponseSchema,
+  invitationSchema,
+  invitationTokenBodySchema,
+  invitationViewSchema,
+  inviteBodySchema,
+  memberRoleBodySchema,
+  memberSchema,
+  membersResponseSchema,
+  transferBodySchema,
+} from '../members';
+import { projectSchema } from '../projects';
+import { repositorySchema } from '../repos';
+import { publicAccess, signedIn } from './shared';
+
+const tag = 'members';
+const id = z.string().min(1).max(64);
+const projectParams = z.object({ projectId: id });
+const projectMemberParams = z.object({ projectId: id, userId: id });
+const repoParams = z.object({ id });
+const repoMemberParams = z.object({ id, userId: id });
+const invitationParams = z.object({ invitationId: id });
+
+// Projects ------------------------------------------------------------------------------------
+
+export const listProjectMembers = defineEndpoint({
+  name: 'listProjectMembers',
+  method: 'GET',
+  path: '/api/projects/:projectId/members',
+  summary: "A project's members, the caller's role and (for the owner) pending invitations",
+  tag,
+  auth: signedIn,
+  params: projectParams,
+  responses: { 200: membersResponseSchema },
+  errors: [400, 401, 404],
+});
+
+export const inviteToProject = defineEndpoint({
+  name: 'inviteToProject',
+  method: 'POST',
+  path: '/api/projects/:projectId/invitations',
+  summary: 'Invite someone into a project by email with a role',
+  description:
+    'Emails a single-use link valid for 7 days. 409 when the address is already a member or already invited; 429 over 20 invitations an hour.',
+  tag,
+  auth: signedIn,
+  params: projectParams,
+  body: inviteBodySchema,
+  responses: { 201: invitationSchema },
+  errors: [400, 401, 403, 404, 409, 429],
+});
+
+export const changeProjectMemberRole = defineEndpoint({
+  name: 'changeProjectMemberRole',
+  method: 'PATCH',
+  path: '/api/projects/:projectId/members/:userId',
+  summary: "Change a member's role (owner only)",
+  tag,
+  auth: signedIn,
+  params: projectMemberParams,
+  body: memberRoleBodySchema,
+  responses: { 200: memberSchema },
+  errors: [400, 401, 403, 404],
+});
+
+export const removeProjectMember = defineEndpoint({
+  name: 'removeProjectMember',
+  method: 'DELETE',
+  path: '/api/projects/:projectId/members/:userId',
+  summary: 'Remove a member (owner only); takes effect on their next request',
+  tag,
+  auth: signedIn,
+  params: projectMemberParams,
+  responses: { 204: empty() },
+  errors: [400, 401, 403, 404],
+});
+
+export const leaveProject = defineEndpoint({
+  name: 'leaveProject',
+  method: 'POST',
+  path: '/api/projects/:projectId/leave',
+  summary: 'Leave a project (the owner must transfer ownership first)',
+  tag,
+  auth: signedIn,
+  params: projectParams,
+  responses: { 204: empty() },
+  errors: [400, 401, 403, 404, 409],
+});
+
+export const transferProject = defineEndpoint({
+  name: 'transferProject',
+  method: 'POST',
+  path: '/api/projects/:projectId/transfer',
+  summary: 'Hand ownership to an editor; the old owner becomes an editor',
+  tag,
+  auth: signedIn,
+  params: projectParams,
+  body: transferBodySchema,
+  responses: { 200: projectSchema },
+  errors: [400, 401, 403, 404, 409],
+});
+
+// Repositories --------------------------------------------------------------------------------
+
+export const listRepoMembers = defineEndpoint({
+  name: 'listRepoMembers',
+  method: 'GET',
+  path: '/api/repos/:id/members',
+  summary: "A repository's members, the caller's role and (for the owner) pending invitations",
+  tag,
+  auth: signedIn,
+  params: repoParams,
+  responses: { 200: membersResponseSchema },
+  errors: [400, 401, 404],
+});
+
+export const inviteToRepo = defineEndpoint({
+  name: 'inviteToRepo',
+  method: 'POST',
+  path: '/api/repos/:id/invitations',
+  summary: 'Invite someone into a repository by email with a role',
+  tag,
+  auth: signedIn,
+  params: repoParams,
+  body: inviteBodySchema,
+  responses: { 201: invitationSchema },
+  errors: [400, 401, 403, 404, 409, 429],
+});
+
+export const changeRepoMemberRole = defineEndpoint({
+  name: 'changeRepoMemberRole',
+  method: 'PATCH',
+  path: '/api/repos/:id/members/:userId',
+  summary: "Change a repository member's role (owner only)",
+  tag,
+  auth: signedIn,
+  params: repoMemberParams,
+  body: memberRoleBodySchema,
+  responses: { 200: memberSchema },
+  errors: [400, 401, 403, 404],
+});
+
+export const removeRepoMember = defineEndpoint({
+  name: 'removeRepoMember',
+  method: 'DELETE',
+  path: '/api/repos/:id/members/:userId',
+  summary: 'Remove a repository member (owner only)',
+  tag,
+  auth: signedIn,
+  params: repoMemberParams,
+  responses: { 204: empty() },
+  errors: [400, 401, 403, 404],
+});
+
+export const leaveRepo = defineEndpoint({
+  name: 'leaveRepo',
+  method: 'POST',
+  path: '/api/repos/:id/leave',
+  summary: 'Leave a repository (the owner must transfer ownership first)',
+  tag,
+  auth: signedIn,
+  params: repoParams,
+  responses: { 204: empty() },
+  errors: [400, 401, 403, 404, 409],
+});
+
+export const transferRepo = defineEndpoint({
+  name: 'transferRepo',
+  method: 'POST',
+  path: '/api/repos/:id/transfer',
+  summary: 'Hand a repository to an editor; the old owner becomes an editor',
+  tag,
+  auth: signedIn,
+  params: repoParams,
+  body: transferBodySchema,
+  responses: { 200: repositorySchema },
+  errors: [400, 401, 403, 404, 409],
+});
+
+// Invitations ---------------------------------------------------------------------------------
+
+export const resendInvitation = defineEndpoint({
+  name: 'resendInvitation',
+  method: 'POST',
+  path: '/api/invitations/:invitationId/resend',
+  summary: 'Email a pending invitation again with a new link (the old link stops working)',
+  tag,
+  auth: signedIn,
+  params: invitationParams,
+  responses: { 200: invitationSchema },
+  errors: [400, 401, 403, 404, 429],
+});
+
+export const revokeInvitation = defineEndpoint({
+  name: 'revokeInvitation',
+  method: 'DELETE',
+  path: '/api/invitations/:invitationId',
+  summary: 'Revoke a pending invitation',
+  tag,
+  auth: signedIn,
+  params: invitationParams,
+  responses: { 204: empty() },
+  errors: [400, 401, 403, 404],
+});
+
+export const viewInvitation = defineEndpoint({
+  name: 'viewInvitation',
+  method: 'POST',
+  path: '/api/invitations/view',
+  summary: 'What an invitation link offers (the token travels in the body, never in a URL)',
+  description: '410 "This invitation is no longer valid." when expired, used, revoked or unknown.',
+  tag,
+  auth: publicAccess,
+  body: invitationTokenBodySchema,
+  responses: { 200: invitationViewSchema },
+  errors: [400, 410, 429],
+});
+
+export const acceptInvitation = defineEndpoint({
+  name: 'acceptInvitation',
+  method: 'POST',
+  path: '/api/invitations/accept',
+  summary: 'Accept an invitation as the account it was sent to',
+  description:
+    '403 "This invitation was sent to {email}." for another account; 410 when no longer valid.',
+  tag,
+  auth: signedIn,
+  body: invitationTokenBodySchema,
+  responses: { 200: acceptInvitationResponseSchema },
+  errors: [400, 401, 403, 410, 429],
+});

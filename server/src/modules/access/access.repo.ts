@@ -1,0 +1,204 @@
+import { sql, type Kysely } from 'kysely';
+import type { Role } from '@takes/contract';
+import type { Database } from '../../db/schema';
+
+/** Where a project's object sits and the caller's role there (null: not a member). */
+export interface ProjectPlace {
+  project_id: string;
+  owner_id: string;
+  is_private: number;
+  role: Role | null;
+}
+
+export interface RepoPlace {
+  repo_id: string;
+  owner_id: string;
+  role: Role | null;
+}
+
+/**
+ * One query per kind of object: the object's project (or repository) and the caller's role on
+ * it, read fresh on every request (a removed member loses access on their next request).
+ */
+export class AccessRepo {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  private projectRole(userId: string) {
+    return sql<Role | null>`case when projects.owner_id = ${userId} then 'owner' else project_members.role end`;
+  }
+
+  private repoRole(userId: string) {
+    return sql<Role | null>`case when repos.owner_id = ${userId} then 'owner' else repo_members.role end`;
+  }
+
+  project(userId: string, projectId: string): Promise<ProjectPlace | undefined> {
+    return this.db
+      .selectFrom('projects')
+      .leftJoin('project_members', (j) =>
+        j
+          .onRef('project_members.project_id', '=', 'projects.id')
+          .on('project_members.user_id', '=', userId),
+      )
+      .select([
+        'projects.id as project_id',
+        'projects.owner_id',
+        'projects.is_private',
+        this.projectRole(userId).as('role'),
+      ])
+      .where('projects.id', '=', projectId)
+      .executeTakeFirst();
+  }
+
+  version(
+    userId: string,
+    versionId: string,
+  ): Promise<(ProjectPlace & { version_id: string; branch_id: string }) | undefined> {
+    return this.db
+      .selectFrom('versions')
+      .innerJoin('projects', 'projects.id', 'versions.project_id')
+      .leftJoin('project_members', (j) =>
+        j
+          .onRef('project_members.project_id', '=', 'projects.id')
+          .on('project_members.user_id', '=', userId),
+      )
+      .select([
+        'versions.id as version_id',
+        'versions.branch_id',
+        'projects.id as project_id',
+        'projects.owner_id',
+        'projects.is_private',
+        this.projectRole(userId).as('role'),
+      ])
+      .where('versions.id', '=', versionId)
+      .executeTakeFirst();
+  }
+
+  branch(
+    userId: string,
+    branchId: string,
+  ): Promise<(ProjectPlace & { branch_id: string }) | undefined> {
+    return this.db
+      .selectFrom('branches')
+      .innerJoin('projects', 'projects.id', 'branches.project_id')
+      .leftJoin('project_members', (j) =>
+        j
+          .onRef('project_members.project_id', '=', 'projects.id')
+          .on('project_members.user_id', '=', userId),
+      )
+      .select([
+        'branches.id as branch_id',
+        'projects.id as project_id',
+        'projects.owner_id',
+        'projects.is_private',
+        this.projectRole(userId).as('role'),
+      ])
+      .where('branches.id', '=', branchId)
+      .executeTakeFirst();
+  }
+
+  comment(
+    userId: string,
+    commentId: string,
+  ): Promise<
+    | (ProjectPlace & { comment_id: string; version_id: string; author_id: string | null })
+    | undefined
+  > {
+    return this.db
+      .selectFrom('comments')
+      .innerJoin('versions', 'versions.id', 'comments.version_id')
+      .innerJoin('projects', 'projects.id', 'versions.project_id')
+      .leftJoin('project_members', (j) =>
+        j
+          .onRef('project_members.project_id', '=', 'projects.id')
+          .on('project_members.user_id', '=', userId),
+      )
+      .select([
+        'comments.id as comment_id',
+        'comments.version_id',
+        'comments.user_id as author_id',
+        'projects.id as project_id',
+        'projects.owner_id',
+        'projects.is_private',
+        this.projectRole(userId).as('role'),
+      ])
+      .where('comments.id', '=', commentId)
+      .executeTakeFirst();
+  }
+
+  link(
+    userId: string,
+    linkId: string,
+  ): Promise<(ProjectPlace & { link_id: string; version_id: string }) | undefined> {
+    return this.db
+      .selectFrom('links')
+      .innerJoin('projects', 'projects.id', 'links.project_id')
+      .leftJoin('project_members', (j) =>
+        j
+          .onRef('project_members.project_id', '=', 'projects.id')
+          .on('project_members.user_id', '=', userId),
+      )
+      .select([
+        'links.id as link_id',
+        'links.version_id',
+        'projects.id as project_id',
+        'projects.owner_id',
+        'projects.is_private',
+        this.projectRole(userId).as('role'),
+      ])
+      .where('links.id', '=', linkId)
+      .executeTakeFirst();
+  }
+
+  repo(userId: string, repoId: string): Promise<RepoPlace | undefined> {
+    return this.db
+      .selectFrom('repos')
+      .leftJoin('repo_members', (j) =>
+        j.onRef('repo_members.repo_id', '=', 'repos.id').on('repo_members.user_id', '=', userId),
+      )
+      .select(['repos.id as repo_id', 'repos.owner_id', this.repoRole(userId).as('role')])
+      .where('repos.id', '=', repoId)
+      .executeTakeFirst();
+  }
+
+  bounce(
+    userId: string,
+    bounceId: string,
+  ): Promise<(RepoPlace & { bounce_id: string }) | undefined> {
+    return this.db
+      .selectFrom('bounces')
+      .innerJoin('repos', 'repos.id', 'bounces.repo_id')
+      .leftJoin('repo_members', (j) =>
+        j.onRef('repo_members.repo_id', '=', 'repos.id').on('repo_members.user_id', '=', userId),
+      )
+      .select([
+        'bounces.id as bounce_id',
+        'repos.id as repo_id',
+        'repos.owner_id',
+        this.repoRole(userId).as('role'),
+      ])
+      .where('bounces.id', '=', bounceId)
+      .executeTakeFirst();
+  }
+
+  /** A public project's place, for signed-out visitors (undefined when private or missing). */
+  publicProject(projectId: string): Promise<{ project_id: string } | undefined> {
+    return this.db
+      .selectFrom('projects')
+      .select('projects.id as project_id')
+      .where('projects.id', '=', projectId)
+      .where('projects.is_private', '=', 0)
+      .executeTakeFirst();
+  }
+
+  publicVersion(
+    versionId: string,
+  ): Promise<{ project_id: string; version_id: string } | undefined> {
+    return this.db
+      .selectFrom('versions')
+      .innerJoin('projects', 'projects.id', 'versions.project_id')
+      .select(['versions.id as version_id', 'projects.id as project_id'])
+      .where('versions.id', '=', versionId)
+      .where('projects.is_private', '=', 0)
+      .executeTakeFirst();
+  }
+}

@@ -1,0 +1,187 @@
+import { MEMBER_MESSAGES, roleAtLeast, type Role } from '@takes/contract';
+import { Forbidden, NotFound } from '../../errors';
+import type { AccessRepo, ProjectPlace, RepoPlace } from './access.repo';
+import { ACTIONS, type Action } from './actions';
+
+/** A yes from the policy: where the object is and the caller's role there. */
+export interface ProjectGrant {
+  projectId: string;
+  ownerId: string;
+  isPrivate: boolean;
+  role: Role;
+}
+export interface VersionGrant extends ProjectGrant {
+  versionId: string;
+  branchId: string;
+}
+export interface BranchGrant extends ProjectGrant {
+  branchId: string;
+}
+export interface CommentGrant extends ProjectGrant {
+  commentId: string;
+  versionId: string;
+  authorId: string | null;
+}
+export interface LinkGrant extends ProjectGrant {
+  linkId: string;
+  versionId: string;
+}
+export interface RepoGrant {
+  repoId: string;
+  ownerId: string;
+  role: Role;
+}
+export interface BounceGrant extends RepoGrant {
+  bounceId: string;
+}
+
+export const NOT_FOUND = {
+  project: 'Project not found',
+  version: 'Version not found',
+  branch: 'Branch not found',
+  comment: 'Comment not found',
+  link: 'Link not found',
+  repo: 'Repository not found',
+  bounce: 'Bounce not found',
+} as const;
+
+/**
+ * The one place that decides who may do what to a project's or a repository's objects. A
+ * non-member (or a missing object) is NotFound — the two cannot be told apart; a member whose role
+ * is too low for the action is Forbidden with "You need {role} access to do this.". The role is
+ * read from the database on every call, so a removed member is refused on their next request.
+ */
+export class AccessPolicy {
+  constructor(private readonly repo: AccessRepo) {}
+
+  /** The caller's role on a project, or null (not a member, or no such project). */
+  async projectRole(userId: string, projectId: string): Promise<Role | null> {
+    return (await this.repo.project(userId, projectId))?.role ?? null;
+  }
+
+  async repoRole(userId: string, repoId: string): Promise<Role | null> {
+    return (await this.repo.repo(userId, repoId))?.role ?? null;
+  }
+
+  async project(
+    userId: string,
+    projectId: string,
+    action: Action,
+    notFound: string = NOT_FOUND.project,
+  ): Promise<ProjectGrant> {
+    return projectGrant(allow(await this.repo.project(userId, projectId), action, notFound));
+  }
+
+  async version(
+    userId: string,
+    versionId: string,
+    action: Action,
+    notFound: string = NOT_FOUND.version,
+  ): Promise<VersionGrant> {
+    const place = allow(await this.repo.version(userId, versionId), action, notFound);
+    return { ...projectGrant(place), versionId: place.version_id, branchId: place.branch_id };
+  }
+
+  async branch(
+    userId: string,
+    branchId: string,
+    action: Action,
+    notFound: string = NOT_FOUND.branch,
+  ): Promise<BranchGrant> {
+    const place = allow(await this.repo.branch(userId, branchId), action, notFound);
+    return { ...projectGrant(place), branchId: place.branch_id };
+  }
+
+  /**
+   * A comment, for resolving or deleting it: its author needs Commenter, anyone else Editor
+   * (`moderateComments`). Pass 'view' to only read it.
+   */
+  async comment(
+    userId: string,
+    commentId: string,
+    action: 'view' | 'comment',
+    notFound: string = NOT_FOUND.comment,
+  ): Promise<CommentGrant> {
+    const found = await this.repo.comment(userId, commentId);
+    const own = found?.author_id != null && found.author_id === userId;
+    const needed: Action = action === 'comment' && !own ? 'moderateComments' : action;
+    const place = allow(found, needed, notFound);
+    return {
+      ...projectGrant(place),
+      commentId: place.comment_id,
+      versionId: place.version_id,
+      authorId: place.author_id,
+    };
+  }
+
+  async link(
+    userId: string,
+    linkId: string,
+    action: Action,
+    notFound: string = NOT_FOUND.link,
+  ): Promise<LinkGrant> {
+    const place = allow(await this.repo.link(userId, linkId), action, notFound);
+    return { ...projectGrant(place), linkId: place.link_id, versionId: place.version_id };
+  }
+
+  async repository(
+    userId: string,
+    repoId: string,
+    action: Action,
+    notFound: string = NOT_FOUND.repo,
+  ): Promise<RepoGrant> {
+    return repoGrant(allow(await this.repo.repo(userId, repoId), action, notFound));
+  }
+
+  async bounce(
+    userId: string,
+    bounceId: string,
+    action: Action,
+    notFound: string = NOT_FOUND.bounce,
+  ): Promise<BounceGrant> {
+    const place = allow(await this.repo.bounce(userId, bounceId), action, notFound);
+    return { ...repoGrant(place), bounceId: place.bounce_id };
+  }
+
+  /** A Public project, for anyone (signed out included); NotFound while it is private. */
+  async publicProject(projectId: string): Promise<{ projectId: string }> {
+    const place = await this.repo.publicProject(projectId);
+    if (!place) throw new NotFound(NOT_FOUND.project);
+    return { projectId: place.project_id };
+  }
+
+  async publicVersion(versionId: string): Promise<{ projectId: string; versionId: string }> {
+    const place = await this.repo.publicVersion(versionId);
+    if (!place) throw new NotFound(NOT_FOUND.version);
+    return { projectId: place.project_id, versionId: place.version_id };
+  }
+}
+
+/** Throws unless the place exists, the caller has a role there, and it is enough for the action. */
+function allow<P extends { role: Role | null }>(
+  place: P | undefined,
+  action: Action,
+  notFound: string,
+): P & { role: Role } {
+  if (!place || place.role == null) throw new NotFound(notFound);
+  const needed = ACTIONS[action];
+  if (!roleAtLeast(place.role, needed)) throw new Forbidden(MEMBER_MESSAGES.needRole(needed));
+  return place as P & { role: Role };
+}
+
+function projectGrant(place: ProjectPlace & { role: Role }): ProjectGrant {
+  return {
+    projectId: place.project_id,
+    ownerId: place.owner_id,
+    isPrivate: place.is_private === 1,
+    role: place.role,
+  };
+}
+
+function repoGrant(place: RepoPlace & { role: Role }): RepoGrant {
+  return { repoId: place.repo_id, ownerId: place.owner_id, role: place.role };
+}
+
+/** Whether a role may do an action (for views that hide what the caller cannot use). */
+export const may = (role: Role | null | undefined, action: Action): boolean =>
+  roleAtLeast(role, ACTIONS[action]);

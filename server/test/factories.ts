@@ -8,6 +8,7 @@ import type {
   BouncesTable,
   BranchesTable,
   Database,
+  MemberRole,
   ProjectsTable,
   RepoBranchesTable,
   RepoCommitsTable,
@@ -344,4 +345,39 @@ export async function publishBounce(
     .where('id', '=', repoId)
     .execute();
   return { ...row, commit_sha: commit.sha };
+}
+
+/**
+ * A member of a project or a repository: a new signed-in user (overrides for their row) with a
+ * membership row of this role. The owner is the project's/repository's `owner_id`, not a member.
+ */
+export async function buildMember(
+  db: Kysely<Database>,
+  target: { projectId: string } | { repoId: string },
+  role: MemberRole,
+  overrides: Partial<UsersTable> = {},
+): Promise<BuiltUser> {
+  const user = await buildUser(db, overrides);
+  await addMember(db, target, user.id, role);
+  return user;
+}
+
+/** Makes an existing user a member with this role. */
+export async function addMember(
+  db: Kysely<Database>,
+  target: { projectId: string } | { repoId: string },
+  userId: string,
+  role: MemberRole,
+): Promise<void> {
+  const created_at = new Date().toISOString();
+  if ('projectId' in target)
+    await db
+      .insertInto('project_members')
+      .values({ project_id: target.projectId, user_id: userId, role, created_at })
+      .execute();
+  else
+    await db
+      .insertInto('repo_members')
+      .values({ repo_id: target.repoId, user_id: userId, role, created_at })
+      .execute();
 }

@@ -3,11 +3,10 @@
  * project's or a repository's objects, the action table, and the SQL pieces list queries join
  * to see only what the caller may see.
  */
-export { ACTIONS, type Action } from './actions';
+export { ACTIONS, may, type Action } from '@takes/contract';
 export { projectRolesOf, repoRolesOf } from './access-sql';
 export {
   AccessPolicy,
-  may,
   NOT_FOUND,
   type BounceGrant,
   type BranchGrant,

@@ -1,7 +1,6 @@
-import { MEMBER_MESSAGES, roleAtLeast, type Role } from '@takes/contract';
+import { ACTIONS, MEMBER_MESSAGES, roleAtLeast, type Action, type Role } from '@takes/contract';
 import { Forbidden, NotFound } from '../../errors';
 import type { AccessRepo, ProjectPlace, RepoPlace } from './access.repo';
-import { ACTIONS, type Action } from './actions';
 
 /** A yes from the policy: where the object is and the caller's role there. */
 export interface ProjectGrant {
@@ -181,7 +180,3 @@ function projectGrant(place: ProjectPlace & { role: Role }): ProjectGrant {
 function repoGrant(place: RepoPlace & { role: Role }): RepoGrant {
   return { repoId: place.repo_id, ownerId: place.owner_id, role: place.role };
 }
-
-/** Whether a role may do an action (for views that hide what the caller cannot use). */
-export const may = (role: Role | null | undefined, action: Action): boolean =>
-  roleAtLeast(role, ACTIONS[action]);

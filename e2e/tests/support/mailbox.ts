@@ -58,3 +58,10 @@ export function signInLinkFrom(mail: StoredMail): string {
   if (!match?.[1]) throw new Error(`No sign-in link in the email:\n${mail.text}`);
   return match[1];
 }
+
+/** The invitation link from an invitation email: `{PUBLIC_URL}/invite/{token}`. */
+export function invitationLinkFrom(mail: StoredMail): string {
+  const match = /(https?:\/\/[^\s<>"']+\/invite\/[A-Za-z0-9_-]+)/.exec(mail.text);
+  if (!match?.[1]) throw new Error(`No invitation link in the email:\n${mail.text}`);
+  return match[1];
+}

@@ -1,0 +1,102 @@
+import { expect, type Browser, type Locator, type Page } from '@playwright/test';
+import { endpoints, invitationSubject, type MemberRole } from '@takes/contract';
+import type { Credentials } from './accounts';
+import { apiAs, callExpecting } from './api';
+import { invitationLinkFrom, waitForMail } from './mailbox';
+
+/** Collaborators: the people a test invites, the 'Project members' dialog and the emailed link. */
+
+/** The words the UI uses for each role an invitation can give. */
+export const ROLE_WORDS = { viewer: 'Viewer', commenter: 'Commenter', editor: 'Editor' } as const;
+export type RoleWord = (typeof ROLE_WORDS)[MemberRole];
+
+/**
+ * A page in a browser context of its own (no cookies shared with the test's `page`): another
+ * person at another computer. It presents the test's client address, like the test's own page.
+ */
+export async function separatePage(
+  browser: Browser,
+  baseURL: string | undefined,
+  extraHTTPHeaders: Record<string, string> | undefined,
+): Promise<Page> {
+  const context = await browser.newContext({
+    ...(baseURL ? { baseURL } : {}),
+    ...(extraHTTPHeaders ? { extraHTTPHeaders } : {}),
+  });
+  return context.newPage();
+}
+
+/** Sets the signed-in person's display name (what members and comments show). */
+export async function setDisplayName(page: Page, baseURL: string | undefined, name: string) {
+  const profile = await callExpecting(apiAs(page, baseURL), 200, endpoints.profiles.updateProfile, {
+    body: { displayName: name },
+  });
+  expect(profile.displayName).toBe(name);
+}
+
+/** Opens the 'Project members' dialog from the project page header. */
+export async function openMembersDialog(page: Page): Promise<Locator> {
+  await page.getByRole('main').getByRole('button', { name: 'Members', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Project members' });
+  await expect(dialog).toBeVisible();
+  return dialog;
+}
+
+/** Invites `email` with the dialog's invite form and waits for it under pending invitations. */
+export async function inviteFromDialog(dialog: Locator, email: string, role: RoleWord) {
+  await dialog.getByRole('textbox', { name: 'Email' }).fill(email);
+  await dialog.getByRole('combobox', { name: 'Role' }).selectOption({ label: role });
+  await dialog.getByRole('button', { name: 'Invite', exact: true }).click();
+  const pending = pendingInvitation(dialog, email);
+  await expect(pending).toBeVisible();
+  await expect(pending).toContainText(role);
+  await expect(dialog.getByRole('textbox', { name: 'Email' })).toHaveValue('');
+}
+
+/** A pending invitation's row in the dialog (it shows the address, the role, Resend and Revoke). */
+export function pendingInvitation(dialog: Locator, email: string): Locator {
+  return dialog.getByRole('listitem').filter({ hasText: email });
+}
+
+/** A member's row in the dialog. */
+export function memberRow(dialog: Locator, name: string): Locator {
+  return dialog.getByRole('listitem').filter({ hasText: name });
+}
+
+/** Invites through the API (set-up that is not what a test is about). */
+export async function inviteByApi(
+  page: Page,
+  baseURL: string | undefined,
+  projectId: string,
+  email: string,
+  role: MemberRole,
+) {
+  return callExpecting(apiAs(page, baseURL), 201, endpoints.members.inviteToProject, {
+    params: { projectId },
+    body: { email, role },
+  });
+}
+
+/**
+ * Waits for the invitation email to `email` sent at or after `since`, checks its subject and
+ * returns the `/invite/{token}` link it carries.
+ */
+export async function receiveInvitation(
+  email: string,
+  { since, inviter, project }: { since: number; inviter: string; project: string },
+): Promise<string> {
+  const mail = await waitForMail(email, { since });
+  expect(mail.subject).toBe(invitationSubject(inviter, project));
+  const link = invitationLinkFrom(mail);
+  expect(new URL(link).pathname).toMatch(/^\/invite\/[A-Za-z0-9_-]{22,}$/);
+  return link;
+}
+
+/** On /login: the Email tab in its Sign Up mode, filled and submitted. */
+export async function signUpWithPassword(page: Page, { email, password }: Credentials) {
+  await page.getByRole('tab', { name: 'Email' }).click();
+  await page.getByRole('button', { name: 'Need an account? Sign Up' }).click();
+  await page.getByRole('textbox', { name: 'Email' }).fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign Up', exact: true }).click();
+}

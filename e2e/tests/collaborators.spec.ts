@@ -8,6 +8,7 @@ import { chooseTheme, expectNoSeriousViolations } from './support/axe';
 import {
   inviteByApi,
   inviteFromDialog,
+  memberRoleSelect,
   memberRow,
   openMembersDialog,
   pendingInvitation,
@@ -92,7 +93,7 @@ test.describe('collaborators', () => {
     const ownerDialog = await openMembersDialog(page);
     await expect(memberRow(ownerDialog, OWNER_NAME)).toContainText('Owner');
     // The role select offers exactly the three roles an invitation can give, Commenter first chosen.
-    const roleSelect = ownerDialog.getByRole('combobox', { name: 'Role' });
+    const roleSelect = ownerDialog.getByRole('combobox', { name: 'Role', exact: true });
     await expect(roleSelect.locator('option')).toHaveText(['Viewer', 'Commenter', 'Editor']);
     await expect(roleSelect.locator('option:checked')).toHaveText('Commenter');
 
@@ -196,8 +197,14 @@ test.describe('collaborators', () => {
     // The owner sees both names: in the member list and on the comment.
     await page.reload();
     const members = await openMembersDialog(page);
-    await expect(memberRow(members, commenter.name)).toContainText('Commenter');
-    await expect(memberRow(members, editor.name)).toContainText('Editor');
+    await expect(memberRoleSelect(members, commenter.name)).toHaveValue('commenter');
+    await expect(memberRoleSelect(members, editor.name)).toHaveValue('editor');
+    await expect(memberRoleSelect(members, commenter.name).locator('option:checked')).toHaveText(
+      'Commenter',
+    );
+    await expect(memberRoleSelect(members, editor.name).locator('option:checked')).toHaveText(
+      'Editor',
+    );
     // Accepted invitations are no longer pending.
     await expect(pendingInvitation(members, commenter.credentials.email)).toHaveCount(0);
     await expect(pendingInvitation(members, editor.credentials.email)).toHaveCount(0);
@@ -216,13 +223,14 @@ test.describe('collaborators', () => {
     ).toBeVisible();
     await page.goto(`/projects/${track.projectId}`);
     const removing = await openMembersDialog(page);
-    await memberRow(removing, commenter.name).getByRole('button', { name: 'Remove' }).click();
-    await confirmIfAsked(page, 'Remove');
+    await memberRow(removing, commenter.name)
+      .getByRole('button', { name: `Remove ${commenter.name}` })
+      .click();
     await expect(memberRow(removing, commenter.name)).toHaveCount(0);
     await expect(memberRow(removing, editor.name)).toBeVisible();
 
     await commenterPage.reload();
-    await expect(commenterPage.getByText('Project not found')).toBeVisible();
+    await expect(commenterPage.getByRole('heading', { name: 'Project not found' })).toBeVisible();
     await expect(
       commenterPage.getByRole('heading', { level: 1, name: track.projectName }),
     ).toHaveCount(0);
@@ -265,7 +273,7 @@ test.describe('collaborators', () => {
     await expect(header.getByText('Private', { exact: true })).toBeVisible();
 
     await header.getByRole('button', { name: 'Make public' }).click();
-    const confirm = page.getByRole('dialog');
+    const confirm = page.getByRole('dialog', { name: 'Make this project public?' });
     await expect(confirm).toBeVisible();
     // The confirmation says what Public means.
     await expect(confirm).toContainText(/without signing in/i);
@@ -300,7 +308,6 @@ test.describe('collaborators', () => {
 
     // Private again: the same address asks for sign-in, and the audio is gone.
     await header.getByRole('button', { name: 'Make private' }).click();
-    await confirmIfAsked(page, 'Make private');
     await expect(header.getByText('Private', { exact: true })).toBeVisible();
     await visitor.goto(address);
     await expect(visitor).toHaveURL('/login');
@@ -354,7 +361,7 @@ test.describe('collaborators', () => {
     for (const theme of ['light', 'dark'] as const) {
       await chooseTheme(page, theme);
       const dialog = await openMembersDialog(page);
-      await expect(memberRow(dialog, 'Milo Member')).toContainText('Editor');
+      await expect(memberRoleSelect(dialog, 'Milo Member')).toHaveValue('editor');
       await expect(pendingInvitation(dialog, pending.email)).toBeVisible();
       await expectNoSeriousViolations(page, "'Project members' dialog");
       await page.keyboard.press('Escape');
@@ -377,10 +384,3 @@ test.describe('collaborators', () => {
     await visitor.context().close();
   });
 });
-
-/** Some destructive buttons ask first; if a confirmation dialog opens, confirm it with `action`. */
-async function confirmIfAsked(page: Page, action: string) {
-  const confirm = page.getByRole('alertdialog').or(page.getByRole('dialog').last());
-  const button = confirm.getByRole('button', { name: action, exact: true });
-  if (await button.isVisible().catch(() => false)) await button.click();
-}

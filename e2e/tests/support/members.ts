@@ -45,7 +45,7 @@ export async function openMembersDialog(page: Page): Promise<Locator> {
 /** Invites `email` with the dialog's invite form and waits for it under pending invitations. */
 export async function inviteFromDialog(dialog: Locator, email: string, role: RoleWord) {
   await dialog.getByRole('textbox', { name: 'Email' }).fill(email);
-  await dialog.getByRole('combobox', { name: 'Role' }).selectOption({ label: role });
+  await dialog.getByRole('combobox', { name: 'Role', exact: true }).selectOption({ label: role });
   await dialog.getByRole('button', { name: 'Invite', exact: true }).click();
   const pending = pendingInvitation(dialog, email);
   await expect(pending).toBeVisible();
@@ -55,12 +55,23 @@ export async function inviteFromDialog(dialog: Locator, email: string, role: Rol
 
 /** A pending invitation's row in the dialog (it shows the address, the role, Resend and Revoke). */
 export function pendingInvitation(dialog: Locator, email: string): Locator {
-  return dialog.getByRole('listitem').filter({ hasText: email });
+  return dialog
+    .getByRole('list', { name: 'Pending invitations' })
+    .getByRole('listitem')
+    .filter({ hasText: email });
 }
 
-/** A member's row in the dialog. */
+/** A member's row in the dialog (avatar, name or email, and the role: a select for the owner). */
 export function memberRow(dialog: Locator, name: string): Locator {
-  return dialog.getByRole('listitem').filter({ hasText: name });
+  return dialog
+    .getByRole('list', { name: 'Members', exact: true })
+    .getByRole('listitem')
+    .filter({ hasText: name });
+}
+
+/** The owner's select for a member's role, in that member's row. */
+export function memberRoleSelect(dialog: Locator, name: string): Locator {
+  return memberRow(dialog, name).getByRole('combobox', { name: `Role of ${name}` });
 }
 
 /** Invites through the API (set-up that is not what a test is about). */
@@ -92,10 +103,15 @@ export async function receiveInvitation(
   return link;
 }
 
-/** On /login: the Email tab in its Sign Up mode, filled and submitted. */
+/**
+ * On /login opened by an invitation's 'Sign up': the Email tab is already on its sign-up form;
+ * fills it and submits.
+ */
 export async function signUpWithPassword(page: Page, { email, password }: Credentials) {
-  await page.getByRole('tab', { name: 'Email' }).click();
-  await page.getByRole('button', { name: 'Need an account? Sign Up' }).click();
+  await expect(page.getByRole('tab', { name: 'Email' })).toHaveAttribute('aria-selected', 'true');
+  await expect(
+    page.getByRole('button', { name: 'Already have an account? Sign In' }),
+  ).toBeVisible();
   await page.getByRole('textbox', { name: 'Email' }).fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign Up', exact: true }).click();

@@ -316,7 +316,11 @@ export class MembersService {
       ? await this.deps.repo.findByTokenHash(hashToken(token))
       : undefined;
     if (!invitation) {
-      await this.deps.limiter.hit(rule, ip);
+      if (!(await this.deps.limiter.hit(rule, ip)))
+        throw new RateLimited(
+          AUTH_MESSAGES.tooManyRequests,
+          await this.deps.limiter.retryAfterSeconds(rule, ip),
+        );
       throw new Gone(MEMBER_MESSAGES.invitationInvalid);
     }
     if (

@@ -22,6 +22,7 @@ import { linkRoutes, ownerSharingRoutes } from './modules/sharing/sharing.routes
 import { linkCommentRoutes, ownerCommentRoutes } from './modules/comments/comments.routes';
 import { workspaceRoutes } from './modules/workspace/workspace.routes';
 import { healthRoutes } from './modules/health/health.routes';
+import { memberRoutes } from './modules/members/members.routes';
 import { profileRoutes } from './modules/profiles/profiles.routes';
 import { projectRoutes } from './modules/projects/projects.routes';
 import { versionRoutes } from './modules/versions/versions.routes';
@@ -129,6 +130,8 @@ export async function buildApp(
     }),
   );
   await app.register(bounceUploadRoutes({ publish: services.publish }));
+
+  await app.register(memberRoutes({ service: services.members, requireUser }));
 
   await app.register(ownerSharingRoutes({ service: services.sharing, requireUser }));
   await app.register(ownerCommentRoutes({ service: services.comments, requireUser }));

@@ -14,6 +14,8 @@ import { CommentsService } from './modules/comments/comments.service';
 import { DemoRepo } from './modules/demo/demo.repo';
 import { DemoService } from './modules/demo/demo.service';
 import { HealthService } from './modules/health/health.service';
+import { MembersRepo } from './modules/members/members.repo';
+import { MembersService } from './modules/members/members.service';
 import { ProfilesRepo } from './modules/profiles/profiles.repo';
 import { ProfilesService } from './modules/profiles/profiles.service';
 import { ProjectsRepo } from './modules/projects/projects.repo';
@@ -181,6 +183,15 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     adminEmails: config.adminEmails,
     env: config.env,
   });
+  const members = new MembersService({
+    access,
+    repo: new MembersRepo(db),
+    mailer: deps.mailer,
+    clock,
+    limiter,
+    publicUrl: config.publicUrl,
+    desktopScheme: config.desktopScheme,
+  });
   const site = new SiteService({ repo: new SiteRepo(db), clock, limiter, config });
   const health = new HealthService(deps);
 
@@ -202,6 +213,7 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     publish,
     sharing,
     comments,
+    members,
     workspace,
     admins,
     site,

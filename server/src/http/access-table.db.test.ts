@@ -427,7 +427,7 @@ function multipartBody(m: NonNullable<Call['multipart']>): { body: Buffer; type:
 describe('the access table: every operation of the served OpenAPI document, as every caller', () => {
   let t: TestApp;
   let dir: string;
-  let operations: { name: string; method: string; path: string; statuses: Set<number> }[] = [];
+  const operations: { name: string; method: string; path: string; statuses: Set<number> }[] = [];
   let ip = 0;
 
   beforeAll(async () => {

@@ -4,10 +4,7 @@ import { Alert } from '../../ui/alert';
 import { primaryButton, secondaryButton } from '../../ui/button-styles';
 import { Modal } from '../../ui/modal';
 import { useMakePublic } from './projects-api';
-
-/** What Public means, said before it happens. */
-export const PUBLIC_MEANING =
-  "Anyone with this page's address can open it without signing in: they see the project's name, description, branches and versions and can play them in standard quality. They cannot download, comment, or see share links.";
+import { PUBLIC_MEANING } from './public-meaning';
 
 /**
  * 'Make public' (owner): says exactly what Public means and asks whether search engines may list

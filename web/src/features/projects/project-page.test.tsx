@@ -5,7 +5,7 @@ import type { AuthContextValue } from '../auth/auth-context';
 import { fakePlayer } from '../player/test-support';
 import type { AudioPlayerApi } from '../player/use-audio-player';
 import { Landed, renderAt, signedIn, signedOut, stubApi } from '../repos/test-support';
-import { PUBLIC_MEANING } from './make-public-modal';
+import { PUBLIC_MEANING } from './public-meaning';
 import { ProjectPage } from './project-page';
 import { branch, project, publicProject } from './test-support';
 

@@ -17,6 +17,8 @@ import { HealthService } from './modules/health/health.service';
 import { ProfilesRepo } from './modules/profiles/profiles.repo';
 import { ProfilesService } from './modules/profiles/profiles.service';
 import { ProjectsRepo } from './modules/projects/projects.repo';
+import { PublicRepo } from './modules/public/public.repo';
+import { PublicService } from './modules/public/public.service';
 import { ProjectsService } from './modules/projects/projects.service';
 import { BouncesService } from './modules/repos/bounces.service';
 import { HistoryService } from './modules/repos/history.service';
@@ -157,10 +159,11 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
   const comments = new CommentsService({
     access,
     comments: new CommentsRepo(db),
-    versions: versionsRepo,
     clock,
     limiter,
   });
+  // Public projects' read-only pages, for anyone (the policy says whether a project is Public).
+  const publicProjects = new PublicService({ access, repo: new PublicRepo(db) });
 
   const workspaceRepo = new WorkspaceRepo(db);
   const workspace = {
@@ -202,6 +205,7 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     publish,
     sharing,
     comments,
+    publicProjects,
     workspace,
     admins,
     site,

@@ -25,6 +25,7 @@ import { healthRoutes } from './modules/health/health.routes';
 import { memberRoutes } from './modules/members/members.routes';
 import { profileRoutes } from './modules/profiles/profiles.routes';
 import { projectRoutes } from './modules/projects/projects.routes';
+import { publicRoutes } from './modules/public/public.routes';
 import { versionRoutes } from './modules/versions/versions.routes';
 import { bounceUploadRoutes, repoRoutes } from './modules/repos/repos.routes';
 import { crawlerRoutes, siteRoutes } from './modules/site/site.routes';
@@ -140,6 +141,8 @@ export async function buildApp(
     linkCommentRoutes({ service: services.comments, sharing: services.sharing, auth: authService }),
   );
 
+  await app.register(publicRoutes({ service: services.publicProjects, storage: deps.storage }));
+
   await app.register(
     workspaceRoutes({
       stats: workspace.stats,
@@ -155,6 +158,8 @@ export async function buildApp(
   await app.register(healthRoutes({ service: services.health, auth: authService, admins }));
   await app.register(storageRoutes(deps));
 
-  await registerSpa(app, deps.config.webDistDir);
+  await registerSpa(app, deps.config.webDistDir, {
+    indexableProject: (projectId) => services.publicProjects.indexable(projectId),
+  });
   return app;
 }

@@ -19,6 +19,8 @@ import { MembersService } from './modules/members/members.service';
 import { ProfilesRepo } from './modules/profiles/profiles.repo';
 import { ProfilesService } from './modules/profiles/profiles.service';
 import { ProjectsRepo } from './modules/projects/projects.repo';
+import { PublicRepo } from './modules/public/public.repo';
+import { PublicService } from './modules/public/public.service';
 import { ProjectsService } from './modules/projects/projects.service';
 import { BouncesService } from './modules/repos/bounces.service';
 import { HistoryService } from './modules/repos/history.service';
@@ -159,10 +161,11 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
   const comments = new CommentsService({
     access,
     comments: new CommentsRepo(db),
-    versions: versionsRepo,
     clock,
     limiter,
   });
+  // Public projects' read-only pages, for anyone (the policy says whether a project is Public).
+  const publicProjects = new PublicService({ access, repo: new PublicRepo(db) });
 
   const workspaceRepo = new WorkspaceRepo(db);
   const workspace = {
@@ -214,6 +217,7 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     sharing,
     comments,
     members,
+    publicProjects,
     workspace,
     admins,
     site,

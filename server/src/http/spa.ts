@@ -48,8 +48,8 @@ export async function registerSpa(
     const isApi = request.url === '/api' || request.url.startsWith('/api/');
     const wantsPage = request.method === 'GET' || request.method === 'HEAD';
     if (!isApi && wantsPage && hasBuild) {
-      if (request.url.startsWith('/share/')) {
-        // The page's address holds the link's secret key.
+      if (request.url.startsWith('/share/') || request.url.startsWith('/invite/')) {
+        // The page's address holds a secret: a share link's key, an invitation's token.
         reply.header('referrer-policy', 'no-referrer').header('x-robots-tag', 'noindex, nofollow');
       }
       const projectId = PROJECT_PAGE.exec(request.url)?.[1];

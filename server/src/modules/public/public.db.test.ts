@@ -278,5 +278,8 @@ describe('Public projects: the read-only page and its stream, for anyone', () =>
     expect(await robots('/')).toBeUndefined();
     expect(await robots(`/projects/${project.id}/branches/b/versions/v`)).toBeUndefined();
     expect(await robots('/share/abcdef')).toBe('noindex, nofollow');
+    // An invitation's address holds its token: never indexed, never sent on as a referrer.
+    expect(await robots('/invite/abcdef')).toBe('noindex, nofollow');
+    expect((await anonymous('/invite/abcdef')).headers['referrer-policy']).toBe('no-referrer');
   });
 });

@@ -22,8 +22,10 @@ import { linkRoutes, ownerSharingRoutes } from './modules/sharing/sharing.routes
 import { linkCommentRoutes, ownerCommentRoutes } from './modules/comments/comments.routes';
 import { workspaceRoutes } from './modules/workspace/workspace.routes';
 import { healthRoutes } from './modules/health/health.routes';
+import { memberRoutes } from './modules/members/members.routes';
 import { profileRoutes } from './modules/profiles/profiles.routes';
 import { projectRoutes } from './modules/projects/projects.routes';
+import { publicRoutes } from './modules/public/public.routes';
 import { versionRoutes } from './modules/versions/versions.routes';
 import { bounceUploadRoutes, repoRoutes } from './modules/repos/repos.routes';
 import { crawlerRoutes, siteRoutes } from './modules/site/site.routes';
@@ -130,12 +132,16 @@ export async function buildApp(
   );
   await app.register(bounceUploadRoutes({ publish: services.publish }));
 
+  await app.register(memberRoutes({ service: services.members, requireUser }));
+
   await app.register(ownerSharingRoutes({ service: services.sharing, requireUser }));
   await app.register(ownerCommentRoutes({ service: services.comments, requireUser }));
   await app.register(linkRoutes({ service: services.sharing, storage: deps.storage }));
   await app.register(
     linkCommentRoutes({ service: services.comments, sharing: services.sharing, auth: authService }),
   );
+
+  await app.register(publicRoutes({ service: services.publicProjects, storage: deps.storage }));
 
   await app.register(
     workspaceRoutes({
@@ -152,6 +158,8 @@ export async function buildApp(
   await app.register(healthRoutes({ service: services.health, auth: authService, admins }));
   await app.register(storageRoutes(deps));
 
-  await registerSpa(app, deps.config.webDistDir);
+  await registerSpa(app, deps.config.webDistDir, {
+    indexableProject: (projectId) => services.publicProjects.indexable(projectId),
+  });
   return app;
 }

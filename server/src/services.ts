@@ -14,9 +14,13 @@ import { CommentsService } from './modules/comments/comments.service';
 import { DemoRepo } from './modules/demo/demo.repo';
 import { DemoService } from './modules/demo/demo.service';
 import { HealthService } from './modules/health/health.service';
+import { MembersRepo } from './modules/members/members.repo';
+import { MembersService } from './modules/members/members.service';
 import { ProfilesRepo } from './modules/profiles/profiles.repo';
 import { ProfilesService } from './modules/profiles/profiles.service';
 import { ProjectsRepo } from './modules/projects/projects.repo';
+import { PublicRepo } from './modules/public/public.repo';
+import { PublicService } from './modules/public/public.service';
 import { ProjectsService } from './modules/projects/projects.service';
 import { BouncesService } from './modules/repos/bounces.service';
 import { HistoryService } from './modules/repos/history.service';
@@ -157,10 +161,11 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
   const comments = new CommentsService({
     access,
     comments: new CommentsRepo(db),
-    versions: versionsRepo,
     clock,
     limiter,
   });
+  // Public projects' read-only pages, for anyone (the policy says whether a project is Public).
+  const publicProjects = new PublicService({ access, repo: new PublicRepo(db) });
 
   const workspaceRepo = new WorkspaceRepo(db);
   const workspace = {
@@ -180,6 +185,15 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     repo: workspaceRepo,
     adminEmails: config.adminEmails,
     env: config.env,
+  });
+  const members = new MembersService({
+    access,
+    repo: new MembersRepo(db),
+    mailer: deps.mailer,
+    clock,
+    limiter,
+    publicUrl: config.publicUrl,
+    desktopScheme: config.desktopScheme,
   });
   const site = new SiteService({ repo: new SiteRepo(db), clock, limiter, config });
   const health = new HealthService(deps);
@@ -202,6 +216,8 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     publish,
     sharing,
     comments,
+    members,
+    publicProjects,
     workspace,
     admins,
     site,

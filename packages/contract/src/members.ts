@@ -44,7 +44,11 @@ export const MEMBER_MESSAGES = {
   tooManyPending: `At most ${MAX_PENDING_INVITATIONS} invitations can be pending at once.`,
   tooManyInvitations: 'Too many invitations sent. Please try again later.',
   ownerCannotLeave: 'Transfer ownership before leaving.',
+  ownerRoleFixed: "The owner's role cannot be changed. Transfer ownership instead.",
+  ownerCannotBeRemoved: 'The owner cannot be removed. Transfer ownership first.',
   transferToEditor: 'Ownership can only be handed to an editor.',
+  /** Repository names are unique per owner. */
+  transferNameTaken: (name: string) => `The new owner already has a repository named ${name}.`,
   memberNotFound: 'Member not found',
   invitationNotFound: 'Invitation not found',
   emailRequired: 'Please enter an email address',
@@ -117,7 +121,8 @@ export type InvitationView = z.infer<typeof invitationViewSchema>;
 export const acceptInvitationResponseSchema = z.object({
   kind: z.enum(['project', 'repository']),
   target_id: z.string(),
-  role: memberRoleSchema,
+  /** The role the caller now has there ('owner' when the owner accepts: they stay the owner). */
+  role: roleSchema,
 });
 
 /** A project someone else owns that the caller is a member of ('Shared with you'). */

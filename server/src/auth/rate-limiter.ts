@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { INVITATIONS_PER_HOUR } from '@takes/contract';
 import type { Clock } from '../clock';
 import type { Database } from '../db/schema';
 
@@ -69,6 +70,21 @@ export class RateLimiter {
   }
 
   /**
+   * Seconds until the subject's current window ends and its count starts again (at least 1): the
+   * Retry-After of a refusal.
+   */
+  async retryAfterSeconds(rule: RateRule, subject: string): Promise<number> {
+    const now = this.clock.now().getTime();
+    const row = await this.db
+      .selectFrom('rate_limits')
+      .select('window_start')
+      .where('key', '=', `${rule.name}:${subject}`)
+      .executeTakeFirst();
+    const endsAt = row ? new Date(row.window_start).getTime() + rule.windowMs : now;
+    return Math.max(1, Math.ceil((endsAt - now) / 1000));
+  }
+
+  /**
    * Deletes the windows that are over (each row knows when its rule's window ends), so the table
    * holds only live counters. Rows from before expiry times were recorded go a day after they
    * opened. Returns how many rows went.
@@ -106,4 +122,12 @@ export const AUTH_RATE_RULES = {
   // Guessing share-link keys: a few wrong keys are typos, many are a search.
   linkMissIp: { name: 'link-miss:ip', limit: 20, windowMs: 10 * MINUTE },
   visitorCommentLinkIp: { name: 'visitor-comment:link-ip', limit: 20, windowMs: 10 * MINUTE },
+  // Invitation emails (new ones and resends) per inviter per hour.
+  invitationSendUser: {
+    name: 'invitation-send:user',
+    limit: INVITATIONS_PER_HOUR,
+    windowMs: 60 * MINUTE,
+  },
+  // Guessing invitation tokens, counted like share-link misses.
+  invitationMissIp: { name: 'invitation-miss:ip', limit: 20, windowMs: 10 * MINUTE },
 } satisfies Record<string, RateRule>;

@@ -63,6 +63,7 @@ describe('redactUrl', () => {
     ['/x?%74oken=a', '/x?%74oken=[redacted]'],
     ['/x?flag&token', '/x?flag&token'],
     ['/share/abc?x=1', '/share/[redacted]?x=1'],
+    ['/invite/Tok3n_secret', '/invite/[redacted]'],
   ])('%s → %s', (url, shown) => {
     expect(redactUrl(url)).toBe(shown);
   });

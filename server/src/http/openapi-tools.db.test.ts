@@ -54,7 +54,7 @@ describe('the OpenAPI document, checked by outside tools', () => {
       [
         "import type { operations, paths } from './api';",
         "type Project = paths['/api/projects/{projectId}']['get']['responses'][200]['content']['application/json'];",
-        "const project: Project = { id: 'p', name: 'n', description: null, is_private: true, created_at: '', updated_at: '', owner_id: 'u', branches: [] };",
+        "const project: Project = { id: 'p', name: 'n', description: null, is_private: true, created_at: '', updated_at: '', owner_id: 'u', listed: false, role: 'owner', branches: [] };",
         "type Update = operations['updateProject']['requestBody'];",
         "const update: NonNullable<Update>['content']['application/json'] = { name: 'New name' };",
         "type Upload = operations['uploadVersion']['requestBody'];",

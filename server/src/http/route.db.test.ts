@@ -75,7 +75,14 @@ describe('routes registered from endpoint descriptors, called through the typed 
       tags: ['projects'],
       security: [{ session: [] }, { desktopToken: [] }],
     });
-    expect(Object.keys(update?.responses as object)).toEqual(['200', '400', '401', '404', '409']);
+    expect(Object.keys(update?.responses as object)).toEqual([
+      '200',
+      '400',
+      '401',
+      '403',
+      '404',
+      '409',
+    ]);
     expect(document.paths['/api/projects/{projectId}']?.delete?.responses).toHaveProperty('204');
     expect(document.servers).toEqual([{ url: t.deps.config.publicUrl.replace(/\/+$/, '') }]);
     expect(Object.keys(document.components.securitySchemes).sort()).toEqual([

@@ -106,6 +106,9 @@ const DesktopAuthPage = lazy(() =>
 const ProfilePage = lazy(() =>
   import('../features/profile/profile-page').then((m) => ({ default: m.ProfilePage })),
 );
+const InvitePage = lazy(() =>
+  import('../features/members/invite-page').then((m) => ({ default: m.InvitePage })),
+);
 const SettingsPage = lazy(() =>
   import('../features/settings/settings-page').then((m) => ({ default: m.SettingsPage })),
 );
@@ -141,6 +144,12 @@ const publicRoutes: RouteObject[] = [
   lazyRoute('/pricing', PricingPage),
   lazyRoute('/resources', ResourcesPage),
   lazyRoute('/mobile', MobilePage),
+  // The emailed invitation: it says what it offers to anyone holding the link, and asks to sign in
+  // only to accept.
+  lazyRoute('/invite/:token', InvitePage),
+  // A project's page decides itself: members see the workspace, anyone else a Public project's
+  // read-only page, and a signed-out visitor of anything else goes to sign-in (as the guard does).
+  lazyRoute('/projects/:projectId', ProjectPage),
   lazyRoute(
     '/share/:hash',
     lazy(() => import('../features/share/share-page').then((m) => ({ default: m.SharePage }))),
@@ -151,7 +160,6 @@ const publicRoutes: RouteObject[] = [
 const protectedRoutes: RouteObject[] = [
   lazyRoute('/dashboard', DashboardPage),
   lazyRoute('/upload', UploadPage),
-  lazyRoute('/projects/:projectId', ProjectPage),
   lazyRoute('/projects/:projectId/branches/:branchId/versions/:versionId', VersionPage),
   // Search reads the signed-in user's own projects, so it sits behind the guard.
   lazyRoute('/search', SearchPage),

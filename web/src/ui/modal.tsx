@@ -6,16 +6,22 @@ interface ModalProps {
   description?: ReactNode;
   onClose: () => void;
   children: ReactNode;
+  /** A wider panel, for lists (the members dialog). */
+  wide?: boolean;
 }
+
+/** Open modals, innermost last: only the innermost one answers Escape and keeps Tab inside. */
+const openModals: object[] = [];
 
 const FOCUSABLE =
   'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 /**
  * A modal dialog: labelled by its title, Escape closes it, Tab stays inside, and focus goes back
- * to where it was when it closes.
+ * to where it was when it closes. A modal opened from another (a confirmation inside a dialog)
+ * takes the keys until it closes.
  */
-export function Modal({ title, description, onClose, children }: ModalProps) {
+export function Modal({ title, description, onClose, children, wide = false }: ModalProps) {
   const titleId = useId();
   const panelRef = useRef<HTMLDivElement>(null);
   const onCloseRef = useRef(onClose);
@@ -26,10 +32,13 @@ export function Modal({ title, description, onClose, children }: ModalProps) {
   useEffect(() => {
     const previous = document.activeElement as HTMLElement | null;
     const panel = panelRef.current;
+    const self = {};
+    openModals.push(self);
     const first = panel?.querySelector<HTMLElement>(FOCUSABLE);
     (first ?? panel)?.focus();
 
     function onKeyDown(event: KeyboardEvent) {
+      if (openModals[openModals.length - 1] !== self) return;
       if (event.key === 'Escape') {
         event.stopPropagation();
         onCloseRef.current();
@@ -51,6 +60,7 @@ export function Modal({ title, description, onClose, children }: ModalProps) {
     document.addEventListener('keydown', onKeyDown);
     return () => {
       document.removeEventListener('keydown', onKeyDown);
+      openModals.splice(openModals.indexOf(self), 1);
       previous?.focus();
     };
   }, []);
@@ -68,7 +78,7 @@ export function Modal({ title, description, onClose, children }: ModalProps) {
         aria-modal="true"
         aria-labelledby={titleId}
         tabIndex={-1}
-        className="max-h-[90dvh] w-full max-w-lg overflow-y-auto rounded-lg bg-white p-6 shadow-xl dark:bg-zinc-900"
+        className={`max-h-[90dvh] w-full ${wide ? 'max-w-2xl' : 'max-w-lg'} overflow-y-auto rounded-lg bg-white p-6 shadow-xl dark:bg-zinc-900`}
       >
         <h2 id={titleId} className="text-lg font-semibold text-zinc-900 dark:text-white">
           {title}

@@ -77,5 +77,5 @@ export const createPatch = defineEndpoint({
   params: repoParams,
   body: createPatchBodySchema,
   responses: { 201: z.object({ data: patchSchema }) },
-  errors: [400, 401, 404, 409],
+  errors: [400, 401, 403, 404, 409],
 });

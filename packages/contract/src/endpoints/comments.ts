@@ -38,32 +38,32 @@ export const addVersionComment = defineEndpoint({
   params: versionParams,
   body: ownerCommentBodySchema,
   responses: { 201: commentSchema },
-  errors: [400, 401, 404],
+  errors: [400, 401, 403, 404],
 });
 
 export const deleteComment = defineEndpoint({
   name: 'deleteComment',
   method: 'DELETE',
   path: '/api/comments/:commentId',
-  summary: 'Delete a comment on one of your versions, with its replies',
+  summary: "Delete a comment with its replies (your own; anybody's as an Editor)",
   tag,
   auth: signedIn,
   params: commentParams,
   responses: { 204: empty('Deleted.') },
-  errors: [400, 401, 404],
+  errors: [400, 401, 403, 404],
 });
 
 export const setCommentResolved = defineEndpoint({
   name: 'setCommentResolved',
   method: 'PATCH',
   path: '/api/comments/:commentId',
-  summary: 'Mark a comment resolved or open again',
+  summary: "Mark a comment resolved or open again (your own; anybody's as an Editor)",
   tag,
   auth: signedIn,
   params: commentParams,
   body: z.object({ resolved: z.boolean() }),
   responses: { 200: commentSchema },
-  errors: [400, 401, 404],
+  errors: [400, 401, 403, 404],
 });
 
 export const listShareLinkComments = defineEndpoint({

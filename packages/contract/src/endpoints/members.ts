@@ -57,12 +57,13 @@ export const changeProjectMemberRole = defineEndpoint({
   method: 'PATCH',
   path: '/api/projects/:projectId/members/:userId',
   summary: "Change a member's role (owner only)",
+  description: '409 for the owner (ownership is only transferred).',
   tag,
   auth: signedIn,
   params: projectMemberParams,
   body: memberRoleBodySchema,
   responses: { 200: memberSchema },
-  errors: [400, 401, 403, 404],
+  errors: [400, 401, 403, 404, 409],
 });
 
 export const removeProjectMember = defineEndpoint({
@@ -70,11 +71,12 @@ export const removeProjectMember = defineEndpoint({
   method: 'DELETE',
   path: '/api/projects/:projectId/members/:userId',
   summary: 'Remove a member (owner only); takes effect on their next request',
+  description: "Also revokes the person's pending invitations to the project. 409 for the owner.",
   tag,
   auth: signedIn,
   params: projectMemberParams,
   responses: { 204: empty() },
-  errors: [400, 401, 403, 404],
+  errors: [400, 401, 403, 404, 409],
 });
 
 export const leaveProject = defineEndpoint({
@@ -94,6 +96,7 @@ export const transferProject = defineEndpoint({
   method: 'POST',
   path: '/api/projects/:projectId/transfer',
   summary: 'Hand ownership to an editor; the old owner becomes an editor',
+  description: '409 unless the new owner is currently an editor of the project.',
   tag,
   auth: signedIn,
   params: projectParams,
@@ -134,12 +137,13 @@ export const changeRepoMemberRole = defineEndpoint({
   method: 'PATCH',
   path: '/api/repos/:id/members/:userId',
   summary: "Change a repository member's role (owner only)",
+  description: '409 for the owner (ownership is only transferred).',
   tag,
   auth: signedIn,
   params: repoMemberParams,
   body: memberRoleBodySchema,
   responses: { 200: memberSchema },
-  errors: [400, 401, 403, 404],
+  errors: [400, 401, 403, 404, 409],
 });
 
 export const removeRepoMember = defineEndpoint({
@@ -147,11 +151,13 @@ export const removeRepoMember = defineEndpoint({
   method: 'DELETE',
   path: '/api/repos/:id/members/:userId',
   summary: 'Remove a repository member (owner only)',
+  description:
+    "Also revokes the person's pending invitations to the repository. 409 for the owner.",
   tag,
   auth: signedIn,
   params: repoMemberParams,
   responses: { 204: empty() },
-  errors: [400, 401, 403, 404],
+  errors: [400, 401, 403, 404, 409],
 });
 
 export const leaveRepo = defineEndpoint({
@@ -171,6 +177,8 @@ export const transferRepo = defineEndpoint({
   method: 'POST',
   path: '/api/repos/:id/transfer',
   summary: 'Hand a repository to an editor; the old owner becomes an editor',
+  description:
+    '409 unless the new owner is an editor, or when they already have a repository with this name.',
   tag,
   auth: signedIn,
   params: repoParams,

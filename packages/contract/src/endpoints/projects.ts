@@ -18,7 +18,7 @@ export const listProjects = defineEndpoint({
   name: 'listProjects',
   method: 'GET',
   path: '/api/projects',
-  summary: 'List your projects, newest first',
+  summary: "List the projects you own ('Your Projects'), newest first",
   tag: 'projects',
   auth,
   responses: { 200: z.array(projectSchema) },
@@ -65,12 +65,13 @@ export const updateProject = defineEndpoint({
   method: 'PATCH',
   path: '/api/projects/:projectId',
   summary: 'Rename a project or change its description',
+  description: "Also 'List in search engines' (`listed`). Owner only.",
   tag: 'projects',
   auth,
   params: projectParams,
   body: updateProjectBodySchema,
   responses: { 200: projectSchema },
-  errors: [400, 401, 404, 409],
+  errors: [400, 401, 403, 404, 409],
 });
 
 export const toggleProjectPrivacy = defineEndpoint({
@@ -82,7 +83,7 @@ export const toggleProjectPrivacy = defineEndpoint({
   auth,
   params: projectParams,
   responses: { 200: projectSchema },
-  errors: [400, 401, 404],
+  errors: [400, 401, 403, 404],
 });
 
 export const deleteProject = defineEndpoint({
@@ -94,7 +95,7 @@ export const deleteProject = defineEndpoint({
   auth,
   params: projectParams,
   responses: { 204: empty('Deleted.') },
-  errors: [400, 401, 404],
+  errors: [400, 401, 403, 404],
 });
 
 export const listBranches = defineEndpoint({
@@ -119,7 +120,7 @@ export const createBranch = defineEndpoint({
   params: projectParams,
   body: branchNameBodySchema,
   responses: { 201: branchSummarySchema },
-  errors: [400, 401, 404, 409],
+  errors: [400, 401, 403, 404, 409],
 });
 
 export const renameBranch = defineEndpoint({
@@ -132,7 +133,7 @@ export const renameBranch = defineEndpoint({
   params: branchParams,
   body: branchNameBodySchema,
   responses: { 200: branchSummarySchema },
-  errors: [400, 401, 404, 409],
+  errors: [400, 401, 403, 404, 409],
 });
 
 export const setDefaultBranch = defineEndpoint({
@@ -144,7 +145,7 @@ export const setDefaultBranch = defineEndpoint({
   auth,
   params: branchParams,
   responses: { 200: branchSummarySchema },
-  errors: [400, 401, 404, 409],
+  errors: [400, 401, 403, 404, 409],
 });
 
 export const deleteBranch = defineEndpoint({
@@ -156,5 +157,5 @@ export const deleteBranch = defineEndpoint({
   auth,
   params: branchParams,
   responses: { 204: empty('Deleted.') },
-  errors: [400, 401, 404, 409],
+  errors: [400, 401, 403, 404, 409],
 });

@@ -10,7 +10,8 @@ export const getPublicProject = defineEndpoint({
   method: 'GET',
   path: '/api/public/projects/:projectId',
   summary: "A Public project's read-only page: branches and versions, no downloads or comments",
-  description: '404 for a private or missing project alike.',
+  description:
+    "404 for a private or missing project alike. `X-Robots-Tag: noindex` unless the owner ticked 'List in search engines'.",
   tag,
   auth: publicAccess,
   params: z.object({ projectId: z.string().min(1).max(64) }),
@@ -23,6 +24,8 @@ export const streamPublicVersion = defineEndpoint({
   method: 'GET',
   path: '/api/public/versions/:versionId/audio',
   summary: "Play a Public project's version (standard quality only)",
+  description:
+    'Always the standard MP3 rendition, never the original: a `quality` parameter is ignored. 409 with Retry-After while the rendition is still being made; 404 for a private or missing project alike. `X-Robots-Tag: noindex` unless the project is listed.',
   tag,
   auth: publicAccess,
   params: z.object({ versionId: z.string().min(1).max(64) }),

@@ -56,7 +56,7 @@ export const renameRepo = defineEndpoint({
   params: repoParams,
   body: createRepoBodySchema,
   responses: { 200: repoResponseSchema },
-  errors: [400, 401, 404, 409],
+  errors: [400, 401, 403, 404, 409],
 });
 
 export const deleteRepo = defineEndpoint({
@@ -68,7 +68,7 @@ export const deleteRepo = defineEndpoint({
   auth,
   params: repoParams,
   responses: { 204: empty('Deleted.') },
-  errors: [400, 401, 404],
+  errors: [400, 401, 403, 404],
 });
 
 export const uploadRepoCover = defineEndpoint({
@@ -83,7 +83,7 @@ export const uploadRepoCover = defineEndpoint({
     'coverImage',
   ]),
   responses: { 200: coverResponseSchema },
-  errors: [400, 401, 404, 406, 413, 415],
+  errors: [400, 401, 403, 404, 406, 413, 415],
 });
 
 export const getRepoCover = defineEndpoint({
@@ -123,7 +123,7 @@ export const createRepoBranch = defineEndpoint({
   params: repoParams,
   body: createRepoBranchBodySchema,
   responses: { 201: z.object({ branch: repoBranchSchema }) },
-  errors: [400, 401, 404, 409],
+  errors: [400, 401, 403, 404, 409],
 });
 
 export const listRepoCommits = defineEndpoint({
@@ -152,7 +152,7 @@ export const createRepoCommit = defineEndpoint({
   params: repoParams,
   body: createCommitBodySchema,
   responses: { 201: z.object({ commit: timelineCommitSchema }) },
-  errors: [400, 401, 404, 409],
+  errors: [400, 401, 403, 404, 409],
 });
 
 export const listCommitBounces = defineEndpoint({
@@ -201,7 +201,7 @@ export const deleteBounce = defineEndpoint({
   auth,
   params: bounceParams,
   responses: { 204: empty('Deleted.') },
-  errors: [400, 401, 404],
+  errors: [400, 401, 403, 404],
 });
 
 export const streamBounce = defineEndpoint({

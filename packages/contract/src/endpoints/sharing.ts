@@ -38,7 +38,7 @@ export const listShareLinks = defineEndpoint({
   auth: signedIn,
   params: versionParams,
   responses: { 200: z.array(shareLinkSchema) },
-  errors: [400, 401, 404],
+  errors: [400, 401, 403, 404],
 });
 
 export const revokeShareLink = defineEndpoint({
@@ -50,7 +50,7 @@ export const revokeShareLink = defineEndpoint({
   auth: signedIn,
   params: linkParams,
   responses: { 204: empty('Revoked.') },
-  errors: [400, 401, 404],
+  errors: [400, 401, 403, 404],
 });
 
 export const updateShareLink = defineEndpoint({
@@ -63,7 +63,7 @@ export const updateShareLink = defineEndpoint({
   params: linkParams,
   body: updateLinkBodySchema,
   responses: { 200: shareLinkSchema },
-  errors: [400, 401, 404],
+  errors: [400, 401, 403, 404],
 });
 
 export const openShareLink = defineEndpoint({

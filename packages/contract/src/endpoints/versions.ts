@@ -38,7 +38,7 @@ export const listRecentVersions = defineEndpoint({
   name: 'listRecentVersions',
   method: 'GET',
   path: '/api/versions/recent',
-  summary: 'Your newest versions across projects',
+  summary: 'The newest versions across your projects and those shared with you',
   tag,
   auth,
   query: z.object({ limit: z.coerce.number().int().min(1).max(100).default(20) }),
@@ -67,7 +67,7 @@ export const createVersionFromUrl = defineEndpoint({
   auth,
   body: createVersionBodySchema,
   responses: { 201: versionSchema },
-  errors: [400, 401, 404, 500],
+  errors: [400, 401, 403, 404, 500],
 });
 
 export const uploadVersion = defineEndpoint({
@@ -109,7 +109,7 @@ export const deleteVersion = defineEndpoint({
   auth,
   params: versionParams,
   responses: { 204: empty('Deleted.') },
-  errors: [400, 401, 404],
+  errors: [400, 401, 403, 404],
 });
 
 export const getVersionProcessing = defineEndpoint({

@@ -45,18 +45,6 @@ export class CommentsRepo {
     await this.db.insertInto('comments').values(row).execute();
   }
 
-  /** The comment, when it is on a version of a project the owner owns. */
-  findOwned(ownerId: string, commentId: string): Promise<CommentsTable | undefined> {
-    return this.db
-      .selectFrom('comments')
-      .innerJoin('versions', 'versions.id', 'comments.version_id')
-      .innerJoin('projects', 'projects.id', 'versions.project_id')
-      .selectAll('comments')
-      .where('comments.id', '=', commentId)
-      .where('projects.owner_id', '=', ownerId)
-      .executeTakeFirst();
-  }
-
   async delete(commentId: string): Promise<void> {
     await this.db.deleteFrom('comments').where('id', '=', commentId).execute();
   }

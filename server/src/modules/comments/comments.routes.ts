@@ -10,7 +10,7 @@ import type { CommentsService } from './comments.service';
 
 const api = endpoints.comments;
 
-/** The owner's comments on their versions (signed in). */
+/** Members' comments on a project's versions (signed in; the access policy decides who may). */
 export const ownerCommentRoutes =
   (deps: {
     service: CommentsService;
@@ -20,26 +20,20 @@ export const ownerCommentRoutes =
     const { service } = deps;
     app.addHook('preHandler', deps.requireUser);
     route(app, api.listVersionComments, {}, (request) =>
-      service.ownerComments(
+      service.memberComments(
         userOf(request).id,
         request.params.versionId,
         request.query.resolved === 'include',
       ),
     );
-    route(app, api.addVersionComment, {}, async (request) => {
-      const user = userOf(request);
-      await service.ownerComments(user.id, request.params.versionId, false);
-      return service.addComment({
-        versionId: request.params.versionId,
-        userId: user.id,
-        visitorName: null,
-        linkId: null,
+    route(app, api.addVersionComment, {}, (request) =>
+      service.addMemberComment(userOf(request).id, request.params.versionId, {
         content: request.body.content,
         timestamp: request.body.timestamp,
         parentId: request.body.parent_id,
         teamOnly: request.body.team_only,
-      });
-    });
+      }),
+    );
     route(app, api.deleteComment, {}, (request) =>
       service.deleteComment(userOf(request).id, request.params.commentId),
     );

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { SHARE_MESSAGES, type Comment } from '@takes/contract';
 import { AUTH_RATE_RULES, type RateLimiter } from '../../auth/rate-limiter';
 import type { Clock } from '../../clock';
-import type { CommentsTable, LinksTable, VersionsTable } from '../../db/schema';
+import type { CommentsTable, LinksTable } from '../../db/schema';
 import { Internal, Invalid, NotFound, RateLimited } from '../../errors';
 import { avatarUrl } from '../auth/auth.service';
 import type { OpenedLink } from '../sharing/sharing.service';
@@ -10,16 +10,16 @@ import type { CommentRow, CommentsRepo } from './comments.repo';
 import type { AccessPolicy } from '../access';
 
 /**
- * Comments on versions: the team's (the owner's, maybe team-only) and those of visitors holding
- * a share link, who see only what their link shows.
+ * Comments on versions: the team's (the project's members under their own accounts, maybe
+ * team-only) and those of visitors holding a share link, who see only what their link shows.
+ * Members go through the access policy: any member reads, a Commenter writes and resolves or
+ * deletes their own, an Editor resolves or deletes anybody's.
  */
 export class CommentsService {
   constructor(
     private readonly deps: {
       access: AccessPolicy;
       comments: CommentsRepo;
-      /** The owner's version, if it is theirs (the versions module's repo is one). */
-      versions: { find(ownerId: string, versionId: string): Promise<VersionsTable | undefined> };
       clock: Clock;
       limiter: RateLimiter;
     },
@@ -43,14 +43,29 @@ export class CommentsService {
     return all.filter((c) => visible.has(c.id)).map(toComment);
   }
 
-  async ownerComments(
-    ownerId: string,
+  /** A member's view of a version's comments (any role). */
+  async memberComments(
+    userId: string,
     versionId: string,
     includeResolved: boolean,
   ): Promise<Comment[]> {
-    if (!(await this.deps.versions.find(ownerId, versionId)))
-      throw new NotFound(SHARE_MESSAGES.versionNotFound);
+    await this.deps.access.version(userId, versionId, 'view', SHARE_MESSAGES.versionNotFound);
     return this.listComments(versionId, { includeResolved });
+  }
+
+  /** A member comments or replies under their own account (Commenter and up). */
+  async addMemberComment(
+    userId: string,
+    versionId: string,
+    input: {
+      content: string;
+      timestamp: number | null | undefined;
+      parentId: string | null | undefined;
+      teamOnly: boolean;
+    },
+  ): Promise<Comment> {
+    await this.deps.access.version(userId, versionId, 'comment', SHARE_MESSAGES.versionNotFound);
+    return this.addComment({ versionId, userId, visitorName: null, linkId: null, ...input });
   }
 
   async addComment(input: {
@@ -129,22 +144,22 @@ export class CommentsService {
     });
   }
 
-  /** The version owner may delete or resolve any comment on their versions. */
-  async ownedComment(ownerId: string, commentId: string): Promise<CommentsTable> {
-    const row = await this.deps.comments.findOwned(ownerId, commentId);
-    if (!row) throw new NotFound(SHARE_MESSAGES.commentNotFound);
-    return row;
-  }
-
-  async deleteComment(ownerId: string, commentId: string): Promise<void> {
-    await this.ownedComment(ownerId, commentId);
+  /** Deletes a comment with its replies: its author (Commenter and up) or an Editor. */
+  async deleteComment(userId: string, commentId: string): Promise<void> {
+    await this.deps.access.comment(userId, commentId, 'comment', SHARE_MESSAGES.commentNotFound);
     await this.deps.comments.delete(commentId);
   }
 
-  async setResolved(ownerId: string, commentId: string, resolved: boolean): Promise<Comment> {
-    const row = await this.ownedComment(ownerId, commentId);
+  /** Resolves or reopens a comment: its author (Commenter and up) or an Editor. */
+  async setResolved(userId: string, commentId: string, resolved: boolean): Promise<Comment> {
+    const { versionId } = await this.deps.access.comment(
+      userId,
+      commentId,
+      'comment',
+      SHARE_MESSAGES.commentNotFound,
+    );
     await this.deps.comments.setResolvedAt(commentId, resolved ? this.now() : null);
-    const all = await this.listComments(row.version_id, { includeResolved: true });
+    const all = await this.listComments(versionId, { includeResolved: true });
     const updated = all.find((c) => c.id === commentId);
     if (!updated) throw new NotFound(SHARE_MESSAGES.commentNotFound);
     return updated;

@@ -18,6 +18,10 @@ const REFUSED_ROUTES: Readonly<Record<string, string>> = {
   'GET /api/debug': DEMO_MESSAGES.debug,
   'POST /api/debug/round-trip': DEMO_MESSAGES.debug,
   'POST /api/auth/change-password': DEMO_MESSAGES.credentials,
+  // Invitations email any address: a throwaway account must not become a mail cannon.
+  'POST /api/projects/:projectId/invitations': DEMO_MESSAGES.invitations,
+  'POST /api/repos/:id/invitations': DEMO_MESSAGES.invitations,
+  'POST /api/invitations/:invitationId/resend': DEMO_MESSAGES.invitations,
 };
 
 export function isDemoAccount(db: Executor, userId: string): Promise<boolean> {

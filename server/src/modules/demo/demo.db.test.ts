@@ -69,7 +69,7 @@ describe('demo accounts', () => {
     }
   }, 60_000);
 
-  it('refuses a demo account share links, desktop and CLI sign-in, the debug page and password changes', async () => {
+  it('refuses a demo account share links, desktop and CLI sign-in, the debug page, password changes and invitations', async () => {
     // In development without ADMIN_EMAILS every signed-in user may see the debug page: not a demo.
     t = await createTestApp({ env: { NODE_ENV: 'development' } });
     const { client, session } = await startDemo();
@@ -103,6 +103,15 @@ describe('demo accounts', () => {
     });
     expect(password.statusCode).toBe(403);
     expect(password.json()).toEqual({ error: DEMO_MESSAGES.credentials });
+
+    // Invitations email any address: a demo account sends none.
+    const invite = await client.post(`/api/projects/${version?.project_id}/invitations`, {
+      email: 'someone@example.test',
+      role: 'viewer',
+    });
+    expect(invite.statusCode).toBe(403);
+    expect(invite.json()).toEqual({ error: DEMO_MESSAGES.invitations });
+    expect(await t.deps.database.db.selectFrom('invitations').select('id').execute()).toEqual([]);
 
     // The same calls work for a regular account.
     const owner = api(t, await newUser(t));

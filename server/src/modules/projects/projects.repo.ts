@@ -1,4 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
+import type { Role } from '@takes/contract';
+import { projectRolesOf } from '../access';
 import type { BranchesTable, Database, ProjectsTable, VersionsTable } from '../../db/schema';
 
 export type Executor = Kysely<Database> | Transaction<Database>;
@@ -7,7 +9,19 @@ export interface BranchCountRow extends BranchesTable {
   version_count: number;
 }
 
-/** SQL for projects and branches. Every read of an owned row names its owner. */
+/** A project shared with the user, with their role and the owner's name and avatar. */
+export interface SharedProjectRow extends ProjectsTable {
+  role: Role;
+  owner_user_name: string;
+  owner_display_name: string | null;
+  owner_avatar_key: string | null;
+  owner_profile_updated_at: string | null;
+}
+
+/**
+ * SQL for projects and branches. Reads and writes go by id: who may touch a project is the access
+ * policy's answer, asked by the service first; lists join the caller's roles.
+ */
 export class ProjectsRepo {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -24,27 +38,45 @@ export class ProjectsRepo {
     return db.selectFrom('versions').selectAll().where('branch_id', '=', branchId).execute();
   }
 
-  listProjects(ownerId: string): Promise<ProjectsTable[]> {
+  /** The projects the user owns ('Your Projects'), newest first. */
+  listOwned(userId: string): Promise<ProjectsTable[]> {
     return this.db
       .selectFrom('projects')
-      .selectAll()
-      .where('owner_id', '=', ownerId)
-      .orderBy('updated_at', 'desc')
-      .orderBy('id')
+      .innerJoin(projectRolesOf(this.db, userId).as('access'), 'access.project_id', 'projects.id')
+      .selectAll('projects')
+      .where('access.role', '=', 'owner')
+      .orderBy('projects.updated_at', 'desc')
+      .orderBy('projects.id')
       .execute();
   }
 
-  findProject(
-    ownerId: string,
-    projectId: string,
-    db: Executor = this.db,
-  ): Promise<ProjectsTable | undefined> {
-    return db
+  /**
+   * The projects others own that the user is a member of ('Shared with you'), newest first,
+   * with the user's role and what the owner's card shows of them.
+   */
+  listShared(userId: string): Promise<SharedProjectRow[]> {
+    return this.db
       .selectFrom('projects')
-      .selectAll()
-      .where('id', '=', projectId)
-      .where('owner_id', '=', ownerId)
-      .executeTakeFirst();
+      .innerJoin(projectRolesOf(this.db, userId).as('access'), 'access.project_id', 'projects.id')
+      .innerJoin('users', 'users.id', 'projects.owner_id')
+      .leftJoin('profiles', 'profiles.user_id', 'projects.owner_id')
+      .selectAll('projects')
+      .select([
+        'access.role',
+        'users.name as owner_user_name',
+        'profiles.display_name as owner_display_name',
+        'profiles.avatar_key as owner_avatar_key',
+        'profiles.updated_at as owner_profile_updated_at',
+      ])
+      .where('access.role', '!=', 'owner')
+      .orderBy('projects.updated_at', 'desc')
+      .orderBy('projects.id')
+      .execute();
+  }
+
+  /** A project by id (the caller's access was checked by the policy). */
+  findProject(projectId: string, db: Executor = this.db): Promise<ProjectsTable | undefined> {
+    return db.selectFrom('projects').selectAll().where('id', '=', projectId).executeTakeFirst();
   }
 
   async insertProject(row: ProjectsTable, db: Executor = this.db): Promise<void> {
@@ -52,16 +84,16 @@ export class ProjectsRepo {
   }
 
   async updateProject(
-    ownerId: string,
     projectId: string,
-    changes: Partial<Pick<ProjectsTable, 'name' | 'description' | 'is_private' | 'updated_at'>>,
+    changes: Partial<
+      Pick<ProjectsTable, 'name' | 'description' | 'is_private' | 'listed' | 'updated_at'>
+    >,
     db: Executor = this.db,
   ): Promise<boolean> {
     const result = await db
       .updateTable('projects')
       .set(changes)
       .where('id', '=', projectId)
-      .where('owner_id', '=', ownerId)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
@@ -70,33 +102,19 @@ export class ProjectsRepo {
     await db.updateTable('projects').set({ updated_at: at }).where('id', '=', projectId).execute();
   }
 
-  async deleteProject(
-    ownerId: string,
-    projectId: string,
-    db: Executor = this.db,
-  ): Promise<boolean> {
-    const result = await db
-      .deleteFrom('projects')
-      .where('id', '=', projectId)
-      .where('owner_id', '=', ownerId)
-      .executeTakeFirst();
+  async deleteProject(projectId: string, db: Executor = this.db): Promise<boolean> {
+    const result = await db.deleteFrom('projects').where('id', '=', projectId).executeTakeFirst();
     return Number(result.numDeletedRows) === 1;
   }
 
-  /** Branches of the owner's projects with their version counts: default first, then by name. */
-  branchesWithCounts(
-    ownerId: string,
-    projectIds: string[],
-    db: Executor = this.db,
-  ): Promise<BranchCountRow[]> {
+  /** Branches of these projects with their version counts: default first, then by name. */
+  branchesWithCounts(projectIds: string[], db: Executor = this.db): Promise<BranchCountRow[]> {
     if (projectIds.length === 0) return Promise.resolve([]);
     return db
       .selectFrom('branches')
-      .innerJoin('projects', 'projects.id', 'branches.project_id')
       .leftJoin('versions', 'versions.branch_id', 'branches.id')
       .selectAll('branches')
       .select((eb) => eb.fn.count<number>('versions.id').as('version_count'))
-      .where('projects.owner_id', '=', ownerId)
       .where('branches.project_id', 'in', projectIds)
       .groupBy([
         'branches.id',
@@ -112,18 +130,9 @@ export class ProjectsRepo {
       .then((rows) => rows.map((row) => ({ ...row, version_count: Number(row.version_count) })));
   }
 
-  findBranch(
-    ownerId: string,
-    branchId: string,
-    db: Executor = this.db,
-  ): Promise<BranchesTable | undefined> {
-    return db
-      .selectFrom('branches')
-      .innerJoin('projects', 'projects.id', 'branches.project_id')
-      .selectAll('branches')
-      .where('branches.id', '=', branchId)
-      .where('projects.owner_id', '=', ownerId)
-      .executeTakeFirst();
+  /** A branch by id (the caller's access was checked by the policy). */
+  findBranch(branchId: string, db: Executor = this.db): Promise<BranchesTable | undefined> {
+    return db.selectFrom('branches').selectAll().where('id', '=', branchId).executeTakeFirst();
   }
 
   findBranchByName(

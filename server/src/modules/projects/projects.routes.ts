@@ -6,7 +6,7 @@ import type { ProjectsService } from './projects.service';
 
 const api = endpoints.projects;
 
-/** Projects and their branches; every route needs a signed-in user. */
+/** Projects and their branches; every route needs a signed-in user (the policy decides the rest). */
 export const projectRoutes =
   (deps: {
     service: ProjectsService;
@@ -17,6 +17,9 @@ export const projectRoutes =
     const guarded = { preHandler: deps.requireUser };
 
     route(app, api.listProjects, guarded, (request) => service.list(userOf(request).id));
+    route(app, api.listSharedProjects, guarded, (request) =>
+      service.listShared(userOf(request).id),
+    );
     route(app, api.createProject, guarded, (request) =>
       service.create(userOf(request).id, request.body),
     );

@@ -4,6 +4,7 @@ import {
   type BranchWithVersions,
   type Project,
   type Role,
+  type SharedProject,
 } from '@takes/contract';
 import type { Clock } from '../../clock';
 import type { BranchesTable, ProjectsTable, VersionsTable } from '../../db/schema';
@@ -12,7 +13,8 @@ import type { JobQueue } from '../../jobs/job-queue';
 import { ownedAudioKeys, queueCleanup } from '../audio';
 import type { VersionsService } from '../versions/versions.service';
 import type { BranchCountRow, Executor, ProjectsRepo } from './projects.repo';
-import type { AccessPolicy } from '../access';
+import { NOT_FOUND, type AccessPolicy, type Action } from '../access';
+import { avatarUrl } from '../auth/auth.service';
 
 export const DEFAULT_BRANCH = 'main';
 
@@ -24,13 +26,14 @@ export interface ProjectsDeps {
   jobs: JobQueue;
   /**
    * The versions module's public service, for the versions of listed branches. Reached through
-   * a function because it is built after this service (it needs projects for branch ownership).
+   * a function because it is built after this service (it needs projects for its branches).
    */
   versions: () => Pick<VersionsService, 'ofBranches'>;
 }
 
 /**
- * Projects and branches: ownership and defaults. A project is made with its default branch
+ * Projects and branches: who may do what is the access policy's answer (asked first by every
+ * method), then rows are read and written by id. A project is made with its default branch
  * `main`; branch names are unique in a project; the default branch cannot be deleted.
  */
 export class ProjectsService {
@@ -40,12 +43,10 @@ export class ProjectsService {
     this.repo = deps.repo;
   }
 
-  async list(ownerId: string): Promise<Project[]> {
-    const projects = await this.repo.listProjects(ownerId);
-    const branches = await this.repo.branchesWithCounts(
-      ownerId,
-      projects.map((p) => p.id),
-    );
+  /** 'Your Projects': the projects the user owns, newest first. */
+  async list(userId: string): Promise<Project[]> {
+    const projects = await this.repo.listOwned(userId);
+    const branches = await this.repo.branchesWithCounts(projects.map((p) => p.id));
     return projects.map((p) =>
       toProject(
         p,
@@ -55,10 +56,27 @@ export class ProjectsService {
     );
   }
 
-  async get(ownerId: string, projectId: string): Promise<Project> {
-    const project = await this.repo.findProject(ownerId, projectId);
-    if (!project) throw new NotFound('Project not found');
-    return toProject(project, await this.repo.branchesWithCounts(ownerId, [projectId]), 'owner');
+  /** 'Shared with you': projects others own that the user is a member of, newest first. */
+  async listShared(userId: string): Promise<SharedProject[]> {
+    const projects = await this.repo.listShared(userId);
+    const branches = await this.repo.branchesWithCounts(projects.map((p) => p.id));
+    return projects.map((p) => ({
+      ...toProject(
+        p,
+        branches.filter((b) => b.project_id === p.id),
+        p.role,
+      ),
+      owner: {
+        id: p.owner_id,
+        name: personName(p.owner_display_name, p.owner_user_name),
+        avatar_url: p.owner_avatar_key ? avatarUrl(p.owner_id, p.owner_profile_updated_at) : null,
+      },
+    }));
+  }
+
+  async get(userId: string, projectId: string): Promise<Project> {
+    const { role } = await this.deps.access.project(userId, projectId, 'view');
+    return this.read(projectId, role);
   }
 
   /** A new project with its default branch `main`, inside the caller's transaction if given. */
@@ -104,47 +122,61 @@ export class ProjectsService {
     const { projectId } = await this.repo.transaction((trx) =>
       this.createInside(trx, ownerId, input),
     );
-    return this.get(ownerId, projectId);
+    return this.read(projectId, 'owner');
   }
 
+  /**
+   * Renames, describes (owner: 'rename') and lists in search engines (owner: 'changePrivacy').
+   * A body with nothing in it only needs what renaming needs.
+   */
   async update(
-    ownerId: string,
+    userId: string,
     projectId: string,
-    input: { name?: string | undefined; description?: string | null | undefined },
+    input: {
+      name?: string | undefined;
+      description?: string | null | undefined;
+      listed?: boolean | undefined;
+    },
   ): Promise<Project> {
+    const actions: Action[] = [];
+    if (input.name !== undefined || input.description !== undefined || input.listed === undefined)
+      actions.push('rename');
+    if (input.listed !== undefined) actions.push('changePrivacy');
+    let role: Role = 'owner';
+    for (const action of actions)
+      ({ role } = await this.deps.access.project(userId, projectId, action));
     const changes: Partial<ProjectsTable> = { updated_at: this.now() };
     if (input.name !== undefined) changes.name = input.name;
     if (input.description !== undefined) changes.description = input.description || null;
-    if (!(await this.repo.updateProject(ownerId, projectId, changes)))
-      throw new NotFound('Project not found');
-    return this.get(ownerId, projectId);
+    if (input.listed !== undefined) changes.listed = input.listed ? 1 : 0;
+    if (!(await this.repo.updateProject(projectId, changes))) throw new NotFound(NOT_FOUND.project);
+    return this.read(projectId, role);
   }
 
-  async togglePrivacy(ownerId: string, projectId: string): Promise<Project> {
-    const project = await this.repo.findProject(ownerId, projectId);
-    if (!project) throw new NotFound('Project not found');
-    await this.repo.updateProject(ownerId, projectId, {
-      is_private: project.is_private ? 0 : 1,
+  /** 'Make public' / 'Make private' (owner). Access through the public page follows at once. */
+  async togglePrivacy(userId: string, projectId: string): Promise<Project> {
+    const grant = await this.deps.access.project(userId, projectId, 'changePrivacy');
+    await this.repo.updateProject(projectId, {
+      is_private: grant.isPrivate ? 0 : 1,
       updated_at: this.now(),
     });
-    return this.get(ownerId, projectId);
+    return this.read(projectId, grant.role);
   }
 
   /** Removes the project, its branches and versions, then their stored audio once unreferenced. */
-  async delete(ownerId: string, projectId: string): Promise<void> {
+  async delete(userId: string, projectId: string): Promise<void> {
+    await this.deps.access.project(userId, projectId, 'delete');
     await this.repo.transaction(async (trx) => {
-      const project = await this.repo.findProject(ownerId, projectId, trx);
-      if (!project) throw new NotFound('Project not found');
       const doomed = await this.repo.versionsOfProject(projectId, trx);
-      await this.repo.deleteProject(ownerId, projectId, trx);
+      // Gone meanwhile (another delete won): answered like a missing project.
+      if (!(await this.repo.deleteProject(projectId, trx))) throw new NotFound(NOT_FOUND.project);
       await this.cleanUpAfter(doomed, trx);
     });
   }
 
-  async listBranches(ownerId: string, projectId: string): Promise<BranchWithVersions[]> {
-    const project = await this.repo.findProject(ownerId, projectId);
-    if (!project) throw new NotFound('Project not found');
-    const branches = await this.repo.branchesWithCounts(ownerId, [projectId]);
+  async listBranches(userId: string, projectId: string): Promise<BranchWithVersions[]> {
+    await this.deps.access.project(userId, projectId, 'view');
+    const branches = await this.repo.branchesWithCounts([projectId]);
     const versions = await this.deps.versions().ofBranches(branches.map((b) => b.id));
     return branches.map((b) => ({
       ...toBranch(b),
@@ -152,9 +184,8 @@ export class ProjectsService {
     }));
   }
 
-  async createBranch(ownerId: string, projectId: string, name: string) {
-    const project = await this.repo.findProject(ownerId, projectId);
-    if (!project) throw new NotFound('Project not found');
+  async createBranch(userId: string, projectId: string, name: string) {
+    await this.deps.access.project(userId, projectId, 'manageBranches');
     if (await this.repo.findBranchByName(projectId, name))
       throw new Conflict(PROJECT_MESSAGES.branchExists);
     const now = this.now();
@@ -173,31 +204,32 @@ export class ProjectsService {
         throw new Conflict(PROJECT_MESSAGES.branchExists);
       throw error;
     }
-    return this.branchSummary(ownerId, id);
+    return this.branchSummary(id);
   }
 
-  async renameBranch(ownerId: string, branchId: string, name: string) {
-    const branch = await this.repo.findBranch(ownerId, branchId);
-    if (!branch) throw new NotFound('Branch not found');
-    const clash = await this.repo.findBranchByName(branch.project_id, name);
+  async renameBranch(userId: string, branchId: string, name: string) {
+    const { projectId } = await this.deps.access.branch(userId, branchId, 'manageBranches');
+    const clash = await this.repo.findBranchByName(projectId, name);
     if (clash && clash.id !== branchId) throw new Conflict(PROJECT_MESSAGES.branchExists);
     await this.repo.renameBranch(branchId, name, this.now());
-    return this.branchSummary(ownerId, branchId);
+    return this.branchSummary(branchId);
   }
 
-  async setDefaultBranch(ownerId: string, branchId: string) {
+  async setDefaultBranch(userId: string, branchId: string) {
+    const { projectId } = await this.deps.access.branch(userId, branchId, 'manageBranches');
     await this.repo.transaction(async (trx) => {
-      const branch = await this.repo.findBranch(ownerId, branchId, trx);
-      if (!branch) throw new NotFound('Branch not found');
-      await this.repo.setDefaultBranch(branch.project_id, branchId, this.now(), trx);
+      // Checked again inside the transaction: the branch may have gone meanwhile.
+      if (!(await this.repo.findBranch(branchId, trx))) throw new NotFound(NOT_FOUND.branch);
+      await this.repo.setDefaultBranch(projectId, branchId, this.now(), trx);
     });
-    return this.branchSummary(ownerId, branchId);
+    return this.branchSummary(branchId);
   }
 
-  async deleteBranch(ownerId: string, branchId: string): Promise<void> {
+  async deleteBranch(userId: string, branchId: string): Promise<void> {
+    await this.deps.access.branch(userId, branchId, 'manageBranches');
     await this.repo.transaction(async (trx) => {
-      const branch = await this.repo.findBranch(ownerId, branchId, trx);
-      if (!branch) throw new NotFound('Branch not found');
+      const branch = await this.repo.findBranch(branchId, trx);
+      if (!branch) throw new NotFound(NOT_FOUND.branch);
       if (branch.is_default) throw new Conflict(PROJECT_MESSAGES.defaultBranchDelete);
       const doomed = await this.repo.versionsOfBranch(branchId, trx);
       await this.repo.deleteBranch(branchId, trx);
@@ -218,13 +250,12 @@ export class ProjectsService {
     });
   }
 
-  /** An owned branch, for the versions module (inside its transaction when given). */
-  findOwnedBranch(
-    ownerId: string,
-    branchId: string,
-    db?: Executor,
-  ): Promise<BranchesTable | undefined> {
-    return this.repo.findBranch(ownerId, branchId, db);
+  /**
+   * A branch by id, for the versions module once the access policy has let the caller in (inside
+   * its transaction when given, to see a branch deleted meanwhile).
+   */
+  branchById(branchId: string, db?: Executor): Promise<BranchesTable | undefined> {
+    return this.repo.findBranch(branchId, db);
   }
 
   /** Marks a project changed (a version was added or removed). */
@@ -232,13 +263,20 @@ export class ProjectsService {
     return this.repo.touchProject(projectId, at, db);
   }
 
-  private async branchSummary(ownerId: string, branchId: string) {
-    const branch = await this.repo.findBranch(ownerId, branchId);
-    if (!branch) throw new NotFound('Branch not found');
-    const [row] = (await this.repo.branchesWithCounts(ownerId, [branch.project_id])).filter(
+  /** The project with its branches, as the caller (of this role) sees it. */
+  private async read(projectId: string, role: Role): Promise<Project> {
+    const project = await this.repo.findProject(projectId);
+    if (!project) throw new NotFound(NOT_FOUND.project);
+    return toProject(project, await this.repo.branchesWithCounts([projectId]), role);
+  }
+
+  private async branchSummary(branchId: string) {
+    const branch = await this.repo.findBranch(branchId);
+    if (!branch) throw new NotFound(NOT_FOUND.branch);
+    const [row] = (await this.repo.branchesWithCounts([branch.project_id])).filter(
       (b) => b.id === branchId,
     );
-    if (!row) throw new NotFound('Branch not found');
+    if (!row) throw new NotFound(NOT_FOUND.branch);
     return toBranch(row);
   }
 
@@ -270,4 +308,9 @@ function toProject(row: ProjectsTable, branches: BranchCountRow[], role: Role): 
     role,
     branches: branches.map(toBranch),
   };
+}
+
+/** What a person is called: their profile's display name, else their account name. */
+export function personName(displayName: string | null, userName: string | null): string {
+  return displayName?.trim() || userName?.trim() || 'Unknown User';
 }

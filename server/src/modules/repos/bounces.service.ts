@@ -3,10 +3,9 @@ import type { Clock } from '../../clock';
 import { NotFound } from '../../errors';
 import type { JobQueue } from '../../jobs/job-queue';
 import { ownedAudioKeys, pickAudio, queueCleanup, type Quality, type StoredAudio } from '../audio';
-import { ownedRepo } from './ownership';
 import { toBounce, toRecentBounce, toRecentVersion } from './repos.presenter';
 import type { ReposRepo } from './repos.repo';
-import type { AccessPolicy } from '../access';
+import { NOT_FOUND, type AccessPolicy } from '../access';
 
 export interface BouncesDeps {
   access: AccessPolicy;
@@ -15,11 +14,10 @@ export interface BouncesDeps {
   jobs: JobQueue;
 }
 
-const BOUNCE_NOT_FOUND = 'Bounce not found';
-
 /**
  * Bounces of a repository: listing (the newest 1000), one commit's, streaming, deleting, and
- * the owner's recent feed across repositories (with legacy project versions when asked).
+ * the recent feed across every repository the caller owns or is a member of (with legacy
+ * project versions when asked). Each asks the access policy first.
  */
 export class BouncesService {
   private readonly repo: ReposRepo;
@@ -28,8 +26,8 @@ export class BouncesService {
     this.repo = deps.repo;
   }
 
-  async bounces(ownerId: string, repoId: string, branchName?: string): Promise<Bounce[]> {
-    const repo = await ownedRepo(this.repo, ownerId, repoId);
+  async bounces(userId: string, repoId: string, branchName?: string): Promise<Bounce[]> {
+    await this.deps.access.repository(userId, repoId, 'view');
     let branchId: string | undefined;
     if (branchName) {
       const branch = await this.repo.findBranch(repoId, branchName);
@@ -37,11 +35,11 @@ export class BouncesService {
       branchId = branch.id;
     }
     const rows = await this.repo.bouncesOf(repoId, branchId);
-    return rows.map((row) => toBounce(row, repo.name));
+    return rows.map((row) => toBounce(row, row.repo_name));
   }
 
-  async commitBounces(ownerId: string, repoId: string, sha: string): Promise<Bounce[]> {
-    const repo = await ownedRepo(this.repo, ownerId, repoId);
+  async commitBounces(userId: string, repoId: string, sha: string): Promise<Bounce[]> {
+    await this.deps.access.repository(userId, repoId, 'view');
     const wanted = sha.toLowerCase();
     if (!/^[0-9a-f]{7,64}$/.test(wanted)) throw new NotFound(REPO_MESSAGES.commitNotFound);
     const commits = await this.repo.commitsByPrefix(repoId, wanted);
@@ -49,28 +47,30 @@ export class BouncesService {
     const commit = exact ?? (commits.length === 1 ? commits[0] : undefined);
     if (!commit) throw new NotFound(REPO_MESSAGES.commitNotFound);
     const rows = await this.repo.bouncesOfCommit(commit.id);
-    return rows.map((row) => toBounce(row, repo.name));
+    return rows.map((row) => toBounce(row, row.repo_name));
   }
 
-  async bounce(ownerId: string, repoId: string, bounceId: string): Promise<Bounce> {
-    const repo = await ownedRepo(this.repo, ownerId, repoId);
+  async bounce(userId: string, repoId: string, bounceId: string): Promise<Bounce> {
+    await this.deps.access.repository(userId, repoId, 'view');
     const row = await this.repo.bounceInRepo(repoId, bounceId);
-    if (!row) throw new NotFound(BOUNCE_NOT_FOUND);
-    return toBounce(row, repo.name);
-  }
-
-  /** One of the owner's bounces in any repository (what a completed publish answers). */
-  async bounceById(ownerId: string, bounceId: string): Promise<Bounce> {
-    const row = await this.repo.ownedBounce(ownerId, bounceId);
-    if (!row) throw new NotFound(BOUNCE_NOT_FOUND);
+    if (!row) throw new NotFound(NOT_FOUND.bounce);
     return toBounce(row, row.repo_name);
   }
 
-  async deleteBounce(ownerId: string, repoId: string, bounceId: string): Promise<void> {
+  /** One bounce by its id, wherever it is (what a completed publish answers). */
+  async bounceById(userId: string, bounceId: string): Promise<Bounce> {
+    await this.deps.access.bounce(userId, bounceId, 'view');
+    const row = await this.repo.bounceById(bounceId);
+    if (!row) throw new NotFound(NOT_FOUND.bounce);
+    return toBounce(row, row.repo_name);
+  }
+
+  /** Deleting a bounce is an Editor's (`editVersions`). */
+  async deleteBounce(userId: string, repoId: string, bounceId: string): Promise<void> {
+    await this.deps.access.repository(userId, repoId, 'editVersions');
     await this.repo.transaction(async (trx) => {
-      await ownedRepo(this.repo, ownerId, repoId, trx);
       const row = await this.repo.bounceRow(repoId, bounceId, trx);
-      if (!row) throw new NotFound(BOUNCE_NOT_FOUND);
+      if (!row) throw new NotFound(NOT_FOUND.bounce);
       await this.repo.deleteBounce(bounceId, trx);
       await this.repo.touch(repoId, this.deps.clock.now().toISOString(), trx);
       await queueCleanup(trx, this.deps, {
@@ -81,24 +81,30 @@ export class BouncesService {
     this.deps.jobs.notify();
   }
 
-  /** What to stream for a quality: its rendition, or the original until renditions exist. */
+  /**
+   * What to stream for a quality: its rendition, or the original until renditions exist. Asked
+   * on every request, so a removed member's next Range request of an open stream is refused.
+   */
   async bounceAudio(
-    ownerId: string,
+    userId: string,
     repoId: string,
     bounceId: string,
     quality: Quality,
   ): Promise<StoredAudio> {
-    await ownedRepo(this.repo, ownerId, repoId);
+    await this.deps.access.repository(userId, repoId, 'listen');
     const row = await this.repo.bounceRow(repoId, bounceId);
-    if (!row) throw new NotFound(BOUNCE_NOT_FOUND);
+    if (!row) throw new NotFound(NOT_FOUND.bounce);
     return pickAudio(row, quality);
   }
 
-  /** Newest bounces of every repository; with `all`, legacy project versions too. */
-  async recent(ownerId: string, limit: number, all: boolean): Promise<RecentBounce[]> {
-    const items = (await this.repo.recentBounces(ownerId, limit)).map(toRecentBounce);
+  /**
+   * Newest bounces of every repository the caller owns or is a member of; with `all`, the
+   * versions of their own and shared projects too.
+   */
+  async recent(userId: string, limit: number, all: boolean): Promise<RecentBounce[]> {
+    const items = (await this.repo.recentBounces(userId, limit)).map(toRecentBounce);
     if (all) {
-      const versions = await this.repo.recentVersions(ownerId, limit);
+      const versions = await this.repo.recentVersions(userId, limit);
       items.push(...versions.map(toRecentVersion));
       items.sort((a, b) =>
         a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0,

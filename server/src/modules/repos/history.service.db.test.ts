@@ -1,32 +1,25 @@
-import { AccessPolicy } from '../access';
-import { AccessRepo } from '../access/access.repo';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { REPO_MESSAGES } from '@takes/contract';
 import { buildRepo, buildUser } from '../../../test/factories';
-import { createTestDatabase, type TestDatabase } from '../../../test/test-database';
-import { systemClock } from '../../clock';
+import { createTestApp, type TestApp } from '../../../test/test-app';
 import { Conflict } from '../../errors';
-import { HistoryService } from './history.service';
-import { ReposRepo } from './repos.repo';
+import type { HistoryService } from './history.service';
 
-// The commit and branch rules, on the service itself (no HTTP).
+// The commit and branch rules, on the service itself (no HTTP), wired as the app wires it.
 describe('HistoryService', () => {
-  let database: TestDatabase;
+  let t: TestApp;
   let history: HistoryService;
   let ownerId: string;
   let repoId: string;
 
   beforeEach(async () => {
-    database = await createTestDatabase();
-    history = new HistoryService({
-      access: new AccessPolicy(new AccessRepo(database.db)),
-      repo: new ReposRepo(database.db),
-      clock: systemClock,
-    });
-    ownerId = (await buildUser(database.db)).id;
-    repoId = (await buildRepo(database.db, ownerId)).id;
+    t = await createTestApp();
+    history = t.services.history;
+    const db = t.deps.database.db;
+    ownerId = (await buildUser(db)).id;
+    repoId = (await buildRepo(db, ownerId)).id;
   });
-  afterEach(() => database.cleanup());
+  afterEach(() => t.close());
 
   it('makes a branch on its first commit, and the first branch becomes the default', async () => {
     const first = await history.createCommit(ownerId, repoId, { branch: 'mix', message: 'one' });

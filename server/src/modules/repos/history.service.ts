@@ -4,10 +4,9 @@ import type { Clock } from '../../clock';
 import type { RepoBranchesTable, RepoCommitsTable } from '../../db/schema';
 import { isUniqueViolation } from '../../db/unique-violation';
 import { Conflict, NotFound } from '../../errors';
-import { ownedRepo } from './ownership';
 import { toCommit, toRepoBranch } from './repos.presenter';
 import type { Executor, ReposRepo } from './repos.repo';
-import type { AccessPolicy } from '../access';
+import { NOT_FOUND, type AccessPolicy } from '../access';
 
 export interface HistoryDeps {
   access: AccessPolicy;
@@ -34,20 +33,21 @@ export class HistoryService {
     this.repo = deps.repo;
   }
 
-  async branches(ownerId: string, repoId: string): Promise<RepoBranch[]> {
-    await ownedRepo(this.repo, ownerId, repoId);
+  async branches(userId: string, repoId: string): Promise<RepoBranch[]> {
+    await this.deps.access.repository(userId, repoId, 'view');
     const rows = await this.repo.branchesWithCounts(repoId);
     return rows.map(toRepoBranch);
   }
 
   async createBranch(
-    ownerId: string,
+    userId: string,
     repoId: string,
     name: string,
     from?: string,
   ): Promise<RepoBranch> {
+    await this.deps.access.repository(userId, repoId, 'manageBranches');
     await this.repo.transaction(async (trx) => {
-      await ownedRepo(this.repo, ownerId, repoId, trx);
+      if (!(await this.repo.repoById(repoId, trx))) throw new NotFound(NOT_FOUND.repo);
       let head: string | null = null;
       if (from) {
         const source = await this.repo.findBranch(repoId, from, trx);
@@ -58,18 +58,20 @@ export class HistoryService {
         throw new Conflict(REPO_MESSAGES.branchExists);
       await this.insertBranch(trx, repoId, name, head);
     });
-    const branch = (await this.branches(ownerId, repoId)).find((b) => b.name === name);
+    const branch = (await this.repo.branchesWithCounts(repoId))
+      .map(toRepoBranch)
+      .find((b) => b.name === name);
     if (!branch) throw new NotFound(REPO_MESSAGES.branchNotFound);
     return branch;
   }
 
   async commits(
-    ownerId: string,
+    userId: string,
     repoId: string,
     branchName: string | undefined,
     limit: number,
   ): Promise<TimelineCommit[]> {
-    await ownedRepo(this.repo, ownerId, repoId);
+    await this.deps.access.repository(userId, repoId, 'view');
     const branch = branchName
       ? await this.repo.findBranch(repoId, branchName)
       : await this.repo.defaultBranch(repoId);
@@ -85,12 +87,11 @@ export class HistoryService {
    * Creates a commit on a branch (the branch too, when it is new: the repository's first
    * branch becomes its default). The head moves only if it is still what the caller saw.
    */
-  async createCommit(ownerId: string, repoId: string, input: CommitInput): Promise<TimelineCommit> {
+  async createCommit(userId: string, repoId: string, input: CommitInput): Promise<TimelineCommit> {
+    await this.deps.access.repository(userId, repoId, 'publish');
     for (let attempt = 1; ; attempt++) {
       try {
-        const row = await this.repo.transaction((trx) =>
-          this.insertCommit(trx, ownerId, repoId, input),
-        );
+        const row = await this.repo.transaction((trx) => this.insertCommit(trx, repoId, input));
         return toCommit(row, input.branch, false);
       } catch (error) {
         // Two first commits racing to create one branch: the loser tries again once.
@@ -101,14 +102,13 @@ export class HistoryService {
     }
   }
 
-  /** The commit itself, inside the caller's transaction (publishing makes one too). */
-  async insertCommit(
-    trx: Executor,
-    ownerId: string,
-    repoId: string,
-    input: CommitInput,
-  ): Promise<RepoCommitsTable> {
-    await ownedRepo(this.repo, ownerId, repoId, trx);
+  /**
+   * The commit itself, inside the caller's transaction (publishing makes one too). The caller has
+   * asked the access policy for 'publish' on the repository; a repository deleted meanwhile is
+   * NotFound.
+   */
+  async insertCommit(trx: Executor, repoId: string, input: CommitInput): Promise<RepoCommitsTable> {
+    if (!(await this.repo.repoById(repoId, trx))) throw new NotFound(NOT_FOUND.repo);
     const now = this.now();
     const branch =
       (await this.repo.findBranch(repoId, input.branch, trx)) ??
@@ -142,23 +142,23 @@ export class HistoryService {
 
   /** Legacy patches and commits of every branch, as patches, newest first. */
   async patches(
-    ownerId: string,
+    userId: string,
     repoId: string,
     limit: number,
     offset: number,
   ): Promise<{ data: Patch[]; total: number }> {
-    await ownedRepo(this.repo, ownerId, repoId);
+    await this.deps.access.repository(userId, repoId, 'view');
     const rows = await this.repo.patchesAndCommits(repoId);
     rows.sort((a, b) => (a.timestamp < b.timestamp ? 1 : a.timestamp > b.timestamp ? -1 : 0));
     return { data: rows.slice(offset, offset + limit), total: rows.length };
   }
 
   async createPatch(
-    ownerId: string,
+    userId: string,
     repoId: string,
     input: { message?: string | null | undefined; patch_hash?: string | undefined },
   ): Promise<Patch> {
-    await ownedRepo(this.repo, ownerId, repoId);
+    await this.deps.access.repository(userId, repoId, 'publish');
     const now = this.now();
     const patch_hash =
       input.patch_hash ??

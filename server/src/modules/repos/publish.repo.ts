@@ -43,16 +43,19 @@ export class PublishRepo {
     await this.db.deleteFrom('bounce_uploads').where('id', '=', uploadId).execute();
   }
 
-  /** The newest uploaded (not yet completed) upload matching a complete request. */
+  /**
+   * The newest uploaded (not yet completed) upload matching a complete request, among those the
+   * person started (an upload belongs to its starter; the access policy has been asked already).
+   */
   completableUpload(
-    ownerId: string,
+    starterId: string,
     repoId: string,
     match: { uploadId: string } | { branch: string; filename: string },
   ): Promise<BounceUploadsTable | undefined> {
     let query = this.db
       .selectFrom('bounce_uploads')
       .selectAll()
-      .where('owner_id', '=', ownerId)
+      .where('owner_id', '=', starterId)
       .where('repo_id', '=', repoId)
       .where('status', '=', 'uploaded');
     query =

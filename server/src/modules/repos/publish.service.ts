@@ -24,7 +24,6 @@ import { deleteOriginalIfUnused, lockOriginal, takeInOriginal } from '../audio';
 import { spendDemoUpload, uploadLimitFor } from '../demo/demo-policy';
 import type { BouncesService } from './bounces.service';
 import type { HistoryService } from './history.service';
-import { ownedRepo } from './ownership';
 import type { PublishRepo } from './publish.repo';
 import type { Executor, ReposRepo } from './repos.repo';
 import { expireUpload } from './upload-expiry';
@@ -65,8 +64,9 @@ export class PublishService {
     return this.deps.maxBytes ?? MAX_UPLOAD_BYTES;
   }
 
+  /** Starts a publish: the caller needs 'publish' (Editor) on the repository. */
   async publish(
-    ownerId: string,
+    userId: string,
     input: {
       repoId: string;
       branch: string;
@@ -76,8 +76,9 @@ export class PublishService {
       size?: number | undefined;
     },
   ): Promise<PublishResponse> {
-    await ownedRepo(this.deps.repo, ownerId, input.repoId);
-    const limit = await uploadLimitFor(this.deps.db, ownerId, this.maxBytes, { needsQuota: true });
+    await this.deps.access.repository(userId, input.repoId, 'publish');
+    // The upload is the caller's: their own (demo) limits apply, not the owner's.
+    const limit = await uploadLimitFor(this.deps.db, userId, this.maxBytes, { needsQuota: true });
     if (input.size !== undefined && input.size > limit.maxBytes) throw new TooLarge(limit.tooLarge);
     if (input.commitSha) {
       const commit = await this.deps.repo.commitBySha(input.repoId, input.commitSha);
@@ -91,7 +92,8 @@ export class PublishService {
       await this.deps.uploads.insertUpload(
         {
           id,
-          owner_id: ownerId,
+          // Who started it: the token is theirs, and only they can complete it.
+          owner_id: userId,
           repo_id: input.repoId,
           branch: input.branch,
           filename: input.filename,
@@ -110,7 +112,7 @@ export class PublishService {
         },
         trx,
       );
-      await spendDemoUpload(trx, ownerId);
+      await spendDemoUpload(trx, userId);
       await this.deps.jobs.enqueue(
         expireUploadJob,
         { uploadId: id },
@@ -126,7 +128,10 @@ export class PublishService {
     };
   }
 
-  /** Receives the PUT body. The token is the authorisation: single use, 15 minutes. */
+  /**
+   * Receives the PUT body. The token is the authorisation (single use, 15 minutes), on behalf of
+   * the person who started the publish: they must still hold 'publish' on the repository.
+   */
   async receive(
     uploadId: string,
     token: string | undefined,
@@ -141,6 +146,7 @@ export class PublishService {
     if (upload.status !== 'pending') throw new Conflict(REPO_MESSAGES.tokenUsed);
     const now = this.deps.clock.now().toISOString();
     if (upload.expires_at <= now) throw new Gone(REPO_MESSAGES.tokenExpired);
+    await this.deps.access.repository(upload.owner_id, upload.repo_id, 'publish');
     // Claimed atomically: of two requests with the same token only one gets past here.
     if (
       !(await uploads.updateUploadIf(uploadId, 'pending', { status: 'receiving', updated_at: now }))
@@ -194,8 +200,12 @@ export class PublishService {
     }
   }
 
+  /**
+   * Completes the caller's own upload. The policy is asked again here, so a member removed (or
+   * made Viewer) after starting the publish is refused.
+   */
   async complete(
-    ownerId: string,
+    userId: string,
     input: {
       repoId: string;
       branch: string;
@@ -206,9 +216,9 @@ export class PublishService {
       uploadId?: string | undefined;
     },
   ): Promise<Bounce> {
-    await ownedRepo(this.deps.repo, ownerId, input.repoId);
+    await this.deps.access.repository(userId, input.repoId, 'publish');
     const upload = await this.deps.uploads.completableUpload(
-      ownerId,
+      userId,
       input.repoId,
       input.uploadId
         ? { uploadId: input.uploadId }
@@ -246,7 +256,7 @@ export class PublishService {
         commitId = head?.id;
       }
       if (!commitId || !branch) {
-        const commit = await this.deps.history.insertCommit(trx, ownerId, input.repoId, {
+        const commit = await this.deps.history.insertCommit(trx, input.repoId, {
           branch: branchName,
           message: `Publish ${title}`,
         });
@@ -282,7 +292,7 @@ export class PublishService {
       await this.deps.jobs.enqueue(processBounceJob, { bounceId }, { executor: trx });
     });
     this.deps.jobs.notify();
-    return this.deps.bounces.bounceById(ownerId, bounceId);
+    return this.deps.bounces.bounceById(userId, bounceId);
   }
 
   /** The clean-up job's work (see expireUpload). */

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { Role } from '@takes/contract';
 import type {
   BouncesTable,
   Database,
@@ -6,6 +7,7 @@ import type {
   RepoCommitsTable,
   ReposTable,
 } from '../../db/schema';
+import { projectRolesOf, repoRolesOf } from '../access';
 
 /** The database or a transaction on it. */
 export type Executor = Kysely<Database>;
@@ -26,7 +28,9 @@ export type BounceRow = BouncesTable & {
 
 /**
  * SQL for repositories, their branches, commits, legacy patches, bounces and publish uploads.
- * Reads that name an owner scope to them; the services decide what a missing row means.
+ * Reads of one object go by its id (the services ask the access policy first); lists across
+ * repositories or projects join the caller's roles (`repoRolesOf`/`projectRolesOf`), so they hold
+ * what the caller owns and what they are a member of. The services decide what a missing row means.
  */
 export class ReposRepo {
   constructor(private readonly db: Kysely<Database>) {}
@@ -37,19 +41,22 @@ export class ReposRepo {
 
   // ---- repositories ----
 
-  summaries(ownerId: string, repoId?: string): Promise<RepoSummaryRow[]> {
-    let query = this.summaryQuery().where('r.owner_id', '=', ownerId);
-    if (repoId !== undefined) query = query.where('r.id', '=', repoId);
-    return query.orderBy('r.activity_at', 'desc').orderBy('r.name', 'asc').execute();
+  /** Every repository the person owns or is a member of, with their role on each. */
+  summariesFor(userId: string): Promise<(RepoSummaryRow & { role: Role })[]> {
+    return this.summaryQuery()
+      .innerJoin(repoRolesOf(this.db, userId).as('access'), 'access.repo_id', 'r.id')
+      .select('access.role')
+      .orderBy('r.activity_at', 'desc')
+      .orderBy('r.name', 'asc')
+      .execute();
   }
 
-  owned(ownerId: string, repoId: string, db: Executor = this.db): Promise<ReposTable | undefined> {
-    return db
-      .selectFrom('repos')
-      .selectAll()
-      .where('id', '=', repoId)
-      .where('owner_id', '=', ownerId)
-      .executeTakeFirst();
+  summary(repoId: string): Promise<RepoSummaryRow | undefined> {
+    return this.summaryQuery().where('r.id', '=', repoId).executeTakeFirst();
+  }
+
+  repoById(repoId: string, db: Executor = this.db): Promise<ReposTable | undefined> {
+    return db.selectFrom('repos').selectAll().where('id', '=', repoId).executeTakeFirst();
   }
 
   async insertRepo(row: ReposTable): Promise<void> {
@@ -272,26 +279,28 @@ export class ReposRepo {
       .executeTakeFirst();
   }
 
-  ownedBounce(ownerId: string, bounceId: string): Promise<BounceRow | undefined> {
-    return this.bounceQuery()
-      .where('r.owner_id', '=', ownerId)
-      .where('x.id', '=', bounceId)
-      .executeTakeFirst();
+  bounceById(bounceId: string): Promise<BounceRow | undefined> {
+    return this.bounceQuery().where('x.id', '=', bounceId).executeTakeFirst();
   }
 
-  recentBounces(ownerId: string, limit: number): Promise<BounceRow[]> {
+  /** The newest bounces of every repository the person owns or is a member of. */
+  recentBounces(userId: string, limit: number): Promise<BounceRow[]> {
     return this.bounceQuery()
-      .where('r.owner_id', '=', ownerId)
+      .innerJoin(repoRolesOf(this.db, userId).as('access'), 'access.repo_id', 'r.id')
       .orderBy('x.created_at', 'desc')
       .limit(limit)
       .execute();
   }
 
-  /** The owner's newest project versions with stored or linked audio (the feed's legacy part). */
-  recentVersions(ownerId: string, limit: number) {
+  /**
+   * The newest project versions with stored or linked audio of every project the person owns or
+   * is a member of (the feed's legacy part).
+   */
+  recentVersions(userId: string, limit: number) {
     return this.db
       .selectFrom('versions as v')
       .innerJoin('projects as p', 'p.id', 'v.project_id')
+      .innerJoin(projectRolesOf(this.db, userId).as('access'), 'access.project_id', 'p.id')
       .select([
         'v.id',
         'v.created_at',
@@ -304,7 +313,6 @@ export class ReposRepo {
         'p.id as project_id',
         'p.name as project_name',
       ])
-      .where('p.owner_id', '=', ownerId)
       .where((eb) =>
         eb.or([eb('v.original_key', 'is not', null), eb('v.file_url', 'is not', null)]),
       )

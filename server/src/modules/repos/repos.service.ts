@@ -9,10 +9,9 @@ import type { JobQueue } from '../../jobs/job-queue';
 import { ImageSniffer, UnsupportedImageError } from '../../media/image-type';
 import { ObjectTooLargeError, type ObjectStore } from '../../storage/object-store';
 import { ownedAudioKeys, queueCleanup, storageKeys } from '../audio';
-import { ownedRepo, REPO_NOT_FOUND } from './ownership';
 import { coverUrl, toRepository } from './repos.presenter';
 import type { ReposRepo } from './repos.repo';
-import type { AccessPolicy } from '../access';
+import { NOT_FOUND, type AccessPolicy } from '../access';
 
 export interface ReposDeps {
   access: AccessPolicy;
@@ -25,8 +24,9 @@ export interface ReposDeps {
 }
 
 /**
- * Repositories and their covers. Every read and write is scoped to the owner: another
- * person's repository answers as a missing one.
+ * Repositories and their covers. Every read and write asks the access policy first: a
+ * non-member gets a missing repository, a member whose role is too low a 403. The caller's role
+ * comes back in every repository.
  */
 export class ReposService {
   private readonly repo: ReposRepo;
@@ -35,17 +35,20 @@ export class ReposService {
     this.repo = deps.repo;
   }
 
-  async list(ownerId: string): Promise<Repository[]> {
-    const rows = await this.repo.summaries(ownerId);
-    return rows.map((row) => toRepository(row, this.deps.desktopScheme, 'owner'));
+  /** The repositories the caller owns or is a member of, with their role on each. */
+  async list(userId: string): Promise<Repository[]> {
+    const rows = await this.repo.summariesFor(userId);
+    return rows.map((row) => toRepository(row, this.deps.desktopScheme, row.role));
   }
 
-  async get(ownerId: string, repoId: string): Promise<Repository> {
-    const [row] = await this.repo.summaries(ownerId, repoId);
-    if (!row) throw new NotFound(REPO_NOT_FOUND);
-    return toRepository(row, this.deps.desktopScheme, 'owner');
+  async get(userId: string, repoId: string): Promise<Repository> {
+    const { role } = await this.deps.access.repository(userId, repoId, 'view');
+    const row = await this.repo.summary(repoId);
+    if (!row) throw new NotFound(NOT_FOUND.repo);
+    return toRepository(row, this.deps.desktopScheme, role);
   }
 
+  /** A new repository of the caller's own (they are its owner); names are unique per owner. */
   async create(ownerId: string, name: string): Promise<Repository> {
     const now = this.now();
     const id = randomUUID();
@@ -68,21 +71,24 @@ export class ReposService {
     return this.get(ownerId, id);
   }
 
-  async rename(ownerId: string, repoId: string, name: string): Promise<Repository> {
-    await ownedRepo(this.repo, ownerId, repoId);
+  async rename(userId: string, repoId: string, name: string): Promise<Repository> {
+    await this.deps.access.repository(userId, repoId, 'rename');
     try {
       await this.repo.renameRepo(repoId, name, this.now());
     } catch (error) {
       if (isUniqueViolation(error)) throw new Conflict(REPO_MESSAGES.repoExists);
       throw error;
     }
-    return this.get(ownerId, repoId);
+    return this.get(userId, repoId);
   }
 
   /** Removes the repository and everything under it; stored audio no one uses any more goes too. */
-  async delete(ownerId: string, repoId: string): Promise<void> {
+  async delete(userId: string, repoId: string): Promise<void> {
+    await this.deps.access.repository(userId, repoId, 'delete');
     await this.repo.transaction(async (trx) => {
-      const repo = await ownedRepo(this.repo, ownerId, repoId, trx);
+      const repo = await this.repo.repoById(repoId, trx);
+      // Deleted by another request since the check.
+      if (!repo) throw new NotFound(NOT_FOUND.repo);
       const bounces = await this.repo.bounceRowsOf(repoId, trx);
       const uploads = await this.repo.openUploadKeys(repoId, trx);
       await this.repo.deleteRepo(repoId, trx);
@@ -98,8 +104,8 @@ export class ReposService {
     this.deps.jobs.notify();
   }
 
-  async setCover(ownerId: string, repoId: string, file: Readable): Promise<string> {
-    await ownedRepo(this.repo, ownerId, repoId);
+  async setCover(userId: string, repoId: string, file: Readable): Promise<string> {
+    await this.deps.access.repository(userId, repoId, 'editCover');
     const sniffer = new ImageSniffer();
     pipeline(file, sniffer, () => undefined);
     const key = storageKeys.cover(repoId, randomUUID());
@@ -111,9 +117,16 @@ export class ReposService {
       throw error;
     }
     const type = sniffer.type?.mime ?? 'application/octet-stream';
+    // Asked again once the image is in: a member removed while it arrived is refused.
+    try {
+      await this.deps.access.repository(userId, repoId, 'editCover');
+    } catch (error) {
+      await this.deps.storage.delete(key);
+      throw error;
+    }
     const now = this.now();
     const stillThere = await this.repo.transaction(async (trx) => {
-      const repo = await this.repo.owned(ownerId, repoId, trx);
+      const repo = await this.repo.repoById(repoId, trx);
       if (!repo) return false;
       await this.repo.setCover(repoId, key, type, now, trx);
       if (repo.cover_key)
@@ -126,14 +139,16 @@ export class ReposService {
     });
     if (!stillThere) {
       await this.deps.storage.delete(key);
-      throw new NotFound(REPO_NOT_FOUND);
+      throw new NotFound(NOT_FOUND.repo);
     }
     this.deps.jobs.notify();
     return coverUrl(repoId, key);
   }
 
-  async cover(ownerId: string, repoId: string): Promise<{ key: string; contentType: string }> {
-    const repo = await ownedRepo(this.repo, ownerId, repoId);
+  async cover(userId: string, repoId: string): Promise<{ key: string; contentType: string }> {
+    await this.deps.access.repository(userId, repoId, 'view');
+    const repo = await this.repo.repoById(repoId);
+    if (!repo) throw new NotFound(NOT_FOUND.repo);
     if (!repo.cover_key) throw new NotFound('This repository has no cover');
     return { key: repo.cover_key, contentType: repo.cover_type ?? 'application/octet-stream' };
   }

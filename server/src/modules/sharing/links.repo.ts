@@ -1,7 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { Database, LinksTable, ProjectsTable } from '../../db/schema';
 
-/** SQL for share links. Owner-facing reads and writes name the owner; a live link is not revoked. */
+/**
+ * SQL for share links. Members' reads and writes go by id once the access policy let them in; a
+ * live link is not revoked. `owner_id` records who made the link.
+ */
 export class LinksRepo {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -9,17 +12,12 @@ export class LinksRepo {
     await this.db.insertInto('links').values(row).execute();
   }
 
-  /** False when the link is not the owner's or is revoked. */
-  async setListenersSeeEachOther(
-    ownerId: string,
-    linkId: string,
-    value: boolean,
-  ): Promise<boolean> {
+  /** False when the link is revoked (or gone). */
+  async setListenersSeeEachOther(linkId: string, value: boolean): Promise<boolean> {
     const result = await this.db
       .updateTable('links')
       .set({ listeners_see_each_other: value ? 1 : 0 })
       .where('id', '=', linkId)
-      .where('owner_id', '=', ownerId)
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
@@ -33,24 +31,23 @@ export class LinksRepo {
       .executeTakeFirstOrThrow();
   }
 
-  listLive(ownerId: string, versionId: string): Promise<LinksTable[]> {
+  /** A version's live links, whoever of its project's editors made them, newest first. */
+  listLive(versionId: string): Promise<LinksTable[]> {
     return this.db
       .selectFrom('links')
       .selectAll()
       .where('version_id', '=', versionId)
-      .where('owner_id', '=', ownerId)
       .where('revoked_at', 'is', null)
       .orderBy('created_at', 'desc')
       .execute();
   }
 
-  /** False when the link is not the owner's or was revoked already. */
-  async revoke(ownerId: string, linkId: string, at: string): Promise<boolean> {
+  /** False when the link was revoked already (or is gone). */
+  async revoke(linkId: string, at: string): Promise<boolean> {
     const result = await this.db
       .updateTable('links')
       .set({ revoked_at: at })
       .where('id', '=', linkId)
-      .where('owner_id', '=', ownerId)
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
@@ -60,7 +57,7 @@ export class LinksRepo {
     return this.db.selectFrom('links').selectAll().where('hash', '=', hash).executeTakeFirst();
   }
 
-  /** The project a link points into (a visitor has no owner id to name). */
+  /** The project a link points into. */
   findProject(projectId: string): Promise<ProjectsTable | undefined> {
     return this.db
       .selectFrom('projects')

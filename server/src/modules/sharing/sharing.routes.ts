@@ -11,7 +11,7 @@ import type { SharingService } from './sharing.service';
 const api = endpoints.sharing;
 
 /** How long a visitor waiting for the standard rendition is asked to wait before trying again. */
-const PROCESSING_RETRY_AFTER_SECONDS = 5;
+export const PROCESSING_RETRY_AFTER_SECONDS = 5;
 
 /** Share URLs are secrets: never leak them in a Referer, never let them be indexed. */
 export function hideShareUrls(app: FastifyInstance): void {
@@ -22,7 +22,7 @@ export function hideShareUrls(app: FastifyInstance): void {
   });
 }
 
-/** The owner's link management (signed in). */
+/** Link management by the project's editors and owner (signed in; the policy decides). */
 export const ownerSharingRoutes =
   (deps: {
     service: SharingService;

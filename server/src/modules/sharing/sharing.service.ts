@@ -27,11 +27,9 @@ export interface OpenedLink {
 /** What the link's audio route may stream now, or why it may not yet. */
 export type LinkAudio = { ready: true; audio: StoredAudio } | { ready: false };
 
-/** What sharing reads of versions; the versions module's repo is one. */
+/** What sharing reads of versions, by id; the versions module's repo is one. */
 export interface VersionLookup {
-  find(ownerId: string, versionId: string): Promise<VersionsTable | undefined>;
   findWithProject(
-    ownerId: string,
     versionId: string,
   ): Promise<{ version: VersionsTable; project: ProjectsTable } | undefined>;
   findById(versionId: string): Promise<VersionsTable | undefined>;
@@ -39,7 +37,8 @@ export interface VersionLookup {
 
 /**
  * Private links to one version. A link reaches its own version and nothing else; unknown and
- * revoked links answer alike on every route (expired ones say so). Comments live in modules/comments.
+ * revoked links answer alike on every route (expired ones say so). Making, listing, changing and
+ * revoking links needs 'share' (Editor) on the project. Comments live in modules/comments.
  */
 export class SharingService {
   constructor(
@@ -53,7 +52,7 @@ export class SharingService {
   ) {}
 
   async createLink(
-    ownerId: string,
+    userId: string,
     versionId: string,
     input: {
       name?: string | undefined;
@@ -62,14 +61,16 @@ export class SharingService {
       listeners_see_each_other?: boolean | undefined;
     },
   ): Promise<ShareLink> {
-    const found = await this.deps.versions.findWithProject(ownerId, versionId);
+    await this.deps.access.version(userId, versionId, 'share', SHARE_MESSAGES.versionNotFound);
+    const found = await this.deps.versions.findWithProject(versionId);
     if (!found) throw new NotFound(SHARE_MESSAGES.versionNotFound);
     const row: LinksTable = {
       id: randomUUID(),
       hash: newShareHash(),
       version_id: versionId,
       project_id: found.project.id,
-      owner_id: ownerId,
+      // Who made the link (an editor's link belongs to the project like the owner's).
+      owner_id: userId,
       name: input.name || `${found.project.name} - Version ${found.version.version_number}`,
       download_enabled: input.download_enabled ? 1 : 0,
       expires_at: input.expires_at ? new Date(input.expires_at).toISOString() : null,
@@ -81,14 +82,14 @@ export class SharingService {
     return toLink(row);
   }
 
-  /** The owner changes a live link's options; someone else's or a revoked link is not found. */
+  /** An editor changes a live link's options; a revoked link, or one out of reach, is not found. */
   async updateLink(
-    ownerId: string,
+    userId: string,
     linkId: string,
     input: { listeners_see_each_other: boolean },
   ): Promise<ShareLink> {
+    await this.deps.access.link(userId, linkId, 'share', SHARE_MESSAGES.linkNotFound);
     const updated = await this.deps.links.setListenersSeeEachOther(
-      ownerId,
       linkId,
       input.listeners_see_each_other,
     );
@@ -96,15 +97,16 @@ export class SharingService {
     return toLink(await this.deps.links.findById(linkId));
   }
 
-  async listLinks(ownerId: string, versionId: string): Promise<ShareLink[]> {
-    if (!(await this.deps.versions.find(ownerId, versionId)))
-      throw new NotFound(SHARE_MESSAGES.versionNotFound);
-    const rows = await this.deps.links.listLive(ownerId, versionId);
+  /** A version's live links, whoever made them. */
+  async listLinks(userId: string, versionId: string): Promise<ShareLink[]> {
+    await this.deps.access.version(userId, versionId, 'share', SHARE_MESSAGES.versionNotFound);
+    const rows = await this.deps.links.listLive(versionId);
     return rows.map(toLink);
   }
 
-  async revokeLink(ownerId: string, linkId: string): Promise<void> {
-    if (!(await this.deps.links.revoke(ownerId, linkId, this.now())))
+  async revokeLink(userId: string, linkId: string): Promise<void> {
+    await this.deps.access.link(userId, linkId, 'share', SHARE_MESSAGES.linkNotFound);
+    if (!(await this.deps.links.revoke(linkId, this.now())))
       throw new NotFound(SHARE_MESSAGES.linkNotFound);
   }
 

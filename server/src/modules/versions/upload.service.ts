@@ -22,6 +22,9 @@ import type { ProjectsService } from '../projects/projects.service';
 import type { Executor, VersionsRepo } from './versions.repo';
 import type { AccessPolicy } from '../access';
 
+/** Said for a branch the caller cannot upload to, or one not in the named project. */
+const BRANCH_MISSING = 'Project or branch not found';
+
 export interface ReceivedFile extends ScratchFile {
   fileName: string;
   /** Whose upload quota the version made from it counts against (none for the demo's sample). */
@@ -107,8 +110,12 @@ export class UploadService {
     if (file) await fsp.rm(file.path, { force: true });
   }
 
+  /**
+   * A new version of a branch (the caller needs 'upload' on its project), or without project and
+   * branch a new track: a project of the caller's own with its first version.
+   */
   async createVersion(
-    ownerId: string,
+    userId: string,
     file: ReceivedFile | undefined,
     fields: UploadFields,
   ): Promise<UploadResult> {
@@ -119,9 +126,14 @@ export class UploadService {
       if (!fields.projectId) throw new Invalid(PROJECT_MESSAGES.projectRequired);
       if (!fields.branchId) throw new Invalid(PROJECT_MESSAGES.branchRequired);
       if (!fields.commitMessage?.trim()) throw new Invalid(PROJECT_MESSAGES.messageRequired);
-      const branch = await this.deps.projects.findOwnedBranch(ownerId, fields.branchId);
-      if (!branch || branch.project_id !== fields.projectId)
-        throw new NotFound('Project or branch not found');
+      // An editor's version goes into the owner's project like the owner's own.
+      const branch = await this.deps.access.branch(
+        userId,
+        fields.branchId,
+        'upload',
+        BRANCH_MISSING,
+      );
+      if (branch.projectId !== fields.projectId) throw new NotFound(BRANCH_MISSING);
     }
 
     // The upload's own reference to the original, until the version is its lasting one.
@@ -144,20 +156,15 @@ export class UploadService {
         if (newTrack) {
           const name =
             fields.projectName?.trim() || titleFromFileName(file.fileName) || 'Untitled Track';
-          target = await this.deps.projects.createInside(trx, ownerId, {
+          target = await this.deps.projects.createInside(trx, userId, {
             name,
             description: fields.projectDescription?.trim() || null,
             is_private: fields.isPrivate !== 'false',
           });
         } else {
           // Checked again inside the transaction: the branch may have gone meanwhile.
-          const branch = await this.deps.projects.findOwnedBranch(
-            ownerId,
-            fields.branchId as string,
-            trx,
-          );
-          if (!branch || branch.project_id !== fields.projectId)
-            throw new NotFound('Project or branch not found');
+          const branch = await this.deps.projects.branchById(fields.branchId as string, trx);
+          if (!branch || branch.project_id !== fields.projectId) throw new NotFound(BRANCH_MISSING);
           target = { projectId: branch.project_id, branchId: branch.id };
         }
         await this.versionsRepo.insert(

@@ -1,10 +1,14 @@
 import type { Kysely } from 'kysely';
 import type { Database, ProjectsTable, VersionsTable } from '../../db/schema';
+import { projectRolesOf } from '../access';
 
 /** The database or a transaction on it. */
 export type Executor = Kysely<Database>;
 
-/** SQL for versions. Every read of an owned row joins its project and names the owner. */
+/**
+ * SQL for versions. Reads and writes go by id: the access policy, asked first by the services,
+ * decides who may; the recent list joins the caller's roles.
+ */
 export class VersionsRepo {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -12,32 +16,22 @@ export class VersionsRepo {
     return this.db.transaction().execute(work);
   }
 
-  find(
-    ownerId: string,
-    versionId: string,
-    db: Executor = this.db,
-  ): Promise<VersionsTable | undefined> {
-    return db
-      .selectFrom('versions')
-      .innerJoin('projects', 'projects.id', 'versions.project_id')
-      .selectAll('versions')
-      .where('versions.id', '=', versionId)
-      .where('projects.owner_id', '=', ownerId)
-      .executeTakeFirst();
+  /** A version by id (the caller's access was checked by the policy). */
+  find(versionId: string, db: Executor = this.db): Promise<VersionsTable | undefined> {
+    return db.selectFrom('versions').selectAll().where('id', '=', versionId).executeTakeFirst();
   }
 
   async findWithProject(
-    ownerId: string,
     versionId: string,
   ): Promise<{ version: VersionsTable; project: ProjectsTable } | undefined> {
-    const version = await this.find(ownerId, versionId);
+    const version = await this.find(versionId);
     if (!version) return undefined;
     const project = await this.db
       .selectFrom('projects')
       .selectAll()
       .where('id', '=', version.project_id)
-      .executeTakeFirstOrThrow();
-    return { version, project };
+      .executeTakeFirst();
+    return project ? { version, project } : undefined;
   }
 
   /** For the processing job, which runs without a caller. */
@@ -59,10 +53,12 @@ export class VersionsRepo {
       .execute();
   }
 
-  recent(ownerId: string, limit: number) {
+  /** The newest versions of every project the user may see (owned and shared). */
+  recent(userId: string, limit: number) {
     return this.db
       .selectFrom('versions')
       .innerJoin('projects', 'projects.id', 'versions.project_id')
+      .innerJoin(projectRolesOf(this.db, userId).as('access'), 'access.project_id', 'projects.id')
       .select([
         'versions.id',
         'versions.version_number',
@@ -71,8 +67,8 @@ export class VersionsRepo {
         'versions.project_id',
         'projects.name as project_name',
       ])
-      .where('projects.owner_id', '=', ownerId)
       .orderBy('versions.created_at', 'desc')
+      .orderBy('versions.id')
       .limit(limit)
       .execute();
   }

@@ -15,7 +15,10 @@ import {
 } from '../audio';
 import { toVersion } from './version-view';
 import type { VersionsRepo } from './versions.repo';
-import type { AccessPolicy } from '../access';
+import { NOT_FOUND, type AccessPolicy, type Action } from '../access';
+
+/** Said for a branch the caller cannot upload to, or one not in the named project. */
+const BRANCH_MISSING = 'Project or branch not found';
 
 export interface VersionsDeps {
   access: AccessPolicy;
@@ -24,7 +27,10 @@ export interface VersionsDeps {
   projects: ProjectsService;
 }
 
-/** Versions of a project's branches: reading, creating from a URL, deleting, and their audio. */
+/**
+ * Versions of a project's branches: reading, creating from a URL, deleting, and their audio.
+ * Every method asks the access policy first (view, listen, download, upload, editVersions).
+ */
 export class VersionsService {
   private readonly repo: VersionsRepo;
 
@@ -32,9 +38,11 @@ export class VersionsService {
     this.repo = deps.repo;
   }
 
-  async getWithProject(ownerId: string, versionId: string) {
-    const found = await this.repo.findWithProject(ownerId, versionId);
-    if (!found) throw new NotFound('Version not found');
+  /** One version with its project, as the caller sees it (their role included). */
+  async getWithProject(userId: string, versionId: string) {
+    const { role } = await this.deps.access.version(userId, versionId, 'view');
+    const found = await this.repo.findWithProject(versionId);
+    if (!found) throw new NotFound(NOT_FOUND.version);
     const { project } = found;
     return {
       ...toVersion(found.version),
@@ -47,14 +55,14 @@ export class VersionsService {
         updated_at: project.updated_at,
         owner_id: project.owner_id,
         listed: project.listed === 1,
-        role: 'owner' as const,
+        role,
       },
     };
   }
 
-  async listForBranch(ownerId: string, projectId: string, branchId: string): Promise<Version[]> {
-    const branch = await this.deps.projects.findOwnedBranch(ownerId, branchId);
-    if (!branch || branch.project_id !== projectId) throw new NotFound('Branch not found');
+  async listForBranch(userId: string, projectId: string, branchId: string): Promise<Version[]> {
+    const branch = await this.deps.access.branch(userId, branchId, 'view');
+    if (branch.projectId !== projectId) throw new NotFound(NOT_FOUND.branch);
     return this.ofBranches([branchId]);
   }
 
@@ -66,8 +74,9 @@ export class VersionsService {
     return (await this.repo.listForBranches(branchIds)).map(toVersion);
   }
 
-  async recent(ownerId: string, limit: number) {
-    const rows = await this.repo.recent(ownerId, limit);
+  /** The newest versions across the projects the user owns or is a member of. */
+  async recent(userId: string, limit: number) {
+    const rows = await this.repo.recent(userId, limit);
     return rows.map((r) => ({
       id: r.id,
       title: `${r.project_name} - Version ${r.version_number}`,
@@ -78,19 +87,21 @@ export class VersionsService {
     }));
   }
 
-  async delete(ownerId: string, versionId: string): Promise<void> {
+  /** Deletes a version (editor) with its links, comments and, once unused, its stored audio. */
+  async delete(userId: string, versionId: string): Promise<void> {
+    await this.deps.access.version(userId, versionId, 'editVersions');
     await this.repo.transaction(async (trx) => {
-      const version = await this.repo.find(ownerId, versionId, trx);
-      if (!version) throw new NotFound('Version not found');
+      const version = await this.repo.find(versionId, trx);
+      if (!version) throw new NotFound(NOT_FOUND.version);
       await this.repo.delete(versionId, trx);
       await this.deps.projects.touch(version.project_id, this.now(), trx);
       await this.deps.projects.cleanUpAfter([version], trx);
     });
   }
 
-  /** POST /versions/create: a version pointing at a file URL given by the client. */
+  /** POST /versions/create: a version pointing at a file URL given by the client (editor). */
   async createFromUrl(
-    ownerId: string,
+    userId: string,
     input: {
       project_id: string;
       branch_id: string;
@@ -99,14 +110,16 @@ export class VersionsService {
       tags?: string[] | undefined;
     },
   ): Promise<Version> {
+    const target = await this.deps.access.branch(userId, input.branch_id, 'upload', BRANCH_MISSING);
+    if (target.projectId !== input.project_id) throw new NotFound(BRANCH_MISSING);
     const id = randomUUID();
     const now = this.now();
     for (let attempt = 1; ; attempt++) {
       try {
         await this.repo.transaction(async (trx) => {
-          const branch = await this.deps.projects.findOwnedBranch(ownerId, input.branch_id, trx);
-          if (!branch || branch.project_id !== input.project_id)
-            throw new NotFound('Project or branch not found');
+          // Read again inside the transaction: the branch may have gone meanwhile.
+          const branch = await this.deps.projects.branchById(input.branch_id, trx);
+          if (!branch || branch.project_id !== input.project_id) throw new NotFound(BRANCH_MISSING);
           await this.repo.insert(
             {
               id,
@@ -139,13 +152,13 @@ export class VersionsService {
         if (attempt >= 5) throw new Internal(PROJECT_MESSAGES.createVersionFailed);
       }
     }
-    const row = await this.repo.find(ownerId, id);
+    const row = await this.repo.find(id);
     if (!row) throw new Internal(PROJECT_MESSAGES.createVersionFailed);
     return toVersion(row);
   }
 
-  async processing(ownerId: string, versionId: string): Promise<ProcessingResponse> {
-    const v = await this.owned(ownerId, versionId);
+  async processing(userId: string, versionId: string): Promise<ProcessingResponse> {
+    const v = await this.allowed(userId, versionId, 'view');
     const renditions = parseJson<Renditions>(v.renditions, {});
     const hasMetadata = v.metadata !== null;
     const hasWaveform = v.waveform !== null;
@@ -175,8 +188,8 @@ export class VersionsService {
     };
   }
 
-  async qualities(ownerId: string, versionId: string) {
-    const v = await this.owned(ownerId, versionId);
+  async qualities(userId: string, versionId: string) {
+    const v = await this.allowed(userId, versionId, 'view');
     const renditions = parseJson<Renditions>(v.renditions, {});
     const qualities: Partial<Record<Quality, { fileSize: number; format: string }>> = {};
     if (v.original_key)
@@ -194,28 +207,31 @@ export class VersionsService {
   }
 
   /** The stored object to stream for a quality; the original serves until renditions exist. */
-  async audio(ownerId: string, versionId: string, quality: Quality): Promise<StoredAudio> {
-    return pickAudio(await this.owned(ownerId, versionId), quality);
+  async audio(userId: string, versionId: string, quality: Quality): Promise<StoredAudio> {
+    return pickAudio(await this.allowed(userId, versionId, 'listen'), quality);
   }
 
   /** The original, named after its project: the project name, a dash, the first 8 characters of the version id, its extension. */
-  async download(ownerId: string, versionId: string): Promise<StoredAudio & { fileName: string }> {
-    const found = await this.repo.findWithProject(ownerId, versionId);
-    if (!found) throw new NotFound('Version not found');
+  async download(userId: string, versionId: string): Promise<StoredAudio & { fileName: string }> {
+    await this.deps.access.version(userId, versionId, 'download');
+    const found = await this.repo.findWithProject(versionId);
+    if (!found) throw new NotFound(NOT_FOUND.version);
     return downloadOf(found.version, found.project.name);
   }
 
   /** Detailed min/max peaks for zooming (stored as an object by processing). */
-  async peaksKey(ownerId: string, versionId: string): Promise<string> {
-    const v = await this.owned(ownerId, versionId);
+  async peaksKey(userId: string, versionId: string): Promise<string> {
+    const v = await this.allowed(userId, versionId, 'listen');
     const waveform = parseJson<WaveformInfo | null>(v.waveform, null);
     if (!waveform) throw new NotFound('The waveform is not ready yet');
     return waveform.peaksKey;
   }
 
-  private async owned(ownerId: string, versionId: string): Promise<VersionsTable> {
-    const v = await this.repo.find(ownerId, versionId);
-    if (!v) throw new NotFound('Version not found');
+  /** The version, once the policy lets the caller do `action` to it. */
+  private async allowed(userId: string, versionId: string, action: Action): Promise<VersionsTable> {
+    await this.deps.access.version(userId, versionId, action);
+    const v = await this.repo.find(versionId);
+    if (!v) throw new NotFound(NOT_FOUND.version);
     return v;
   }
 

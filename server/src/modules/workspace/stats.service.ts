@@ -4,13 +4,13 @@ import type { AccessPolicy } from '../access';
 
 const MONTH_MS = 30 * 24 * 60 * 60 * 1000;
 
-/** The dashboard's figures for one owner. */
+/** The dashboard's figures for one person: their own and shared projects. */
 export class StatsService {
   constructor(private readonly deps: { repo: WorkspaceRepo; clock: Clock; access: AccessPolicy }) {}
 
-  async stats(ownerId: string) {
+  async stats(userId: string) {
     const since = new Date(this.deps.clock.now().getTime() - MONTH_MS).toISOString();
-    const { projects, branches, recent } = await this.deps.repo.stats(ownerId, since);
+    const { projects, branches, recent } = await this.deps.repo.stats(userId, since);
     const last = projects?.last ?? null;
     return {
       projects: Number(projects?.n ?? 0),

@@ -1,61 +1,78 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database, JobsTable } from '../../db/schema';
+import { projectRolesOf } from '../access';
 
 /** Likes a user's words literally: % and _ match themselves. */
 function likePattern(q: string): string {
   return `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** SQL for the workspace-wide views: the dashboard's figures, search, the debug page's counts. */
+/**
+ * SQL for the workspace-wide views: the dashboard's figures, search, the debug page's counts.
+ * A person's figures and search cover every project they own or are a member of (the access
+ * module's `projectRolesOf`, joined).
+ */
 export class WorkspaceRepo {
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** The owner's project count with the latest update, branch count, and versions since `since`. */
-  async stats(ownerId: string, since: string) {
+  /** The projects a person can see, as a join target (`access.project_id`). */
+  private visible(userId: string) {
+    return projectRolesOf(this.db, userId).as('access');
+  }
+
+  /**
+   * The person's project count with the latest update, branch count, and versions since `since`,
+   * over their own and shared projects.
+   */
+  async stats(userId: string, since: string) {
     const projects = await this.db
       .selectFrom('projects')
-      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.max('updated_at').as('last')])
-      .where('owner_id', '=', ownerId)
+      .innerJoin(this.visible(userId), 'access.project_id', 'projects.id')
+      .select((eb) => [
+        eb.fn.countAll<number>().as('n'),
+        eb.fn.max('projects.updated_at').as('last'),
+      ])
       .executeTakeFirst();
     const branches = await this.db
       .selectFrom('branches')
-      .innerJoin('projects', 'projects.id', 'branches.project_id')
+      .innerJoin(this.visible(userId), 'access.project_id', 'branches.project_id')
       .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('projects.owner_id', '=', ownerId)
       .executeTakeFirst();
     const recent = await this.db
       .selectFrom('versions')
-      .innerJoin('projects', 'projects.id', 'versions.project_id')
+      .innerJoin(this.visible(userId), 'access.project_id', 'versions.project_id')
       .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('projects.owner_id', '=', ownerId)
       .where('versions.created_at', '>=', since)
       .executeTakeFirst();
     return { projects, branches, recent };
   }
 
-  /** Up to 50 each of the owner's projects, branches and versions whose words contain `q`. */
-  async search(ownerId: string, q: string) {
+  /**
+   * Up to 50 each of the projects, branches and versions (of the person's own and shared
+   * projects) whose words contain `q`.
+   */
+  async search(userId: string, q: string) {
     const pattern = likePattern(q);
     const like = (column: string) =>
       sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
     const projects = await this.db
       .selectFrom('projects')
-      .select(['id', 'name', 'description', 'updated_at'])
-      .where('owner_id', '=', ownerId)
-      .where((eb) => eb.or([like('name'), like('description')]))
-      .orderBy('updated_at', 'desc')
+      .innerJoin(this.visible(userId), 'access.project_id', 'projects.id')
+      .select(['projects.id', 'projects.name', 'projects.description', 'projects.updated_at'])
+      .where((eb) => eb.or([like('projects.name'), like('projects.description')]))
+      .orderBy('projects.updated_at', 'desc')
       .limit(50)
       .execute();
     const branches = await this.db
       .selectFrom('branches')
       .innerJoin('projects', 'projects.id', 'branches.project_id')
+      .innerJoin(this.visible(userId), 'access.project_id', 'projects.id')
       .select([
         'branches.id',
         'branches.name',
         'branches.project_id',
         'projects.name as project_name',
       ])
-      .where('projects.owner_id', '=', ownerId)
       .where(like('branches.name'))
       .orderBy('branches.name')
       .limit(50)
@@ -64,6 +81,7 @@ export class WorkspaceRepo {
       .selectFrom('versions')
       .innerJoin('projects', 'projects.id', 'versions.project_id')
       .innerJoin('branches', 'branches.id', 'versions.branch_id')
+      .innerJoin(this.visible(userId), 'access.project_id', 'projects.id')
       .select([
         'versions.id',
         'versions.project_id',
@@ -75,7 +93,6 @@ export class WorkspaceRepo {
         'projects.name as project_name',
         'branches.name as branch_name',
       ])
-      .where('projects.owner_id', '=', ownerId)
       .where((eb) => eb.or([like('versions.message'), like('versions.tags')]))
       .orderBy('versions.created_at', 'desc')
       .limit(50)

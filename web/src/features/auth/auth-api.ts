@@ -66,10 +66,11 @@ export async function signInWithMagicLink(token: string): Promise<SessionRespons
 export async function startSocialSignIn(
   provider: SocialProvider,
   fallbackMessage: string,
+  callbackURL = '/dashboard',
 ): Promise<string> {
   const body = await api.call(auth.startSocialSignIn, {
     params: { provider },
-    body: { callbackURL: '/dashboard' },
+    body: { callbackURL },
     fallbackMessage,
   });
   // Checked at run time too: the browser must never be sent to `undefined`.

@@ -11,9 +11,9 @@ import { useAuth } from './use-auth';
 
 type Mode = 'sign-in' | 'sign-up';
 
-export function EmailSignInForm() {
+export function EmailSignInForm({ initialMode = 'sign-in' }: { initialMode?: Mode }) {
   const { acceptSession } = useAuth();
-  const [mode, setMode] = useState<Mode>('sign-in');
+  const [mode, setMode] = useState<Mode>(initialMode);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const fields = useAuthFields<'email' | 'password'>();

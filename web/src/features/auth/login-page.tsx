@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Navigate, useLocation, useSearchParams } from 'react-router';
 import { AUTH_MESSAGES } from '@takes/contract';
 import { useDocumentTitle } from '../../lib/use-document-title';
@@ -8,6 +8,7 @@ import { Tabs, type TabItem } from '../../ui/tabs';
 import { EmailSignInForm } from './email-sign-in-form';
 import { MagicLinkPanel } from './magic-link-panel';
 import { DEFAULT_AFTER_SIGN_IN, redirectTargetFrom } from './redirect-target';
+import { forgetReturnTo, rememberReturnTo } from './return-to';
 import { SocialSignInPanel } from './social-sign-in-panel';
 import { useAuth } from './use-auth';
 import { useDemoSignIn } from './use-demo-sign-in';
@@ -35,12 +36,18 @@ export function LoginPage() {
   const [searchParams] = useSearchParams();
   const isDemo = searchParams.get('demo') === 'true';
   const demo = useDemoSignIn(isDemo && auth.status === 'signed-out');
+  const target = isDemo ? DEFAULT_AFTER_SIGN_IN : redirectTargetFrom(location.state);
+  const signUp = searchParams.get('mode') === 'sign-up';
+
+  // A magic link opens in a new tab, without this page's router state: remember the target for it
+  // (a plain visit keeps what an earlier one remembered: its link may still be on its way).
+  useEffect(() => {
+    if (auth.status === 'signed-out' && target !== DEFAULT_AFTER_SIGN_IN) rememberReturnTo(target);
+    else if (auth.status === 'signed-in') forgetReturnTo();
+  }, [auth.status, target]);
 
   if (auth.status === 'loading') return <PageSpinner label="Checking your session" />;
-  if (auth.status === 'signed-in') {
-    const target = isDemo ? DEFAULT_AFTER_SIGN_IN : redirectTargetFrom(location.state);
-    return <Navigate to={target} replace />;
-  }
+  if (auth.status === 'signed-in') return <Navigate to={target} replace />;
   if (demo.phase === 'pending') return <PageSpinner label="Preparing your demo workspace" />;
 
   const redirectError = redirectErrorMessage(searchParams);
@@ -49,6 +56,8 @@ export function LoginPage() {
     <SignInCard
       pageError={demo.phase === 'failed' ? demo.error : invalidLink ? null : redirectError}
       magicLinkError={invalidLink ? redirectError : null}
+      signUp={signUp}
+      target={target}
     />
   );
 }
@@ -57,10 +66,16 @@ interface SignInCardProps {
   pageError: string | null;
   /** An expired or used emailed link: shown on the Magic Link tab, which opens first. */
   magicLinkError: string | null;
+  /** `?mode=sign-up` (an invitation's 'Sign up'): the Email tab opens on its sign-up form. */
+  signUp: boolean;
+  /** Where a sign-in lands; a provider's sign-in is sent back there. */
+  target: string;
 }
 
-function SignInCard({ pageError, magicLinkError }: SignInCardProps) {
-  const [tab, setTab] = useState<SignInTab>(magicLinkError ? 'magic-link' : 'social');
+function SignInCard({ pageError, magicLinkError, signUp, target }: SignInCardProps) {
+  const [tab, setTab] = useState<SignInTab>(
+    magicLinkError ? 'magic-link' : signUp ? 'email' : 'social',
+  );
 
   return (
     <div className="mx-auto max-w-md px-4 py-16 sm:px-6">
@@ -74,8 +89,8 @@ function SignInCard({ pageError, magicLinkError }: SignInCardProps) {
           </Alert>
         )}
         <Tabs label="Sign-in method" items={TABS} selected={tab} onSelect={setTab}>
-          {tab === 'social' && <SocialSignInPanel />}
-          {tab === 'email' && <EmailSignInForm />}
+          {tab === 'social' && <SocialSignInPanel callbackURL={target} />}
+          {tab === 'email' && <EmailSignInForm initialMode={signUp ? 'sign-up' : 'sign-in'} />}
           {tab === 'magic-link' && <MagicLinkPanel initialError={magicLinkError} />}
         </Tabs>
       </div>

@@ -3,6 +3,7 @@ import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
 import { AuthContext, type AuthContextValue } from './auth-context';
 import { MagicLinkPage } from './magic-link-page';
+import { rememberReturnTo } from './return-to';
 
 let fetchMock: Mock<typeof fetch>;
 let acceptSession: Mock<AuthContextValue['acceptSession']>;
@@ -105,5 +106,17 @@ describe('MagicLinkPage', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Sign in' }));
     expect((await screen.findByTestId('where')).textContent).toBe('/login?error=invalid_link');
     expect(acceptSession).not.toHaveBeenCalled();
+  });
+
+  it('comes back to where the sign-in started (an invitation), remembered by this browser', async () => {
+    rememberReturnTo('/invite/tok_0123456789abcdef');
+    fetchMock
+      .mockResolvedValueOnce(json({ email: 'ana@example.com' }))
+      .mockResolvedValueOnce(json(session));
+    renderAt('/magic-link#token=tok-7');
+    fireEvent.click(await screen.findByRole('button', { name: 'Sign in' }));
+    expect((await screen.findByTestId('where')).textContent).toBe('/invite/tok_0123456789abcdef');
+    // Used once.
+    expect(localStorage.getItem('takes.returnTo')).toBeNull();
   });
 });

@@ -8,6 +8,7 @@ import { primaryButton } from '../../ui/button-styles';
 import { PageSpinner } from '../../ui/spinner';
 import { fetchMagicLinkEmail, signInWithMagicLink } from './auth-api';
 import { DEFAULT_AFTER_SIGN_IN } from './redirect-target';
+import { takeReturnTo } from './return-to';
 import { useAuth } from './use-auth';
 
 const INVALID_LINK = '/login?error=invalid_link';
@@ -71,7 +72,8 @@ export function MagicLinkPage() {
     setPhase({ name: 'signing-in', email });
     try {
       acceptSession(await signInWithMagicLink(token));
-      await navigate(DEFAULT_AFTER_SIGN_IN, { replace: true });
+      // Back to where the sign-in started (an invitation, say), when this browser remembers it.
+      await navigate(takeReturnTo() ?? DEFAULT_AFTER_SIGN_IN, { replace: true });
     } catch (error) {
       if (error instanceof ApiError && error.status === 400) {
         await navigate(INVALID_LINK, { replace: true });

@@ -12,7 +12,8 @@ const workingProviders: readonly { id: SocialProvider; name: string }[] = [
 
 const comingSoonProviders = ['Facebook', 'GitHub'] as const;
 
-export function SocialSignInPanel() {
+/** `callbackURL`: the path on this site the provider sends the visitor back to, signed in. */
+export function SocialSignInPanel({ callbackURL = '/dashboard' }: { callbackURL?: string }) {
   const providers = useAuthProviders();
   const noteIdPrefix = useId();
   const [pending, setPending] = useState<SocialProvider | null>(null);
@@ -23,7 +24,7 @@ export function SocialSignInPanel() {
     setError(null);
     const fallback = `An error occurred during ${name} sign in`;
     try {
-      window.location.assign(await startSocialSignIn(provider, fallback));
+      window.location.assign(await startSocialSignIn(provider, fallback, callbackURL));
     } catch (caught) {
       setError(errorMessage(caught, fallback));
       setPending(null);

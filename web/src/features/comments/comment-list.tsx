@@ -6,10 +6,12 @@ import { Spinner } from '../../ui/spinner';
 import { formatTime } from '../player/format-time';
 import { buildThreads, type CommentNode } from './comment-thread';
 
-/** What the owner can do to a comment; visitors get none of these. */
+/** What a member may do to a comment (resolve, delete); visitors get none of these. */
 export interface CommentOwnerActions {
   onToggleResolved: (comment: Comment) => void;
   onDelete: (comment: Comment) => void;
+  /** Which comments the actions show on (their author's own, or every one for an editor); all when left out. */
+  appliesTo?: (comment: Comment) => boolean;
   /** The comment whose change is being saved, so its buttons wait. */
   busyId?: string | null;
 }
@@ -97,7 +99,11 @@ function CommentItem({
   ownerActions: CommentOwnerActions | undefined;
 }) {
   const { comment } = node;
-  const busy = ownerActions?.busyId === comment.id;
+  const actions =
+    ownerActions && (!ownerActions.appliesTo || ownerActions.appliesTo(comment))
+      ? ownerActions
+      : undefined;
+  const busy = actions?.busyId === comment.id;
   return (
     <li data-testid="comment" data-comment-id={comment.id}>
       <article
@@ -124,20 +130,20 @@ function CommentItem({
           <p className="mt-1 text-sm break-words whitespace-pre-wrap text-zinc-800 dark:text-zinc-200">
             {comment.content}
           </p>
-          {onReply || ownerActions ? (
+          {onReply || actions ? (
             <div className="mt-2 flex flex-wrap gap-3">
               {onReply ? (
                 <button type="button" className={linkButton} onClick={() => onReply(comment)}>
                   Reply
                 </button>
               ) : null}
-              {ownerActions ? (
+              {actions ? (
                 <>
                   <button
                     type="button"
                     className={linkButton}
                     disabled={busy}
-                    onClick={() => ownerActions.onToggleResolved(comment)}
+                    onClick={() => actions.onToggleResolved(comment)}
                   >
                     {comment.resolved ? 'Unresolve' : 'Resolve'}
                   </button>
@@ -145,7 +151,7 @@ function CommentItem({
                     type="button"
                     className={`${linkButton} text-red-600 hover:text-red-500 dark:text-red-400`}
                     disabled={busy}
-                    onClick={() => ownerActions.onDelete(comment)}
+                    onClick={() => actions.onDelete(comment)}
                   >
                     Delete
                   </button>

@@ -64,7 +64,9 @@ function renderComments(player: AudioPlayerApi) {
       <AudioPlayerContext value={player}>{children}</AudioPlayerContext>
     </QueryClientProvider>
   );
-  return render(<VersionComments versionId="v1" track={track} />, { wrapper });
+  return render(<VersionComments versionId="v1" track={track} role="owner" userId="u1" />, {
+    wrapper,
+  });
 }
 
 let fetchMock: ReturnType<typeof vi.fn<(url: string, init?: RequestInit) => Promise<Response>>>;

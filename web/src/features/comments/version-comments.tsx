@@ -1,4 +1,4 @@
-import type { Comment } from '@takes/contract';
+import { may, type Comment, type Role } from '@takes/contract';
 import { useId, useState } from 'react';
 import { errorMessage } from '../../lib/api';
 import { ConfirmDeleteModal } from '../../ui/confirm-delete-modal';
@@ -18,10 +18,19 @@ interface VersionCommentsProps {
   versionId: string;
   /** The version as the global player plays it, for timestamps and 'Attach current time'. */
   track: PlayerTrack;
+  /** The caller's role on the project: a Viewer only reads, an Editor moderates every comment. */
+  role: Role;
+  /** The caller, who may resolve and delete their own comments (as a Commenter). */
+  userId: string;
 }
 
-/** The owner's comments on a version: read, add, reply, resolve and delete. */
-export function VersionComments({ versionId, track }: VersionCommentsProps) {
+/**
+ * A version's comments for its members: everyone reads; a Commenter adds, replies, and resolves
+ * or deletes their own; an Editor (and the owner) resolves and deletes any.
+ */
+export function VersionComments({ versionId, track, role, userId }: VersionCommentsProps) {
+  const canComment = may(role, 'comment');
+  const canModerate = may(role, 'moderateComments');
   const [showResolved, setShowResolved] = useState(true);
   const [replyingTo, setReplyingTo] = useState<Comment | null>(null);
   const [deleting, setDeleting] = useState<Comment | null>(null);
@@ -84,23 +93,26 @@ export function VersionComments({ versionId, track }: VersionCommentsProps) {
         isPending={comments.isPending}
         error={comments.error}
         onSeek={seekTo}
-        onReply={setReplyingTo}
+        onReply={canComment ? setReplyingTo : undefined}
         ownerActions={{
           onToggleResolved: toggleResolved,
           onDelete: setDeleting,
+          appliesTo: (comment) => canModerate || (canComment && comment.user_id === userId),
           busyId: setResolved.isPending ? (setResolved.variables?.id ?? null) : null,
         }}
       />
 
-      <CommentForm
-        track={track}
-        onSubmit={post}
-        pending={addComment.isPending}
-        error={addComment.error ? errorMessage(addComment.error, addComment.error.message) : null}
-        replyingTo={replyingTo}
-        onCancelReply={() => setReplyingTo(null)}
-        allowTeamOnly
-      />
+      {canComment ? (
+        <CommentForm
+          track={track}
+          onSubmit={post}
+          pending={addComment.isPending}
+          error={addComment.error ? errorMessage(addComment.error, addComment.error.message) : null}
+          replyingTo={replyingTo}
+          onCancelReply={() => setReplyingTo(null)}
+          allowTeamOnly
+        />
+      ) : null}
 
       {deleting ? (
         <ConfirmDeleteModal

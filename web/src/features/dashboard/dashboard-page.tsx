@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import type { Project } from '@takes/contract';
+import type { Project, SharedProject } from '@takes/contract';
 import { errorMessage } from '../../lib/api';
 import { formatDate } from '../../lib/format';
 import { useDocumentTitle } from '../../lib/use-document-title';
@@ -12,7 +12,8 @@ import { useCurrentUser } from '../auth/use-auth';
 import { welcomeName } from '../auth/user-names';
 import { CreateProjectModal } from '../projects/create-project-modal';
 import { DeleteProjectModal } from '../projects/delete-project-modal';
-import { useProjects, useStats } from '../projects/projects-api';
+import { RoleBadge } from '../members/role-badge';
+import { useProjects, useSharedProjects, useStats } from '../projects/projects-api';
 
 const RECENT_PROJECTS = 3;
 const BRANCHES_PER_CARD = 2;
@@ -52,6 +53,8 @@ export function DashboardPage() {
           <ProjectsTable projects={projects.data} onDelete={setDeleting} />
         </>
       )}
+
+      <SharedWithYou />
 
       <QuickActions />
 
@@ -175,6 +178,62 @@ function RecentProjects({ projects, onDelete }: ProjectListProps) {
         ))}
       </ul>
     </section>
+  );
+}
+
+/** Projects others own that the caller is a member of; hidden while there are none. */
+function SharedWithYou() {
+  const shared = useSharedProjects();
+  if (shared.isError) {
+    return (
+      <Alert tone="error">
+        Error loading shared projects: {errorMessage(shared.error, 'Failed to load projects')}
+      </Alert>
+    );
+  }
+  if (!shared.data || shared.data.length === 0) return null;
+  return (
+    <section aria-labelledby="shared-projects">
+      <h2 id="shared-projects" className="text-xl font-semibold">
+        Shared with you
+      </h2>
+      <ul className="mt-4 grid gap-4 md:grid-cols-2 lg:grid-cols-3">
+        {shared.data.map((project) => (
+          <SharedProjectCard key={project.id} project={project} />
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function SharedProjectCard({ project }: { project: SharedProject }) {
+  return (
+    <li className={`${cardClass} flex flex-col`} data-project={project.name}>
+      <div className="flex items-start justify-between gap-2">
+        <h3 className="min-w-0 font-semibold break-words">{project.name}</h3>
+        <div className="flex shrink-0 flex-wrap justify-end gap-1">
+          <RoleBadge role={project.role} />
+          <PrivacyBadge isPrivate={project.is_private} />
+        </div>
+      </div>
+      <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-300">
+        {project.description || 'No description provided.'}
+      </p>
+      <p className="mt-2 text-xs text-zinc-600 dark:text-zinc-400">Owner: {project.owner.name}</p>
+      <p className="mt-1 text-xs text-zinc-600 dark:text-zinc-400">
+        Updated {formatDate(project.updated_at)}
+      </p>
+      <BranchPreview project={project} />
+      <div className="mt-auto flex justify-end pt-4">
+        <Link
+          to={`/projects/${project.id}`}
+          className={`${primaryButton} px-3 py-1.5`}
+          aria-label={`Open ${project.name}`}
+        >
+          Open
+        </Link>
+      </div>
+    </li>
   );
 }
 

@@ -238,16 +238,18 @@ export function GlobalPlayer({ onShare }: GlobalPlayerProps) {
                     <DownloadIcon />
                   </a>
                 ) : null}
-                <button
-                  type="button"
-                  aria-label="Share track"
-                  title="Share track"
-                  disabled={!onShare || !track.versionId}
-                  className={iconButton}
-                  onClick={() => onShare?.(track)}
-                >
-                  <ShareIcon />
-                </button>
+                {track.shareable !== false && (
+                  <button
+                    type="button"
+                    aria-label="Share track"
+                    title="Share track"
+                    disabled={!onShare || !track.versionId}
+                    className={iconButton}
+                    onClick={() => onShare?.(track)}
+                  >
+                    <ShareIcon />
+                  </button>
+                )}
               </div>
             </div>
           </div>

@@ -13,6 +13,8 @@ export interface PlayerTrack {
   /** Shown as the album in the operating system's media controls (the project name). */
   album?: string;
   sourceUrl?: string;
+  /** false: the caller may not create share links for it, so the player offers no share button. */
+  shareable?: boolean;
   /** Skip the authenticated preflight and load the URL directly. */
   bypassAuth?: boolean;
   coverArt?: string;

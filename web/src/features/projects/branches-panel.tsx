@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import type { BranchWithVersions } from '@takes/contract';
+import { may, type BranchWithVersions, type Role } from '@takes/contract';
 import { errorMessage } from '../../lib/api';
 import { Alert } from '../../ui/alert';
 import { Badge } from '../../ui/badge';
@@ -9,6 +9,8 @@ import { useDeleteBranch, useRenameBranch, useSetDefaultBranch } from './project
 
 interface BranchesPanelProps {
   projectId: string;
+  /** The caller's role: uploading and changing branches need Editor. */
+  role: Role;
   branches: BranchWithVersions[];
   selectedId: string | null;
   onSelect: (branchId: string) => void;
@@ -22,6 +24,8 @@ const iconButton =
 
 export function BranchesPanel(props: BranchesPanelProps) {
   const { projectId, branches } = props;
+  const canUpload = may(props.role, 'upload');
+  const canManage = may(props.role, 'manageBranches');
   const setDefault = useSetDefaultBranch(projectId);
   const [deleting, setDeleting] = useState<BranchWithVersions | null>(null);
   const [renamingId, setRenamingId] = useState<string | null>(null);
@@ -41,13 +45,15 @@ export function BranchesPanel(props: BranchesPanelProps) {
             Select a branch to view its versions
           </p>
         </div>
-        <button
-          type="button"
-          className={`${secondaryButton} shrink-0 px-3 py-1.5 whitespace-nowrap`}
-          onClick={props.onNewBranch}
-        >
-          New Branch
-        </button>
+        {canManage && (
+          <button
+            type="button"
+            className={`${secondaryButton} shrink-0 px-3 py-1.5 whitespace-nowrap`}
+            onClick={props.onNewBranch}
+          >
+            New Branch
+          </button>
+        )}
       </div>
       {failure && (
         <Alert tone="error" className="mt-3">
@@ -58,9 +64,11 @@ export function BranchesPanel(props: BranchesPanelProps) {
       {branches.length === 0 ? (
         <div className="mt-6 text-center text-sm">
           <p className="font-medium">No branches yet</p>
-          <p className="text-zinc-600 dark:text-zinc-300">
-            Create a branch to organize your versions
-          </p>
+          {canManage && (
+            <p className="text-zinc-600 dark:text-zinc-300">
+              Create a branch to organize your versions
+            </p>
+          )}
         </div>
       ) : (
         <ul className="mt-4 max-h-96 space-y-1 overflow-y-auto" aria-label="Branches">
@@ -96,16 +104,18 @@ export function BranchesPanel(props: BranchesPanelProps) {
                     {branch.versions.length} {branch.versions.length === 1 ? 'version' : 'versions'}
                   </span>
                 </button>
-                <button
-                  type="button"
-                  className={iconButton}
-                  aria-label={`Upload new version to ${branch.name}`}
-                  title="Upload new version"
-                  onClick={() => props.onUpload(branch)}
-                >
-                  <Icon path="M12 16V4m0 0-4 4m4-4 4 4M4 20h16" />
-                </button>
-                {!branch.is_default && (
+                {canUpload && (
+                  <button
+                    type="button"
+                    className={iconButton}
+                    aria-label={`Upload new version to ${branch.name}`}
+                    title="Upload new version"
+                    onClick={() => props.onUpload(branch)}
+                  >
+                    <Icon path="M12 16V4m0 0-4 4m4-4 4 4M4 20h16" />
+                  </button>
+                )}
+                {canManage && !branch.is_default && (
                   <button
                     type="button"
                     className={iconButton}
@@ -117,16 +127,18 @@ export function BranchesPanel(props: BranchesPanelProps) {
                     <Icon path="m12 3 2.7 5.5 6 .9-4.35 4.2 1 6L12 16.8 6.6 19.6l1-6L3.3 9.4l6-.9z" />
                   </button>
                 )}
-                <button
-                  type="button"
-                  className={iconButton}
-                  aria-label={`Rename ${branch.name}`}
-                  title="Rename"
-                  onClick={() => setRenamingId(branch.id)}
-                >
-                  <Icon path="M4 20h4L19 9l-4-4L4 16zM14 6l4 4" />
-                </button>
-                {!branch.is_default && (
+                {canManage && (
+                  <button
+                    type="button"
+                    className={iconButton}
+                    aria-label={`Rename ${branch.name}`}
+                    title="Rename"
+                    onClick={() => setRenamingId(branch.id)}
+                  >
+                    <Icon path="M4 20h4L19 9l-4-4L4 16zM14 6l4 4" />
+                  </button>
+                )}
+                {canManage && !branch.is_default && (
                   <button
                     type="button"
                     className={iconButton}

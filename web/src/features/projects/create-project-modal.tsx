@@ -6,6 +6,7 @@ import { primaryButton, secondaryButton } from '../../ui/button-styles';
 import { Modal } from '../../ui/modal';
 import { TextField } from '../../ui/text-field';
 import { useCreateProject } from './projects-api';
+import { PUBLIC_MEANING } from './public-meaning';
 
 interface CreateProjectModalProps {
   onClose: () => void;
@@ -132,6 +133,12 @@ export function PrivacyRadios({
           Public
         </label>
       </div>
+      {!isPrivate && (
+        <p className="mt-2 text-xs text-zinc-600 dark:text-zinc-400">
+          {PUBLIC_MEANING} Its page is not listed in search engines unless you choose so on the
+          project page.
+        </p>
+      )}
     </fieldset>
   );
 }

@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { Navigate, useLocation, useParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import type { BranchWithVersions } from '@takes/contract';
 import { ApiError, errorMessage } from '../../lib/api';
 import { useDocumentTitle } from '../../lib/use-document-title';
-import { primaryButton } from '../../ui/button-styles';
+import { useAuth } from '../auth/use-auth';
 import { BranchesPanel } from './branches-panel';
 import { CreateBranchModal } from './create-branch-modal';
 import { ProjectHeader } from './project-header';
@@ -16,6 +16,8 @@ import {
   useProject,
   useRefreshWorkspace,
 } from './projects-api';
+import { ProjectSkeleton, StateBox } from './project-states';
+import { PublicProjectView } from './public-project-page';
 import { UploadVersionModal } from './upload-version-modal';
 import { VersionsPanel } from './versions-panel';
 
@@ -25,8 +27,29 @@ const POLL_AFTER_UPLOAD_MS = 2000;
 /** undefined: not chosen yet, so the default rule applies; null: cleared on purpose. */
 type Choice = string | null | undefined;
 
+/**
+ * /projects/{projectId}. Members see the project's workspace; anyone else sees a Public project's
+ * read-only page. A signed-out visitor whose address is not a Public project goes to sign-in,
+ * which brings them back here.
+ */
 export function ProjectPage() {
   const { projectId = '' } = useParams();
+  const auth = useAuth();
+  const location = useLocation();
+
+  if (auth.status === 'loading') return <ProjectSkeleton />;
+  if (auth.status === 'signed-out') {
+    return (
+      <PublicProjectView
+        projectId={projectId}
+        notFound={<Navigate to="/login" replace state={{ from: location }} />}
+      />
+    );
+  }
+  return <MemberProjectPage projectId={projectId} />;
+}
+
+function MemberProjectPage({ projectId }: { projectId: string }) {
   const project = useProject(projectId);
   const branches = useBranches(projectId);
   useDocumentTitle(project.data ? `${project.data.name} · Takes` : 'Project · Takes');
@@ -34,14 +57,17 @@ export function ProjectPage() {
   if (project.isPending || (project.isSuccess && branches.isPending)) return <ProjectSkeleton />;
   if (project.isError) {
     const error = project.error;
-    if (error instanceof ApiError && [400, 403, 404].includes(error.status)) {
-      return (
-        <StateBox title="Project not found">
-          The project you&apos;re looking for doesn&apos;t exist or you don&apos;t have permission
-          to view it.
-        </StateBox>
-      );
+    const notFound = (
+      <StateBox title="Project not found">
+        The project you&apos;re looking for doesn&apos;t exist or you don&apos;t have permission to
+        view it.
+      </StateBox>
+    );
+    // Not a member: it may still be a Public project, readable by anyone.
+    if (error instanceof ApiError && error.status === 404) {
+      return <PublicProjectView projectId={projectId} notFound={notFound} />;
     }
+    if (error instanceof ApiError && [400, 403].includes(error.status)) return notFound;
     return (
       <StateBox title="Error loading project">
         {errorMessage(error, 'Failed to load project')}
@@ -113,6 +139,7 @@ function ProjectWorkspace({
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,2fr)]">
         <BranchesPanel
           projectId={projectId}
+          role={project.role}
           branches={branches}
           selectedId={selectedBranch?.id ?? null}
           onSelect={(id) => {
@@ -130,6 +157,7 @@ function ProjectWorkspace({
         />
         <VersionsPanel
           projectName={project.name}
+          role={project.role}
           branch={selectedBranch}
           selectedVersion={selectedVersion}
           onSelectVersion={setVersionChoice}
@@ -165,41 +193,6 @@ function ProjectWorkspace({
           }}
         />
       )}
-    </div>
-  );
-}
-
-function StateBox({ title, children }: { title: string; children: React.ReactNode }) {
-  return (
-    <div className="mx-auto max-w-xl px-4 py-16">
-      <div
-        role="alert"
-        className="rounded-lg border border-red-200 bg-red-50 p-6 text-center dark:border-red-900/60 dark:bg-red-950/40"
-      >
-        <h1 className="text-xl font-semibold text-red-900 dark:text-red-100">{title}</h1>
-        <p className="mt-2 text-sm text-red-800 dark:text-red-200">{children}</p>
-        <Link to="/dashboard" className={`${primaryButton} mt-4`}>
-          Return to Dashboard
-        </Link>
-      </div>
-    </div>
-  );
-}
-
-function ProjectSkeleton() {
-  return (
-    <div
-      className="mx-auto max-w-6xl animate-pulse space-y-6 px-4 py-8 sm:px-6"
-      role="status"
-      aria-label="Loading project"
-    >
-      <div className="h-4 w-32 rounded bg-zinc-200 dark:bg-zinc-800" />
-      <div className="h-8 w-2/3 rounded bg-zinc-200 dark:bg-zinc-800" />
-      <div className="h-4 w-1/2 rounded bg-zinc-200 dark:bg-zinc-800" />
-      <div className="grid gap-6 lg:grid-cols-[1fr_2fr]">
-        <div className="h-64 rounded-lg bg-zinc-200 dark:bg-zinc-800" />
-        <div className="h-64 rounded-lg bg-zinc-200 dark:bg-zinc-800" />
-      </div>
     </div>
   );
 }

@@ -6,6 +6,8 @@ const projects = routes.projects;
 
 export const queryKeys = {
   projects: ['projects'] as const,
+  shared: ['projects', 'shared'] as const,
+  publicProject: (id: string) => ['public', 'projects', id] as const,
   project: (id: string) => ['projects', id] as const,
   branches: (projectId: string) => ['projects', projectId, 'branches'] as const,
   stats: ['stats'] as const,
@@ -19,11 +21,33 @@ export function useProjects() {
   });
 }
 
+/** 'Shared with you': projects others own that the caller is a member of. */
+export function useSharedProjects() {
+  return useQuery({
+    queryKey: queryKeys.shared,
+    queryFn: ({ signal }) => api.call(projects.listSharedProjects, { signal }),
+  });
+}
+
 export function useProject(projectId: string) {
   return useQuery({
     queryKey: queryKeys.project(projectId),
     queryFn: ({ signal }) => api.call(projects.getProject, { params: { projectId }, signal }),
     // A 404 is an answer ('Project not found'), not a hiccup worth retrying.
+    retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 1,
+  });
+}
+
+/** A Public project's read-only page, for anyone; 404 while it is private or missing. */
+export function usePublicProject(projectId: string) {
+  return useQuery({
+    queryKey: queryKeys.publicProject(projectId),
+    queryFn: ({ signal }) =>
+      api.call(routes.publicPages.getPublicProject, {
+        params: { projectId },
+        signal,
+        fallbackMessage: 'Failed to load project',
+      }),
     retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 1,
   });
 }
@@ -83,7 +107,7 @@ export function useDeleteProject() {
 export function useUpdateProject(projectId: string) {
   const refresh = useRefreshWorkspace();
   return useMutation({
-    mutationFn: (input: { name?: string; description?: string | null }) =>
+    mutationFn: (input: { name?: string; description?: string | null; listed?: boolean }) =>
       api.call(projects.updateProject, { params: { projectId }, body: input }),
     onSuccess: refresh,
   });
@@ -94,6 +118,22 @@ export function useTogglePrivacy(projectId: string) {
   return useMutation({
     mutationFn: () => api.call(projects.toggleProjectPrivacy, { params: { projectId } }),
     onSuccess: refresh,
+  });
+}
+
+/**
+ * 'Make public' after its confirmation: switches the project to Public, then sets 'List in search
+ * engines' when it differs from what the project has (unticked: the public page carries noindex).
+ */
+export function useMakePublic(projectId: string) {
+  const refresh = useRefreshWorkspace();
+  return useMutation({
+    mutationFn: async ({ listed }: { listed: boolean }) => {
+      const project = await api.call(projects.toggleProjectPrivacy, { params: { projectId } });
+      if (project.listed === listed) return project;
+      return api.call(projects.updateProject, { params: { projectId }, body: { listed } });
+    },
+    onSettled: refresh,
   });
 }
 

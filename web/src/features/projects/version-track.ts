@@ -1,9 +1,12 @@
-import { routes, type Version } from '@takes/contract';
+import { may, routes, type Role, type Version } from '@takes/contract';
 import { api } from '../../lib/api';
 import type { PlayerTrack } from '../player/use-audio-player';
 
-/** A version as the global player's track. */
-export function versionTrack(version: Version, projectName: string): PlayerTrack {
+/**
+ * A version as the global player's track. With the caller's role, the player offers its share
+ * button only to those who may create share links.
+ */
+export function versionTrack(version: Version, projectName: string, role?: Role): PlayerTrack {
   return {
     id: version.id,
     title: version.message || `Version ${version.version_number}`,
@@ -12,6 +15,7 @@ export function versionTrack(version: Version, projectName: string): PlayerTrack
     versionId: version.id,
     projectId: version.project_id,
     versionNumber: version.version_number,
+    ...(role ? { shareable: may(role, 'share') } : {}),
     ...(version.waveform_data
       ? { peaks: version.waveform_data.peaks, duration: version.waveform_data.duration }
       : {}),

@@ -1,6 +1,12 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import type { BranchWithVersions, ProcessingResponse, Version } from '@takes/contract';
+import {
+  may,
+  type BranchWithVersions,
+  type ProcessingResponse,
+  type Role,
+  type Version,
+} from '@takes/contract';
 import { formatDate } from '../../lib/format';
 import { Badge } from '../../ui/badge';
 import { primaryButton, secondaryButton } from '../../ui/button-styles';
@@ -12,6 +18,8 @@ import { downloadUrl, versionTrack } from './version-track';
 
 interface VersionsPanelProps {
   projectName: string;
+  /** The caller's role: uploading and share links need Editor. */
+  role: Role;
   branch: BranchWithVersions | null;
   selectedVersion: Version | null;
   onSelectVersion: (versionId: string) => void;
@@ -31,11 +39,15 @@ export function VersionsPanel(props: VersionsPanelProps) {
       <section className={`${panelClass} py-12 text-center`}>
         <h2 className="text-lg font-semibold">Select a branch</h2>
         <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-300">
-          Choose a branch on the left, or create one.
+          {may(props.role, 'manageBranches')
+            ? 'Choose a branch on the left, or create one.'
+            : 'Choose a branch on the left.'}
         </p>
-        <button type="button" className={`${primaryButton} mt-4`} onClick={props.onNewBranch}>
-          Create Branch
-        </button>
+        {may(props.role, 'manageBranches') && (
+          <button type="button" className={`${primaryButton} mt-4`} onClick={props.onNewBranch}>
+            Create Branch
+          </button>
+        )}
       </section>
     );
   }
@@ -47,15 +59,18 @@ export function VersionsPanel(props: VersionsPanelProps) {
           Versions{' '}
           <span className="text-zinc-600 dark:text-zinc-400">({branch.versions.length})</span>
         </h2>
-        <button type="button" className={`${primaryButton} px-3 py-1.5`} onClick={props.onUpload}>
-          Upload Version
-        </button>
+        {may(props.role, 'upload') && (
+          <button type="button" className={`${primaryButton} px-3 py-1.5`} onClick={props.onUpload}>
+            Upload Version
+          </button>
+        )}
       </div>
 
       {selectedVersion && (
         <SelectedVersionCard
           version={selectedVersion}
           projectName={props.projectName}
+          role={props.role}
           processing={props.processing}
         />
       )}
@@ -71,6 +86,7 @@ export function VersionsPanel(props: VersionsPanelProps) {
               key={version.id}
               version={version}
               projectName={props.projectName}
+              role={props.role}
               selected={version.id === selectedVersion?.id}
               onSelect={() => props.onSelectVersion(version.id)}
             />
@@ -84,10 +100,12 @@ export function VersionsPanel(props: VersionsPanelProps) {
 function SelectedVersionCard({
   version,
   projectName,
+  role,
   processing,
 }: {
   version: Version;
   projectName: string;
+  role: Role;
   processing: ProcessingResponse | undefined;
 }) {
   const inProgress = version.status === 'processing';
@@ -124,7 +142,7 @@ function SelectedVersionCard({
         <p className="mt-2 text-sm text-red-700 dark:text-red-400">{version.error}</p>
       )}
       <div className="mt-3 flex flex-wrap gap-2">
-        <PlayButton version={version} projectName={projectName} variant="card" />
+        <PlayButton version={version} projectName={projectName} role={role} variant="card" />
         <a href={downloadUrl(version.id)} download className={`${secondaryButton} px-3 py-1.5`}>
           Download
         </a>
@@ -134,7 +152,7 @@ function SelectedVersionCard({
         >
           Open version
         </Link>
-        <ShareButton version={version} projectName={projectName} />
+        {may(role, 'share') && <ShareButton version={version} projectName={projectName} />}
       </div>
     </article>
   );
@@ -167,13 +185,15 @@ function ShareButton({ version, projectName }: { version: Version; projectName: 
 function PlayButton({
   version,
   projectName,
+  role,
   variant,
 }: {
   version: Version;
   projectName: string;
+  role: Role;
   variant: 'row' | 'card';
 }) {
-  const row = useRowPlay(versionTrack(version, projectName));
+  const row = useRowPlay(versionTrack(version, projectName, role));
   const label = `${row.playing ? 'Pause' : 'Play'} version ${version.version_number}`;
   const unavailable = version.status !== 'completed';
   if (variant === 'card') {
@@ -217,15 +237,17 @@ function PlayButton({
 function VersionRow({
   version,
   projectName,
+  role,
   selected,
   onSelect,
 }: {
   version: Version;
   projectName: string;
+  role: Role;
   selected: boolean;
   onSelect: () => void;
 }) {
-  const row = useRowPlay(versionTrack(version, projectName));
+  const row = useRowPlay(versionTrack(version, projectName, role));
   return (
     <li
       data-version={version.version_number}
@@ -235,7 +257,7 @@ function VersionRow({
           : 'hover:bg-zinc-50 dark:hover:bg-zinc-800'
       }`}
     >
-      <PlayButton version={version} projectName={projectName} variant="row" />
+      <PlayButton version={version} projectName={projectName} role={role} variant="row" />
       <button
         type="button"
         onClick={onSelect}

@@ -1,10 +1,12 @@
 import { useRef, useState, type ChangeEvent } from 'react';
-import { MAX_COVER_BYTES, REPO_MESSAGES, type Bounce, type Repository } from '@takes/contract';
+import { MAX_COVER_BYTES, REPO_MESSAGES, may, type Bounce, type Repository } from '@takes/contract';
 import { errorMessage } from '../../lib/api';
 import { formatRelativeTime, pluralize } from '../../lib/format';
 import { Alert } from '../../ui/alert';
 import { primaryButton, secondaryButton } from '../../ui/button-styles';
 import { LOGO_URL } from '../bounces/cover';
+import { MembersButton } from '../members/members-button';
+import { RoleBadge } from '../members/role-badge';
 import { publishBounce, PublishError } from './publish-bounce';
 import { useRefreshRepos, useUploadCover } from './repos-api';
 
@@ -28,9 +30,12 @@ export function RepoHeader({ repo, publishBranch, onPublished }: RepoHeaderProps
       <div className="min-w-0 flex-1 space-y-3">
         <div>
           <p className="text-sm text-zinc-600 dark:text-zinc-300">Repository</p>
-          <h1 className="text-3xl font-bold tracking-tight break-words text-zinc-900 dark:text-white">
-            {repo.name}
-          </h1>
+          <div className="flex flex-wrap items-center gap-2">
+            <h1 className="text-3xl font-bold tracking-tight break-words text-zinc-900 dark:text-white">
+              {repo.name}
+            </h1>
+            <RoleBadge role={repo.role} />
+          </div>
           <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-300">
             Last activity {formatRelativeTime(repo.last_activity_at)} ·{' '}
             {pluralize(repo.patch_count, 'patch', 'patches')} ·{' '}
@@ -109,38 +114,47 @@ function RepoActions({ repo, publishBranch, onPublished }: RepoHeaderProps) {
   return (
     <div className="space-y-3">
       <div className="flex flex-wrap gap-2">
-        <button
-          type="button"
-          className={`${secondaryButton} ${compactButton}`}
-          disabled={uploadCover.isPending}
-          onClick={() => coverInput.current?.click()}
-        >
-          {uploadCover.isPending ? 'Uploading cover…' : 'Change cover'}
-        </button>
-        <input
-          ref={coverInput}
-          type="file"
-          accept={COVER_TYPES}
-          aria-label="Cover image"
-          className="hidden"
-          onChange={onCoverChosen}
-        />
-        <button
-          type="button"
-          className={`${primaryButton} ${compactButton}`}
-          disabled={publishing}
-          onClick={() => audioInput.current?.click()}
-        >
-          Publish bounce
-        </button>
-        <input
-          ref={audioInput}
-          type="file"
-          accept={AUDIO_TYPES}
-          aria-label="Bounce audio file"
-          className="hidden"
-          onChange={(event) => void onAudioChosen(event)}
-        />
+        <MembersButton target={{ kind: 'repository', id: repo.id }} targetName={repo.name} />
+        {may(repo.role, 'editCover') && (
+          <>
+            <button
+              type="button"
+              className={`${secondaryButton} ${compactButton}`}
+              disabled={uploadCover.isPending}
+              onClick={() => coverInput.current?.click()}
+            >
+              {uploadCover.isPending ? 'Uploading cover…' : 'Change cover'}
+            </button>
+            <input
+              ref={coverInput}
+              type="file"
+              accept={COVER_TYPES}
+              aria-label="Cover image"
+              className="hidden"
+              onChange={onCoverChosen}
+            />
+          </>
+        )}
+        {may(repo.role, 'publish') && (
+          <>
+            <button
+              type="button"
+              className={`${primaryButton} ${compactButton}`}
+              disabled={publishing}
+              onClick={() => audioInput.current?.click()}
+            >
+              Publish bounce
+            </button>
+            <input
+              ref={audioInput}
+              type="file"
+              accept={AUDIO_TYPES}
+              aria-label="Bounce audio file"
+              className="hidden"
+              onChange={(event) => void onAudioChosen(event)}
+            />
+          </>
+        )}
         <button
           type="button"
           className={`${secondaryButton} ${compactButton}`}

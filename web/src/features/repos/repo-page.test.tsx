@@ -183,4 +183,38 @@ describe('RepoPage', () => {
     renderRepo();
     expect((await screen.findByRole('alert')).textContent).toContain('Repository not found');
   });
+
+  it("shows the caller's role; a Viewer neither publishes nor changes the cover", async () => {
+    stubApi({
+      '/api/repos/r1': { repo: repository({ role: 'viewer' }) },
+      '/api/repos/r1/branches': { branches: [branchRow] },
+      '/api/repos/r1/commits': { commits: [] },
+      '/api/repos/r1/bounces': { bounces: [] },
+      '/api/repos/r1/members': { role: 'viewer', members: [], invitations: [] },
+    });
+    renderRepo();
+    const heading = await screen.findByRole('heading', { name: 'Night Drive', level: 1 });
+    expect(within(heading.parentElement!).getByText('Viewer')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Publish bounce' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Change cover' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Pull' })).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Members' }));
+    expect(await screen.findByRole('dialog', { name: 'Repository members' })).toBeTruthy();
+    expect(await screen.findByRole('button', { name: 'Leave repository' })).toBeTruthy();
+  });
+
+  it('an Editor publishes and changes the cover', async () => {
+    stubApi({
+      '/api/repos/r1': { repo: repository({ role: 'editor' }) },
+      '/api/repos/r1/branches': { branches: [branchRow] },
+      '/api/repos/r1/commits': { commits: [] },
+      '/api/repos/r1/bounces': { bounces: [] },
+    });
+    renderRepo();
+    const heading = await screen.findByRole('heading', { name: 'Night Drive', level: 1 });
+    expect(within(heading.parentElement!).getByText('Editor')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Publish bounce' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Change cover' })).toBeTruthy();
+  });
 });

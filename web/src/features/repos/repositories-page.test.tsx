@@ -76,4 +76,20 @@ describe('RepositoriesPage', () => {
     const post = fetchMock.mock.calls.find(([, init]) => init?.method === 'POST');
     expect(JSON.parse(post?.[1]?.body as string)).toEqual({ name: 'Fresh' });
   });
+
+  it('marks repositories shared with you with your role there', async () => {
+    stubApi({
+      '/api/audio-git/repositories': {
+        data: [
+          repository({ id: 'r1', name: 'Night Drive' }),
+          repository({ id: 'r2', name: 'Band Stems', role: 'commenter' }),
+        ],
+      },
+    });
+    renderPage();
+    const own = (await screen.findByRole('link', { name: 'Night Drive' })).closest('tr')!;
+    const shared = screen.getByRole('link', { name: 'Band Stems' }).closest('tr')!;
+    expect(within(shared).getByText('Commenter')).toBeTruthy();
+    expect(within(own).queryByText('Owner')).toBeNull();
+  });
 });

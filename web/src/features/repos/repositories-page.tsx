@@ -8,6 +8,7 @@ import { Alert } from '../../ui/alert';
 import { primaryButton } from '../../ui/button-styles';
 import { PageSpinner } from '../../ui/spinner';
 import { inputClass } from '../../ui/text-field';
+import { RoleBadge } from '../members/role-badge';
 import { CreateRepoModal } from './create-repo-modal';
 import { useRepositories } from './repos-api';
 
@@ -105,12 +106,16 @@ function RepositoryTable({ repos, query }: { repos: Repository[]; query: string 
           {shown.map((repo) => (
             <tr key={repo.id} className="hover:bg-zinc-50 dark:hover:bg-zinc-900">
               <td className="px-4 py-3">
-                <Link
-                  to={`/repositories/${repo.id}`}
-                  className="font-medium text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-indigo-300"
-                >
-                  {repo.name}
-                </Link>
+                <span className="flex flex-wrap items-center gap-2">
+                  <Link
+                    to={`/repositories/${repo.id}`}
+                    className="font-medium text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-indigo-300"
+                  >
+                    {repo.name}
+                  </Link>
+                  {/* Shared with you: your role there. */}
+                  {repo.role !== 'owner' && <RoleBadge role={repo.role} />}
+                </span>
               </td>
               <td className="px-4 py-3 whitespace-nowrap text-zinc-600 dark:text-zinc-300">
                 <time dateTime={repo.last_activity_at} title={formatDate(repo.last_activity_at)}>

@@ -2,7 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { Bounce, Repository } from '@takes/contract';
 import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { createMemoryRouter, RouterProvider, useLocation, type RouteObject } from 'react-router';
 import { vi } from 'vitest';
 import { AuthContext, type AuthContextValue } from '../auth/auth-context';
 import { fakePlayer } from '../player/test-support';
@@ -10,7 +10,7 @@ import { AudioPlayerContext, type AudioPlayerApi } from '../player/use-audio-pla
 
 /** Test-only helpers for the repository and bounces screens. */
 
-const signedIn: AuthContextValue = {
+export const signedIn: AuthContextValue = {
   status: 'signed-in',
   user: { id: 'u1', email: 'me@example.com', name: null, displayName: null, avatarUrl: null },
   refresh: () => Promise.resolve(),
@@ -18,26 +18,55 @@ const signedIn: AuthContextValue = {
   acceptSession: () => undefined,
 };
 
-/** Renders `element` at `url`, matched by the route `pattern`, with a query client and player. */
+export const signedOut: AuthContextValue = {
+  status: 'signed-out',
+  user: null,
+  refresh: () => Promise.resolve(),
+  signOut: () => Promise.resolve(),
+  acceptSession: () => undefined,
+};
+
+/** A page standing in for another route: shows where it is and the `from` it was sent with. */
+export function Landed({ name }: { name: string }) {
+  const location = useLocation();
+  const from = (location.state as { from?: { pathname: string } } | null)?.from;
+  return (
+    <div>
+      <p>{name}</p>
+      <p data-testid="landed-at">{`${location.pathname}${location.search}`}</p>
+      {from && <p data-testid="landed-from">{from.pathname}</p>}
+    </div>
+  );
+}
+
+/**
+ * Renders `element` at `url`, matched by the route `pattern`, with a query client and player;
+ * signed in as u1 unless `auth` says otherwise; `routes` add other pages to land on.
+ */
 export function renderAt(
   element: ReactElement,
   {
     pattern,
     url,
     player = fakePlayer(),
-  }: { pattern: string; url: string; player?: AudioPlayerApi },
+    auth = signedIn,
+    routes = [],
+  }: {
+    pattern: string;
+    url: string;
+    player?: AudioPlayerApi;
+    auth?: AuthContextValue;
+    routes?: RouteObject[];
+  },
 ) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const router = createMemoryRouter(
-    [
-      { path: pattern, element },
-      { path: '*', element: <p>Elsewhere</p> },
-    ],
+    [{ path: pattern, element }, ...routes, { path: '*', element: <p>Elsewhere</p> }],
     { initialEntries: [url] },
   );
   return render(
     <QueryClientProvider client={client}>
-      <AuthContext value={signedIn}>
+      <AuthContext value={auth}>
         <AudioPlayerContext value={player}>
           <RouterProvider router={router} />
         </AudioPlayerContext>

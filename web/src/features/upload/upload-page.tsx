@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { PROJECT_MESSAGES } from '@takes/contract';
+import { PROJECT_MESSAGES, may } from '@takes/contract';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { Alert } from '../../ui/alert';
 import { primaryButton, secondaryButton } from '../../ui/button-styles';
@@ -14,6 +14,7 @@ import {
   useProcessingStatus,
   useProjects,
   useRefreshWorkspace,
+  useSharedProjects,
 } from '../projects/projects-api';
 import { audioFileProblem, baseName } from './audio-file';
 import { FileDropZone } from './file-drop-zone';
@@ -236,7 +237,10 @@ interface VersionTargetProps {
 
 function VersionTarget(props: VersionTargetProps) {
   const projects = useProjects();
+  const shared = useSharedProjects();
   const branches = useBranches(props.projectId);
+  // Projects shared with you where your role may upload (Editor), after your own.
+  const sharedTargets = (shared.data ?? []).filter((project) => may(project.role, 'upload'));
   return (
     <>
       <label className="block text-sm font-medium text-zinc-800 dark:text-zinc-200">
@@ -253,6 +257,15 @@ function VersionTarget(props: VersionTargetProps) {
               {project.name}
             </option>
           ))}
+          {sharedTargets.length > 0 && (
+            <optgroup label="Shared with you">
+              {sharedTargets.map((project) => (
+                <option key={project.id} value={project.id}>
+                  {project.name}
+                </option>
+              ))}
+            </optgroup>
+          )}
         </select>
       </label>
       <label className="block text-sm font-medium text-zinc-800 dark:text-zinc-200">

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
+import { may } from '@takes/contract';
 import { ApiError, errorMessage } from '../../lib/api';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { Alert } from '../../ui/alert';
@@ -9,6 +10,7 @@ import { ConfirmDeleteModal } from '../../ui/confirm-delete-modal';
 import { PageSpinner } from '../../ui/spinner';
 import { useDeleteVersion } from '../projects/projects-api';
 import { downloadUrl, versionTrack } from '../projects/version-track';
+import { useCurrentUser } from '../auth/use-auth';
 import { useAudioPlayer } from '../player/use-audio-player';
 import { VersionComments } from '../comments/version-comments';
 import { QuickShareDialog } from '../share/quick-share-dialog';
@@ -53,10 +55,15 @@ export function VersionPage() {
 function VersionDetails({ version }: { version: VersionDetail }) {
   const player = useAudioPlayer();
   const navigate = useNavigate();
+  const user = useCurrentUser();
+  const { role } = version.project;
   const [confirmingDelete, setConfirmingDelete] = useState(false);
   const [sharing, setSharing] = useState(false);
   const deleteVersion = useDeleteVersion(version.project_id);
-  const track = { ...versionTrack(version, version.project.name), album: version.project.name };
+  const track = {
+    ...versionTrack(version, version.project.name, role),
+    album: version.project.name,
+  };
   const current = player.isCurrent(track);
   const playing = current && player.state.isPlaying;
   const projectPath = `/projects/${version.project_id}`;
@@ -67,7 +74,7 @@ function VersionDetails({ version }: { version: VersionDetail }) {
     const timer = setTimeout(() => {
       playTrack(
         {
-          ...versionTrack(version, version.project.name),
+          ...versionTrack(version, version.project.name, role),
           album: version.project.name,
         },
         { shouldPlay: true },
@@ -127,16 +134,20 @@ function VersionDetails({ version }: { version: VersionDetail }) {
             <a href={downloadUrl(version.id)} download className={secondaryButton}>
               Download
             </a>
-            <button type="button" className={secondaryButton} onClick={() => setSharing(true)}>
-              Share
-            </button>
-            <button
-              type="button"
-              className={secondaryButton}
-              onClick={() => setConfirmingDelete(true)}
-            >
-              Delete
-            </button>
+            {may(role, 'share') && (
+              <button type="button" className={secondaryButton} onClick={() => setSharing(true)}>
+                Share
+              </button>
+            )}
+            {may(role, 'editVersions') && (
+              <button
+                type="button"
+                className={secondaryButton}
+                onClick={() => setConfirmingDelete(true)}
+              >
+                Delete
+              </button>
+            )}
           </div>
         </div>
       </div>
@@ -146,12 +157,12 @@ function VersionDetails({ version }: { version: VersionDetail }) {
           Comments
         </h2>
         <div className="mt-3">
-          <VersionComments versionId={version.id} track={track} />
+          <VersionComments versionId={version.id} track={track} role={role} userId={user.id} />
         </div>
       </section>
 
       <QuickShareDialog
-        open={sharing}
+        open={sharing && may(role, 'share')}
         onClose={() => setSharing(false)}
         versionId={version.id}
         projectName={version.project.name}

@@ -1,0 +1,642 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ACTIONS,
+  allEndpoints,
+  roleAtLeast,
+  type Action,
+  type Endpoint,
+  type Role,
+} from '@takes/contract';
+import { makeAudio } from '../../test/audio-fixtures';
+import {
+  addMember,
+  buildProject,
+  buildRepo,
+  buildUser,
+  buildVersion,
+  depsOf,
+  publishBounce,
+  type BuiltUser,
+} from '../../test/factories';
+import { ORIGIN } from '../../test/api';
+import { createTestApp, type TestApp } from '../../test/test-app';
+import { storageKeys } from '../modules/audio';
+
+/**
+ * The access table: every operation of the OpenAPI document the running app serves, called as
+ * each kind of caller, with the expected status of every pair declared in TABLE below. The
+ * operations come from the app itself, so a route added without a row here fails this test.
+ *
+ * Callers: anonymous (no credentials, and a wrong share key where a path takes one), the owner,
+ * an editor, a commenter and a viewer (members of the project AND the repository), a signed-in
+ * non-member, a removed member (was an editor, row deleted), and a share-link visitor (no
+ * session, the right share key).
+ */
+
+const CALLERS = [
+  'anonymous',
+  'linkVisitor',
+  'nonMember',
+  'removed',
+  'viewer',
+  'commenter',
+  'editor',
+  'owner',
+] as const;
+type Caller = (typeof CALLERS)[number];
+type Expect = Record<Caller, number>;
+
+const MEMBER_ROLES: Partial<Record<Caller, Role>> = {
+  viewer: 'viewer',
+  commenter: 'commenter',
+  editor: 'editor',
+  owner: 'owner',
+};
+
+/** A project's or repository's object: members by role, 404 for strangers, 401 signed out. */
+function needs(action: Action, ok: number): Expect {
+  const out = { anonymous: 401, linkVisitor: 401, nonMember: 404, removed: 404 } as Expect;
+  for (const caller of ['viewer', 'commenter', 'editor', 'owner'] as const)
+    out[caller] = roleAtLeast(MEMBER_ROLES[caller], ACTIONS[action]) ? ok : 403;
+  return out;
+}
+/** The caller's own things (their account, their lists): any signed-in person. */
+function signedIn(ok: number): Expect {
+  return {
+    anonymous: 401,
+    linkVisitor: 401,
+    nonMember: ok,
+    removed: ok,
+    viewer: ok,
+    commenter: ok,
+    editor: ok,
+    owner: ok,
+  };
+}
+/** Everyone gets the same answer (public pages, public files). */
+function everyone(status: number): Expect {
+  return Object.fromEntries(CALLERS.map((c) => [c, status])) as Expect;
+}
+/** Opened by a share link's key: the visitor holding it gets in, anyone with a wrong key 404. */
+function withShareKey(ok: number): Expect {
+  return { ...everyone(404), linkVisitor: ok };
+}
+
+/** What one test world holds (a fresh one for each call that changed something). */
+interface World {
+  users: Record<Exclude<Caller, 'anonymous' | 'linkVisitor'>, BuiltUser>;
+  project: { id: string; branchId: string; sideBranchId: string };
+  version: { id: string };
+  comment: { id: string };
+  link: { id: string; hash: string };
+  invitation: { id: string };
+  publicProject: { id: string; versionId: string };
+  repo: { id: string; sha: string; bounceId: string };
+}
+
+interface Call {
+  params?: Record<string, string>;
+  query?: Record<string, string>;
+  body?: unknown;
+  multipart?: {
+    fields: Record<string, string>;
+    file: { field: string; name: string; path: string };
+  };
+  headers?: Record<string, string>;
+}
+
+interface Row {
+  expect: Expect;
+  /** Path values, query, body for this caller (defaults: the world's objects by parameter name). */
+  call?: (w: World, caller: Caller) => Call;
+}
+
+let audio: { wav: string; png: string };
+
+const TABLE: Record<string, Row> = {
+  // ---- not about anyone's objects ----
+  getHealth: { expect: everyone(200) },
+  getAuthProviders: { expect: everyone(200) },
+  getSession: { expect: signedIn(200) },
+  // An empty body is refused before anything else: these are the sign-in doors.
+  getMagicLinkDetails: { expect: everyone(400), call: () => ({ body: {} }) },
+  signInWithEmail: { expect: everyone(400), call: () => ({ body: {} }) },
+  signUpWithEmail: { expect: everyone(400), call: () => ({ body: {} }) },
+  sendMagicCode: { expect: everyone(400), call: () => ({ body: {} }) },
+  verifyMagicCode: { expect: everyone(400), call: () => ({ body: {} }) },
+  signInWithMagicLink: { expect: everyone(400), call: () => ({ body: {} }) },
+  openMagicLink: { expect: everyone(302) },
+  // No sign-in provider is configured in tests: the door says it is unavailable.
+  startSocialSignIn: { expect: everyone(503), call: () => ({ body: {} }) },
+  oauthCallback: { expect: everyone(302) },
+  oauthCallbackPost: { expect: everyone(302) },
+  signOut: { expect: everyone(200) },
+  signOutOtherSessions: { expect: signedIn(200) },
+  changePassword: {
+    expect: signedIn(400),
+    call: () => ({
+      body: { currentPassword: 'not-the-password', newPassword: 'Correct-horse-battery-9' },
+    }),
+  },
+  startDemo: { expect: everyone(200) },
+  approveDesktopSignIn: { expect: signedIn(200) },
+  exchangeDesktopCode: { expect: everyone(400), call: () => ({ body: {} }) },
+  getDesktopConfig: { expect: everyone(200) },
+  listDesktopDevices: { expect: signedIn(200) },
+  refreshDesktopToken: { expect: everyone(400), call: () => ({ body: {} }) },
+  revokeDesktopDevice: { expect: signedIn(404), call: () => ({ params: { id: randomUUID() } }) },
+  getAvatar: { expect: everyone(404) },
+  getProfile: { expect: signedIn(200) },
+  updateProfile: { expect: signedIn(200), call: () => ({ body: { displayName: 'Someone' } }) },
+  uploadAvatar: {
+    expect: signedIn(200),
+    call: () => ({
+      multipart: { fields: {}, file: { field: 'avatar', name: 'me.png', path: audio.png } },
+    }),
+  },
+  getBlogPost: { expect: everyone(404), call: () => ({ params: { slug: 'no-such-post' } }) },
+  listBlogPosts: { expect: everyone(200) },
+  getLatestDesktopRelease: { expect: everyone(404), call: () => ({ params: { platform: 'mac' } }) },
+  getRobotsTxt: { expect: everyone(200) },
+  getSitemap: { expect: everyone(200) },
+  sendContactMessage: { expect: everyone(400), call: () => ({ body: {} }) },
+  // A stored object opens only with its signature, whoever asks.
+  getStoredObject: { expect: everyone(400), call: () => ({ params: { '*': 'covers/x/y' } }) },
+  // Only instance admins know the debug page exists.
+  getDebugReport: { expect: signedIn(404) },
+  runDebugRoundTrip: { expect: signedIn(404) },
+
+  // ---- the caller's own lists and creations ----
+  listProjects: { expect: signedIn(200) },
+  listSharedProjects: { expect: signedIn(200) },
+  createProject: { expect: signedIn(201), call: () => ({ body: { name: 'New one' } }) },
+  listRecentVersions: { expect: signedIn(200) },
+  getStats: { expect: signedIn(200) },
+  search: { expect: signedIn(200), call: () => ({ query: { q: 'Project' } }) },
+  createRepo: { expect: signedIn(201), call: () => ({ body: { name: `R ${randomUUID()}` } }) },
+  createRepository: {
+    expect: signedIn(201),
+    call: () => ({ body: { name: `R ${randomUUID()}` } }),
+  },
+  listRepositories: { expect: signedIn(200) },
+  listRecentBounces: { expect: signedIn(200) },
+  // A wrong or used invitation token, whoever asks.
+  viewInvitation: { expect: everyone(410), call: () => ({ body: { token: 'x'.repeat(43) } }) },
+  acceptInvitation: { expect: signedIn(410), call: () => ({ body: { token: 'x'.repeat(43) } }) },
+
+  // ---- a project's objects ----
+  getProject: { expect: needs('view', 200) },
+  listBranches: { expect: needs('view', 200) },
+  updateProject: { expect: needs('rename', 200), call: () => ({ body: { name: 'Renamed' } }) },
+  toggleProjectPrivacy: { expect: needs('changePrivacy', 200) },
+  deleteProject: { expect: needs('delete', 204) },
+  createBranch: {
+    expect: needs('manageBranches', 201),
+    call: () => ({ body: { name: `b-${randomUUID().slice(0, 6)}` } }),
+  },
+  renameBranch: {
+    expect: needs('manageBranches', 200),
+    call: () => ({ body: { name: 'renamed' } }),
+  },
+  deleteBranch: { expect: needs('manageBranches', 204) },
+  setDefaultBranch: { expect: needs('manageBranches', 200) },
+  listBranchVersions: {
+    expect: needs('view', 200),
+    call: (w) => ({ params: { projectId: w.project.id, branchId: w.project.branchId } }),
+  },
+  getVersion: { expect: needs('view', 200) },
+  getVersionProcessing: { expect: needs('view', 200) },
+  getVersionQualities: { expect: needs('view', 200) },
+  getVersionPeaks: { expect: needs('listen', 200) },
+  streamVersion: { expect: needs('listen', 200) },
+  downloadVersion: { expect: needs('download', 200) },
+  deleteVersion: { expect: needs('editVersions', 204) },
+  uploadVersion: {
+    expect: needs('upload', 201),
+    call: (w) => ({
+      multipart: {
+        fields: { projectId: w.project.id, branchId: w.project.branchId, commitMessage: 'v2' },
+        file: { field: 'audioFile', name: 'take.wav', path: audio.wav },
+      },
+    }),
+  },
+  createVersionFromUrl: {
+    expect: needs('upload', 201),
+    call: (w) => ({
+      body: {
+        project_id: w.project.id,
+        branch_id: w.project.branchId,
+        message: 'from a URL',
+        file_url: 'https://example.com/take.mp3',
+      },
+    }),
+  },
+  listVersionComments: { expect: needs('view', 200) },
+  addVersionComment: {
+    expect: needs('comment', 201),
+    call: () => ({ body: { content: 'Lovely', timestamp: 1 } }),
+  },
+  // The world's comment is the owner's: resolving or deleting it is moderation.
+  setCommentResolved: {
+    expect: needs('moderateComments', 200),
+    call: () => ({ body: { resolved: true } }),
+  },
+  deleteComment: { expect: needs('moderateComments', 204) },
+  listShareLinks: { expect: needs('share', 200) },
+  createShareLink: {
+    expect: needs('share', 201),
+    call: () => ({ body: { name: 'For the band' } }),
+  },
+  updateShareLink: {
+    expect: needs('share', 200),
+    call: () => ({ body: { listeners_see_each_other: false } }),
+  },
+  revokeShareLink: { expect: needs('share', 204) },
+  listProjectMembers: { expect: needs('view', 200) },
+  inviteToProject: {
+    expect: needs('manageMembers', 201),
+    call: () => ({ body: { email: `new-${randomUUID()}@example.test`, role: 'viewer' } }),
+  },
+  changeProjectMemberRole: {
+    expect: needs('manageMembers', 200),
+    call: (w) => ({
+      params: { projectId: w.project.id, userId: w.users.viewer.id },
+      body: { role: 'commenter' },
+    }),
+  },
+  removeProjectMember: {
+    expect: needs('manageMembers', 204),
+    call: (w) => ({ params: { projectId: w.project.id, userId: w.users.viewer.id } }),
+  },
+  // Any member may leave; the owner must hand the project over first.
+  leaveProject: {
+    expect: { ...needs('view', 204), owner: 409 },
+  },
+  transferProject: {
+    expect: needs('manageMembers', 200),
+    call: (w) => ({ body: { user_id: w.users.editor.id } }),
+  },
+  resendInvitation: { expect: needs('manageMembers', 200) },
+  revokeInvitation: { expect: needs('manageMembers', 204) },
+
+  // ---- share links (the key is the credential) ----
+  openShareLink: { expect: withShareKey(200) },
+  streamShareLink: { expect: withShareKey(200) },
+  downloadShareLink: { expect: withShareKey(200) },
+  listShareLinkComments: { expect: withShareKey(200) },
+  addShareLinkComment: {
+    expect: withShareKey(201),
+    call: () => ({ body: { content: 'Great', visitor_name: 'Sam' } }),
+  },
+
+  // ---- a Public project (the world's second project), for anyone ----
+  getPublicProject: {
+    expect: everyone(200),
+    call: (w) => ({ params: { projectId: w.publicProject.id } }),
+  },
+  streamPublicVersion: {
+    expect: everyone(200),
+    call: (w) => ({ params: { versionId: w.publicProject.versionId } }),
+  },
+
+  // ---- a repository's objects ----
+  getRepo: { expect: needs('view', 200) },
+  getRepository: { expect: needs('view', 200) },
+  renameRepo: {
+    expect: needs('rename', 200),
+    call: () => ({ body: { name: `Renamed ${randomUUID()}` } }),
+  },
+  deleteRepo: { expect: needs('delete', 204) },
+  getRepoCover: { expect: needs('view', 200) },
+  uploadRepoCover: {
+    expect: needs('editCover', 200),
+    call: () => ({
+      multipart: { fields: {}, file: { field: 'coverImage', name: 'cover.png', path: audio.png } },
+    }),
+  },
+  listRepoBranches: { expect: needs('view', 200) },
+  createRepoBranch: {
+    expect: needs('publish', 201),
+    call: () => ({ body: { name: `b-${randomUUID().slice(0, 6)}` } }),
+  },
+  listRepoCommits: { expect: needs('view', 200) },
+  createRepoCommit: {
+    expect: needs('publish', 201),
+    call: () => ({ body: { branch: 'main', message: 'Mix notes' } }),
+  },
+  listPatches: { expect: needs('view', 200) },
+  createPatch: {
+    expect: needs('publish', 201),
+    call: () => ({ body: { message: 'patch', patch_hash: randomBytes(20).toString('hex') } }),
+  },
+  listCommitBounces: { expect: needs('view', 200) },
+  listRepoBounces: { expect: needs('view', 200) },
+  getBounce: { expect: needs('view', 200) },
+  streamBounce: { expect: needs('listen', 200) },
+  deleteBounce: { expect: needs('editVersions', 204) },
+  publishBounce: {
+    expect: needs('publish', 201),
+    call: (w) => ({
+      body: { repoId: w.repo.id, branch: 'main', filename: 'Mix.wav', size: 1000 },
+    }),
+  },
+  // Completing names an upload this caller never started: members who may publish learn it is
+  // not theirs (404), the rest are refused for their role first.
+  completeBounce: {
+    expect: { ...needs('publish', 404) },
+    call: (w) => ({
+      body: { repoId: w.repo.id, branch: 'main', filename: 'Mix.wav', uploadId: randomUUID() },
+    }),
+  },
+  // The PUT is opened by the upload's own token (from publishBounce): an unknown upload is 404.
+  uploadBounceFile: { expect: everyone(404), call: () => ({ params: { uploadId: randomUUID() } }) },
+  listRepoMembers: { expect: needs('view', 200) },
+  inviteToRepo: {
+    expect: needs('manageMembers', 201),
+    call: () => ({ body: { email: `new-${randomUUID()}@example.test`, role: 'viewer' } }),
+  },
+  changeRepoMemberRole: {
+    expect: needs('manageMembers', 200),
+    call: (w) => ({
+      params: { id: w.repo.id, userId: w.users.viewer.id },
+      body: { role: 'commenter' },
+    }),
+  },
+  removeRepoMember: {
+    expect: needs('manageMembers', 204),
+    call: (w) => ({ params: { id: w.repo.id, userId: w.users.viewer.id } }),
+  },
+  leaveRepo: { expect: { ...needs('view', 204), owner: 409 } },
+  transferRepo: {
+    expect: needs('manageMembers', 200),
+    call: (w) => ({ body: { user_id: w.users.editor.id } }),
+  },
+};
+
+/** The world's objects by path parameter name. */
+function defaultParams(w: World, caller: Caller): Record<string, string> {
+  return {
+    projectId: w.project.id,
+    branchId: w.project.sideBranchId,
+    versionId: w.version.id,
+    commentId: w.comment.id,
+    linkId: w.link.id,
+    hash: caller === 'linkVisitor' ? w.link.hash : 'wrong-key-' + randomUUID().slice(0, 8),
+    id: w.repo.id,
+    bounceId: w.repo.bounceId,
+    sha: w.repo.sha,
+    invitationId: w.invitation.id,
+    userId: w.users.viewer.id,
+    provider: 'google',
+  };
+}
+
+function pathOf(endpoint: Endpoint, params: Record<string, string>): string {
+  return endpoint.path.replace(/:(\w+)|\*/g, (whole, name: string | undefined) => {
+    const key = name ?? '*';
+    const value = params[key];
+    if (value === undefined) throw new Error(`${endpoint.name}: no value for ${whole}`);
+    return key === '*' ? value : encodeURIComponent(value);
+  });
+}
+
+function multipartBody(m: NonNullable<Call['multipart']>): { body: Buffer; type: string } {
+  const boundary = `----takes${randomUUID()}`;
+  const parts: Buffer[] = [];
+  for (const [name, value] of Object.entries(m.fields))
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+      ),
+    );
+  parts.push(
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="${m.file.field}"; filename="${m.file.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    ),
+    fs.readFileSync(m.file.path),
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  );
+  return { body: Buffer.concat(parts), type: `multipart/form-data; boundary=${boundary}` };
+}
+
+describe('the access table: every operation of the served OpenAPI document, as every caller', () => {
+  let t: TestApp;
+  let dir: string;
+  const operations: { name: string; method: string; path: string; statuses: Set<number> }[] = [];
+  let ip = 0;
+
+  beforeAll(async () => {
+    t = await createTestApp({ env: { ADMIN_EMAILS: 'admin@example.test' } });
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'takes-access-'));
+    audio = {
+      wav: await makeAudio(dir, 'wav', 1),
+      png: path.join(dir, 'cover.png'),
+    };
+    // A 1×1 PNG.
+    fs.writeFileSync(
+      audio.png,
+      Buffer.from(
+        'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+        'base64',
+      ),
+    );
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json<{
+      paths: Record<string, Record<string, { operationId: string; responses: object }>>;
+    }>();
+    for (const [p, methods] of Object.entries(doc.paths))
+      for (const [method, op] of Object.entries(methods))
+        operations.push({
+          name: op.operationId,
+          method: method.toUpperCase(),
+          path: p,
+          statuses: new Set(Object.keys(op.responses).map(Number)),
+        });
+  }, 120_000);
+
+  afterAll(async () => {
+    await t?.close();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function buildWorld(): Promise<World> {
+    const deps = depsOf(t);
+    const { db } = deps;
+    const owner = await buildUser(db, { name: 'Olive Owner' });
+    const { project, branch } = await buildProject(db, owner.id);
+    const side = {
+      id: randomUUID(),
+      project_id: project.id,
+      name: 'side',
+      is_default: 0,
+      created_at: project.created_at,
+      updated_at: project.created_at,
+    };
+    await db.insertInto('branches').values(side).execute();
+    const version = await buildVersion(
+      deps,
+      { projectId: project.id, branchId: branch.id },
+      { file: audio.wav, processed: true },
+    );
+    const repo = await buildRepo(db, owner.id);
+    const bounce = await publishBounce(deps, repo.id, audio.wav);
+    const coverKey = storageKeys.cover(repo.id, randomUUID());
+    await deps.storage.put(coverKey, Readable.from([fs.readFileSync(audio.png)]), {
+      contentType: 'image/png',
+    });
+    await db
+      .updateTable('repos')
+      .set({ cover_key: coverKey, cover_type: 'image/png' })
+      .where('id', '=', repo.id)
+      .execute();
+
+    const users = { owner } as World['users'];
+    for (const role of ['editor', 'commenter', 'viewer'] as const) {
+      users[role] = await buildUser(db, { name: `A ${role}` });
+      await addMember(db, { projectId: project.id }, users[role].id, role);
+      await addMember(db, { repoId: repo.id }, users[role].id, role);
+    }
+    users.nonMember = await buildUser(db, { name: 'Stranger' });
+    users.removed = await buildUser(db, { name: 'Former editor' });
+    await addMember(db, { projectId: project.id }, users.removed.id, 'editor');
+    await addMember(db, { repoId: repo.id }, users.removed.id, 'editor');
+    await db.deleteFrom('project_members').where('user_id', '=', users.removed.id).execute();
+    await db.deleteFrom('repo_members').where('user_id', '=', users.removed.id).execute();
+
+    const now = new Date().toISOString();
+    const commentId = randomUUID();
+    await db
+      .insertInto('comments')
+      .values({
+        id: commentId,
+        version_id: version.id,
+        user_id: owner.id,
+        visitor_name: null,
+        link_id: null,
+        parent_id: null,
+        content: 'Owner note',
+        timestamp_seconds: 3,
+        resolved_at: null,
+        created_at: now,
+        team_only: 0,
+      })
+      .execute();
+    const link = { id: randomUUID(), hash: randomUUID().replaceAll('-', '') };
+    await db
+      .insertInto('links')
+      .values({
+        id: link.id,
+        hash: link.hash,
+        version_id: version.id,
+        project_id: project.id,
+        owner_id: owner.id,
+        name: 'Band',
+        download_enabled: 1,
+        expires_at: null,
+        revoked_at: null,
+        created_at: now,
+        listeners_see_each_other: 1,
+      })
+      .execute();
+    const invitationId = randomUUID();
+    await db
+      .insertInto('invitations')
+      .values({
+        id: invitationId,
+        project_id: project.id,
+        repo_id: null,
+        email: `invited-${randomUUID()}@example.test`,
+        role: 'commenter',
+        token_hash: randomUUID().replaceAll('-', ''),
+        inviter_id: owner.id,
+        created_at: now,
+        sent_at: now,
+        expires_at: new Date(Date.now() + 86_400_000).toISOString(),
+        accepted_at: null,
+        accepted_by: null,
+        revoked_at: null,
+      })
+      .execute();
+
+    const { project: pub, branch: pubBranch } = await buildProject(db, owner.id, {
+      is_private: 0,
+    });
+    const pubVersion = await buildVersion(
+      deps,
+      { projectId: pub.id, branchId: pubBranch.id },
+      { file: audio.wav, processed: true },
+    );
+
+    return {
+      users,
+      project: { id: project.id, branchId: branch.id, sideBranchId: side.id },
+      version: { id: version.id },
+      comment: { id: commentId },
+      link,
+      invitation: { id: invitationId },
+      publicProject: { id: pub.id, versionId: pubVersion.id },
+      repo: { id: repo.id, sha: bounce.commit_sha, bounceId: bounce.id },
+    };
+  }
+
+  async function callAs(endpoint: Endpoint, w: World, caller: Caller, row: Row) {
+    const call = row.call?.(w, caller) ?? {};
+    const params = { ...defaultParams(w, caller), ...call.params };
+    let url = pathOf(endpoint, params);
+    if (call.query) url += `?${new URLSearchParams(call.query).toString()}`;
+    const headers: Record<string, string> = { origin: ORIGIN, ...call.headers };
+    if (caller !== 'anonymous' && caller !== 'linkVisitor') headers.cookie = w.users[caller].cookie;
+    let payload: string | Buffer | undefined;
+    if (call.multipart) {
+      const m = multipartBody(call.multipart);
+      payload = m.body;
+      headers['content-type'] = m.type;
+    } else if (call.body !== undefined) {
+      payload = JSON.stringify(call.body);
+      headers['content-type'] = 'application/json';
+    }
+    // A new client address per call: the per-address limits (share-key misses) stay out of it.
+    ip += 1;
+    const response = await t.app.inject({
+      method: endpoint.method,
+      url,
+      headers,
+      payload,
+      remoteAddress: `10.${(ip >> 16) & 255}.${(ip >> 8) & 255}.${ip & 255}`,
+    });
+    return response.statusCode;
+  }
+
+  it('has one row for every operation the app serves, and no row for one it does not', () => {
+    const served = operations.map((o) => o.name).sort();
+    expect(served.length).toBeGreaterThan(100);
+    expect(Object.keys(TABLE).sort()).toEqual(served);
+  });
+
+  it('answers every caller of every operation as the table says, with a documented status', async () => {
+    const byName = new Map(allEndpoints.map((e) => [e.name, e]));
+    const mismatches: string[] = [];
+    const undocumented: string[] = [];
+    for (const op of operations) {
+      const row = TABLE[op.name];
+      const endpoint = byName.get(op.name);
+      if (!row || !endpoint) continue;
+      let world = await buildWorld();
+      for (const caller of CALLERS) {
+        const status = await callAs(endpoint, world, caller, row);
+        if (status !== row.expect[caller])
+          mismatches.push(`${op.name} as ${caller}: ${status} (expected ${row.expect[caller]})`);
+        if (!op.statuses.has(status) && status !== 401)
+          undocumented.push(`${op.name} answers ${status} as ${caller}, not in its document`);
+        // A call that changed something gets the next caller a fresh world.
+        if (endpoint.method !== 'GET' && status < 300) world = await buildWorld();
+      }
+    }
+    expect(mismatches).toEqual([]);
+    expect(undocumented).toEqual([]);
+  }, 600_000);
+});

@@ -1,0 +1,70 @@
+import {
+  INVITATION_TTL_DAYS,
+  invitationSubject,
+  ROLE_LABELS,
+  type MemberRole,
+} from '@takes/contract';
+import type { MailMessage } from '../../mail/mailer';
+import type { TargetKind } from './members.repo';
+
+/** Where an invitation link leads: the web app's page that shows it and offers 'Accept'. */
+export const INVITATION_PAGE = '/invite';
+
+/** What each role may do, in the invitation's words. */
+const CAN: Record<TargetKind, Record<MemberRole, string>> = {
+  project: {
+    viewer: 'listen to and download its versions',
+    commenter: 'listen to and download its versions and comment on them',
+    editor: 'upload versions, manage branches and share links, and comment',
+  },
+  repository: {
+    viewer: 'listen to and download its bounces',
+    commenter: 'listen to and download its bounces',
+    editor: 'publish bounces from Takes Desktop or the CLI, and change its cover',
+  },
+};
+
+/** A name as one line (a header cannot hold a line break; the text should not either). */
+const oneLine = (value: string) => value.replace(/\s+/g, ' ').trim();
+
+/**
+ * The invitation email: who invites whom to what, as which role, the link and when it ends. It
+ * is plain text (as every Takes email), so names need no escaping; they are kept on one line.
+ */
+export function invitationEmail(input: {
+  to: string;
+  inviter: string;
+  kind: TargetKind;
+  targetName: string;
+  role: MemberRole;
+  link: string;
+}): MailMessage {
+  const inviter = oneLine(input.inviter);
+  const target = oneLine(input.targetName);
+  const what = input.kind === 'project' ? 'project' : 'repository';
+  const role = ROLE_LABELS[input.role];
+  return {
+    to: input.to,
+    subject: invitationSubject(inviter, target),
+    text: [
+      `${inviter} invited you to the ${what} "${target}" on Takes as ${article(role)} ${role}.`,
+      `As ${article(role)} ${role} you can ${CAN[input.kind][input.role]}.`,
+      '',
+      'Open this link to accept the invitation:',
+      input.link,
+      '',
+      `The link works once and expires in ${INVITATION_TTL_DAYS} days.`,
+      `It is for ${input.to}: sign in or sign up with this address to accept it.`,
+      'If you did not expect this invitation, you can ignore this email.',
+    ].join('\n'),
+  };
+}
+
+/** The emailed link for a token. */
+export function invitationLink(publicUrl: string, token: string): string {
+  return `${publicUrl}${INVITATION_PAGE}/${token}`;
+}
+
+function article(word: string): string {
+  return /^[AEIOU]/i.test(word) ? 'an' : 'a';
+}

@@ -1,0 +1,593 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database, InvitationsTable, MemberRole, ProjectsTable } from '../../db/schema';
+import { isUniqueViolation } from '../../db/unique-violation';
+
+/** A project or a repository: what members and invitations belong to. */
+export type TargetKind = 'project' | 'repository';
+export interface Target {
+  kind: TargetKind;
+  id: string;
+}
+
+/** A person on a target's member list, with what their line in the list needs. */
+export interface PersonRow {
+  user_id: string;
+  email: string;
+  user_name: string | null;
+  display_name: string | null;
+  avatar_key: string | null;
+  profile_updated_at: string | null;
+  /** The member row's role; null for the owner. */
+  role: MemberRole | null;
+  /** When they joined: the member row's creation, the target's creation for the owner. */
+  joined_at: string;
+}
+
+/** An invitation with what its link page and email need. */
+export interface InvitationRow extends InvitationsTable {
+  target_name: string;
+  inviter_email: string | null;
+  inviter_user_name: string | null;
+  inviter_display_name: string | null;
+}
+
+/** The project as the projects module answers it: the row and its branches with counts. */
+export interface ProjectViewRow {
+  project: ProjectsTable;
+  branches: {
+    id: string;
+    project_id: string;
+    name: string;
+    is_default: number;
+    version_count: number;
+  }[];
+}
+
+/** A repository with the figures its API shape carries (as the repos module reads them). */
+export interface RepoViewRow {
+  id: string;
+  owner_id: string;
+  name: string;
+  name_key: string;
+  cover_key: string | null;
+  cover_type: string | null;
+  created_at: string;
+  updated_at: string;
+  activity_at: string;
+  commit_count: number | null;
+  legacy_count: number | null;
+  bounce_count: number | null;
+  default_branch: string | null;
+}
+
+export type TransferOutcome = 'done' | 'not-owner' | 'not-editor' | 'name-taken';
+
+/** Rolls a transaction back with an outcome to report. */
+class Abort extends Error {
+  constructor(readonly outcome: TransferOutcome) {
+    super(outcome);
+  }
+}
+
+const targetColumn = (kind: TargetKind) => (kind === 'project' ? 'project_id' : 'repo_id');
+
+/**
+ * SQL for members, invitations and ownership transfer. Who may call these is the service's
+ * business (through the access policy); these only read and write rows.
+ */
+export class MembersRepo {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  // ---- people ----
+
+  /**
+   * The owner (first; the access policy names them) and the members by the date they joined.
+   * The owner joined when the target was made.
+   */
+  async people(target: Target, ownerId: string): Promise<PersonRow[]> {
+    const created =
+      target.kind === 'project'
+        ? await this.db
+            .selectFrom('projects')
+            .select('created_at')
+            .where('id', '=', target.id)
+            .executeTakeFirst()
+        : await this.db
+            .selectFrom('repos')
+            .select('created_at')
+            .where('id', '=', target.id)
+            .executeTakeFirst();
+    if (!created) return [];
+    const owner = await this.withPeople([
+      { user_id: ownerId, role: null, joined_at: created.created_at },
+    ]);
+    return [...owner, ...(await this.memberRows(target))];
+  }
+
+  /** One member (not the owner) with their list line; undefined when not a member. */
+  async member(target: Target, userId: string): Promise<PersonRow | undefined> {
+    return (await this.memberRows(target, userId))[0];
+  }
+
+  private async memberRows(target: Target, userId?: string): Promise<PersonRow[]> {
+    const rows =
+      target.kind === 'project'
+        ? await this.db
+            .selectFrom('project_members as m')
+            .select(['m.user_id', 'm.role', 'm.created_at as joined_at'])
+            .where('m.project_id', '=', target.id)
+            .$if(userId !== undefined, (q) => q.where('m.user_id', '=', userId ?? ''))
+            .orderBy('m.created_at')
+            .orderBy('m.user_id')
+            .execute()
+        : await this.db
+            .selectFrom('repo_members as m')
+            .select(['m.user_id', 'm.role', 'm.created_at as joined_at'])
+            .where('m.repo_id', '=', target.id)
+            .$if(userId !== undefined, (q) => q.where('m.user_id', '=', userId ?? ''))
+            .orderBy('m.created_at')
+            .orderBy('m.user_id')
+            .execute();
+    return this.withPeople(rows);
+  }
+
+  /** Adds each person's email, names and avatar (kept in the given order). */
+  private async withPeople(
+    rows: { user_id: string; role: MemberRole | null; joined_at: string }[],
+  ): Promise<PersonRow[]> {
+    if (rows.length === 0) return [];
+    const users = await this.db
+      .selectFrom('users')
+      .leftJoin('profiles', 'profiles.user_id', 'users.id')
+      .select([
+        'users.id',
+        'users.email',
+        'users.name as user_name',
+        'profiles.display_name',
+        'profiles.avatar_key',
+        'profiles.updated_at as profile_updated_at',
+      ])
+      .where(
+        'users.id',
+        'in',
+        rows.map((r) => r.user_id),
+      )
+      .execute();
+    const byId = new Map(users.map((u) => [u.id, u]));
+    return rows.flatMap((row) => {
+      const user = byId.get(row.user_id);
+      if (!user) return [];
+      return [
+        {
+          user_id: row.user_id,
+          email: user.email,
+          user_name: user.user_name,
+          display_name: user.display_name,
+          avatar_key: user.avatar_key,
+          profile_updated_at: user.profile_updated_at,
+          role: row.role,
+          joined_at: row.joined_at,
+        },
+      ];
+    });
+  }
+
+  /** The accounts with this (lower-case) email address. */
+  async usersWithEmail(email: string): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('users')
+      .select('id')
+      .where(sql<string>`lower(users.email)`, '=', email)
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
+  /** Whether any of these people is a member (below the owner) of the target. */
+  async anyMember(target: Target, userIds: string[]): Promise<boolean> {
+    if (userIds.length === 0) return false;
+    const member =
+      target.kind === 'project'
+        ? await this.db
+            .selectFrom('project_members')
+            .select('user_id')
+            .where('project_id', '=', target.id)
+            .where('user_id', 'in', userIds)
+            .executeTakeFirst()
+        : await this.db
+            .selectFrom('repo_members')
+            .select('user_id')
+            .where('repo_id', '=', target.id)
+            .where('user_id', 'in', userIds)
+            .executeTakeFirst();
+    return member !== undefined;
+  }
+
+  /** How an inviter is named: their display name, else their account name, else their email. */
+  async person(
+    userId: string,
+  ): Promise<{ email: string; user_name: string | null; display_name: string | null } | undefined> {
+    return this.db
+      .selectFrom('users')
+      .leftJoin('profiles', 'profiles.user_id', 'users.id')
+      .select(['users.email', 'users.name as user_name', 'profiles.display_name'])
+      .where('users.id', '=', userId)
+      .executeTakeFirst();
+  }
+
+  async targetName(target: Target): Promise<string | undefined> {
+    const row =
+      target.kind === 'project'
+        ? await this.db
+            .selectFrom('projects')
+            .select('name')
+            .where('id', '=', target.id)
+            .executeTakeFirst()
+        : await this.db
+            .selectFrom('repos')
+            .select('name')
+            .where('id', '=', target.id)
+            .executeTakeFirst();
+    return row?.name;
+  }
+
+  // ---- roles ----
+
+  /** Sets a member's role; false when they are not a member (the owner never is). */
+  async setRole(target: Target, userId: string, role: MemberRole): Promise<boolean> {
+    const result =
+      target.kind === 'project'
+        ? await this.db
+            .updateTable('project_members')
+            .set({ role })
+            .where('project_id', '=', target.id)
+            .where('user_id', '=', userId)
+            .executeTakeFirst()
+        : await this.db
+            .updateTable('repo_members')
+            .set({ role })
+            .where('repo_id', '=', target.id)
+            .where('user_id', '=', userId)
+            .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /**
+   * Removes a member and, in the same transaction, revokes the pending invitations to the target
+   * for their email address. False when they were not a member.
+   */
+  async removeMember(target: Target, userId: string, now: string): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const result =
+        target.kind === 'project'
+          ? await trx
+              .deleteFrom('project_members')
+              .where('project_id', '=', target.id)
+              .where('user_id', '=', userId)
+              .executeTakeFirst()
+          : await trx
+              .deleteFrom('repo_members')
+              .where('repo_id', '=', target.id)
+              .where('user_id', '=', userId)
+              .executeTakeFirst();
+      if (Number(result.numDeletedRows) === 0) return false;
+      const user = await trx
+        .selectFrom('users')
+        .select('email')
+        .where('id', '=', userId)
+        .executeTakeFirst();
+      if (user) {
+        await trx
+          .updateTable('invitations')
+          .set({ revoked_at: now })
+          .where(targetColumn(target.kind), '=', target.id)
+          .where('email', '=', user.email.toLowerCase())
+          .where('accepted_at', 'is', null)
+          .where('revoked_at', 'is', null)
+          .execute();
+      }
+      return true;
+    });
+  }
+
+  // ---- invitations ----
+
+  /** Pending: not accepted, not revoked, not expired; oldest first. */
+  pendingInvitations(target: Target, now: string): Promise<InvitationsTable[]> {
+    return this.db
+      .selectFrom('invitations')
+      .selectAll()
+      .where(targetColumn(target.kind), '=', target.id)
+      .where('accepted_at', 'is', null)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', now)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+  }
+
+  async countPending(target: Target, now: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('invitations')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where(targetColumn(target.kind), '=', target.id)
+      .where('accepted_at', 'is', null)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  findPendingFor(
+    target: Target,
+    email: string,
+    now: string,
+  ): Promise<InvitationsTable | undefined> {
+    return this.db
+      .selectFrom('invitations')
+      .selectAll()
+      .where(targetColumn(target.kind), '=', target.id)
+      .where('email', '=', email)
+      .where('accepted_at', 'is', null)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+  }
+
+  async insertInvitation(row: InvitationsTable): Promise<void> {
+    await this.db.insertInto('invitations').values(row).execute();
+  }
+
+  /** Takes back an invitation whose email could not be sent. */
+  async deleteInvitation(id: string): Promise<void> {
+    await this.db.deleteFrom('invitations').where('id', '=', id).execute();
+  }
+
+  findInvitation(id: string): Promise<InvitationsTable | undefined> {
+    return this.db.selectFrom('invitations').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** The invitation a link's token hash opens, with its target's name and its inviter. */
+  findByTokenHash(tokenHash: string): Promise<InvitationRow | undefined> {
+    return this.db
+      .selectFrom('invitations')
+      .leftJoin('projects', 'projects.id', 'invitations.project_id')
+      .leftJoin('repos', 'repos.id', 'invitations.repo_id')
+      .leftJoin('users as inviter', 'inviter.id', 'invitations.inviter_id')
+      .leftJoin('profiles as inviter_profile', 'inviter_profile.user_id', 'invitations.inviter_id')
+      .selectAll('invitations')
+      .select([
+        sql<string>`coalesce(projects.name, repos.name)`.as('target_name'),
+        'inviter.email as inviter_email',
+        'inviter.name as inviter_user_name',
+        'inviter_profile.display_name as inviter_display_name',
+      ])
+      .where('invitations.token_hash', '=', tokenHash)
+      .executeTakeFirst();
+  }
+
+  /** A new link for a pending invitation: the old token stops working at once. */
+  async replaceToken(
+    id: string,
+    next: Pick<InvitationsTable, 'token_hash' | 'sent_at' | 'expires_at'>,
+  ): Promise<boolean> {
+    const result = await this.db
+      .updateTable('invitations')
+      .set(next)
+      .where('id', '=', id)
+      .where('accepted_at', 'is', null)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** Puts back the link an unsent resend replaced. */
+  async restoreToken(
+    id: string,
+    previous: Pick<InvitationsTable, 'token_hash' | 'sent_at' | 'expires_at'>,
+  ): Promise<void> {
+    await this.db.updateTable('invitations').set(previous).where('id', '=', id).execute();
+  }
+
+  async revokeInvitation(id: string, now: string): Promise<void> {
+    await this.db
+      .updateTable('invitations')
+      .set({ revoked_at: now })
+      .where('id', '=', id)
+      .where('accepted_at', 'is', null)
+      .where('revoked_at', 'is', null)
+      .execute();
+  }
+
+  /**
+   * Uses the invitation and gives its role, in one transaction: the invitation is marked
+   * accepted only while it is still pending (so two racing accepts cannot both win), then the
+   * person becomes a member with the invited role (replacing a role they had). The owner (as the
+   * access policy found them) stays the owner and gets no member row. False when the invitation
+   * was no longer valid.
+   */
+  acceptInvitation(
+    invitation: InvitationsTable,
+    userId: string,
+    options: { isOwner: boolean; now: string },
+  ): Promise<boolean> {
+    const { now } = options;
+    return this.db.transaction().execute(async (trx) => {
+      const used = await trx
+        .updateTable('invitations')
+        .set({ accepted_at: now, accepted_by: userId })
+        .where('id', '=', invitation.id)
+        .where('token_hash', '=', invitation.token_hash)
+        .where('accepted_at', 'is', null)
+        .where('revoked_at', 'is', null)
+        .where('expires_at', '>', now)
+        .executeTakeFirst();
+      if (Number(used.numUpdatedRows) === 0) return false;
+      if (options.isOwner) return true;
+      const role = invitation.role;
+      if (invitation.project_id)
+        await trx
+          .insertInto('project_members')
+          .values({ project_id: invitation.project_id, user_id: userId, role, created_at: now })
+          .onConflict((oc) => oc.columns(['project_id', 'user_id']).doUpdateSet({ role }))
+          .execute();
+      else if (invitation.repo_id)
+        await trx
+          .insertInto('repo_members')
+          .values({ repo_id: invitation.repo_id, user_id: userId, role, created_at: now })
+          .onConflict((oc) => oc.columns(['repo_id', 'user_id']).doUpdateSet({ role }))
+          .execute();
+      else return false;
+      return true;
+    });
+  }
+
+  // ---- leaving and ownership ----
+
+  /** Deletes the caller's own member row. */
+  async leave(target: Target, userId: string): Promise<void> {
+    if (target.kind === 'project')
+      await this.db
+        .deleteFrom('project_members')
+        .where('project_id', '=', target.id)
+        .where('user_id', '=', userId)
+        .execute();
+    else
+      await this.db
+        .deleteFrom('repo_members')
+        .where('repo_id', '=', target.id)
+        .where('user_id', '=', userId)
+        .execute();
+  }
+
+  /**
+   * Hands the target from its owner to one of its editors, in one transaction: the editor's
+   * member row goes, `owner_id` becomes theirs (only while `from` still owns it), and the old owner
+   * becomes an editor. A repository whose name the new owner already uses is refused.
+   */
+  async transfer(target: Target, from: string, to: string, now: string): Promise<TransferOutcome> {
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        if (target.kind === 'project') {
+          const demoted = await trx
+            .deleteFrom('project_members')
+            .where('project_id', '=', target.id)
+            .where('user_id', '=', to)
+            .where('role', '=', 'editor')
+            .executeTakeFirst();
+          if (Number(demoted.numDeletedRows) === 0) throw new Abort('not-editor');
+          const moved = await trx
+            .updateTable('projects')
+            .set({ owner_id: to, updated_at: now })
+            .where('id', '=', target.id)
+            .where('owner_id', '=', from)
+            .executeTakeFirst();
+          if (Number(moved.numUpdatedRows) === 0) throw new Abort('not-owner');
+          await trx
+            .insertInto('project_members')
+            .values({ project_id: target.id, user_id: from, role: 'editor', created_at: now })
+            .execute();
+          return;
+        }
+        const repo = await trx
+          .selectFrom('repos')
+          .select('name_key')
+          .where('id', '=', target.id)
+          .where('owner_id', '=', from)
+          .executeTakeFirst();
+        if (!repo) throw new Abort('not-owner');
+        const demoted = await trx
+          .deleteFrom('repo_members')
+          .where('repo_id', '=', target.id)
+          .where('user_id', '=', to)
+          .where('role', '=', 'editor')
+          .executeTakeFirst();
+        if (Number(demoted.numDeletedRows) === 0) throw new Abort('not-editor');
+        const clash = await trx
+          .selectFrom('repos')
+          .select('id')
+          .where('owner_id', '=', to)
+          .where('name_key', '=', repo.name_key)
+          .executeTakeFirst();
+        if (clash) throw new Abort('name-taken');
+        const moved = await trx
+          .updateTable('repos')
+          .set({ owner_id: to, updated_at: now })
+          .where('id', '=', target.id)
+          .where('owner_id', '=', from)
+          .executeTakeFirst();
+        if (Number(moved.numUpdatedRows) === 0) throw new Abort('not-owner');
+        await trx
+          .insertInto('repo_members')
+          .values({ repo_id: target.id, user_id: from, role: 'editor', created_at: now })
+          .execute();
+      });
+      return 'done';
+    } catch (error) {
+      if (error instanceof Abort) return error.outcome;
+      // The new owner made a repository with this name at the same moment.
+      if (target.kind === 'repository' && isUniqueViolation(error)) return 'name-taken';
+      throw error;
+    }
+  }
+
+  // ---- the shapes a transfer answers ----
+
+  async projectView(projectId: string): Promise<ProjectViewRow | undefined> {
+    const project = await this.db
+      .selectFrom('projects')
+      .selectAll()
+      .where('id', '=', projectId)
+      .executeTakeFirst();
+    if (!project) return undefined;
+    const branches = await this.db
+      .selectFrom('branches')
+      .leftJoin('versions', 'versions.branch_id', 'branches.id')
+      .select([
+        'branches.id',
+        'branches.project_id',
+        'branches.name',
+        'branches.is_default',
+        (eb) => eb.fn.count<number>('versions.id').as('version_count'),
+      ])
+      .where('branches.project_id', '=', projectId)
+      .groupBy(['branches.id', 'branches.project_id', 'branches.name', 'branches.is_default'])
+      .orderBy('branches.is_default', 'desc')
+      .orderBy('branches.name')
+      .execute();
+    return {
+      project,
+      branches: branches.map((b) => ({ ...b, version_count: Number(b.version_count) })),
+    };
+  }
+
+  repoView(repoId: string): Promise<RepoViewRow | undefined> {
+    return this.db
+      .selectFrom('repos as r')
+      .selectAll('r')
+      .select((eb) => [
+        eb
+          .selectFrom('repo_commits as c')
+          .select(eb.fn.countAll<number>().as('n'))
+          .whereRef('c.repo_id', '=', 'r.id')
+          .as('commit_count'),
+        eb
+          .selectFrom('repo_patches as p')
+          .select(eb.fn.countAll<number>().as('n'))
+          .whereRef('p.repo_id', '=', 'r.id')
+          .as('legacy_count'),
+        eb
+          .selectFrom('bounces as x')
+          .select(eb.fn.countAll<number>().as('n'))
+          .whereRef('x.repo_id', '=', 'r.id')
+          .as('bounce_count'),
+        eb
+          .selectFrom('repo_branches as b')
+          .select('b.name')
+          .whereRef('b.repo_id', '=', 'r.id')
+          .where('b.is_default', '=', 1)
+          .as('default_branch'),
+      ])
+      .where('r.id', '=', repoId)
+      .executeTakeFirst();
+  }
+}

@@ -1,0 +1,422 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import {
+  AUTH_MESSAGES,
+  INVITATION_TTL_DAYS,
+  MAX_PENDING_INVITATIONS,
+  MEMBER_MESSAGES,
+  type Action,
+  type Invitation,
+  type InvitationView,
+  type Member,
+  type MemberRole,
+  type MembersResponse,
+  type Project,
+  type Repository,
+  type Role,
+} from '@takes/contract';
+import { AUTH_RATE_RULES, type RateLimiter } from '../../auth/rate-limiter';
+import type { Clock } from '../../clock';
+import type { InvitationsTable } from '../../db/schema';
+import { Conflict, Forbidden, Gone, NotFound, RateLimited } from '../../errors';
+import type { Mailer } from '../../mail/mailer';
+import { NOT_FOUND, type AccessPolicy } from '../access';
+import { avatarUrl } from '../auth/auth.service';
+import { toRepository } from '../repos/repos.presenter';
+import { invitationEmail, invitationLink } from './invitation-email';
+import type { InvitationRow, MembersRepo, PersonRow, Target } from './members.repo';
+
+export interface MembersDeps {
+  access: AccessPolicy;
+  repo: MembersRepo;
+  mailer: Mailer;
+  clock: Clock;
+  limiter: RateLimiter;
+  /** Where emailed links point (PUBLIC_URL, without a trailing slash). */
+  publicUrl: string;
+  /** The desktop app's URL scheme, for a repository's pull link. */
+  desktopScheme: string;
+}
+
+/** The signed-in caller of an invitation: their id and the email address their account has. */
+export interface Caller {
+  id: string;
+  email: string;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Members of projects and repositories: the member list, invitations by email (only a token's
+ * hash is kept; a link works once, for the address it was sent to, for 7 days), roles, removal,
+ * leaving and handing ownership to an editor. Every call asks the access policy first: a
+ * non-member gets 404, a member below the owner 403 for what only the owner may do.
+ */
+export class MembersService {
+  constructor(private readonly deps: MembersDeps) {}
+
+  // ---- the member list ----
+
+  /** Members with the owner first; pending invitations only for the owner. */
+  async list(userId: string, target: Target): Promise<MembersResponse> {
+    const grant = await this.grant(userId, target, 'view');
+    const people = await this.deps.repo.people(target, grant.ownerId);
+    const invitations =
+      grant.role === 'owner'
+        ? (await this.deps.repo.pendingInvitations(target, this.now())).map(toInvitation)
+        : [];
+    return { role: grant.role, members: people.map(toMember), invitations };
+  }
+
+  // ---- invitations ----
+
+  /** Emails a new invitation (owner only). Nothing changes when the address is already in. */
+  async invite(
+    userId: string,
+    target: Target,
+    input: { email: string; role: MemberRole },
+  ): Promise<Invitation> {
+    const grant = await this.grant(userId, target, 'manageMembers');
+    const email = input.email.trim().toLowerCase();
+    const now = this.now();
+    const accounts = await this.deps.repo.usersWithEmail(email);
+    if (accounts.includes(grant.ownerId) || (await this.deps.repo.anyMember(target, accounts)))
+      throw new Conflict(MEMBER_MESSAGES.alreadyMember(email));
+    if (await this.deps.repo.findPendingFor(target, email, now))
+      throw new Conflict(MEMBER_MESSAGES.alreadyInvited(email));
+    if ((await this.deps.repo.countPending(target, now)) >= MAX_PENDING_INVITATIONS)
+      throw new RateLimited(MEMBER_MESSAGES.tooManyPending);
+    await this.countSend(userId);
+
+    const token = newToken();
+    const row: InvitationsTable = {
+      id: randomUUID(),
+      project_id: target.kind === 'project' ? target.id : null,
+      repo_id: target.kind === 'repository' ? target.id : null,
+      email,
+      role: input.role,
+      token_hash: hashToken(token),
+      inviter_id: userId,
+      created_at: now,
+      sent_at: now,
+      expires_at: this.expiry(now),
+      accepted_at: null,
+      accepted_by: null,
+      revoked_at: null,
+    };
+    await this.deps.repo.insertInvitation(row);
+    try {
+      await this.sendInvitation(row, token);
+    } catch (error) {
+      // Unsent, the invitation would block the address as 'already invited' for a week.
+      await this.deps.repo.deleteInvitation(row.id);
+      throw error;
+    }
+    return toInvitation(row);
+  }
+
+  /** Emails a pending invitation again with a new link (owner only); the old link stops working. */
+  async resend(userId: string, invitationId: string): Promise<Invitation> {
+    const invitation = await this.ownedInvitation(userId, invitationId);
+    await this.countSend(userId);
+    const token = newToken();
+    const now = this.now();
+    const next = { token_hash: hashToken(token), sent_at: now, expires_at: this.expiry(now) };
+    if (!(await this.deps.repo.replaceToken(invitation.id, next)))
+      throw new NotFound(MEMBER_MESSAGES.invitationNotFound);
+    try {
+      await this.sendInvitation({ ...invitation, ...next }, token);
+    } catch (error) {
+      // The new link never reached anyone: the one already emailed keeps working.
+      await this.deps.repo.restoreToken(invitation.id, {
+        token_hash: invitation.token_hash,
+        sent_at: invitation.sent_at,
+        expires_at: invitation.expires_at,
+      });
+      throw error;
+    }
+    return toInvitation({ ...invitation, ...next });
+  }
+
+  /** Revokes a pending invitation (owner only); its link then answers 'no longer valid'. */
+  async revoke(userId: string, invitationId: string): Promise<void> {
+    const invitation = await this.ownedInvitation(userId, invitationId);
+    await this.deps.repo.revokeInvitation(invitation.id, this.now());
+  }
+
+  /** What a link offers, for anyone holding it; 410 once it is expired, used or revoked. */
+  async view(token: string, ip: string): Promise<InvitationView> {
+    const invitation = await this.valid(token, ip);
+    return {
+      kind: invitation.project_id ? 'project' : 'repository',
+      target_id: targetOf(invitation).id,
+      target_name: invitation.target_name,
+      inviter_name: inviterName(invitation),
+      email: invitation.email,
+      role: invitation.role,
+      expires_at: invitation.expires_at,
+    };
+  }
+
+  /**
+   * Accepts an invitation as the account it was sent to: that account becomes a member with the
+   * invited role (the owner stays the owner). Another account gets 403 naming the address.
+   */
+  async accept(
+    caller: Caller,
+    token: string,
+    ip: string,
+  ): Promise<{ kind: 'project' | 'repository'; target_id: string; role: Role }> {
+    const invitation = await this.valid(token, ip);
+    if (caller.email.trim().toLowerCase() !== invitation.email)
+      throw new Forbidden(MEMBER_MESSAGES.wrongAccount(invitation.email));
+    const target = targetOf(invitation);
+    const current =
+      target.kind === 'project'
+        ? await this.deps.access.projectRole(caller.id, target.id)
+        : await this.deps.access.repoRole(caller.id, target.id);
+    const isOwner = current === 'owner';
+    const accepted = await this.deps.repo.acceptInvitation(invitation, caller.id, {
+      isOwner,
+      now: this.now(),
+    });
+    if (!accepted) throw new Gone(MEMBER_MESSAGES.invitationInvalid);
+    return { kind: target.kind, target_id: target.id, role: isOwner ? 'owner' : invitation.role };
+  }
+
+  // ---- roles, removal, leaving ----
+
+  /** Changes a member's role (owner only); it applies from their next request. */
+  async changeRole(
+    userId: string,
+    target: Target,
+    memberId: string,
+    role: MemberRole,
+  ): Promise<Member> {
+    const grant = await this.grant(userId, target, 'manageMembers');
+    if (memberId === grant.ownerId) throw new Conflict(MEMBER_MESSAGES.ownerRoleFixed);
+    if (!(await this.deps.repo.setRole(target, memberId, role)))
+      throw new NotFound(MEMBER_MESSAGES.memberNotFound);
+    const member = await this.deps.repo.member(target, memberId);
+    if (!member) throw new NotFound(MEMBER_MESSAGES.memberNotFound);
+    return toMember(member);
+  }
+
+  /**
+   * Removes a member (owner only) and revokes the invitations still pending for their address;
+   * their next request (page, stream, desktop token) is refused.
+   */
+  async remove(userId: string, target: Target, memberId: string): Promise<void> {
+    const grant = await this.grant(userId, target, 'manageMembers');
+    if (memberId === grant.ownerId) throw new Conflict(MEMBER_MESSAGES.ownerCannotBeRemoved);
+    if (!(await this.deps.repo.removeMember(target, memberId, this.now())))
+      throw new NotFound(MEMBER_MESSAGES.memberNotFound);
+  }
+
+  /** Leaves a project or repository; the owner must hand it over first. */
+  async leave(userId: string, target: Target): Promise<void> {
+    const grant = await this.grant(userId, target, 'view');
+    if (grant.role === 'owner') throw new Conflict(MEMBER_MESSAGES.ownerCannotLeave);
+    await this.deps.repo.leave(target, userId);
+  }
+
+  // ---- ownership ----
+
+  /** Hands a project to one of its editors; the caller stays on as an editor. */
+  async transferProject(userId: string, projectId: string, toUserId: string): Promise<Project> {
+    await this.transfer(userId, { kind: 'project', id: projectId }, toUserId);
+    const view = await this.deps.repo.projectView(projectId);
+    if (!view) throw new NotFound(NOT_FOUND.project);
+    const { project } = view;
+    return {
+      id: project.id,
+      name: project.name,
+      description: project.description,
+      is_private: project.is_private === 1,
+      created_at: project.created_at,
+      updated_at: project.updated_at,
+      owner_id: project.owner_id,
+      listed: project.listed === 1,
+      role: 'editor',
+      branches: view.branches.map((b) => ({
+        id: b.id,
+        project_id: b.project_id,
+        name: b.name,
+        is_default: b.is_default === 1,
+        version_count: b.version_count,
+      })),
+    };
+  }
+
+  /** Hands a repository to one of its editors; the caller stays on as an editor. */
+  async transferRepo(userId: string, repoId: string, toUserId: string): Promise<Repository> {
+    await this.transfer(userId, { kind: 'repository', id: repoId }, toUserId);
+    const row = await this.deps.repo.repoView(repoId);
+    if (!row) throw new NotFound(NOT_FOUND.repo);
+    return toRepository(row, this.deps.desktopScheme, 'editor');
+  }
+
+  /** Refuses unless the caller owns the target and the new owner is one of its editors. */
+  private async transfer(userId: string, target: Target, toUserId: string): Promise<void> {
+    await this.grant(userId, target, 'manageMembers');
+    if (toUserId === userId) throw new Conflict(MEMBER_MESSAGES.transferToEditor);
+    const outcome = await this.deps.repo.transfer(target, userId, toUserId, this.now());
+    switch (outcome) {
+      case 'done':
+        return;
+      case 'not-editor':
+        throw new Conflict(MEMBER_MESSAGES.transferToEditor);
+      case 'name-taken':
+        throw new Conflict(
+          MEMBER_MESSAGES.transferNameTaken((await this.deps.repo.targetName(target)) ?? ''),
+        );
+      case 'not-owner':
+        // Handed over by a racing request: the caller is no longer the owner.
+        throw new Forbidden(MEMBER_MESSAGES.needRole('owner'));
+    }
+  }
+
+  // ---- helpers ----
+
+  private grant(userId: string, target: Target, action: Action, notFound?: string) {
+    return target.kind === 'project'
+      ? this.deps.access.project(userId, target.id, action, notFound)
+      : this.deps.access.repository(userId, target.id, action, notFound);
+  }
+
+  /**
+   * An invitation the caller may manage: 404 when it does not exist, is no longer pending, or
+   * belongs to a target the caller is not a member of; 403 for a member who is not the owner.
+   */
+  private async ownedInvitation(userId: string, invitationId: string): Promise<InvitationsTable> {
+    const invitation = await this.deps.repo.findInvitation(invitationId);
+    if (!invitation) throw new NotFound(MEMBER_MESSAGES.invitationNotFound);
+    await this.grant(
+      userId,
+      targetOf(invitation),
+      'manageMembers',
+      MEMBER_MESSAGES.invitationNotFound,
+    );
+    if (invitation.accepted_at !== null || invitation.revoked_at !== null)
+      throw new NotFound(MEMBER_MESSAGES.invitationNotFound);
+    return invitation;
+  }
+
+  /**
+   * The pending invitation a link's token opens. A token that matches nothing counts against the
+   * caller's address (many are a search, as with share-link keys); over the limit, 429.
+   */
+  private async valid(token: string, ip: string): Promise<InvitationRow> {
+    const rule = AUTH_RATE_RULES.invitationMissIp;
+    if (await this.deps.limiter.isLimited(rule, ip))
+      throw new RateLimited(
+        AUTH_MESSAGES.tooManyRequests,
+        await this.deps.limiter.retryAfterSeconds(rule, ip),
+      );
+    const invitation = /^[\w-]+$/.test(token)
+      ? await this.deps.repo.findByTokenHash(hashToken(token))
+      : undefined;
+    if (!invitation) {
+      if (!(await this.deps.limiter.hit(rule, ip)))
+        throw new RateLimited(
+          AUTH_MESSAGES.tooManyRequests,
+          await this.deps.limiter.retryAfterSeconds(rule, ip),
+        );
+      throw new Gone(MEMBER_MESSAGES.invitationInvalid);
+    }
+    if (
+      invitation.accepted_at !== null ||
+      invitation.revoked_at !== null ||
+      invitation.expires_at <= this.now()
+    )
+      throw new Gone(MEMBER_MESSAGES.invitationInvalid);
+    return invitation;
+  }
+
+  /** Counts one invitation email against the inviter's hour: 429 with Retry-After past 20. */
+  private async countSend(userId: string): Promise<void> {
+    const rule = AUTH_RATE_RULES.invitationSendUser;
+    if (!(await this.deps.limiter.hit(rule, userId)))
+      throw new RateLimited(
+        MEMBER_MESSAGES.tooManyInvitations,
+        await this.deps.limiter.retryAfterSeconds(rule, userId),
+      );
+  }
+
+  private async sendInvitation(invitation: InvitationsTable, token: string): Promise<void> {
+    const target = targetOf(invitation);
+    const [inviter, targetName] = await Promise.all([
+      invitation.inviter_id ? this.deps.repo.person(invitation.inviter_id) : undefined,
+      this.deps.repo.targetName(target),
+    ]);
+    await this.deps.mailer.send(
+      invitationEmail({
+        to: invitation.email,
+        inviter: inviter ? nameOf(inviter.display_name, inviter.user_name, inviter.email) : SOMEONE,
+        kind: target.kind,
+        targetName: targetName ?? '',
+        role: invitation.role,
+        link: invitationLink(this.deps.publicUrl, token),
+      }),
+    );
+  }
+
+  private expiry(sentAt: string): string {
+    return new Date(new Date(sentAt).getTime() + INVITATION_TTL_DAYS * DAY_MS).toISOString();
+  }
+
+  private now(): string {
+    return this.deps.clock.now().toISOString();
+  }
+}
+
+/** Who an invitation names when its inviter's account is gone. */
+const SOMEONE = 'Someone';
+
+/** 32 random bytes (256 bits), URL-safe; only its SHA-256 is stored. */
+function newToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+function targetOf(invitation: Pick<InvitationsTable, 'project_id' | 'repo_id'>): Target {
+  if (invitation.project_id) return { kind: 'project', id: invitation.project_id };
+  return { kind: 'repository', id: invitation.repo_id ?? '' };
+}
+
+/** A display name, else the account name, else the fallback (blank names do not count). */
+function nameOf(displayName: string | null, userName: string | null, fallback: string): string {
+  return displayName?.trim() || userName?.trim() || fallback;
+}
+
+function inviterName(invitation: InvitationRow): string {
+  if (invitation.inviter_email === null) return SOMEONE;
+  return nameOf(
+    invitation.inviter_display_name,
+    invitation.inviter_user_name,
+    invitation.inviter_email,
+  );
+}
+
+function toMember(row: PersonRow): Member {
+  return {
+    user_id: row.user_id,
+    email: row.email,
+    name: row.display_name?.trim() || row.user_name?.trim() || null,
+    avatar_url: row.avatar_key ? avatarUrl(row.user_id, row.profile_updated_at) : null,
+    role: row.role ?? 'owner',
+    joined_at: row.joined_at,
+  };
+}
+
+function toInvitation(row: InvitationsTable): Invitation {
+  return {
+    id: row.id,
+    email: row.email,
+    role: row.role,
+    sent_at: row.sent_at,
+    expires_at: row.expires_at,
+  };
+}

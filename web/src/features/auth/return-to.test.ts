@@ -1,0 +1,40 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { forgetReturnTo, rememberReturnTo, takeReturnTo } from './return-to';
+
+afterEach(() => localStorage.clear());
+
+describe('return-to', () => {
+  it('gives the remembered path back once', () => {
+    rememberReturnTo('/invite/abc?x=1');
+    expect(takeReturnTo()).toBe('/invite/abc?x=1');
+    expect(takeReturnTo()).toBeNull();
+  });
+
+  it('forgets after an hour', () => {
+    const now = Date.parse('2026-03-01T10:00:00Z');
+    rememberReturnTo('/invite/abc', now);
+    expect(takeReturnTo(now + 61 * 60 * 1000)).toBeNull();
+    rememberReturnTo('/invite/abc', now);
+    expect(takeReturnTo(now + 59 * 60 * 1000)).toBe('/invite/abc');
+  });
+
+  it('keeps only paths inside this app, and the default clears it', () => {
+    rememberReturnTo('//evil.example/x');
+    expect(takeReturnTo()).toBeNull();
+    rememberReturnTo('https://evil.example/x');
+    expect(takeReturnTo()).toBeNull();
+    rememberReturnTo('/invite/abc');
+    rememberReturnTo('/dashboard');
+    expect(takeReturnTo()).toBeNull();
+  });
+
+  it('ignores what it did not write, and can be cleared', () => {
+    localStorage.setItem('takes.returnTo', '{"path":"//evil.example","at":1}');
+    expect(takeReturnTo()).toBeNull();
+    localStorage.setItem('takes.returnTo', 'not json');
+    expect(takeReturnTo()).toBeNull();
+    rememberReturnTo('/invite/abc');
+    forgetReturnTo();
+    expect(takeReturnTo()).toBeNull();
+  });
+});

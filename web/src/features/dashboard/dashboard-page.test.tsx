@@ -1,0 +1,82 @@
+import { cleanup, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { renderAt, stubApi } from '../repos/test-support';
+import { project, sharedProject } from '../projects/test-support';
+import { DashboardPage } from './dashboard-page';
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+const stats = { projects: 2, tracks: 2, lastUpdate: null, versionsLastMonth: 0 };
+
+function renderDashboard() {
+  renderAt(<DashboardPage />, { pattern: '/dashboard', url: '/dashboard' });
+}
+
+describe("DashboardPage: 'Shared with you'", () => {
+  it("shows projects others own with the owner's name and the caller's role, without Delete", async () => {
+    stubApi({
+      '/api/stats': stats,
+      '/api/projects': [project()],
+      '/api/projects/shared': [
+        sharedProject(),
+        sharedProject({
+          id: 'p3',
+          name: 'Live Set',
+          description: null,
+          is_private: false,
+          role: 'viewer',
+          owner: { id: 'u8', name: 'Dee Drummer', avatar_url: null },
+        }),
+      ],
+    });
+    renderDashboard();
+
+    const section = await screen.findByRole('region', { name: 'Shared with you' });
+    // The cards (each also lists a few branches).
+    const cards = [...section.querySelector('ul')!.children] as HTMLElement[];
+    expect(cards).toHaveLength(2);
+
+    const [first, second] = cards as [HTMLElement, HTMLElement];
+    expect(within(first).getByRole('heading', { name: 'Band Demo' })).toBeTruthy();
+    expect(within(first).getByText('Editor')).toBeTruthy();
+    expect(within(first).getByText('Private')).toBeTruthy();
+    expect(within(first).getByText('Synth-pop single')).toBeTruthy();
+    expect(within(first).getByText('Owner: Olive Owner')).toBeTruthy();
+    expect(within(first).getByText(/^Updated /)).toBeTruthy();
+    expect(within(first).getByRole('link', { name: 'Open Band Demo' }).getAttribute('href')).toBe(
+      '/projects/p2',
+    );
+    expect(within(section).queryByRole('button', { name: /Delete/ })).toBeNull();
+
+    expect(within(second).getByText('Viewer')).toBeTruthy();
+    expect(within(second).getByText('Public')).toBeTruthy();
+    expect(within(second).getByText('No description provided.')).toBeTruthy();
+    expect(within(second).getByText('Owner: Dee Drummer')).toBeTruthy();
+
+    // 'Your Projects' is unchanged: the caller's own projects only.
+    const yours = screen.getByRole('region', { name: 'Your Projects' });
+    expect(within(yours).getByRole('link', { name: 'Night Drive' })).toBeTruthy();
+    expect(within(yours).queryByText('Band Demo')).toBeNull();
+  });
+
+  it('is hidden when nothing is shared', async () => {
+    stubApi({ '/api/stats': stats, '/api/projects': [project()], '/api/projects/shared': [] });
+    renderDashboard();
+    expect(await screen.findByRole('region', { name: 'Your Projects' })).toBeTruthy();
+    expect(screen.queryByRole('region', { name: 'Shared with you' })).toBeNull();
+  });
+
+  it('shows shared projects even without projects of your own', async () => {
+    stubApi({
+      '/api/stats': stats,
+      '/api/projects': [],
+      '/api/projects/shared': [sharedProject()],
+    });
+    renderDashboard();
+    expect(await screen.findByRole('region', { name: 'Shared with you' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'No projects yet' })).toBeTruthy();
+  });
+});

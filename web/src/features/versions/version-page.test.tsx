@@ -1,0 +1,81 @@
+import type { Role } from '@takes/contract';
+import { cleanup, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { renderAt, stubApi } from '../repos/test-support';
+import { comment, project, version } from '../projects/test-support';
+import { VersionPage } from './version-page';
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+/** The caller (u1) wrote c1; someone else wrote c2. */
+function renderVersion(role: Role) {
+  const { branches: _branches, ...projectRow } = project({ role });
+  stubApi({
+    // Wrapped: the version's own `status` field would read as the answer's HTTP status.
+    '/api/versions/v1': { status: 200, body: { ...version(), project: projectRow } },
+    '/api/versions/v1/comments': [
+      comment({ id: 'c1', user_id: 'u1', author: 'Me', content: 'Mine' }),
+      comment({ id: 'c2', user_id: 'u2', author: 'Eddie', content: 'Theirs' }),
+    ],
+  });
+  renderAt(<VersionPage />, {
+    pattern: '/projects/:projectId/branches/:branchId/versions/:versionId',
+    url: '/projects/p1/branches/b1/versions/v1',
+  });
+}
+
+async function commentActions(author: string): Promise<string[]> {
+  const article = await screen.findByRole('article', { name: `Comment by ${author}` });
+  return within(article)
+    .queryAllByRole('button')
+    .map((button) => button.textContent ?? '')
+    .filter((text) => ['Reply', 'Resolve', 'Delete'].includes(text));
+}
+
+const topButton = (name: string) =>
+  screen.queryAllByRole('button', { name }).filter((b) => !b.closest('article'));
+
+describe('VersionPage: what each role sees', () => {
+  it('a Viewer listens and downloads: no comment form, no Delete, no Share', async () => {
+    renderVersion('viewer');
+    expect(await screen.findByRole('heading', { name: 'Version 1' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Download' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Play' })).toBeTruthy();
+    expect(await screen.findByText('Theirs')).toBeTruthy();
+    expect(screen.queryByRole('form', { name: 'Comment' })).toBeNull();
+    expect(screen.queryByPlaceholderText('Add a comment…')).toBeNull();
+    expect(topButton('Delete')).toEqual([]);
+    expect(topButton('Share')).toEqual([]);
+    expect(await commentActions('Me')).toEqual([]);
+    expect(await commentActions('Eddie')).toEqual([]);
+  });
+
+  it('a Commenter comments, and resolves or deletes only their own comments; no Share', async () => {
+    renderVersion('commenter');
+    expect(await screen.findByRole('form', { name: 'Comment' })).toBeTruthy();
+    expect(topButton('Delete')).toEqual([]);
+    expect(topButton('Share')).toEqual([]);
+    expect(await commentActions('Me')).toEqual(['Reply', 'Resolve', 'Delete']);
+    expect(await commentActions('Eddie')).toEqual(['Reply']);
+  });
+
+  it('an Editor deletes the version, shares it and moderates every comment', async () => {
+    renderVersion('editor');
+    expect(await screen.findByRole('form', { name: 'Comment' })).toBeTruthy();
+    expect(topButton('Delete')).toHaveLength(1);
+    expect(topButton('Share')).toHaveLength(1);
+    expect(await commentActions('Me')).toEqual(['Reply', 'Resolve', 'Delete']);
+    expect(await commentActions('Eddie')).toEqual(['Reply', 'Resolve', 'Delete']);
+  });
+
+  it('the owner sees everything too', async () => {
+    renderVersion('owner');
+    expect(await screen.findByRole('form', { name: 'Comment' })).toBeTruthy();
+    expect(topButton('Delete')).toHaveLength(1);
+    expect(topButton('Share')).toHaveLength(1);
+    expect(await commentActions('Eddie')).toEqual(['Reply', 'Resolve', 'Delete']);
+  });
+});

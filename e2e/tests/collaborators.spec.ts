@@ -57,7 +57,9 @@ async function joinFromLink(
   await expect(main.getByText(OWNER_NAME).first()).toBeVisible();
   await expect(main.getByText(invited.role, { exact: true }).first()).toBeVisible();
 
-  // Signed out, the invitation offers sign-up (and sign-in) and comes back here afterwards.
+  // Signed out, the invitation offers sign-in and sign-up, and comes back here afterwards.
+  await expect(main.getByRole('link', { name: 'Sign in', exact: true })).toBeVisible();
+  await expect(main.getByRole('button', { name: 'Accept invitation' })).toHaveCount(0);
   await main.getByRole('link', { name: /^Sign up/i }).click();
   await expect(person).toHaveURL(/\/login/);
   await signUpWithPassword(person, invited.credentials);

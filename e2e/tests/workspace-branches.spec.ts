@@ -10,6 +10,11 @@ test('branches are created, renamed, made default and deleted on the project pag
   await page.goto(`/projects/${project.id}`);
 
   await page.getByRole('button', { name: 'Make public' }).click();
+  // Issue 14: 'Make public' first says what Public means, in a confirmation.
+  await page
+    .getByRole('dialog', { name: 'Make this project public?' })
+    .getByRole('button', { name: 'Make public' })
+    .click();
   await expect(page.getByRole('button', { name: 'Make private' })).toBeVisible();
   await expect(page.getByText('Public', { exact: true })).toBeVisible();
 

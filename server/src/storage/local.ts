@@ -37,13 +37,17 @@ export class LocalObjectStore implements ObjectStore {
     await fsp.mkdir(tmpDir, { recursive: true });
     const tmp = path.join(tmpDir, `${randomUUID()}.part`);
     const counter = new ByteCounter(options.maxBytes);
+    const file = fs.createWriteStream(tmp, { flags: 'wx' });
     try {
-      const file = fs.createWriteStream(tmp, { flags: 'wx' });
       await pipeline(body, counter, file);
       await fsync(tmp);
       await fsp.mkdir(path.dirname(target), { recursive: true });
       await fsp.rename(tmp, target);
     } catch (error) {
+      // A body that failed at once (a client gone before the first byte) fails the pipeline while
+      // the part file is still being opened: wait until it is closed, or it would be created after
+      // it was removed (and left behind).
+      if (!file.closed) await new Promise<void>((resolve) => file.once('close', () => resolve()));
       await fsp.rm(tmp, { force: true });
       throw error;
     }

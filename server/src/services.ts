@@ -2,6 +2,8 @@ import { createAuth, type Auth } from './auth/auth';
 import { RateLimiter } from './auth/rate-limiter';
 import type { AppDeps } from './deps';
 import { AccessPolicy } from './modules/access';
+import { ActivityLog } from './modules/activity';
+import { ActivityRepo } from './modules/activity/activity.repo';
 import { AccessRepo } from './modules/access/access.repo';
 import { AuthRepo } from './modules/auth/auth.repo';
 import { AuthService } from './modules/auth/auth.service';
@@ -58,6 +60,9 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
   const mediaTimeoutMs = config.media.timeoutMs;
   // The one access policy every service asks before touching a project's or repository's objects.
   const access = new AccessPolicy(new AccessRepo(db));
+  // Every meaningful event, recorded in the transaction of its change; notifications and live
+  // updates attach to it with onRecord.
+  const activity = new ActivityLog({ repo: new ActivityRepo(db), clock });
 
   const desktop = new DesktopTokensService({ repo: new DesktopTokensRepo(db), clock });
   // An account taken over by the proven owner of its address loses its desktop tokens too.
@@ -200,6 +205,7 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
 
   return {
     access,
+    activity,
     auth,
     authService,
     magic,

@@ -3,6 +3,7 @@ export * from './health';
 export * from './auth';
 export * from './projects';
 export * from './members';
+export * from './activity';
 export * from './public';
 export * from './sharing';
 export * from './repos';

@@ -365,6 +365,62 @@ export const routes = {
       body: 'none',
     } as RouteOf<Endpoints['publicPages']['streamPublicVersion']>,
   },
+  activity: {
+    getNotificationPreferences: {
+      name: 'getNotificationPreferences',
+      method: 'GET',
+      path: '/api/notifications/preferences',
+      body: 'none',
+    } as RouteOf<Endpoints['activity']['getNotificationPreferences']>,
+    listNotifications: {
+      name: 'listNotifications',
+      method: 'GET',
+      path: '/api/notifications',
+      body: 'none',
+    } as RouteOf<Endpoints['activity']['listNotifications']>,
+    listProjectActivity: {
+      name: 'listProjectActivity',
+      method: 'GET',
+      path: '/api/projects/:projectId/activity',
+      body: 'none',
+    } as RouteOf<Endpoints['activity']['listProjectActivity']>,
+    listRepoActivity: {
+      name: 'listRepoActivity',
+      method: 'GET',
+      path: '/api/repos/:id/activity',
+      body: 'none',
+    } as RouteOf<Endpoints['activity']['listRepoActivity']>,
+    markNotificationsRead: {
+      name: 'markNotificationsRead',
+      method: 'POST',
+      path: '/api/notifications/read',
+      body: 'json',
+    } as RouteOf<Endpoints['activity']['markNotificationsRead']>,
+    streamEvents: {
+      name: 'streamEvents',
+      method: 'GET',
+      path: '/api/events',
+      body: 'none',
+    } as RouteOf<Endpoints['activity']['streamEvents']>,
+    unsubscribeOneClick: {
+      name: 'unsubscribeOneClick',
+      method: 'POST',
+      path: '/api/notifications/unsubscribe',
+      body: 'none',
+    } as RouteOf<Endpoints['activity']['unsubscribeOneClick']>,
+    unsubscribePage: {
+      name: 'unsubscribePage',
+      method: 'GET',
+      path: '/api/notifications/unsubscribe',
+      body: 'none',
+    } as RouteOf<Endpoints['activity']['unsubscribePage']>,
+    updateNotificationPreferences: {
+      name: 'updateNotificationPreferences',
+      method: 'PUT',
+      path: '/api/notifications/preferences',
+      body: 'json',
+    } as RouteOf<Endpoints['activity']['updateNotificationPreferences']>,
+  },
   versions: {
     createVersionFromUrl: {
       name: 'createVersionFromUrl',

@@ -44,6 +44,9 @@ export const shareLinkSchema = z.object({
   expires_at: z.string().nullable(),
   created_at: z.string(),
   listeners_see_each_other: z.boolean(),
+  /** Plays by visitors ('Played N times · last played …'). */
+  play_count: z.number().int(),
+  last_played_at: z.string().nullable(),
 });
 export type ShareLink = z.infer<typeof shareLinkSchema>;
 

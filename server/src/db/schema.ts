@@ -188,6 +188,9 @@ export interface LinksTable {
   created_at: string;
   /** 1 (default): visitors see every visitor's comments; 0: only their own link's threads. */
   listeners_see_each_other: number;
+  /** Plays by visitors (a stream request for the start of the file); nothing about them is kept. */
+  play_count: number;
+  last_played_at: string | null;
 }
 
 export interface CommentsTable {
@@ -372,7 +375,50 @@ export interface InvitationsTable {
   revoked_at: string | null;
 }
 
+/** One meaningful event, written in the transaction of the change it describes. */
+export interface ActivityTable {
+  id: string;
+  project_id: string | null;
+  repo_id: string | null;
+  actor_id: string | null;
+  actor_name: string | null;
+  kind: string;
+  target_id: string | null;
+  /** JSON object. */
+  data: string;
+  created_at: string;
+}
+
+export interface NotificationsTable {
+  id: string;
+  user_id: string;
+  activity_id: string;
+  category: string;
+  /** 1: to be emailed. */
+  email: number;
+  read_at: string | null;
+  emailed_at: string | null;
+  created_at: string;
+}
+
+export interface NotificationPreferencesTable {
+  user_id: string;
+  category: string;
+  channel: string;
+}
+
+export interface NotificationEmailsTable {
+  id: string;
+  user_id: string;
+  sent_at: string | null;
+  created_at: string;
+}
+
 export interface Database {
+  activity: ActivityTable;
+  notifications: NotificationsTable;
+  notification_preferences: NotificationPreferencesTable;
+  notification_emails: NotificationEmailsTable;
   project_members: ProjectMembersTable;
   repo_members: RepoMembersTable;
   invitations: InvitationsTable;

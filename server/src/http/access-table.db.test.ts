@@ -189,7 +189,25 @@ const TABLE: Record<string, Row> = {
   viewInvitation: { expect: everyone(410), call: () => ({ body: { token: 'x'.repeat(43) } }) },
   acceptInvitation: { expect: signedIn(410), call: () => ({ body: { token: 'x'.repeat(43) } }) },
 
+  // ---- notifications: the caller's own ----
+  listNotifications: { expect: signedIn(200) },
+  markNotificationsRead: { expect: signedIn(204), call: () => ({ body: { all: true } }) },
+  getNotificationPreferences: { expect: signedIn(200) },
+  updateNotificationPreferences: {
+    expect: signedIn(200),
+    call: () => ({
+      body: { comments: 'in_app', versions: 'off', membership: 'in_app', processing: 'off' },
+    }),
+  },
+  // The email's link carries a signed token: a forged one is refused, whoever follows it.
+  unsubscribePage: { expect: everyone(410), call: () => ({ query: { token: 'x'.repeat(40) } }) },
+  unsubscribeOneClick: {
+    expect: everyone(410),
+    call: () => ({ query: { token: 'x'.repeat(40) } }),
+  },
+
   // ---- a project's objects ----
+  listProjectActivity: { expect: needs('view', 200) },
   getProject: { expect: needs('view', 200) },
   listBranches: { expect: needs('view', 200) },
   updateProject: { expect: needs('rename', 200), call: () => ({ body: { name: 'Renamed' } }) },
@@ -356,6 +374,7 @@ const TABLE: Record<string, Row> = {
   // The PUT is opened by the upload's own token (from publishBounce): an unknown upload is 404.
   uploadBounceFile: { expect: everyone(404), call: () => ({ params: { uploadId: randomUUID() } }) },
   listRepoMembers: { expect: needs('view', 200) },
+  listRepoActivity: { expect: needs('view', 200) },
   inviteToRepo: {
     expect: needs('manageMembers', 201),
     call: () => ({ body: { email: `new-${randomUUID()}@example.test`, role: 'viewer' } }),
@@ -540,6 +559,8 @@ describe('the access table: every operation of the served OpenAPI document, as e
         revoked_at: null,
         created_at: now,
         listeners_see_each_other: 1,
+        play_count: 0,
+        last_played_at: null,
       })
       .execute();
     const invitationId = randomUUID();

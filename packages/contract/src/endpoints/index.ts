@@ -1,4 +1,5 @@
 import type { Endpoint } from '../endpoint';
+import * as activity from './activity';
 import * as audioGit from './audio-git';
 import * as auth from './auth';
 import * as bounces from './bounces';
@@ -27,6 +28,7 @@ export const endpoints = {
   projects,
   members,
   publicPages,
+  activity,
   versions,
   sharing,
   comments,

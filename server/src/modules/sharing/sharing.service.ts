@@ -77,6 +77,8 @@ export class SharingService {
       revoked_at: null,
       created_at: this.now(),
       listeners_see_each_other: input.listeners_see_each_other === false ? 0 : 1,
+      play_count: 0,
+      last_played_at: null,
     };
     await this.deps.links.insert(row);
     return toLink(row);
@@ -192,5 +194,7 @@ function toLink(row: LinksTable): ShareLink {
     expires_at: row.expires_at,
     created_at: row.created_at,
     listeners_see_each_other: row.listeners_see_each_other === 1,
+    play_count: row.play_count,
+    last_played_at: row.last_played_at,
   };
 }

@@ -1,0 +1,27 @@
+import type { Kysely } from 'kysely';
+import type { ActivityKind } from '@takes/contract';
+import type { Database } from '../db/schema';
+
+/** What the live-update stream tells a browser tab: which of its queries to refresh. */
+export type LiveEvent = {
+  type: 'activity';
+  activityId: string;
+  kind: ActivityKind;
+  projectId: string | null;
+  repoId: string | null;
+  /** The version it concerns (comments, processing, uploads), for version and share pages. */
+  versionId: string | null;
+  /** The user whose notifications changed, when it is about them. */
+  userIds?: string[];
+};
+
+/**
+ * Fans live events out to every `serve` process: on PostgreSQL through LISTEN/NOTIFY (a NOTIFY
+ * sent inside a transaction is delivered only when it commits, never for a rollback), embedded
+ * with an in-process emitter that emits once the change is committed.
+ */
+export interface EventBus {
+  publish(db: Kysely<Database>, event: LiveEvent): Promise<void>;
+  subscribe(listener: (event: LiveEvent) => void): () => void;
+  close(): Promise<void>;
+}

@@ -1,0 +1,63 @@
+import { randomUUID } from 'node:crypto';
+import type { ActivityKind } from '@takes/contract';
+import type { Clock } from '../../clock';
+import type { ActivityTable } from '../../db/schema';
+import type { ActivityRepo, Executor } from './activity.repo';
+
+/** Who did it: a signed-in person, or a visitor through a share link (their self-entered name). */
+export type Actor = { userId: string; name?: string } | { visitorName: string };
+
+/** One meaningful event, as a service reports it. */
+export interface ActivityEvent {
+  kind: ActivityKind;
+  /** Exactly one of the two. */
+  projectId?: string;
+  repoId?: string;
+  actor: Actor;
+  /** The object it is about (version, comment, link, branch, member, commit, bounce). */
+  targetId?: string;
+  /** What a readable line needs later, as it was then (version number, timestamp, names…). */
+  data?: Record<string, unknown>;
+}
+
+/**
+ * Called with each recorded row inside the same transaction (notifications fan out from it; the
+ * live-update bus announces it, on PostgreSQL with a NOTIFY that is delivered only on commit).
+ */
+export type ActivityListener = (db: Executor, row: ActivityTable) => Promise<void>;
+
+/**
+ * Records every meaningful event exactly once, in the transaction of the change it describes:
+ * services call `record(trx, event)` inside the transaction that makes the change, so a change
+ * that fails or rolls back leaves no activity behind (and no notification, and no live event).
+ */
+export class ActivityLog {
+  private readonly listeners: ActivityListener[] = [];
+
+  constructor(private readonly deps: { repo: ActivityRepo; clock: Clock }) {}
+
+  /** Adds a listener run for every recorded row, in order, inside the recording transaction. */
+  onRecord(listener: ActivityListener): void {
+    this.listeners.push(listener);
+  }
+
+  async record(db: Executor, event: ActivityEvent): Promise<ActivityTable> {
+    if ((event.projectId === undefined) === (event.repoId === undefined))
+      throw new Error(`activity ${event.kind}: give exactly one of projectId and repoId`);
+    const row: ActivityTable = {
+      id: randomUUID(),
+      project_id: event.projectId ?? null,
+      repo_id: event.repoId ?? null,
+      actor_id: 'userId' in event.actor ? event.actor.userId : null,
+      actor_name:
+        'visitorName' in event.actor ? event.actor.visitorName : (event.actor.name ?? null),
+      kind: event.kind,
+      target_id: event.targetId ?? null,
+      data: JSON.stringify(event.data ?? {}),
+      created_at: this.deps.clock.now().toISOString(),
+    };
+    await this.deps.repo.insert(row, db);
+    for (const listener of this.listeners) await listener(db, row);
+    return row;
+  }
+}

@@ -5,6 +5,7 @@ import type { BranchWithVersions } from '@takes/contract';
 import { ApiError, errorMessage } from '../../lib/api';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { useAuth } from '../auth/use-auth';
+import { ActivityPanel } from '../activity/activity-panel';
 import { BranchesPanel } from './branches-panel';
 import { CreateBranchModal } from './create-branch-modal';
 import { ProjectHeader } from './project-header';
@@ -166,6 +167,7 @@ function ProjectWorkspace({
           processing={shownProcessing}
         />
       </div>
+      <ActivityPanel source={{ projectId }} />
 
       {creatingBranch && (
         <CreateBranchModal

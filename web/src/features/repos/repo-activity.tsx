@@ -74,9 +74,9 @@ export function ActivityList({
   onSelect,
 }: ActivityListProps) {
   return (
-    <section aria-labelledby="activity-heading" className={panelClass}>
-      <h2 id="activity-heading" className="text-lg font-semibold">
-        Activity
+    <section aria-labelledby="bounces-heading" className={panelClass}>
+      <h2 id="bounces-heading" className="text-lg font-semibold">
+        Bounces
       </h2>
       {loading ? (
         <div className="flex justify-center py-6">

@@ -174,6 +174,7 @@ describe('RepoPage', () => {
       '/api/repos/r1/branches': { branches: [branchRow] },
       '/api/repos/r1/commits': { status: 500, body: {} },
       '/api/repos/r1/bounces': { bounces: [] },
+      '/api/repos/r1/activity': { items: [], next_cursor: null },
     });
     renderRepo();
     expect((await screen.findByRole('alert')).textContent).toBe('Failed to load commits');

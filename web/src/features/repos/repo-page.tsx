@@ -4,6 +4,7 @@ import type { Repository } from '@takes/contract';
 import { errorMessage } from '../../lib/api';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { primaryButton } from '../../ui/button-styles';
+import { ActivityPanel } from '../activity/activity-panel';
 import { BranchList, RepoInfoBox } from './branch-list';
 import { patchAsCommit, PSEUDO_BRANCH, resolveBranchView } from './branch-selection';
 import { CommitHistory } from './commit-history';
@@ -106,6 +107,7 @@ function RepoWorkspace({ repo }: { repo: Repository }) {
             }}
           />
           <RepoInfoBox repoId={repo.id} branch={view.selected} />
+          <ActivityPanel source={{ repoId: repo.id }} />
         </div>
         <div className="space-y-6">
           {preview && (

@@ -1,9 +1,16 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link, NavLink } from 'react-router';
 import { useAuth } from '../features/auth/use-auth';
 import { AvatarMenu } from './avatar-menu';
 import { SearchBox } from './search-box';
 import { ThemeToggle } from './theme-toggle';
+
+// Signed-in only: its code stays out of the landing page's first load.
+const NotificationBell = lazy(() =>
+  import('../features/notifications/notification-bell').then((m) => ({
+    default: m.NotificationBell,
+  })),
+);
 
 const publicLinks = [
   { to: '/', label: 'Home' },
@@ -59,6 +66,11 @@ export function Navbar() {
           <div className="ml-auto flex items-center gap-2">
             <SearchBox className="hidden w-64 md:block xl:w-48" />
             <ThemeToggle />
+            {auth.status === 'signed-in' && (
+              <Suspense fallback={null}>
+                <NotificationBell />
+              </Suspense>
+            )}
             {auth.status === 'signed-in' && <AvatarMenu user={auth.user} />}
             {auth.status === 'signed-out' && (
               <Link

@@ -109,6 +109,11 @@ const ProfilePage = lazy(() =>
 const InvitePage = lazy(() =>
   import('../features/members/invite-page').then((m) => ({ default: m.InvitePage })),
 );
+const NotificationsPage = lazy(() =>
+  import('../features/notifications/notifications-page').then((m) => ({
+    default: m.NotificationsPage,
+  })),
+);
 const SettingsPage = lazy(() =>
   import('../features/settings/settings-page').then((m) => ({ default: m.SettingsPage })),
 );
@@ -171,6 +176,7 @@ const protectedRoutes: RouteObject[] = [
   lazyRoute('/debug', DebugPage),
   lazyRoute('/profile', ProfilePage),
   lazyRoute('/settings', SettingsPage),
+  lazyRoute('/notifications', NotificationsPage),
   lazyRoute('/desktop-auth', DesktopAuthPage),
 ];
 

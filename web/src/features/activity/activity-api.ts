@@ -35,7 +35,9 @@ function fetchPage(
 export function useActivity(source: ActivitySource) {
   return useInfiniteQuery({
     queryKey:
-      'projectId' in source ? activityKeys.project(source.projectId) : activityKeys.repo(source.repoId),
+      'projectId' in source
+        ? activityKeys.project(source.projectId)
+        : activityKeys.repo(source.repoId),
     queryFn: ({ pageParam, signal }) => fetchPage(source, pageParam, signal),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.next_cursor ?? undefined,

@@ -1,6 +1,7 @@
 import type { Role } from '@takes/contract';
-import { cleanup, screen, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fakePlayer } from '../player/test-support';
 import { renderAt, stubApi } from '../repos/test-support';
 import { comment, project, version } from '../projects/test-support';
 import { VersionPage } from './version-page';
@@ -77,5 +78,53 @@ describe('VersionPage: what each role sees', () => {
     expect(topButton('Delete')).toHaveLength(1);
     expect(topButton('Share')).toHaveLength(1);
     expect(await commentActions('Eddie')).toEqual(['Reply', 'Resolve', 'Delete']);
+  });
+});
+
+describe('VersionPage: arriving from a notification or an activity line', () => {
+  function renderAtUrl(url: string, markRead: (init: RequestInit | undefined) => Response) {
+    const { branches: _branches, ...projectRow } = project({ role: 'owner' });
+    const fetchMock = stubApi({
+      '/api/versions/v1': { status: 200, body: { ...version(), project: projectRow } },
+      '/api/versions/v1/comments': [],
+      '/api/notifications/read': (_url: URL, init: RequestInit | undefined) =>
+        Promise.resolve(markRead(init)),
+    });
+    const player = fakePlayer();
+    renderAt(<VersionPage />, {
+      pattern: '/projects/:projectId/branches/:branchId/versions/:versionId',
+      url,
+      player,
+    });
+    const markReadBodies = () =>
+      fetchMock.mock.calls
+        .filter(([input]) => new URL(input, 'http://localhost').pathname.endsWith('/read'))
+        .map(([, init]) => JSON.parse(init?.body as string) as unknown);
+    return { player, markReadBodies };
+  }
+
+  it('?t= starts the version there once it is loaded, and marks its notifications read once', async () => {
+    const { player, markReadBodies } = renderAtUrl(
+      '/projects/p1/branches/b1/versions/v1?t=83',
+      () => new Response(null, { status: 204 }),
+    );
+    expect(await screen.findByRole('heading', { name: 'Version 1' })).toBeTruthy();
+    await waitFor(() => expect(player.seek).toHaveBeenCalledWith(83), { timeout: 2000 });
+    expect(player.playTrack).toHaveBeenCalledTimes(1);
+    expect(vi.mocked(player.playTrack).mock.calls[0]![0]).toMatchObject({ versionId: 'v1' });
+    expect(markReadBodies()).toEqual([{ href: '/projects/p1/branches/b1/versions/v1' }]);
+  });
+
+  it('without ?t= it plays from the start; a failed mark-read changes nothing on the page', async () => {
+    const { player, markReadBodies } = renderAtUrl(
+      '/projects/p1/branches/b1/versions/v1',
+      () => new Response(JSON.stringify({ error: 'Server error' }), { status: 500 }),
+    );
+    expect(await screen.findByRole('heading', { name: 'Version 1' })).toBeTruthy();
+    await waitFor(() => expect(player.playTrack).toHaveBeenCalledTimes(1), { timeout: 2000 });
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(player.seek).not.toHaveBeenCalled();
+    expect(markReadBodies()).toEqual([{ href: '/projects/p1/branches/b1/versions/v1' }]);
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { may } from '@takes/contract';
 import { ApiError, errorMessage } from '../../lib/api';
 import { useDocumentTitle } from '../../lib/use-document-title';
@@ -12,6 +12,8 @@ import { useDeleteVersion } from '../projects/projects-api';
 import { downloadUrl, versionTrack } from '../projects/version-track';
 import { useCurrentUser } from '../auth/use-auth';
 import { useAudioPlayer } from '../player/use-audio-player';
+import { useSeekToTime } from '../comments/use-seek-to-time';
+import { useMarkTargetRead } from '../notifications/use-mark-target-read';
 import { VersionComments } from '../comments/version-comments';
 import { QuickShareDialog } from '../share/quick-share-dialog';
 import { useVersion, type VersionDetail } from './versions-api';
@@ -23,10 +25,20 @@ function formatCreated(iso: string): string {
   return new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 }
 
+/** The `t` of the address as seconds to start at, or null (absent, negative or not a number). */
+function parseStartAt(value: string | null): number | null {
+  if (value === null || value.trim() === '') return null;
+  const seconds = Number(value);
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds : null;
+}
+
 /** /projects/{projectId}/branches/{branchId}/versions/{versionId}: one version, its audio and comments. */
 export function VersionPage() {
   const { projectId = '', versionId = '' } = useParams();
   const version = useVersion(versionId);
+  // Reading a version marks its notifications read (a comment's link carries ?t=, so by path).
+  const { pathname } = useLocation();
+  useMarkTargetRead(pathname, version.isSuccess);
   useDocumentTitle(
     version.data
       ? `Version ${version.data.version_number} · ${version.data.project.name}`
@@ -69,9 +81,17 @@ function VersionDetails({ version }: { version: VersionDetail }) {
   const projectPath = `/projects/${version.project_id}`;
 
   const { playTrack } = player;
+  // A link to a comment (?t=SECONDS) starts the version there.
+  const [searchParams] = useSearchParams();
+  const startAt = parseStartAt(searchParams.get('t'));
+  const seekToTime = useSeekToTime(track);
   // Auto-play once per opened version, shortly after it loads.
   useEffect(() => {
     const timer = setTimeout(() => {
+      if (startAt !== null) {
+        seekToTime(startAt);
+        return;
+      }
       playTrack(
         {
           ...versionTrack(version, version.project.name, role),
@@ -81,9 +101,10 @@ function VersionDetails({ version }: { version: VersionDetail }) {
       );
     }, AUTO_PLAY_DELAY_MS);
     return () => clearTimeout(timer);
-    // Only a different version should start playback again, not a refetch of this one.
+    // Only a different version (or a new ?t=) should start playback again, not a refetch of
+    // this one.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [version.id, playTrack]);
+  }, [version.id, playTrack, startAt]);
 
   async function confirmDelete() {
     try {

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { ChangePasswordForm } from './change-password-form';
 import { DevicesSection } from './devices-section';
+import { NotificationPreferencesSection } from './notification-preferences-section';
 import { OtherSessionsSection } from './other-sessions-section';
 
 export function SettingsPage() {
@@ -13,6 +14,7 @@ export function SettingsPage() {
       <h1 className="text-3xl font-bold tracking-tight text-zinc-900 dark:text-white">Settings</h1>
       <div className="mt-8 flex flex-col gap-10">
         <ChangePasswordForm />
+        <NotificationPreferencesSection />
         <OtherSessionsSection onSignedOut={() => setDevicesVersion((v) => v + 1)} />
         <DevicesSection key={devicesVersion} />
       </div>

@@ -1,7 +1,8 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { axeViolations } from '../../ui/axe-test-support';
 import { COPIED_MS, QuickShareDialog, RESET_AFTER_CLOSE_MS } from './quick-share-dialog';
 
 const createdLink = {
@@ -15,7 +16,18 @@ const createdLink = {
   expires_at: null,
   created_at: '2026-01-01T00:00:00.000Z',
   listeners_see_each_other: true,
+  play_count: 0,
+  last_played_at: null,
 };
+
+/** The version's links as listed to its owner (GET); none unless a test says otherwise. */
+let existingLinks: unknown[] = [];
+
+/** The requests that created a link (the list's GETs left out). */
+const posts = () =>
+  (fetchMock.mock.calls as [string, RequestInit | undefined][]).filter(
+    ([, init]) => init?.method === 'POST',
+  );
 
 function renderDialog(open = true) {
   const client = new QueryClient({ defaultOptions: { mutations: { retry: false } } });
@@ -35,8 +47,13 @@ let fetchMock: ReturnType<typeof vi.fn>;
 let writeText: ReturnType<typeof vi.fn>;
 
 beforeEach(() => {
-  fetchMock = vi.fn(() =>
-    Promise.resolve(new Response(JSON.stringify(createdLink), { status: 201 })),
+  existingLinks = [];
+  fetchMock = vi.fn((_url: string, init?: RequestInit) =>
+    Promise.resolve(
+      init?.method === 'POST'
+        ? new Response(JSON.stringify(createdLink), { status: 201 })
+        : new Response(JSON.stringify(existingLinks), { status: 200 }),
+    ),
   );
   vi.stubGlobal('fetch', fetchMock);
   writeText = vi.fn(() => Promise.resolve());
@@ -65,7 +82,7 @@ describe('QuickShareDialog', () => {
 
     const url = await screen.findByRole<HTMLInputElement>('textbox', { name: 'Share URL' });
     expect(url.value).toBe(`${window.location.origin}/share/AbCdEfGhIjKlMnOpQrStUv`);
-    const [path, init] = fetchMock.mock.calls[0] as [string, RequestInit];
+    const [path, init] = posts()[0] as [string, RequestInit];
     expect(path).toBe('/api/versions/v3/links');
     const body = JSON.parse(init.body as string) as Record<string, unknown>;
     expect(body).toMatchObject({
@@ -90,7 +107,7 @@ describe('QuickShareDialog', () => {
     fireEvent.click(option);
     fireEvent.click(screen.getByRole('button', { name: 'Create Link' }));
     await screen.findByRole('textbox', { name: 'Share URL' });
-    const [, init] = fetchMock.mock.calls[0] as [string, RequestInit];
+    const [, init] = posts()[0] as [string, RequestInit];
     expect(JSON.parse(init.body as string)).toMatchObject({ listeners_see_each_other: false });
 
     // The next link starts from the default again.
@@ -159,5 +176,50 @@ describe('QuickShareDialog', () => {
     fireEvent.keyDown(document, { key: 'Escape' });
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(onClose).toHaveBeenCalledTimes(2));
+  });
+});
+
+describe('QuickShareDialog: the links of this version and their plays', () => {
+  const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
+
+  it("lists each link with 'Played N times · last played …', 'Played 1 time' or 'Not played yet'", async () => {
+    existingLinks = [
+      {
+        ...createdLink,
+        id: 'l1',
+        name: 'Client Mix - Version 3',
+        play_count: 4,
+        last_played_at: minutesAgo(5),
+      },
+      {
+        ...createdLink,
+        id: 'l2',
+        name: 'For Maya',
+        play_count: 1,
+        last_played_at: minutesAgo(120),
+      },
+      { ...createdLink, id: 'l3', name: 'Unopened', play_count: 0, last_played_at: null },
+    ];
+    renderDialog();
+    const list = await screen.findByRole('region', { name: 'Links to this version' });
+    const rows = within(list)
+      .getAllByRole('listitem')
+      .map((row) => row.textContent);
+    expect(rows).toEqual([
+      expect.stringContaining('Client Mix - Version 3Played 4 times · last played 5 minutes ago'),
+      expect.stringContaining('For MayaPlayed 1 time · last played 2 hours ago'),
+      expect.stringContaining('UnopenedNot played yet'),
+    ]);
+    expect(await axeViolations()).toEqual([]);
+  });
+
+  it('shows no list while the version has no links, and lists the new one once created', async () => {
+    renderDialog();
+    await waitFor(() => expect(fetchMock).toHaveBeenCalled());
+    expect(screen.queryByRole('region', { name: 'Links to this version' })).toBeNull();
+    existingLinks = [createdLink];
+    fireEvent.click(screen.getByRole('button', { name: 'Create Link' }));
+    const list = await screen.findByRole('region', { name: 'Links to this version' });
+    expect(within(list).getByText('Not played yet', { exact: false })).toBeTruthy();
   });
 });

@@ -4,6 +4,7 @@ import { primaryButton, secondaryButton } from '../../ui/button-styles';
 import { Modal } from '../../ui/modal';
 import { inputClass, TextField } from '../../ui/text-field';
 import { useCreateLink } from './share-api';
+import { ShareLinksList } from './share-links-list';
 
 /** The copy button reads 'Copied!' this long. */
 export const COPIED_MS = 2000;
@@ -189,6 +190,7 @@ export function QuickShareDialog({
           </div>
         </form>
       )}
+      <ShareLinksList versionId={versionId} />
     </Modal>
   );
 }

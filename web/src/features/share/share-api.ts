@@ -1,4 +1,4 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { routes, type RouteResult } from '@takes/contract';
 import { api, ApiError } from '../../lib/api';
 
@@ -19,6 +19,8 @@ export const PROCESSING_POLL_MS = 3000;
 
 export const shareKeys = {
   shared: (hash: string) => ['share', hash] as const,
+  /** A version's links, for its owner (plays included). */
+  links: (versionId: string) => ['share-links', versionId] as const,
 };
 
 export function sharedAudioUrl(hash: string): string {
@@ -45,9 +47,18 @@ export function useSharedVersion(hash: string) {
   });
 }
 
+export function useShareLinks(versionId: string) {
+  return useQuery({
+    queryKey: shareKeys.links(versionId),
+    queryFn: ({ signal }) => api.call(sharing.listShareLinks, { params: { versionId }, signal }),
+  });
+}
+
 export function useCreateLink(versionId: string) {
+  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: CreateLinkInput) =>
       api.call(sharing.createShareLink, { params: { versionId }, body: input }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: shareKeys.links(versionId) }),
   });
 }

@@ -80,3 +80,28 @@ describe("DashboardPage: 'Shared with you'", () => {
     expect(screen.getByRole('heading', { name: 'No projects yet' })).toBeTruthy();
   });
 });
+
+describe('DashboardPage: the Activity card', () => {
+  it("counts the events of the last month ('+N in the last month')", async () => {
+    stubApi({
+      '/api/stats': { ...stats, versionsLastMonth: 2, activity_last_month: 17 },
+      '/api/projects': [project()],
+      '/api/projects/shared': [],
+    });
+    renderDashboard();
+    const card = (await screen.findByRole('heading', { name: 'Activity' })).parentElement!;
+    expect(await within(card).findByText('+17 in the last month')).toBeTruthy();
+    expect(within(card).getByText('+17')).toBeTruthy();
+  });
+
+  it('reads the versions of the last month from a server that does not count events yet', async () => {
+    stubApi({
+      '/api/stats': { ...stats, versionsLastMonth: 3 },
+      '/api/projects': [project()],
+      '/api/projects/shared': [],
+    });
+    renderDashboard();
+    const card = (await screen.findByRole('heading', { name: 'Activity' })).parentElement!;
+    expect(await within(card).findByText('+3 in the last month')).toBeTruthy();
+  });
+});

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import type { Project, SharedProject } from '@takes/contract';
+import type { Project, SharedProject, StatsResponse } from '@takes/contract';
 import { errorMessage } from '../../lib/api';
 import { formatDate } from '../../lib/format';
 import { useDocumentTitle } from '../../lib/use-document-title';
@@ -81,6 +81,15 @@ export function DashboardPage() {
 const cardClass =
   'rounded-lg border border-zinc-200 bg-white p-5 shadow-sm dark:border-zinc-800 dark:bg-zinc-900';
 
+/**
+ * Events in the last 30 days. The server's activity count (`activity_last_month`, issue 15) is
+ * read when the answer carries it; until then, the versions uploaded in the last month.
+ */
+function activityLastMonth(stats: StatsResponse): number {
+  const counted = (stats as StatsResponse & { activity_last_month?: unknown }).activity_last_month;
+  return typeof counted === 'number' ? counted : stats.versionsLastMonth;
+}
+
 function StatCards() {
   const stats = useStats();
   const data = stats.data;
@@ -102,10 +111,10 @@ function StatCards() {
       </div>
       <div className={cardClass}>
         <h2 className="text-sm font-medium text-zinc-600 dark:text-zinc-300">Activity</h2>
-        <p className="mt-2 text-3xl font-bold">{data ? `+${data.versionsLastMonth}` : '–'}</p>
+        <p className="mt-2 text-3xl font-bold">{data ? `+${activityLastMonth(data)}` : '–'}</p>
         {data && (
           <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-300">
-            +{data.versionsLastMonth} in the last month
+            +{activityLastMonth(data)} in the last month
           </p>
         )}
       </div>

@@ -81,6 +81,9 @@ function renderBell() {
   });
 }
 
+/** The panel is its own chunk: the first import may take a while in a cold test run. */
+const openPanel = () => screen.findByRole('region', { name: 'Notifications' }, { timeout: 5000 });
+
 const badge = () => screen.queryByTestId('notification-badge');
 
 describe('NotificationBell', () => {
@@ -106,7 +109,7 @@ describe('NotificationBell', () => {
     renderBell();
     await waitFor(() => expect(badge()?.textContent).toBe('2'));
     fireEvent.click(screen.getByRole('button', { name: 'Notifications' }));
-    const panel = await screen.findByRole('region', { name: 'Notifications' });
+    const panel = await openPanel();
     const links = within(panel)
       .getAllByRole('listitem')
       .map((item) => within(item).getByRole('link'));
@@ -125,7 +128,7 @@ describe('NotificationBell', () => {
     renderBell();
     await waitFor(() => expect(badge()?.textContent).toBe('2'));
     fireEvent.click(screen.getByRole('button', { name: 'Notifications' }));
-    const panel = await screen.findByRole('region', { name: 'Notifications' });
+    const panel = await openPanel();
     await within(panel).findAllByRole('listitem');
     fireEvent.click(within(panel).getByRole('button', { name: 'Mark all as read' }));
     await waitFor(() => expect(badge()).toBeNull());
@@ -138,7 +141,7 @@ describe('NotificationBell', () => {
     renderBell();
     await waitFor(() => expect(badge()?.textContent).toBe('2'));
     fireEvent.click(screen.getByRole('button', { name: 'Notifications' }));
-    const panel = await screen.findByRole('region', { name: 'Notifications' });
+    const panel = await openPanel();
     fireEvent.click(
       await within(panel).findByRole('link', { name: /Maya commented at 1:23 on Version 4/ }),
     );

@@ -36,12 +36,17 @@ function stubProject(role: Role, overrides: Parameters<typeof project>[0] = {}, 
   });
 }
 
-function requests(fetchMock: ReturnType<typeof stubApi>) {
+function allRequests(fetchMock: ReturnType<typeof stubApi>) {
   return fetchMock.mock.calls.map(([url, init]) => ({
     method: init?.method ?? 'GET',
     path: new URL(url, 'http://localhost').pathname,
     body: typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined,
   }));
+}
+
+/** The project's own requests (opening the page also marks its notifications read). */
+function requests(fetchMock: ReturnType<typeof stubApi>) {
+  return allRequests(fetchMock).filter((r) => r.path !== '/api/notifications/read');
 }
 
 /** The first button named so (a version's Play shows on its card and its row), or null. */
@@ -281,5 +286,24 @@ describe('ProjectPage: Public projects', () => {
     stubApi({});
     renderProject();
     expect(await screen.findByRole('heading', { name: 'Project not found' })).toBeTruthy();
+  });
+});
+
+describe('ProjectPage: notifications', () => {
+  it('reading the project marks its notifications read, once', async () => {
+    const fetchMock = stubProject(
+      'editor',
+      {},
+      {
+        '/api/notifications/read': () => Promise.resolve(new Response(null, { status: 204 })),
+      },
+    );
+    renderProject();
+    await screen.findByRole('heading', { name: 'Night Drive', level: 1 });
+    await waitFor(() =>
+      expect(allRequests(fetchMock).filter((r) => r.path === '/api/notifications/read')).toEqual([
+        { method: 'POST', path: '/api/notifications/read', body: { href: '/projects/p1' } },
+      ]),
+    );
   });
 });

@@ -6,6 +6,7 @@ import { ApiError, errorMessage } from '../../lib/api';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { useAuth } from '../auth/use-auth';
 import { ActivityPanel } from '../activity/activity-panel';
+import { useMarkTargetRead } from '../notifications/use-mark-target-read';
 import { BranchesPanel } from './branches-panel';
 import { CreateBranchModal } from './create-branch-modal';
 import { ProjectHeader } from './project-header';
@@ -93,6 +94,8 @@ function ProjectWorkspace({
   branches: BranchWithVersions[];
 }) {
   const project = useProject(projectId).data;
+  // Reading the project marks its notifications read (membership changes link here).
+  useMarkTargetRead(`/projects/${projectId}`, project !== undefined);
   const queryClient = useQueryClient();
   const refreshWorkspace = useRefreshWorkspace();
   const [branchChoice, setBranchChoice] = useState<Choice>(undefined);

@@ -62,6 +62,7 @@ function stubRepoWithCommits() {
       ],
     },
     '/api/repos/r1/bounces': { bounces: [bounce({ commit_sha: sha1 })] },
+    '/api/repos/r1/activity': { items: [], next_cursor: null },
   });
 }
 

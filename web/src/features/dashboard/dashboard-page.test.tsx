@@ -84,7 +84,7 @@ describe("DashboardPage: 'Shared with you'", () => {
 describe('DashboardPage: the Activity card', () => {
   it("counts the events of the last month ('+N in the last month')", async () => {
     stubApi({
-      '/api/stats': { ...stats, versionsLastMonth: 2, activity_last_month: 17 },
+      '/api/stats': { ...stats, versionsLastMonth: 2, activityLastMonth: 17 },
       '/api/projects': [project()],
       '/api/projects/shared': [],
     });

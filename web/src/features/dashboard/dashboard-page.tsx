@@ -82,11 +82,11 @@ const cardClass =
   'rounded-lg border border-zinc-200 bg-white p-5 shadow-sm dark:border-zinc-800 dark:bg-zinc-900';
 
 /**
- * Events in the last 30 days. The server's activity count (`activity_last_month`, issue 15) is
+ * Events in the last 30 days. The server's activity count (`activityLastMonth`, issue 15) is
  * read when the answer carries it; until then, the versions uploaded in the last month.
  */
 function activityLastMonth(stats: StatsResponse): number {
-  const counted = (stats as StatsResponse & { activity_last_month?: unknown }).activity_last_month;
+  const counted = (stats as StatsResponse & { activityLastMonth?: unknown }).activityLastMonth;
   return typeof counted === 'number' ? counted : stats.versionsLastMonth;
 }
 

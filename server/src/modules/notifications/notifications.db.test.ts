@@ -230,6 +230,8 @@ describe('notifications', () => {
           revoked_at: null,
           created_at: new Date().toISOString(),
           listeners_see_each_other: 1,
+          play_count: 0,
+          last_played_at: null,
         })
         .execute();
       const row = await record({

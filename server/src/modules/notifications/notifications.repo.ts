@@ -239,14 +239,16 @@ export class NotificationsRepo {
   }
 
   /** What lines and links need about activity rows' actors, places and targets. */
-  async contexts(rows: ActivityTable[]): Promise<Map<string, ActivityContext>> {
+  async contexts(
+    rows: ActivityTable[],
+    db: Executor = this.db,
+  ): Promise<Map<string, ActivityContext>> {
     const result = new Map<string, ActivityContext>();
-    for (const row of rows) result.set(row.id, await this.context(row));
+    for (const row of rows) result.set(row.id, await this.context(db, row));
     return result;
   }
 
-  private async context(row: ActivityTable): Promise<ActivityContext> {
-    const db = this.db;
+  private async context(db: Executor, row: ActivityTable): Promise<ActivityContext> {
     const actor = row.actor_id
       ? await db
           .selectFrom('users')

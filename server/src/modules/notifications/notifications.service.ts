@@ -310,7 +310,7 @@ export class NotificationsService {
       if (pending.length === 0) return 'nothing' as const;
       const ids = pending.map((p) => p.id);
       await this.deps.repo.markEmailed(trx, ids, now);
-      const items = await this.batchItems(pending);
+      const items = await this.batchItems(trx, pending);
       const categories = [...new Set(items.map((i) => i.category))];
       const message = batchEmail({
         to: recipient.email,
@@ -327,8 +327,11 @@ export class NotificationsService {
     await this.deps.repo.markBatchSent(batchId, this.deps.clock.now().toISOString());
   }
 
-  private async batchItems(rows: NotificationRow[]): Promise<BatchItem[]> {
-    const contexts = await this.deps.repo.contexts(rows.map((r) => r.activity));
+  private async batchItems(db: Executor, rows: NotificationRow[]): Promise<BatchItem[]> {
+    const contexts = await this.deps.repo.contexts(
+      rows.map((r) => r.activity),
+      db,
+    );
     return rows.map((r) => {
       const ctx = contexts.get(r.activity.id);
       return {

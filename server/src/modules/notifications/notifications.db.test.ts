@@ -255,6 +255,16 @@ describe('notifications', () => {
         targetId: randomUUID(),
       });
       expect(await usersOf(row.id)).toEqual([member.id]);
+      const mine = await as(member).call(api.listNotifications, {});
+      expect(mine.items[0]?.activity).toMatchObject({
+        repo_id: repo.id,
+        href: `/repositories/${repo.id}`,
+      });
+      // Reading the repository's page marks it read.
+      await as(member).call(api.markNotificationsRead, {
+        body: { href: `/repositories/${repo.id}` },
+      });
+      expect((await as(member).call(api.listNotifications, {})).unread_count).toBe(0);
     });
 
     it('kinds that are activity only notify nobody', async () => {

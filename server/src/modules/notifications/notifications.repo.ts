@@ -217,12 +217,22 @@ export class NotificationsRepo {
     return Number(row?.n ?? 0);
   }
 
-  /** A person's unread notifications (to match them against a page being read). */
-  async unread(userId: string): Promise<NotificationRow[]> {
-    const rows = await this.withActivity(this.db)
+  /**
+   * A person's unread notifications of one project or repository (to match them against a page
+   * being read).
+   */
+  async unread(
+    userId: string,
+    place: { projectId: string } | { repoId: string },
+  ): Promise<NotificationRow[]> {
+    let query = this.withActivity(this.db)
       .where('notifications.user_id', '=', userId)
-      .where('notifications.read_at', 'is', null)
-      .execute();
+      .where('notifications.read_at', 'is', null);
+    query =
+      'projectId' in place
+        ? query.where('activity.project_id', '=', place.projectId)
+        : query.where('activity.repo_id', '=', place.repoId);
+    const rows = await query.execute();
     return rows.map(toNotificationRow);
   }
 

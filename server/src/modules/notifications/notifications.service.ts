@@ -195,7 +195,13 @@ export class NotificationsService {
     if ('all' in body) return this.deps.repo.markRead(userId, 'all', at);
     if ('ids' in body) return this.deps.repo.markRead(userId, body.ids, at);
     const page = pagePath(body.href);
-    const unread = await this.deps.repo.unread(userId);
+    // Only a project's or a repository's pages have notifications: look among that place's.
+    const place = /^\/(projects|repositories)\/([^/]+)/.exec(page);
+    if (!place?.[2]) return;
+    const unread = await this.deps.repo.unread(
+      userId,
+      place[1] === 'projects' ? { projectId: place[2] } : { repoId: place[2] },
+    );
     const items = await this.present(unread);
     const ids = items
       .filter((n) => n.activity.href !== null && pagePath(n.activity.href) === page)

@@ -286,6 +286,26 @@ describe('notification emails', () => {
     expect(await prefs(owner)).toMatchObject({ versions: 'email_and_in_app' });
   });
 
+  it("a 'Try demo' account (no mailbox) is never emailed; its notifications stay in-app", async () => {
+    const { app, db, project, visitorComment, batchJobs } = await start();
+    const demo = await buildMember(db, { projectId: project.id }, 'commenter', {
+      email: `${randomUUID().replace(/-/g, '')}@demo.takes.invalid`,
+    });
+    await visitorComment(9);
+    const job = (await batchJobs()).find((j) => j.userId === demo.id);
+    if (!job) throw new Error('no batch job');
+    expect(await app.services.notifications.sendBatch(job)).toBe('nothing');
+    const mine = await db
+      .selectFrom('notifications')
+      .select(['emailed_at', 'read_at'])
+      .where('user_id', '=', demo.id)
+      .execute();
+    expect(mine).toHaveLength(1);
+    expect(mine[0]?.emailed_at).not.toBeNull();
+    expect(mine[0]?.read_at).toBeNull();
+    expect(mailsTo(demo)).toHaveLength(0);
+  });
+
   it('a worker killed after sending and before recording sends nothing twice on retry', async () => {
     const { app, db, owner, visitorComment, batchJobs } = await start();
     const service = app.services.notifications;

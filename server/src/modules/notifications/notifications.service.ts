@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   DEFAULT_NOTIFICATION_CHANNELS,
+  DEMO_EMAIL_DOMAIN,
   NOTIFICATION_CATEGORIES,
   notificationChannelSchema,
   type ActivityKind,
@@ -310,6 +311,16 @@ export class NotificationsService {
     const recipient = await this.deps.repo.recipient(payload.userId);
     if (!recipient) return 'nothing';
     return this.deps.repo.transaction(async (trx) => {
+      if (recipient.email.endsWith(`@${DEMO_EMAIL_DOMAIN}`)) {
+        // A 'Try demo' account has no mailbox: its notifications stay in-app.
+        const pending = await this.deps.repo.pendingEmail(trx, payload.userId);
+        await this.deps.repo.markEmailed(
+          trx,
+          pending.map((p) => p.id),
+          now,
+        );
+        return 'nothing' as const;
+      }
       const claimed = await this.deps.repo.claimBatch(trx, payload.batchId, payload.userId, now);
       if (!claimed) return 'already' as const;
       const pending = await this.deps.repo.pendingEmail(trx, payload.userId);

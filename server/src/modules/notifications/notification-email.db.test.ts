@@ -286,6 +286,58 @@ describe('notification emails', () => {
     expect(await prefs(owner)).toMatchObject({ versions: 'email_and_in_app' });
   });
 
+  it('a notification that arrives while a batch is being sent gets a batch of its own', async () => {
+    const { app, db, owner, visitorComment, batchJobs } = await start();
+    await visitorComment(3);
+    const [job] = await batchJobs();
+    if (!job) throw new Error('no batch job');
+    const activityId = (await db.selectFrom('activity').select('id').executeTakeFirstOrThrow()).id;
+    // While the email is being sent, another event's transaction (which saw the batch's
+    // notifications still waiting, so scheduled nothing) leaves one more waiting.
+    const lateId = randomUUID();
+    const racing: Mailer = {
+      kind: 'smtp',
+      send: async () => {
+        await db
+          .insertInto('notifications')
+          .values({
+            id: lateId,
+            user_id: owner.id,
+            activity_id: activityId,
+            category: 'comments',
+            email: 1,
+            read_at: null,
+            emailed_at: null,
+            created_at: new Date().toISOString(),
+          })
+          .execute();
+      },
+      close: () => {},
+    };
+    const service = new NotificationsService({
+      repo: new NotificationsRepo(db),
+      clock: app.deps.clock,
+      jobs: app.deps.jobs,
+      mailer: racing,
+      secret: app.deps.secretKey,
+      publicUrl: app.deps.config.publicUrl,
+      batchSeconds: 600,
+    });
+    expect(await service.sendBatch(job)).toBe('sent');
+    const next = (await batchJobs()).filter((j) => j.batchId !== job.batchId);
+    expect(next).toEqual([{ userId: owner.id, batchId: `${owner.id}:${lateId}` }]);
+    // That batch sends the late one (through the real mailer); an empty one sends nothing.
+    expect(await app.services.notifications.sendBatch(next[0] as (typeof next)[0])).toBe('sent');
+    await smtp.waitFor(owner.email);
+    expect(mailsTo(owner)).toHaveLength(1);
+    expect(await app.services.notifications.sendBatch({ userId: owner.id, batchId: 'empty' })).toBe(
+      'nothing',
+    );
+    expect(
+      await db.selectFrom('notification_emails').select('id').where('id', '=', 'empty').execute(),
+    ).toEqual([]);
+  });
+
   it("a 'Try demo' account (no mailbox) is never emailed; its notifications stay in-app", async () => {
     const { app, db, project, visitorComment, batchJobs } = await start();
     const demo = await buildMember(db, { projectId: project.id }, 'commenter', {

@@ -299,7 +299,19 @@ export class NotificationsService {
       { batchId: payload.batchId, count: prepared.ids.length },
       'notification email sent',
     );
+    await this.scheduleLeftovers(payload.userId);
     return 'sent';
+  }
+
+  /**
+   * A notification made while this batch was being claimed saw the claimed ones still waiting
+   * and scheduled nothing: it starts the next window here, so it is never left without a job.
+   */
+  private async scheduleLeftovers(userId: string): Promise<void> {
+    await this.deps.repo.transaction(async (trx) => {
+      const [first] = await this.deps.repo.pendingEmail(trx, userId);
+      if (first) await this.scheduleBatch(trx, userId, first.id);
+    });
   }
 
   /** The first step of sendBatch: claim the batch and build its email (exposed for tests). */
@@ -321,10 +333,12 @@ export class NotificationsService {
         );
         return 'nothing' as const;
       }
+      if (await this.deps.repo.batchRecord(trx, payload.batchId)) return 'already' as const;
+      const pending = await this.deps.repo.pendingEmail(trx, payload.userId);
+      // Nothing waiting (an earlier batch took it all): no email, and no record of one.
+      if (pending.length === 0) return 'nothing' as const;
       const claimed = await this.deps.repo.claimBatch(trx, payload.batchId, payload.userId, now);
       if (!claimed) return 'already' as const;
-      const pending = await this.deps.repo.pendingEmail(trx, payload.userId);
-      if (pending.length === 0) return 'nothing' as const;
       const ids = pending.map((p) => p.id);
       await this.deps.repo.markEmailed(trx, ids, now);
       const items = await this.batchItems(trx, pending);

@@ -23,6 +23,7 @@ import { linkCommentRoutes, ownerCommentRoutes } from './modules/comments/commen
 import { workspaceRoutes } from './modules/workspace/workspace.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { memberRoutes } from './modules/members/members.routes';
+import { notificationRoutes } from './modules/notifications/notifications.routes';
 import { profileRoutes } from './modules/profiles/profiles.routes';
 import { projectRoutes } from './modules/projects/projects.routes';
 import { publicRoutes } from './modules/public/public.routes';
@@ -133,6 +134,7 @@ export async function buildApp(
   await app.register(bounceUploadRoutes({ publish: services.publish }));
 
   await app.register(memberRoutes({ service: services.members, requireUser }));
+  await app.register(notificationRoutes({ service: services.notifications, requireUser }));
 
   await app.register(ownerSharingRoutes({ service: services.sharing, requireUser }));
   await app.register(ownerCommentRoutes({ service: services.comments, requireUser }));

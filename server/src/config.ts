@@ -163,6 +163,7 @@ const envSchema = z.object({
     .regex(/^[a-z][a-z0-9+.-]*$/, 'must be a URL scheme such as takes')
     .default('takes'),
   DEMO_ENABLED: booleanString.default(true),
+  NOTIFICATION_BATCH_SECONDS: positiveInt.default(600),
 });
 
 export type RawEnv = Record<string, string | undefined>;
@@ -233,6 +234,8 @@ export interface Config {
   desktopScheme: string;
   /** 'Try demo' makes a short-lived account of its own (DEMO_ENABLED). */
   demoEnabled: boolean;
+  /** NOTIFICATION_BATCH_SECONDS: a recipient's notification emails within one window become one. */
+  notificationBatchSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -355,6 +358,7 @@ export function loadConfig(rawEnv: RawEnv): Config {
     },
     desktopScheme: env.DESKTOP_SCHEME,
     demoEnabled: env.DEMO_ENABLED,
+    notificationBatchSeconds: env.NOTIFICATION_BATCH_SECONDS,
   };
 }
 

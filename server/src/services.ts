@@ -18,6 +18,8 @@ import { DemoService } from './modules/demo/demo.service';
 import { HealthService } from './modules/health/health.service';
 import { MembersRepo } from './modules/members/members.repo';
 import { MembersService } from './modules/members/members.service';
+import { NotificationsRepo } from './modules/notifications/notifications.repo';
+import { NotificationsService } from './modules/notifications/notifications.service';
 import { ProfilesRepo } from './modules/profiles/profiles.repo';
 import { ProfilesService } from './modules/profiles/profiles.service';
 import { ProjectsRepo } from './modules/projects/projects.repo';
@@ -200,6 +202,17 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     publicUrl: config.publicUrl,
     desktopScheme: config.desktopScheme,
   });
+  // Who hears of each recorded event: fanned out inside the recording transaction.
+  const notifications = new NotificationsService({
+    repo: new NotificationsRepo(db),
+    clock,
+    jobs,
+    mailer: deps.mailer,
+    secret: deps.secretKey,
+    publicUrl: config.publicUrl,
+    batchSeconds: config.notificationBatchSeconds,
+  });
+  activity.onRecord((trx, row) => notifications.fanOut(trx, row));
   const site = new SiteService({ repo: new SiteRepo(db), clock, limiter, config });
   const health = new HealthService(deps);
 
@@ -223,6 +236,7 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     sharing,
     comments,
     members,
+    notifications,
     publicProjects,
     workspace,
     admins,

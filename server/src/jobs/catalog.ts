@@ -5,6 +5,7 @@ import type { MediaRunner } from '../media/runner';
 import { audioJobs } from '../modules/audio/jobs';
 import { authJobs } from '../modules/auth/jobs';
 import { demoJobs } from '../modules/demo/jobs';
+import { notificationsJobs } from '../modules/notifications/jobs';
 import { reposJobs } from '../modules/repos/jobs';
 import type { Services } from '../services';
 import { storageJobs } from '../storage/jobs';
@@ -37,5 +38,6 @@ export function createJobCatalog(deps: JobCatalogDeps): JobDefinition[] {
     ...reposJobs(deps),
     ...authJobs(deps),
     ...demoJobs(deps),
+    ...notificationsJobs(deps),
   ];
 }

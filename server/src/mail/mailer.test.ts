@@ -44,6 +44,36 @@ describe('mailer', () => {
     expect(received[0]?.raw).toContain('Code: 123456');
   });
 
+  it('sends extra headers (List-Unsubscribe) through SMTP and shows them in the log', async () => {
+    const headers = {
+      'List-Unsubscribe': '<https://takes.example/api/notifications/unsubscribe?token=t>',
+      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+    };
+    const mailer = new SmtpMailer(`smtp://127.0.0.1:${port}`, 'Takes <no-reply@takes.test>');
+    await mailer.send({ to: 'cy@example.com', subject: 'News', text: 'Body', headers });
+    mailer.close();
+    const raw = (received.find((m) => m.to.includes('cy@example.com'))?.raw ?? '').replace(
+      /\r?\n[ \t]+/g,
+      ' ',
+    );
+    expect(raw).toContain(
+      'List-Unsubscribe: <https://takes.example/api/notifications/unsubscribe?token=t>',
+    );
+    expect(raw).toContain('List-Unsubscribe-Post: List-Unsubscribe=One-Click');
+
+    const lines: object[] = [];
+    const logger = { info: (obj: object) => lines.push(obj), warn: () => {}, error: () => {} };
+    await new LogMailer(logger, 'Takes <x@y>').send({
+      to: 'd@example.com',
+      subject: 'S',
+      text: 'T',
+      headers,
+    });
+    expect(lines).toEqual([
+      { mail: { from: 'Takes <x@y>', to: 'd@example.com', subject: 'S', text: 'T', headers } },
+    ]);
+  });
+
   it('writes the email to the log when no SMTP server is configured', async () => {
     const lines: { obj: object; msg?: string }[] = [];
     const logger = {

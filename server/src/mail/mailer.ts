@@ -6,6 +6,8 @@ export interface MailMessage {
   subject: string;
   text: string;
   html?: string;
+  /** Extra headers, e.g. List-Unsubscribe and List-Unsubscribe-Post (RFC 8058). */
+  headers?: Record<string, string>;
 }
 
 export interface Mailer {
@@ -46,7 +48,15 @@ export class LogMailer implements Mailer {
 
   send(message: MailMessage): Promise<void> {
     this.logger.info(
-      { mail: { from: this.from, to: message.to, subject: message.subject, text: message.text } },
+      {
+        mail: {
+          from: this.from,
+          to: message.to,
+          subject: message.subject,
+          text: message.text,
+          ...(message.headers ? { headers: message.headers } : {}),
+        },
+      },
       `email to ${message.to}: ${message.subject}`,
     );
     return Promise.resolve();

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import type { ActivityItem } from '@takes/contract';
+import { batchSubject, UnsubscribeTokens, type BatchItem } from './notification-email';
+import { formatTimestamp, pagePath } from './notification-presenter';
+
+const activity = (summary: string): ActivityItem => ({
+  id: 'a',
+  kind: 'comment.posted',
+  actor: { user_id: null, name: 'Maya', avatar_url: null },
+  project_id: 'p',
+  repo_id: null,
+  summary,
+  href: null,
+  created_at: '2026-11-23T19:40:00.000Z',
+});
+
+describe('unsubscribe tokens', () => {
+  const tokens = new UnsubscribeTokens('a-secret-key-a-secret-key-0123456789');
+
+  it('carry the recipient and categories, signed', () => {
+    const token = tokens.sign('user-1', ['versions', 'comments', 'comments']);
+    expect(tokens.verify(token)).toEqual({
+      userId: 'user-1',
+      categories: ['comments', 'versions'],
+    });
+  });
+
+  it('refuse a token signed with another key, changed, or naming an unknown category', () => {
+    const token = tokens.sign('user-1', ['comments']);
+    expect(
+      new UnsubscribeTokens('another-secret-key-another-secret').verify(token),
+    ).toBeUndefined();
+    const [payload, sig] = token.split('.');
+    expect(tokens.verify(`${payload}.${sig?.slice(0, -1)}A`)).toBeUndefined();
+    const other = Buffer.from('user-2|comments').toString('base64url');
+    expect(tokens.verify(`${other}.${sig}`)).toBeUndefined();
+    const unknown = tokens
+      .sign('user-1', ['comments'])
+      .replace(/^[^.]+/, Buffer.from('user-1|all').toString('base64url'));
+    expect(tokens.verify(unknown)).toBeUndefined();
+    expect(tokens.verify('not-a-token')).toBeUndefined();
+  });
+});
+
+describe('batch subjects', () => {
+  const item = (over: Partial<BatchItem>): BatchItem => ({
+    category: 'comments',
+    activity: activity('Maya commented at 1:23 on Version 2'),
+    place: 'Client Mix',
+    versionLabel: 'Version 2',
+    ...over,
+  });
+
+  it('name the version when every comment is on one', () => {
+    expect(batchSubject([item({}), item({}), item({})])).toBe(
+      '3 new comments on Client Mix – Version 2',
+    );
+    expect(batchSubject([item({})])).toBe('1 new comment on Client Mix – Version 2');
+    expect(batchSubject([item({}), item({ versionLabel: 'Version 3' })])).toBe(
+      '2 new comments on Client Mix',
+    );
+  });
+
+  it('say what happened for one event, and count a mixed batch', () => {
+    const played = item({
+      category: 'versions',
+      activity: activity("Your link 'Client Mix - Version 2' was opened"),
+    });
+    expect(batchSubject([played])).toBe(
+      "Your link 'Client Mix - Version 2' was opened – Client Mix",
+    );
+    expect(batchSubject([played, item({ place: 'Night Drive' })])).toBe(
+      '2 new notifications on Takes',
+    );
+  });
+});
+
+describe('presenter helpers', () => {
+  it('formats a position in a track', () => {
+    expect(formatTimestamp(83)).toBe('1:23');
+    expect(formatTimestamp(5)).toBe('0:05');
+    expect(formatTimestamp(3723.9)).toBe('1:02:03');
+  });
+
+  it('matches pages by path only', () => {
+    expect(pagePath('/projects/p/branches/b/versions/v?t=83')).toBe(
+      '/projects/p/branches/b/versions/v',
+    );
+    expect(pagePath('https://takes.example/projects/p/#x')).toBe('/projects/p');
+    expect(pagePath('/')).toBe('/');
+  });
+});

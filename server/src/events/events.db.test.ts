@@ -216,6 +216,24 @@ describe(`live updates: /api/events (${testDialect()})`, () => {
     expect(stream.events).toHaveLength(1);
   });
 
+  it('ends the stream at a heartbeat once the session is signed out or the link revoked', async () => {
+    const { db } = t.deps.database;
+    const member = await buildMember(db, { projectId }, 'viewer');
+    const userStream = await connect('/api/events', member.cookie);
+    const { id: linkId, hash } = await link(versionId);
+    const linkStream = await connect(`/api/events?link=${hash}`);
+    await userStream.waitForLine((line) => line === ': ping');
+    await linkStream.waitForLine((line) => line === ': ping');
+
+    await db.deleteFrom('sessions').where('user_id', '=', member.id).execute();
+    await db
+      .updateTable('links')
+      .set({ revoked_at: new Date().toISOString() })
+      .where('id', '=', linkId)
+      .execute();
+    await Promise.all([userStream.ended, linkStream.ended]);
+  });
+
   it('publishes nothing for a change that rolled back', async () => {
     const stream = await connect('/api/events', owner.cookie);
     const rolledBack = await comment(versionId, { rollback: true });

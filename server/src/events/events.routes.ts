@@ -14,7 +14,8 @@ export const HEARTBEAT_MS = 25_000;
 export const RETRY_MS = 3_000;
 
 /** Who a stream is for: a signed-in person, or a share link's visitor. */
-type Subscriber = { kind: 'user'; userId: string } | { kind: 'link'; hash: string; ip: string };
+type Subscriber =
+  { kind: 'user'; userId: string; headers: Headers } | { kind: 'link'; hash: string; ip: string };
 
 /** What a browser tab is told: which of its queries to refresh. */
 type Hint =
@@ -53,9 +54,10 @@ export const eventRoutes =
         await deps.sharing.open(key, request.ip);
         subscriber = { kind: 'link', hash: key, ip: request.ip };
       } else {
-        const user = await deps.auth.currentUser(toFetchHeaders(request));
+        const headers = toFetchHeaders(request);
+        const user = await deps.auth.currentUser(headers);
         if (!user) throw new Unauthenticated(AUTH_MESSAGES.notAuthenticated);
-        subscriber = { kind: 'user', userId: user.id };
+        subscriber = { kind: 'user', userId: user.id, headers };
       }
       stream(request, reply, subscriber);
       return reply;
@@ -86,8 +88,16 @@ export const eventRoutes =
       const unsubscribe = deps.bus.subscribe((event) => {
         queue = queue.then(() => deliver(event)).catch(() => end());
       });
+      // The heartbeat also asks again whether the stream may go on: a session signed out or a
+      // link revoked or expired since it opened ends it.
       const heartbeat = setInterval(() => {
-        if (!ended) res.write(': ping\n\n');
+        if (ended) return;
+        res.write(': ping\n\n');
+        queue = queue
+          .then(async () => {
+            if (!ended && !(await stillValid(subscriber))) end();
+          })
+          .catch(() => end());
       }, deps.heartbeatMs ?? HEARTBEAT_MS);
       heartbeat.unref();
 
@@ -109,6 +119,17 @@ export const eventRoutes =
         const hint = await hintFor(subscriber, event);
         if (hint === 'end') return end();
         if (hint && !ended) res.write(`data: ${JSON.stringify(hint)}\n\n`);
+      }
+    }
+
+    async function stillValid(subscriber: Subscriber): Promise<boolean> {
+      if (subscriber.kind === 'user')
+        return (await deps.auth.currentUser(subscriber.headers))?.id === subscriber.userId;
+      try {
+        await deps.sharing.open(subscriber.hash, subscriber.ip);
+        return true;
+      } catch {
+        return false;
       }
     }
 

@@ -37,6 +37,11 @@ export class EmbeddedEventBus implements EventBus {
     return Promise.resolve();
   }
 
+  /** How many open streams listen in this process (tests, debugging). */
+  get subscriberCount(): number {
+    return this.emitter.listenerCount('event');
+  }
+
   subscribe(listener: (event: LiveEvent) => void): () => void {
     const safe = (event: LiveEvent) => {
       try {

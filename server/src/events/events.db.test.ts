@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ActivityEvent } from '../modules/activity/activity-log';
 import {
   buildMember,
@@ -13,6 +13,7 @@ import {
 import { openSse, type SseStream } from '../../test/sse';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { testDialect } from '../../test/test-database';
+import type { EmbeddedEventBus } from './embedded-bus';
 import type { PgEventBus } from './pg-bus';
 
 describe(`live updates: /api/events (${testDialect()})`, () => {
@@ -232,6 +233,15 @@ describe(`live updates: /api/events (${testDialect()})`, () => {
       .where('id', '=', linkId)
       .execute();
     await Promise.all([userStream.ended, linkStream.ended]);
+  });
+
+  it('lets go of a stream whose client hung up', async () => {
+    const bus = t.deps.events as EmbeddedEventBus | PgEventBus;
+    const before = bus.subscriberCount;
+    const stream = await connect('/api/events', owner.cookie);
+    expect(bus.subscriberCount).toBe(before + 1);
+    stream.close();
+    await vi.waitFor(() => expect(bus.subscriberCount).toBe(before), { timeout: 2000 });
   });
 
   it('publishes nothing for a change that rolled back', async () => {

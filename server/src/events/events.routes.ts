@@ -110,7 +110,7 @@ export const eventRoutes =
         if (!res.writableEnded) res.end();
       };
       open.add(end);
-      request.raw.on('close', end);
+      // The client went away (or the response ended).
       res.on('close', end);
       res.on('error', end);
 

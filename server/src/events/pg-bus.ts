@@ -58,6 +58,11 @@ export class PgEventBus implements EventBus {
     await sql`select pg_notify(${CHANNEL_SQL}, ${JSON.stringify(event)})`.execute(db);
   }
 
+  /** How many open streams listen in this process (tests, debugging). */
+  get subscriberCount(): number {
+    return this.emitter.listenerCount('event');
+  }
+
   subscribe(listener: (event: LiveEvent) => void): () => void {
     const safe = (event: LiveEvent) => {
       try {

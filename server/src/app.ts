@@ -4,6 +4,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { TrustProxy } from './config';
 import type { AppDeps } from './deps';
 import { createServices, type Services } from './services';
+import { eventRoutes } from './events/events.routes';
 import { registerErrorHandling } from './http/errors';
 import { serializeRequest } from './http/log-redaction';
 import { registerOpenApi } from './http/openapi';
@@ -38,6 +39,8 @@ export interface BuildAppOptions {
   uploadMaxBytes?: number;
   /** The services, when the caller made them (to share them with its job worker). */
   services?: Services;
+  /** The live-update stream's heartbeat (25 s unless a test needs a short one). */
+  eventsHeartbeatMs?: number;
 }
 
 /**
@@ -152,6 +155,16 @@ export async function buildApp(
       debug: workspace.debug,
       requireUser,
       admins,
+    }),
+  );
+
+  await app.register(
+    eventRoutes({
+      bus: deps.events,
+      access: services.access,
+      sharing: services.sharing,
+      auth: authService,
+      heartbeatMs: options.eventsHeartbeatMs,
     }),
   );
 

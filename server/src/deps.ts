@@ -1,6 +1,7 @@
 import type { Clock } from './clock';
 import type { Config } from './config';
 import type { DatabaseHandle } from './db/database';
+import type { EventBus } from './events/bus';
 import type { JobQueue } from './jobs/job-queue';
 import type { Mailer } from './mail/mailer';
 import type { MediaRunner } from './media/runner';
@@ -21,4 +22,6 @@ export interface AppDeps {
   media: MediaRunner;
   mailer: Mailer;
   clock: Clock;
+  /** Live updates: announces recorded activity to every `serve` process's open streams. */
+  events: EventBus;
 }

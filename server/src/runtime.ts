@@ -6,6 +6,7 @@ import type { Config } from './config';
 import { openDatabase, withStartupLock } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import type { AppDeps } from './deps';
+import { createEventBus } from './events/create-bus';
 import { createServices, type Services } from './services';
 import { createJobCatalog } from './jobs/catalog';
 import { createJobQueue } from './jobs/create-queue';
@@ -72,6 +73,16 @@ export async function openRuntime(
     // Scratch files of interrupted uploads: swept now (on the migrated schema) and every hour.
     const sweeper = await sweepOnceAndHourly({ tmpDir, db: database.db, storage, clock, logger });
     const mailer = createMailer(config.mail, logger);
+    // Live updates: LISTEN/NOTIFY on PostgreSQL (many serve processes), in-process on SQLite.
+    const events = await createEventBus(database, {
+      connectionString: config.database.dialect === 'postgres' ? config.database.url : undefined,
+      logger,
+    }).catch(async (error: unknown) => {
+      await sweeper.stop();
+      await jobs.close();
+      mailer.close();
+      throw error;
+    });
     const deps: AppDeps = {
       config,
       secretKey,
@@ -83,6 +94,7 @@ export async function openRuntime(
       media,
       mailer,
       clock,
+      events,
     };
     const services = (made.services = createServices(deps));
     return {
@@ -91,6 +103,7 @@ export async function openRuntime(
       close: async () => {
         await sweeper.stop();
         await jobs.close();
+        await events.close();
         media.killAll();
         mailer.close();
         await database.destroy();

@@ -1,6 +1,7 @@
 import { createAuth, type Auth } from './auth/auth';
 import { RateLimiter } from './auth/rate-limiter';
 import type { AppDeps } from './deps';
+import { liveEventOf } from './events/live-event';
 import { AccessPolicy } from './modules/access';
 import { ActivityLog } from './modules/activity';
 import { ActivityRepo } from './modules/activity/activity.repo';
@@ -65,6 +66,8 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
   // Every meaningful event, recorded in the transaction of its change; notifications and live
   // updates attach to it with onRecord.
   const activity = new ActivityLog({ repo: new ActivityRepo(db), clock });
+  // Every open screen hears of it: on PostgreSQL a NOTIFY delivered when the transaction commits.
+  activity.onRecord((trx, row) => deps.events.publish(trx, liveEventOf(row)));
 
   const desktop = new DesktopTokensService({ repo: new DesktopTokensRepo(db), clock });
   // An account taken over by the proven owner of its address loses its desktop tokens too.

@@ -11,6 +11,7 @@ import { createJobCatalog } from '../src/jobs/catalog';
 import { EmbeddedJobQueue } from '../src/jobs/embedded';
 import type { JobQueue } from '../src/jobs/job-queue';
 import { JobRegistry } from '../src/jobs/registry';
+import { createEventBus } from '../src/events/create-bus';
 import { LogMailer, type Mailer } from '../src/mail/mailer';
 import { MediaRunner } from '../src/media/runner';
 import { resolveMediaTools } from '../src/media/tools';
@@ -37,6 +38,8 @@ export interface TestAppOptions {
   clock?: Clock;
   storage?: (dir: string, signer: UrlSigner) => ObjectStore;
   uploadMaxBytes?: number;
+  /** The live-update stream's heartbeat, short for a test of it. */
+  eventsHeartbeatMs?: number;
 }
 
 /** The secret every test app signs with (factories sign session cookies with it too). */
@@ -83,6 +86,11 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     logger: silent,
   });
   await jobs.open();
+  // The bus the dialect picks: LISTEN/NOTIFY in this test's schema, or the in-process one.
+  const events = await createEventBus(database, {
+    connectionString: database.config.dialect === 'postgres' ? database.config.url : undefined,
+    searchPath: database.searchPath,
+  });
   const deps: AppDeps = {
     config,
     secretKey,
@@ -94,9 +102,10 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     media,
     mailer: options.mailer ?? new LogMailer(silent, config.mail.from),
     clock,
+    events,
   };
   const services = createServices(deps, { uploadMaxBytes: options.uploadMaxBytes });
-  const app = await buildApp(deps, { services });
+  const app = await buildApp(deps, { services, eventsHeartbeatMs: options.eventsHeartbeatMs });
   await app.ready();
   return {
     app,
@@ -107,6 +116,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     close: async () => {
       await app.close();
       await jobs.close();
+      await events.close();
       await database.cleanup();
       fs.rmSync(dir, { recursive: true, force: true });
     },

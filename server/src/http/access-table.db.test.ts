@@ -205,6 +205,12 @@ const TABLE: Record<string, Row> = {
     expect: everyone(410),
     call: () => ({ query: { token: 'x'.repeat(40) } }),
   },
+  // The live-update stream: any signed-in person (they hear only of what they can see); a
+  // share link's visitor with the link's key (anonymous callers come without one).
+  streamEvents: {
+    expect: { ...signedIn(200), linkVisitor: 200 },
+    call: (w, caller) => (caller === 'linkVisitor' ? { query: { link: w.link.hash } } : {}),
+  },
 
   // ---- a project's objects ----
   listProjectActivity: { expect: needs('view', 200) },
@@ -622,12 +628,25 @@ describe('the access table: every operation of the served OpenAPI document, as e
     }
     // A new client address per call: the per-address limits (share-key misses) stay out of it.
     ip += 1;
+    const remoteAddress = `10.${(ip >> 16) & 255}.${(ip >> 8) & 255}.${ip & 255}`;
+    if (endpoint.name === 'streamEvents') {
+      // An endless response: read its status, then hang up.
+      const response = await t.app.inject({
+        method: endpoint.method,
+        url,
+        headers,
+        remoteAddress,
+        payloadAsStream: true,
+      });
+      response.stream().destroy();
+      return response.statusCode;
+    }
     const response = await t.app.inject({
       method: endpoint.method,
       url,
       headers,
       payload,
-      remoteAddress: `10.${(ip >> 16) & 255}.${(ip >> 8) & 255}.${ip & 255}`,
+      remoteAddress,
     });
     return response.statusCode;
   }

@@ -3,6 +3,7 @@ import { Outlet } from 'react-router';
 import { AudioPlayerProvider } from '../features/player/audio-player-provider';
 import { GlobalPlayer } from '../features/player/global-player';
 import type { PlayerTrack } from '../features/player/use-audio-player';
+import { LiveEvents } from '../lib/live-events';
 import { Footer } from './footer';
 import { Navbar } from './navbar';
 
@@ -16,6 +17,7 @@ export function AppLayout() {
   const [sharing, setSharing] = useState<PlayerTrack | null>(null);
   return (
     <AudioPlayerProvider>
+      <LiveEvents />
       <div className="flex min-h-dvh flex-col bg-white pb-14 font-sans text-zinc-900 antialiased dark:bg-zinc-950 dark:text-zinc-100">
         <Navbar />
         <main className="flex-1">

@@ -117,10 +117,10 @@ export const streamEvents = defineEndpoint({
   path: '/api/events',
   summary: 'Live updates (Server-Sent Events): which queries to refresh; heartbeat every 25 s',
   description:
-    "Signed in: events of the projects and repositories you can see and your notifications. With `link` (a share key) and no session: that version's comments only.",
+    "Signed in: events of the projects and repositories you can see and your notifications. With `link` (a share key): that link's version's comments only, while the link is valid (404 unknown or revoked, 410 expired). Each event is `data: {json}` with the queries' hints (type, kind, projectId, repoId, versionId); the stream ends when the session or the link stops being valid.",
   tag,
   auth: [...signedIn, 'shareKey'],
   query: z.object({ link: z.string().max(64).optional() }),
   responses: { 200: text('text/event-stream', 'An endless event stream.') },
-  errors: [401, 404],
+  errors: [401, 404, 410, 429],
 });

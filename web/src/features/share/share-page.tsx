@@ -2,6 +2,7 @@ import { SHARE_MESSAGES, VISITOR_NAME_MAX_LENGTH, type Comment } from '@takes/co
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useParams } from 'react-router';
 import { ApiError, errorMessage } from '../../lib/api';
+import { useShareLiveEvents } from '../../lib/live-events';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { Alert } from '../../ui/alert';
 import { linkButton, primaryButton, secondaryButton } from '../../ui/button-styles';
@@ -94,6 +95,8 @@ function SharedVersionView({ hash, shared }: { hash: string; shared: SharedVersi
   const playing = current && player.state.isPlaying;
   const seekTo = useSeekToTime(track);
   const comments = useLinkComments(hash);
+  // New comments and replies arrive without a reload.
+  useShareLiveEvents(hash);
   const [replyingTo, setReplyingTo] = useState<Comment | null>(null);
   const { version, project, link } = shared;
   // Without download rights the link streams only the standard rendition, made by processing.

@@ -1,0 +1,71 @@
+import { EventEmitter } from 'node:events';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+import type { EventBus, LiveEvent } from './bus';
+
+/**
+ * The in-process bus of a single process (SQLite). An event is emitted only once the change it
+ * describes is committed, and never for a rollback: `publish` (called inside the recording
+ * transaction) only schedules a look-up of the event's activity row on the root database. On
+ * SQLite the driver has one connection, so that look-up waits until the transaction has
+ * committed or rolled back, and then finds the row, or does not.
+ */
+export class EmbeddedEventBus implements EventBus {
+  private readonly emitter = new EventEmitter();
+  private readonly pending = new Set<Promise<void>>();
+  private closed = false;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.emitter.setMaxListeners(0);
+  }
+
+  publish(_db: Kysely<Database>, event: LiveEvent): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    // Not awaited: the transaction that called us must finish before the look-up can run.
+    const check = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.committed(event))
+      .then(
+        (committed) => {
+          if (committed && !this.closed) this.emitter.emit('event', event);
+        },
+        () => {
+          // The database is closing: nobody is listening any more.
+        },
+      )
+      .finally(() => this.pending.delete(check));
+    this.pending.add(check);
+    return Promise.resolve();
+  }
+
+  /** How many open streams listen in this process (tests, debugging). */
+  get subscriberCount(): number {
+    return this.emitter.listenerCount('event');
+  }
+
+  subscribe(listener: (event: LiveEvent) => void): () => void {
+    const safe = (event: LiveEvent) => {
+      try {
+        listener(event);
+      } catch {
+        // One subscriber's failure is not another's.
+      }
+    };
+    this.emitter.on('event', safe);
+    return () => this.emitter.off('event', safe);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.pending]);
+    this.closed = true;
+    this.emitter.removeAllListeners();
+  }
+
+  private async committed(event: LiveEvent): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('activity')
+      .select('id')
+      .where('id', '=', event.activityId)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+}

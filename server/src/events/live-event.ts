@@ -1,0 +1,36 @@
+import type { ActivityKind } from '@takes/contract';
+import type { ActivityTable } from '../db/schema';
+import type { LiveEvent } from './bus';
+
+/**
+ * The live event of a recorded activity row: the query hints a browser tab needs. The version
+ * is `data.versionId` when the recorder gave it (comments, processing, uploads), else the
+ * target of a `version.*` event.
+ */
+export function liveEventOf(row: ActivityTable): LiveEvent {
+  const data = parseData(row.data);
+  const fromData = typeof data.versionId === 'string' ? data.versionId : null;
+  const versionId = fromData ?? (row.kind.startsWith('version.') ? row.target_id : null);
+  const event: LiveEvent = {
+    type: 'activity',
+    activityId: row.id,
+    kind: row.kind as ActivityKind,
+    projectId: row.project_id,
+    repoId: row.repo_id,
+    versionId,
+  };
+  const userIds = data.userIds;
+  if (Array.isArray(userIds) && userIds.every((id) => typeof id === 'string'))
+    event.userIds = userIds;
+  return event;
+}
+
+function parseData(data: string): Record<string, unknown> {
+  if (!data) return {};
+  try {
+    const parsed: unknown = JSON.parse(data);
+    return parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}

@@ -174,7 +174,7 @@ test.describe('collaborators', () => {
     // The Commenter opens version 2 (it starts playing), and comments at the current time.
     await commenterPage.goto(versionPath(track, second.id));
     await expect(commenterPage.getByRole('heading', { level: 1, name: 'Version 2' })).toBeVisible();
-    await expect(commenterPage.getByText('Bass re-amped')).toBeVisible();
+    await expect(commenterPage.getByRole('main').getByText('Bass re-amped')).toBeVisible();
     await expect.poll(() => audioSource(commenterPage)).toContain(second.id);
     await expect.poll(() => audioTime(commenterPage), { timeout: 15_000 }).toBeGreaterThan(1.5);
     // Not an Editor: no Delete and no Share for the version.

@@ -4,6 +4,7 @@ import type { AppDeps } from './deps';
 import { AccessPolicy } from './modules/access';
 import { ActivityLog } from './modules/activity';
 import { ActivityRepo } from './modules/activity/activity.repo';
+import { ActivityService } from './modules/activity/activity.service';
 import { AccessRepo } from './modules/access/access.repo';
 import { AuthRepo } from './modules/auth/auth.repo';
 import { AuthService } from './modules/auth/auth.service';
@@ -62,7 +63,10 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
   const access = new AccessPolicy(new AccessRepo(db));
   // Every meaningful event, recorded in the transaction of its change; notifications and live
   // updates attach to it with onRecord.
-  const activity = new ActivityLog({ repo: new ActivityRepo(db), clock });
+  const activityRepo = new ActivityRepo(db);
+  const activity = new ActivityLog({ repo: activityRepo, clock });
+  // The Activity panels and the dashboard's count read what the log recorded.
+  const activityReader = new ActivityService({ access, repo: activityRepo, clock });
 
   const desktop = new DesktopTokensService({ repo: new DesktopTokensRepo(db), clock });
   // An account taken over by the proven owner of its address loses its desktop tokens too.
@@ -168,6 +172,7 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     comments: new CommentsRepo(db),
     clock,
     limiter,
+    activity,
   });
   // Public projects' read-only pages, for anyone (the policy says whether a project is Public).
   const publicProjects = new PublicService({ access, repo: new PublicRepo(db) });
@@ -206,6 +211,7 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
   return {
     access,
     activity,
+    activityReader,
     auth,
     authService,
     magic,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ActivityKind } from '@takes/contract';
 import type { Clock } from '../../clock';
 import type { ActivityTable } from '../../db/schema';
-import type { ActivityRepo, Executor } from './activity.repo';
+import type { ActivityRepo, Executor, VersionFacts } from './activity.repo';
 
 /** Who did it: a signed-in person, or a visitor through a share link (their self-entered name). */
 export type Actor = { userId: string; name?: string } | { visitorName: string };
@@ -41,6 +41,16 @@ export class ActivityLog {
     this.listeners.push(listener);
   }
 
+  /**
+   * A version's number, branch and project as they are now (read inside the caller's
+   * transaction), for an event's `data`; throws when the version is gone.
+   */
+  async versionFacts(db: Executor, versionId: string): Promise<VersionFacts> {
+    const facts = await this.deps.repo.versionFacts(db, versionId);
+    if (!facts) throw new Error(`activity: version ${versionId} not found`);
+    return facts;
+  }
+
   async record(db: Executor, event: ActivityEvent): Promise<ActivityTable> {
     if ((event.projectId === undefined) === (event.repoId === undefined))
       throw new Error(`activity ${event.kind}: give exactly one of projectId and repoId`);
@@ -60,4 +70,14 @@ export class ActivityLog {
     for (const listener of this.listeners) await listener(db, row);
     return row;
   }
+}
+
+/** The `data` fields naming a version (its page link and "Version 4 on main"). */
+export function versionData(facts: VersionFacts): Record<string, unknown> {
+  return {
+    version_id: facts.version_id,
+    version_number: facts.version_number,
+    branch_id: facts.branch_id,
+    branch_name: facts.branch_name,
+  };
 }

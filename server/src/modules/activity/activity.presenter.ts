@@ -47,7 +47,7 @@ function actorName(row: ActivityRow): string {
 function parseData(raw: string): ActivityData {
   try {
     const parsed: unknown = JSON.parse(raw);
-    return parsed && typeof parsed === 'object' ? (parsed as ActivityData) : {};
+    return parsed && typeof parsed === 'object' ? parsed : {};
   } catch {
     return {};
   }

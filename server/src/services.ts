@@ -100,7 +100,7 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     versions: () => versions,
   });
   const versionsRepo = new VersionsRepo(db);
-  const versions = new VersionsService({ access, repo: versionsRepo, clock, projects });
+  const versions = new VersionsService({ access, repo: versionsRepo, clock, projects, activity });
   const uploads = new UploadService({
     access,
     db,
@@ -112,6 +112,7 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     tmpDir,
     mediaTimeoutMs,
     projects,
+    activity,
     maxBytes: options.uploadMaxBytes,
   });
 

@@ -114,6 +114,7 @@ export function uploadsWith(
     repo: new VersionsRepo(db),
     clock: t.deps.clock,
     projects,
+    activity: t.services.activity,
   });
   return new UploadService({
     access,
@@ -126,6 +127,7 @@ export function uploadsWith(
     tmpDir: t.deps.tmpDir,
     mediaTimeoutMs: t.deps.config.media.timeoutMs,
     projects,
+    activity: t.services.activity,
     afterOriginalStored,
   });
 }

@@ -51,6 +51,21 @@ export class ActivityLog {
     return facts;
   }
 
+  /** Records an event about a version (read in the transaction), naming it and its branch. */
+  async recordForVersion(
+    db: Executor,
+    versionId: string,
+    event: Omit<ActivityEvent, 'projectId' | 'repoId' | 'targetId'> & { targetId?: string },
+  ): Promise<ActivityTable> {
+    const facts = await this.versionFacts(db, versionId);
+    return this.record(db, {
+      ...event,
+      projectId: facts.project_id,
+      targetId: event.targetId ?? versionId,
+      data: { ...versionData(facts), ...event.data },
+    });
+  }
+
   async record(db: Executor, event: ActivityEvent): Promise<ActivityTable> {
     if ((event.projectId === undefined) === (event.repoId === undefined))
       throw new Error(`activity ${event.kind}: give exactly one of projectId and repoId`);

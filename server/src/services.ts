@@ -96,6 +96,7 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     repo: new ProjectsRepo(db),
     clock,
     jobs,
+    activity,
     // Versions are made after projects (they need them): asked for when first used.
     versions: () => versions,
   });
@@ -167,6 +168,7 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     versions: versionsRepo,
     clock,
     limiter,
+    activity,
   });
   const comments = new CommentsService({
     access,

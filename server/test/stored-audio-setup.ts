@@ -107,6 +107,7 @@ export function uploadsWith(
     repo: new ProjectsRepo(db),
     clock: t.deps.clock,
     jobs: t.deps.jobs,
+    activity: t.services.activity,
     versions: () => versions,
   });
   const versions = new VersionsService({

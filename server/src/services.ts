@@ -205,6 +205,7 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     mailer: deps.mailer,
     clock,
     limiter,
+    activity,
     publicUrl: config.publicUrl,
     desktopScheme: config.desktopScheme,
   });

@@ -51,6 +51,11 @@ export class ActivityLog {
     return facts;
   }
 
+  /** What a person is called now (profile display name, else account name), for `data`. */
+  personName(db: Executor, userId: string): Promise<string | null> {
+    return this.deps.repo.personName(db, userId);
+  }
+
   /** Records an event about a version (read in the transaction), naming it and its branch. */
   async recordForVersion(
     db: Executor,

@@ -52,6 +52,17 @@ export class ActivityRepo {
       .executeTakeFirst();
   }
 
+  /** What a person is called now: their profile's display name, else their account name. */
+  async personName(db: Executor, userId: string): Promise<string | null> {
+    const row = await db
+      .selectFrom('users')
+      .leftJoin('profiles', 'profiles.user_id', 'users.id')
+      .select(['users.name', 'profiles.display_name'])
+      .where('users.id', '=', userId)
+      .executeTakeFirst();
+    return row?.display_name?.trim() || row?.name?.trim() || null;
+  }
+
   /** A project's or a repository's activity, newest first, `limit` rows older than `cursor`. */
   list(
     place: { projectId: string } | { repoId: string },

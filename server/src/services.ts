@@ -143,7 +143,7 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     storage,
     desktopScheme: config.desktopScheme,
   });
-  const history = new HistoryService({ access, repo: reposRepo, clock });
+  const history = new HistoryService({ access, repo: reposRepo, clock, activity });
   const bounces = new BouncesService({ access, repo: reposRepo, clock, jobs });
   const publish = new PublishService({
     access,
@@ -159,6 +159,7 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     publicUrl: config.publicUrl,
     history,
     bounces,
+    activity,
     maxBytes: options.uploadMaxBytes,
   });
 

@@ -183,7 +183,7 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
 
   const workspaceRepo = new WorkspaceRepo(db);
   const workspace = {
-    stats: new StatsService({ access, repo: workspaceRepo, clock }),
+    stats: new StatsService({ access, repo: workspaceRepo, clock, activity: activityReader }),
     search: new SearchService({ access, repo: workspaceRepo }),
     debug: new DebugService({
       repo: workspaceRepo,

@@ -79,8 +79,11 @@ export class ActivityLog {
       project_id: event.projectId ?? null,
       repo_id: event.repoId ?? null,
       actor_id: 'userId' in event.actor ? event.actor.userId : null,
+      // A copy of the name then (kept if the account goes; the list shows the current name).
       actor_name:
-        'visitorName' in event.actor ? event.actor.visitorName : (event.actor.name ?? null),
+        'visitorName' in event.actor
+          ? event.actor.visitorName
+          : (event.actor.name ?? (await this.deps.repo.personName(db, event.actor.userId))),
       kind: event.kind,
       target_id: event.targetId ?? null,
       data: JSON.stringify(event.data ?? {}),

@@ -72,6 +72,8 @@ describe('activity: comments are recorded once, in their transaction; the panel 
       ['comment.reopened', commentId, maya.id],
       ['comment.deleted', replyId, owner.id],
     ]);
+    // A copy of the name then, kept should the account go.
+    expect(recorded.map((r) => r.actor_name)).toEqual(['Maya', 'Olivia', 'Maya', 'Maya', 'Olivia']);
 
     const page = await api(t, owner.cookie).get(`/api/projects/${project.id}/activity`);
     expect(page.statusCode, page.body).toBe(200);

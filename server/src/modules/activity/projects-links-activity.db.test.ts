@@ -154,6 +154,14 @@ describe('activity: branches, the project, share links and their plays', () => {
     expect(stored).not.toContain('203.0.113.9');
     expect(stored).not.toContain('Listener Browser');
 
+    // A visitor's comment through the link: their self-entered name is the actor.
+    const visitorComment = await t.app.inject({
+      method: 'POST',
+      url: `/api/links/hash/${link.hash}/comments`,
+      payload: { content: 'Love the intro', timestamp: 5, visitor_name: 'Jane from the label' },
+      headers: { origin: ORIGIN },
+    });
+    expect(visitorComment.statusCode, visitorComment.body).toBe(201);
     expect((await as.delete(`/api/links/${link.id}`)).statusCode).toBe(204);
     // A revoked link: not found, not counted, not recorded again.
     expect((await as.delete(`/api/links/${link.id}`)).statusCode).toBe(404);
@@ -167,6 +175,7 @@ describe('activity: branches, the project, share links and their plays', () => {
         "A listener played the share link 'Client Mix - Version 2' for the first time",
         page,
       ],
+      ['comment.posted', 'Jane from the label commented at 0:05 on Version 2', `${page}?t=5`],
       ['link.revoked', "Olivia revoked the share link 'Client Mix - Version 2'", page],
     ]);
   });

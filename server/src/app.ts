@@ -21,6 +21,7 @@ import { registerDemoRestrictions } from './modules/demo/demo-policy';
 import { demoRoutes } from './modules/demo/demo.routes';
 import { linkRoutes, ownerSharingRoutes } from './modules/sharing/sharing.routes';
 import { linkCommentRoutes, ownerCommentRoutes } from './modules/comments/comments.routes';
+import { activityRoutes } from './modules/activity/activity.routes';
 import { workspaceRoutes } from './modules/workspace/workspace.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { memberRoutes } from './modules/members/members.routes';
@@ -138,6 +139,7 @@ export async function buildApp(
 
   await app.register(memberRoutes({ service: services.members, requireUser }));
   await app.register(notificationRoutes({ service: services.notifications, requireUser }));
+  await app.register(activityRoutes({ service: services.activityReader, requireUser }));
 
   await app.register(ownerSharingRoutes({ service: services.sharing, requireUser }));
   await app.register(ownerCommentRoutes({ service: services.comments, requireUser }));

@@ -5,6 +5,7 @@ import { liveEventOf } from './events/live-event';
 import { AccessPolicy } from './modules/access';
 import { ActivityLog } from './modules/activity';
 import { ActivityRepo } from './modules/activity/activity.repo';
+import { ActivityService } from './modules/activity/activity.service';
 import { AccessRepo } from './modules/access/access.repo';
 import { AuthRepo } from './modules/auth/auth.repo';
 import { AuthService } from './modules/auth/auth.service';
@@ -65,9 +66,12 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
   const access = new AccessPolicy(new AccessRepo(db));
   // Every meaningful event, recorded in the transaction of its change; notifications and live
   // updates attach to it with onRecord.
-  const activity = new ActivityLog({ repo: new ActivityRepo(db), clock });
+  const activityRepo = new ActivityRepo(db);
+  const activity = new ActivityLog({ repo: activityRepo, clock });
   // Every open screen hears of it: on PostgreSQL a NOTIFY delivered when the transaction commits.
   activity.onRecord((trx, row) => deps.events.publish(trx, liveEventOf(row)));
+  // The Activity panels and the dashboard's count read what the log recorded.
+  const activityReader = new ActivityService({ access, repo: activityRepo, clock });
 
   const desktop = new DesktopTokensService({ repo: new DesktopTokensRepo(db), clock });
   // An account taken over by the proven owner of its address loses its desktop tokens too.
@@ -97,11 +101,12 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     repo: new ProjectsRepo(db),
     clock,
     jobs,
+    activity,
     // Versions are made after projects (they need them): asked for when first used.
     versions: () => versions,
   });
   const versionsRepo = new VersionsRepo(db);
-  const versions = new VersionsService({ access, repo: versionsRepo, clock, projects });
+  const versions = new VersionsService({ access, repo: versionsRepo, clock, projects, activity });
   const uploads = new UploadService({
     access,
     db,
@@ -113,6 +118,7 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     tmpDir,
     mediaTimeoutMs,
     projects,
+    activity,
     maxBytes: options.uploadMaxBytes,
   });
 
@@ -142,7 +148,7 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     storage,
     desktopScheme: config.desktopScheme,
   });
-  const history = new HistoryService({ access, repo: reposRepo, clock });
+  const history = new HistoryService({ access, repo: reposRepo, clock, activity });
   const bounces = new BouncesService({ access, repo: reposRepo, clock, jobs });
   const publish = new PublishService({
     access,
@@ -158,6 +164,7 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     publicUrl: config.publicUrl,
     history,
     bounces,
+    activity,
     maxBytes: options.uploadMaxBytes,
   });
 
@@ -167,19 +174,21 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     versions: versionsRepo,
     clock,
     limiter,
+    activity,
   });
   const comments = new CommentsService({
     access,
     comments: new CommentsRepo(db),
     clock,
     limiter,
+    activity,
   });
   // Public projects' read-only pages, for anyone (the policy says whether a project is Public).
   const publicProjects = new PublicService({ access, repo: new PublicRepo(db) });
 
   const workspaceRepo = new WorkspaceRepo(db);
   const workspace = {
-    stats: new StatsService({ access, repo: workspaceRepo, clock }),
+    stats: new StatsService({ access, repo: workspaceRepo, clock, activity: activityReader }),
     search: new SearchService({ access, repo: workspaceRepo }),
     debug: new DebugService({
       repo: workspaceRepo,
@@ -202,6 +211,7 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     mailer: deps.mailer,
     clock,
     limiter,
+    activity,
     publicUrl: config.publicUrl,
     desktopScheme: config.desktopScheme,
   });
@@ -222,6 +232,7 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
   return {
     access,
     activity,
+    activityReader,
     auth,
     authService,
     magic,

@@ -107,6 +107,7 @@ export function uploadsWith(
     repo: new ProjectsRepo(db),
     clock: t.deps.clock,
     jobs: t.deps.jobs,
+    activity: t.services.activity,
     versions: () => versions,
   });
   const versions = new VersionsService({
@@ -114,6 +115,7 @@ export function uploadsWith(
     repo: new VersionsRepo(db),
     clock: t.deps.clock,
     projects,
+    activity: t.services.activity,
   });
   return new UploadService({
     access,
@@ -126,6 +128,7 @@ export function uploadsWith(
     tmpDir: t.deps.tmpDir,
     mediaTimeoutMs: t.deps.config.media.timeoutMs,
     projects,
+    activity: t.services.activity,
     afterOriginalStored,
   });
 }

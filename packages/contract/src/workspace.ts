@@ -6,6 +6,8 @@ export const statsResponseSchema = z.object({
   tracks: z.number(),
   lastUpdate: z.string().nullable(),
   versionsLastMonth: z.number(),
+  /** Events in the last 30 days on the projects and repositories you can see ('+N in the last month'). */
+  activityLastMonth: z.number(),
 });
 export type StatsResponse = z.infer<typeof statsResponseSchema>;
 

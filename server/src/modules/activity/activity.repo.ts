@@ -1,8 +1,32 @@
 import type { Kysely } from 'kysely';
 import type { ActivityTable, Database } from '../../db/schema';
+import { projectRolesOf, repoRolesOf } from '../access/access-sql';
 
 /** The database or a transaction on it. */
 export type Executor = Kysely<Database>;
+
+/** An activity row with what its actor line needs: the profile's name and avatar, the account name. */
+export interface ActivityRow extends ActivityTable {
+  display_name: string | null;
+  user_name: string | null;
+  avatar_key: string | null;
+  profile_updated_at: string | null;
+}
+
+/** Where a page starts: strictly older than this row (newest first, ties broken by id). */
+export interface ActivityCursor {
+  createdAt: string;
+  id: string;
+}
+
+/** A version as an activity line names it. */
+export interface VersionFacts {
+  version_id: string;
+  version_number: number;
+  project_id: string;
+  branch_id: string;
+  branch_name: string;
+}
 
 /** SQL for activity rows. */
 export class ActivityRepo {
@@ -10,5 +34,93 @@ export class ActivityRepo {
 
   async insert(row: ActivityTable, db: Executor): Promise<void> {
     await db.insertInto('activity').values(row).execute();
+  }
+
+  /** What a version's lines need: its number, its branch (id and name) and its project. */
+  versionFacts(db: Executor, versionId: string): Promise<VersionFacts | undefined> {
+    return db
+      .selectFrom('versions')
+      .innerJoin('branches', 'branches.id', 'versions.branch_id')
+      .select([
+        'versions.id as version_id',
+        'versions.version_number',
+        'versions.project_id',
+        'versions.branch_id',
+        'branches.name as branch_name',
+      ])
+      .where('versions.id', '=', versionId)
+      .executeTakeFirst();
+  }
+
+  /** What a person is called now: their profile's display name, else their account name. */
+  async personName(db: Executor, userId: string): Promise<string | null> {
+    const row = await db
+      .selectFrom('users')
+      .leftJoin('profiles', 'profiles.user_id', 'users.id')
+      .select(['users.name', 'profiles.display_name'])
+      .where('users.id', '=', userId)
+      .executeTakeFirst();
+    return row?.display_name?.trim() || row?.name?.trim() || null;
+  }
+
+  /** A project's or a repository's activity, newest first, `limit` rows older than `cursor`. */
+  list(
+    place: { projectId: string } | { repoId: string },
+    cursor: ActivityCursor | null,
+    limit: number,
+  ): Promise<ActivityRow[]> {
+    let query = this.db
+      .selectFrom('activity')
+      .leftJoin('profiles', 'profiles.user_id', 'activity.actor_id')
+      .leftJoin('users', 'users.id', 'activity.actor_id')
+      .selectAll('activity')
+      .select([
+        'profiles.display_name',
+        'users.name as user_name',
+        'profiles.avatar_key',
+        'profiles.updated_at as profile_updated_at',
+      ]);
+    query =
+      'projectId' in place
+        ? query.where('activity.project_id', '=', place.projectId)
+        : query.where('activity.repo_id', '=', place.repoId);
+    if (cursor)
+      query = query.where((eb) =>
+        eb.or([
+          eb('activity.created_at', '<', cursor.createdAt),
+          eb.and([
+            eb('activity.created_at', '=', cursor.createdAt),
+            eb('activity.id', '<', cursor.id),
+          ]),
+        ]),
+      );
+    return query
+      .orderBy('activity.created_at', 'desc')
+      .orderBy('activity.id', 'desc')
+      .limit(limit)
+      .execute();
+  }
+
+  /**
+   * How many events happened since `since` on the projects and repositories a person can see.
+   */
+  async countVisibleSince(userId: string, since: string): Promise<number> {
+    const projects = projectRolesOf(this.db, userId).as('p');
+    const repos = repoRolesOf(this.db, userId).as('r');
+    const [onProjects, onRepos] = await Promise.all([
+      this.db
+        .selectFrom('activity')
+        .innerJoin(projects, 'p.project_id', 'activity.project_id')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('activity.created_at', '>=', since)
+        .executeTakeFirstOrThrow(),
+      this.db
+        .selectFrom('activity')
+        .innerJoin(repos, 'r.repo_id', 'activity.repo_id')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('activity.created_at', '>=', since)
+        .executeTakeFirstOrThrow(),
+    ]);
+    return Number(onProjects.n) + Number(onRepos.n);
   }
 }

@@ -150,4 +150,34 @@ export class AudioRepo {
       .where('id', '=', id)
       .execute();
   }
+
+  /**
+   * Sets the final status unless the row already has it; true when it changed (a re-run that
+   * finds it already so changes nothing).
+   */
+  async settle(
+    table: AudioTable,
+    id: string,
+    values: { status: 'completed' | 'failed'; error: string | null; updated_at: string },
+    db: Kysely<Database> = this.db,
+  ): Promise<boolean> {
+    const result = await db
+      .updateTable(table as 'versions')
+      .set(values)
+      .where('id', '=', id)
+      .where('status', '<>', values.status)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** Who uploaded a version, as its 'version.uploaded' activity says (null when not known). */
+  async uploaderOf(versionId: string, db: Kysely<Database> = this.db): Promise<string | null> {
+    const row = await db
+      .selectFrom('activity')
+      .select('actor_id')
+      .where('target_id', '=', versionId)
+      .where('kind', '=', 'version.uploaded')
+      .executeTakeFirst();
+    return row?.actor_id ?? null;
+  }
 }

@@ -22,6 +22,7 @@ import { hashFile } from '../../storage/scratch-file';
 import { AudioRepo, type AudioTable } from './audio.repo';
 import { parseJson, type Renditions, type WaveformInfo } from './audio-view';
 import { storageKeys } from './storage-keys';
+import type { ActivityLog } from '../activity';
 
 export interface ProcessingDeps {
   storage: ObjectStore;
@@ -30,6 +31,8 @@ export interface ProcessingDeps {
   clock: Clock;
   tmpDir: string;
   mediaTimeoutMs: number;
+  /** The app's services, for recording 'processing finished / failed' in the activity. */
+  services?: () => { activity: ActivityLog };
 }
 
 export const RENDITIONS = { high: 320, standard: 128 } as const;
@@ -66,6 +69,8 @@ export async function processAudio(
 
   const work = await fsp.mkdtemp(path.join(deps.tmpDir, `process-${versionId}-`));
   const save = serialised(repo, table, versionId, deps.clock);
+  const settle = (status: 'completed' | 'failed', error: string | null) =>
+    save.run(() => settleStatus(deps, repo, table, versionId, status, error));
   try {
     // A local store's file is read in place; anything else is fetched to scratch first.
     let original = deps.storage.localPath?.(version.original_key);
@@ -174,7 +179,7 @@ export async function processAudio(
       await analyses();
       await rendition('standard');
     }
-    await save({ status: 'completed', error: null });
+    await settle('completed', null);
   } catch (error) {
     // Stopped from outside (shutdown, lost lease, time limit): not the file's fault.
     if (context.signal.aborted) throw error;
@@ -186,7 +191,7 @@ export async function processAudio(
         error instanceof MediaTimeoutError
           ? 'Processing took too long and was stopped. Please try again with a shorter file.'
           : FAILED_MESSAGE;
-      await save({ status: 'failed', error: message });
+      await settle('failed', message);
       context.logger.warn({ table, id: versionId, err: error }, 'audio processing failed');
       return;
     }
@@ -209,11 +214,46 @@ function streamOf(text: string): Readable {
 type Change =
   Partial<ProcessedAudioColumns> | ((row: ProcessedAudioColumns) => Partial<ProcessedAudioColumns>);
 
+/**
+ * The final state, in one transaction with its activity ('version.processed' / 'version.failed'):
+ * recorded only when the status changes, so a job run again records nothing twice. The job has
+ * no user: the actor is whoever uploaded the version when that is known, else 'Takes'.
+ */
+async function settleStatus(
+  deps: ProcessingDeps,
+  repo: AudioRepo,
+  table: AudioTable,
+  id: string,
+  status: 'completed' | 'failed',
+  error: string | null,
+): Promise<void> {
+  await repo.transaction(async (trx) => {
+    const changed = await repo.settle(
+      table,
+      id,
+      { status, error, updated_at: deps.clock.now().toISOString() },
+      trx,
+    );
+    const activity = deps.services?.().activity;
+    if (!changed || table !== 'versions' || !activity) return;
+    const uploader = await repo.uploaderOf(id, trx);
+    await activity.recordForVersion(trx, id, {
+      kind: status === 'completed' ? 'version.processed' : 'version.failed',
+      actor: uploader ? { userId: uploader } : { visitorName: 'Takes' },
+    });
+  });
+}
+
 /** Row updates from parallel steps, applied one at a time so none overwrites another. */
 function serialised(repo: AudioRepo, table: AudioTable, versionId: string, clock: Clock) {
   let chain: Promise<void> = Promise.resolve();
-  return (change: Change): Promise<void> => {
-    const next = chain.then(async () => {
+  const run = (work: () => Promise<void>): Promise<void> => {
+    const next = chain.then(work);
+    chain = next.catch(() => undefined);
+    return next;
+  };
+  const save = (change: Change): Promise<void> =>
+    run(async () => {
       const row = await repo.processed(table, versionId);
       if (!row) return;
       const values = typeof change === 'function' ? change(row) : change;
@@ -222,7 +262,5 @@ function serialised(repo: AudioRepo, table: AudioTable, versionId: string, clock
         updated_at: clock.now().toISOString(),
       });
     });
-    chain = next.catch(() => undefined);
-    return next;
-  };
+  return Object.assign(save, { run });
 }

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { CommentsTable, Database } from '../../db/schema';
 
 /** A comment with what its author line needs: the profile's name and avatar, the account name. */
@@ -31,6 +31,22 @@ export class CommentsRepo {
     return query.orderBy('comments.created_at').orderBy('comments.id').execute();
   }
 
+  transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(work);
+  }
+
+  /** What an activity line about a comment needs (read in the caller's transaction). */
+  find(
+    commentId: string,
+    db: Kysely<Database> = this.db,
+  ): Promise<Pick<CommentsTable, 'version_id' | 'timestamp_seconds' | 'parent_id'> | undefined> {
+    return db
+      .selectFrom('comments')
+      .select(['version_id', 'timestamp_seconds', 'parent_id'])
+      .where('id', '=', commentId)
+      .executeTakeFirst();
+  }
+
   findParent(
     commentId: string,
   ): Promise<Pick<CommentsTable, 'version_id' | 'team_only'> | undefined> {
@@ -41,16 +57,20 @@ export class CommentsRepo {
       .executeTakeFirst();
   }
 
-  async insert(row: CommentsTable): Promise<void> {
-    await this.db.insertInto('comments').values(row).execute();
+  async insert(row: CommentsTable, db: Kysely<Database> = this.db): Promise<void> {
+    await db.insertInto('comments').values(row).execute();
   }
 
-  async delete(commentId: string): Promise<void> {
-    await this.db.deleteFrom('comments').where('id', '=', commentId).execute();
+  async delete(commentId: string, db: Kysely<Database> = this.db): Promise<void> {
+    await db.deleteFrom('comments').where('id', '=', commentId).execute();
   }
 
-  async setResolvedAt(commentId: string, resolvedAt: string | null): Promise<void> {
-    await this.db
+  async setResolvedAt(
+    commentId: string,
+    resolvedAt: string | null,
+    db: Kysely<Database> = this.db,
+  ): Promise<void> {
+    await db
       .updateTable('comments')
       .set({ resolved_at: resolvedAt })
       .where('id', '=', commentId)

@@ -8,6 +8,7 @@ import { avatarUrl } from '../auth/auth.service';
 import type { OpenedLink } from '../sharing/sharing.service';
 import type { CommentRow, CommentsRepo } from './comments.repo';
 import type { AccessPolicy } from '../access';
+import { versionData, type ActivityLog, type Actor, type Executor } from '../activity';
 
 /**
  * Comments on versions: the team's (the project's members under their own accounts, maybe
@@ -22,6 +23,7 @@ export class CommentsService {
       comments: CommentsRepo;
       clock: Clock;
       limiter: RateLimiter;
+      activity: ActivityLog;
     },
   ) {}
 
@@ -88,18 +90,39 @@ export class CommentsService {
       if (parent.team_only === 1) teamOnly = true;
     }
     const id = randomUUID();
-    await this.deps.comments.insert({
-      id,
-      version_id: input.versionId,
-      user_id: input.userId,
-      visitor_name: input.visitorName,
-      link_id: input.linkId,
-      parent_id: input.parentId ?? null,
-      content: input.content,
-      timestamp_seconds: input.timestamp ?? null,
-      resolved_at: null,
-      created_at: this.now(),
-      team_only: teamOnly ? 1 : 0,
+    const actor: Actor = input.userId
+      ? { userId: input.userId }
+      : { visitorName: input.visitorName || 'Anonymous' };
+    await this.deps.comments.transaction(async (trx) => {
+      await this.deps.comments.insert(
+        {
+          id,
+          version_id: input.versionId,
+          user_id: input.userId,
+          visitor_name: input.visitorName,
+          link_id: input.linkId,
+          parent_id: input.parentId ?? null,
+          content: input.content,
+          timestamp_seconds: input.timestamp ?? null,
+          resolved_at: null,
+          created_at: this.now(),
+          team_only: teamOnly ? 1 : 0,
+        },
+        trx,
+      );
+      const facts = await this.deps.activity.versionFacts(trx, input.versionId);
+      await this.deps.activity.record(trx, {
+        kind: input.parentId ? 'comment.replied' : 'comment.posted',
+        projectId: facts.project_id,
+        actor,
+        targetId: id,
+        data: {
+          ...versionData(facts),
+          timestamp: input.timestamp ?? null,
+          parent_id: input.parentId ?? null,
+          team_only: teamOnly,
+        },
+      });
     });
     const all = await this.listComments(input.versionId, { includeResolved: true });
     const created = all.find((c) => c.id === id);
@@ -147,7 +170,12 @@ export class CommentsService {
   /** Deletes a comment with its replies: its author (Commenter and up) or an Editor. */
   async deleteComment(userId: string, commentId: string): Promise<void> {
     await this.deps.access.comment(userId, commentId, 'comment', SHARE_MESSAGES.commentNotFound);
-    await this.deps.comments.delete(commentId);
+    await this.deps.comments.transaction(async (trx) => {
+      const comment = await this.deps.comments.find(commentId, trx);
+      if (!comment) throw new NotFound(SHARE_MESSAGES.commentNotFound);
+      await this.deps.comments.delete(commentId, trx);
+      await this.recordAbout(trx, 'comment.deleted', userId, commentId, comment);
+    });
   }
 
   /** Resolves or reopens a comment: its author (Commenter and up) or an Editor. */
@@ -158,11 +186,44 @@ export class CommentsService {
       'comment',
       SHARE_MESSAGES.commentNotFound,
     );
-    await this.deps.comments.setResolvedAt(commentId, resolved ? this.now() : null);
+    await this.deps.comments.transaction(async (trx) => {
+      const comment = await this.deps.comments.find(commentId, trx);
+      if (!comment) throw new NotFound(SHARE_MESSAGES.commentNotFound);
+      await this.deps.comments.setResolvedAt(commentId, resolved ? this.now() : null, trx);
+      await this.recordAbout(
+        trx,
+        resolved ? 'comment.resolved' : 'comment.reopened',
+        userId,
+        commentId,
+        comment,
+      );
+    });
     const all = await this.listComments(versionId, { includeResolved: true });
     const updated = all.find((c) => c.id === commentId);
     if (!updated) throw new NotFound(SHARE_MESSAGES.commentNotFound);
     return updated;
+  }
+
+  /** Records an event about an existing comment (resolved, reopened, deleted). */
+  private async recordAbout(
+    trx: Executor,
+    kind: 'comment.resolved' | 'comment.reopened' | 'comment.deleted',
+    userId: string,
+    commentId: string,
+    comment: { version_id: string; timestamp_seconds: number | null; parent_id: string | null },
+  ): Promise<void> {
+    const facts = await this.deps.activity.versionFacts(trx, comment.version_id);
+    await this.deps.activity.record(trx, {
+      kind,
+      projectId: facts.project_id,
+      actor: { userId },
+      targetId: commentId,
+      data: {
+        ...versionData(facts),
+        timestamp: comment.timestamp_seconds,
+        parent_id: comment.parent_id,
+      },
+    });
   }
 
   private now(): string {

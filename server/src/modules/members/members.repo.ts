@@ -78,6 +78,18 @@ const targetColumn = (kind: TargetKind) => (kind === 'project' ? 'project_id' : 
 export class MembersRepo {
   constructor(private readonly db: Kysely<Database>) {}
 
+  transaction<T>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(work);
+  }
+
+  /** Runs `work` in the caller's transaction when given, else in a new one. */
+  private inTransaction<T>(
+    db: Kysely<Database> | undefined,
+    work: (trx: Kysely<Database>) => Promise<T>,
+  ): Promise<T> {
+    return db ? work(db) : this.transaction(work);
+  }
+
   // ---- people ----
 
   /**
@@ -233,16 +245,21 @@ export class MembersRepo {
   // ---- roles ----
 
   /** Sets a member's role; false when they are not a member (the owner never is). */
-  async setRole(target: Target, userId: string, role: MemberRole): Promise<boolean> {
+  async setRole(
+    target: Target,
+    userId: string,
+    role: MemberRole,
+    db: Kysely<Database> = this.db,
+  ): Promise<boolean> {
     const result =
       target.kind === 'project'
-        ? await this.db
+        ? await db
             .updateTable('project_members')
             .set({ role })
             .where('project_id', '=', target.id)
             .where('user_id', '=', userId)
             .executeTakeFirst()
-        : await this.db
+        : await db
             .updateTable('repo_members')
             .set({ role })
             .where('repo_id', '=', target.id)
@@ -251,12 +268,40 @@ export class MembersRepo {
     return Number(result.numUpdatedRows) > 0;
   }
 
+  /** A member's role (null when they are not a member). */
+  async roleOf(
+    target: Target,
+    userId: string,
+    db: Kysely<Database> = this.db,
+  ): Promise<MemberRole | null> {
+    const row =
+      target.kind === 'project'
+        ? await db
+            .selectFrom('project_members')
+            .select('role')
+            .where('project_id', '=', target.id)
+            .where('user_id', '=', userId)
+            .executeTakeFirst()
+        : await db
+            .selectFrom('repo_members')
+            .select('role')
+            .where('repo_id', '=', target.id)
+            .where('user_id', '=', userId)
+            .executeTakeFirst();
+    return row?.role ?? null;
+  }
+
   /**
    * Removes a member and, in the same transaction, revokes the pending invitations to the target
    * for their email address. False when they were not a member.
    */
-  async removeMember(target: Target, userId: string, now: string): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
+  async removeMember(
+    target: Target,
+    userId: string,
+    now: string,
+    db?: Kysely<Database>,
+  ): Promise<boolean> {
+    return this.inTransaction(db, async (trx) => {
       const result =
         target.kind === 'project'
           ? await trx
@@ -409,9 +454,10 @@ export class MembersRepo {
     invitation: InvitationsTable,
     userId: string,
     options: { isOwner: boolean; now: string },
+    db?: Kysely<Database>,
   ): Promise<boolean> {
     const { now } = options;
-    return this.db.transaction().execute(async (trx) => {
+    return this.inTransaction(db, async (trx) => {
       const used = await trx
         .updateTable('invitations')
         .set({ accepted_at: now, accepted_by: userId })
@@ -444,19 +490,20 @@ export class MembersRepo {
   // ---- leaving and ownership ----
 
   /** Deletes the caller's own member row. */
-  async leave(target: Target, userId: string): Promise<void> {
-    if (target.kind === 'project')
-      await this.db
-        .deleteFrom('project_members')
-        .where('project_id', '=', target.id)
-        .where('user_id', '=', userId)
-        .execute();
-    else
-      await this.db
-        .deleteFrom('repo_members')
-        .where('repo_id', '=', target.id)
-        .where('user_id', '=', userId)
-        .execute();
+  async leave(target: Target, userId: string, db: Kysely<Database> = this.db): Promise<boolean> {
+    const result =
+      target.kind === 'project'
+        ? await db
+            .deleteFrom('project_members')
+            .where('project_id', '=', target.id)
+            .where('user_id', '=', userId)
+            .executeTakeFirst()
+        : await db
+            .deleteFrom('repo_members')
+            .where('repo_id', '=', target.id)
+            .where('user_id', '=', userId)
+            .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
   }
 
   /**

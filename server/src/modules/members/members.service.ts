@@ -20,6 +20,7 @@ import type { InvitationsTable } from '../../db/schema';
 import { Conflict, Forbidden, Gone, NotFound, RateLimited } from '../../errors';
 import type { Mailer } from '../../mail/mailer';
 import { NOT_FOUND, type AccessPolicy } from '../access';
+import type { ActivityEvent, ActivityLog, Executor } from '../activity';
 import { avatarUrl } from '../auth/auth.service';
 import { toRepository } from '../repos/repos.presenter';
 import { invitationEmail, invitationLink } from './invitation-email';
@@ -31,6 +32,8 @@ export interface MembersDeps {
   mailer: Mailer;
   clock: Clock;
   limiter: RateLimiter;
+  /** Records membership events (invited, joined, left, removed, role changed). */
+  activity: ActivityLog;
   /** Where emailed links point (PUBLIC_URL, without a trailing slash). */
   publicUrl: string;
   /** The desktop app's URL scheme, for a repository's pull link. */
@@ -111,6 +114,15 @@ export class MembersService {
       await this.deps.repo.deleteInvitation(row.id);
       throw error;
     }
+    // Recorded once the email went out (an unsent invitation is deleted and never happened).
+    await this.deps.repo.transaction((trx) =>
+      this.record(trx, target, {
+        kind: 'member.invited',
+        actor: { userId },
+        targetId: row.id,
+        data: { email, role: input.role },
+      }),
+    );
     return toInvitation(row);
   }
 
@@ -175,11 +187,22 @@ export class MembersService {
         ? await this.deps.access.projectRole(caller.id, target.id)
         : await this.deps.access.repoRole(caller.id, target.id);
     const isOwner = current === 'owner';
-    const accepted = await this.deps.repo.acceptInvitation(invitation, caller.id, {
-      isOwner,
-      now: this.now(),
+    await this.deps.repo.transaction(async (trx) => {
+      const accepted = await this.deps.repo.acceptInvitation(
+        invitation,
+        caller.id,
+        { isOwner, now: this.now() },
+        trx,
+      );
+      if (!accepted) throw new Gone(MEMBER_MESSAGES.invitationInvalid);
+      if (!isOwner)
+        await this.record(trx, target, {
+          kind: 'member.joined',
+          actor: { userId: caller.id },
+          targetId: caller.id,
+          data: { role: invitation.role },
+        });
     });
-    if (!accepted) throw new Gone(MEMBER_MESSAGES.invitationInvalid);
     return { kind: target.kind, target_id: target.id, role: isOwner ? 'owner' : invitation.role };
   }
 
@@ -194,8 +217,22 @@ export class MembersService {
   ): Promise<Member> {
     const grant = await this.grant(userId, target, 'manageMembers');
     if (memberId === grant.ownerId) throw new Conflict(MEMBER_MESSAGES.ownerRoleFixed);
-    if (!(await this.deps.repo.setRole(target, memberId, role)))
-      throw new NotFound(MEMBER_MESSAGES.memberNotFound);
+    await this.deps.repo.transaction(async (trx) => {
+      const before = await this.deps.repo.roleOf(target, memberId, trx);
+      if (!(await this.deps.repo.setRole(target, memberId, role, trx)))
+        throw new NotFound(MEMBER_MESSAGES.memberNotFound);
+      if (before !== role)
+        await this.record(trx, target, {
+          kind: 'member.role_changed',
+          actor: { userId },
+          targetId: memberId,
+          data: {
+            member_name: await this.deps.activity.personName(trx, memberId),
+            role,
+            old_role: before,
+          },
+        });
+    });
     const member = await this.deps.repo.member(target, memberId);
     if (!member) throw new NotFound(MEMBER_MESSAGES.memberNotFound);
     return toMember(member);
@@ -208,15 +245,43 @@ export class MembersService {
   async remove(userId: string, target: Target, memberId: string): Promise<void> {
     const grant = await this.grant(userId, target, 'manageMembers');
     if (memberId === grant.ownerId) throw new Conflict(MEMBER_MESSAGES.ownerCannotBeRemoved);
-    if (!(await this.deps.repo.removeMember(target, memberId, this.now())))
-      throw new NotFound(MEMBER_MESSAGES.memberNotFound);
+    await this.deps.repo.transaction(async (trx) => {
+      if (!(await this.deps.repo.removeMember(target, memberId, this.now(), trx)))
+        throw new NotFound(MEMBER_MESSAGES.memberNotFound);
+      await this.record(trx, target, {
+        kind: 'member.removed',
+        actor: { userId },
+        targetId: memberId,
+        data: { member_name: await this.deps.activity.personName(trx, memberId) },
+      });
+    });
   }
 
   /** Leaves a project or repository; the owner must hand it over first. */
   async leave(userId: string, target: Target): Promise<void> {
     const grant = await this.grant(userId, target, 'view');
     if (grant.role === 'owner') throw new Conflict(MEMBER_MESSAGES.ownerCannotLeave);
-    await this.deps.repo.leave(target, userId);
+    await this.deps.repo.transaction(async (trx) => {
+      if (!(await this.deps.repo.leave(target, userId, trx))) return;
+      await this.record(trx, target, {
+        kind: 'member.left',
+        actor: { userId },
+        targetId: userId,
+        data: { role: grant.role },
+      });
+    });
+  }
+
+  /** Records a membership event on the project or repository. */
+  private async record(
+    trx: Executor,
+    target: Target,
+    event: Omit<ActivityEvent, 'projectId' | 'repoId'>,
+  ): Promise<void> {
+    await this.deps.activity.record(trx, {
+      ...event,
+      ...(target.kind === 'project' ? { projectId: target.id } : { repoId: target.id }),
+    });
   }
 
   // ---- ownership ----

@@ -15,6 +15,7 @@ import type { VersionsService } from '../versions/versions.service';
 import type { BranchCountRow, Executor, ProjectsRepo } from './projects.repo';
 import { NOT_FOUND, type AccessPolicy, type Action } from '../access';
 import { avatarUrl } from '../auth/auth.service';
+import type { ActivityLog } from '../activity';
 
 export const DEFAULT_BRANCH = 'main';
 
@@ -24,6 +25,8 @@ export interface ProjectsDeps {
   repo: ProjectsRepo;
   clock: Clock;
   jobs: JobQueue;
+  /** Records branch and project events in their transactions. */
+  activity: ActivityLog;
   /**
    * The versions module's public service, for the versions of listed branches. Reached through
    * a function because it is built after this service (it needs projects for its branches).
@@ -149,16 +152,37 @@ export class ProjectsService {
     if (input.name !== undefined) changes.name = input.name;
     if (input.description !== undefined) changes.description = input.description || null;
     if (input.listed !== undefined) changes.listed = input.listed ? 1 : 0;
-    if (!(await this.repo.updateProject(projectId, changes))) throw new NotFound(NOT_FOUND.project);
+    await this.repo.transaction(async (trx) => {
+      const before = await this.repo.findProject(projectId, trx);
+      if (!before || !(await this.repo.updateProject(projectId, changes, trx)))
+        throw new NotFound(NOT_FOUND.project);
+      if (input.name !== undefined && input.name !== before.name)
+        await this.deps.activity.record(trx, {
+          kind: 'project.renamed',
+          projectId,
+          actor: { userId },
+          targetId: projectId,
+          data: { old_name: before.name, new_name: input.name, project_name: input.name },
+        });
+    });
     return this.read(projectId, role);
   }
 
   /** 'Make public' / 'Make private' (owner). Access through the public page follows at once. */
   async togglePrivacy(userId: string, projectId: string): Promise<Project> {
     const grant = await this.deps.access.project(userId, projectId, 'changePrivacy');
-    await this.repo.updateProject(projectId, {
-      is_private: grant.isPrivate ? 0 : 1,
-      updated_at: this.now(),
+    await this.repo.transaction(async (trx) => {
+      await this.repo.updateProject(
+        projectId,
+        { is_private: grant.isPrivate ? 0 : 1, updated_at: this.now() },
+        trx,
+      );
+      await this.deps.activity.record(trx, {
+        kind: grant.isPrivate ? 'project.made_public' : 'project.made_private',
+        projectId,
+        actor: { userId },
+        targetId: projectId,
+      });
     });
     return this.read(projectId, grant.role);
   }
@@ -197,6 +221,13 @@ export class ProjectsService {
           trx,
         );
         await this.repo.touchProject(projectId, now, trx);
+        await this.deps.activity.record(trx, {
+          kind: 'branch.created',
+          projectId,
+          actor: { userId },
+          targetId: id,
+          data: { branch_id: id, branch_name: name },
+        });
       });
     } catch (error) {
       // Two creates raced past the check above; the unique constraint decided.
@@ -211,7 +242,19 @@ export class ProjectsService {
     const { projectId } = await this.deps.access.branch(userId, branchId, 'manageBranches');
     const clash = await this.repo.findBranchByName(projectId, name);
     if (clash && clash.id !== branchId) throw new Conflict(PROJECT_MESSAGES.branchExists);
-    await this.repo.renameBranch(branchId, name, this.now());
+    await this.repo.transaction(async (trx) => {
+      const before = await this.repo.findBranch(branchId, trx);
+      if (!before) throw new NotFound(NOT_FOUND.branch);
+      await this.repo.renameBranch(branchId, name, this.now(), trx);
+      if (before.name !== name)
+        await this.deps.activity.record(trx, {
+          kind: 'branch.renamed',
+          projectId,
+          actor: { userId },
+          targetId: branchId,
+          data: { branch_id: branchId, branch_name: name, old_name: before.name, new_name: name },
+        });
+    });
     return this.branchSummary(branchId);
   }
 
@@ -219,8 +262,17 @@ export class ProjectsService {
     const { projectId } = await this.deps.access.branch(userId, branchId, 'manageBranches');
     await this.repo.transaction(async (trx) => {
       // Checked again inside the transaction: the branch may have gone meanwhile.
-      if (!(await this.repo.findBranch(branchId, trx))) throw new NotFound(NOT_FOUND.branch);
+      const branch = await this.repo.findBranch(branchId, trx);
+      if (!branch) throw new NotFound(NOT_FOUND.branch);
       await this.repo.setDefaultBranch(projectId, branchId, this.now(), trx);
+      if (branch.is_default !== 1)
+        await this.deps.activity.record(trx, {
+          kind: 'branch.default_set',
+          projectId,
+          actor: { userId },
+          targetId: branchId,
+          data: { branch_id: branchId, branch_name: branch.name },
+        });
     });
     return this.branchSummary(branchId);
   }
@@ -234,6 +286,13 @@ export class ProjectsService {
       const doomed = await this.repo.versionsOfBranch(branchId, trx);
       await this.repo.deleteBranch(branchId, trx);
       await this.repo.touchProject(branch.project_id, this.now(), trx);
+      await this.deps.activity.record(trx, {
+        kind: 'branch.deleted',
+        projectId: branch.project_id,
+        actor: { userId },
+        targetId: branchId,
+        data: { branch_name: branch.name },
+      });
       await this.cleanUpAfter(doomed, trx);
     });
   }

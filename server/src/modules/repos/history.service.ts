@@ -7,11 +7,14 @@ import { Conflict, NotFound } from '../../errors';
 import { toCommit, toRepoBranch } from './repos.presenter';
 import type { Executor, ReposRepo } from './repos.repo';
 import { NOT_FOUND, type AccessPolicy } from '../access';
+import type { ActivityLog } from '../activity';
 
 export interface HistoryDeps {
   access: AccessPolicy;
   repo: ReposRepo;
   clock: Clock;
+  /** Records each commit ('repo.committed') in its transaction. */
+  activity: ActivityLog;
 }
 
 export interface CommitInput {
@@ -91,7 +94,9 @@ export class HistoryService {
     await this.deps.access.repository(userId, repoId, 'publish');
     for (let attempt = 1; ; attempt++) {
       try {
-        const row = await this.repo.transaction((trx) => this.insertCommit(trx, repoId, input));
+        const row = await this.repo.transaction((trx) =>
+          this.insertCommit(trx, repoId, input, userId),
+        );
         return toCommit(row, input.branch, false);
       } catch (error) {
         // Two first commits racing to create one branch: the loser tries again once.
@@ -107,7 +112,12 @@ export class HistoryService {
    * asked the access policy for 'publish' on the repository; a repository deleted meanwhile is
    * NotFound.
    */
-  async insertCommit(trx: Executor, repoId: string, input: CommitInput): Promise<RepoCommitsTable> {
+  async insertCommit(
+    trx: Executor,
+    repoId: string,
+    input: CommitInput,
+    actorId: string,
+  ): Promise<RepoCommitsTable> {
     if (!(await this.repo.repoById(repoId, trx))) throw new NotFound(NOT_FOUND.repo);
     const now = this.now();
     const branch =
@@ -137,6 +147,13 @@ export class HistoryService {
     if (!(await this.repo.moveHead(branch.id, branch.head_sha, sha, now, trx)))
       throw new Conflict(REPO_MESSAGES.parentNotOnBranch);
     await this.repo.touch(repoId, now, trx);
+    await this.deps.activity.record(trx, {
+      kind: 'repo.committed',
+      repoId,
+      actor: { userId: actorId },
+      targetId: row.id,
+      data: { sha, message: input.message, branch_name: input.branch },
+    });
     return row;
   }
 

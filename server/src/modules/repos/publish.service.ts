@@ -28,6 +28,7 @@ import type { PublishRepo } from './publish.repo';
 import type { Executor, ReposRepo } from './repos.repo';
 import { expireUpload } from './upload-expiry';
 import type { AccessPolicy } from '../access';
+import type { ActivityLog } from '../activity';
 
 export interface PublishDeps {
   access: AccessPolicy;
@@ -44,6 +45,8 @@ export interface PublishDeps {
   publicUrl: string;
   history: HistoryService;
   bounces: BouncesService;
+  /** Records 'bounce.published' in the completing transaction. */
+  activity: ActivityLog;
   /** 500 MB (MAX_UPLOAD_BYTES) unless a test asks for less. */
   maxBytes?: number | undefined;
 }
@@ -245,22 +248,31 @@ export class PublishService {
       const branchName = upload.commit_sha ? upload.branch : input.branch;
       let branch = await repo.findBranch(input.repoId, branchName, trx);
       let commitId: string | undefined;
+      let commitSha: string | null = null;
       if (upload.commit_sha) {
         const commit = await repo.commitBySha(input.repoId, upload.commit_sha, trx);
         if (!commit) throw new NotFound(REPO_MESSAGES.commitNotFound);
         commitId = commit.id;
+        commitSha = upload.commit_sha;
         if (!branch || branch.id !== commit.branch_id)
           branch = await repo.branchById(commit.branch_id, trx);
       } else if (branch?.head_sha) {
         const head = await repo.commitBySha(input.repoId, branch.head_sha, trx);
         commitId = head?.id;
+        commitSha = head ? branch.head_sha : null;
       }
       if (!commitId || !branch) {
-        const commit = await this.deps.history.insertCommit(trx, input.repoId, {
-          branch: branchName,
-          message: `Publish ${title}`,
-        });
+        const commit = await this.deps.history.insertCommit(
+          trx,
+          input.repoId,
+          {
+            branch: branchName,
+            message: `Publish ${title}`,
+          },
+          userId,
+        );
         commitId = commit.id;
+        commitSha = commit.sha;
         branch = await repo.findBranch(input.repoId, branchName, trx);
       }
       if (!branch) throw new NotFound(REPO_MESSAGES.branchNotFound);
@@ -289,6 +301,13 @@ export class PublishService {
         trx,
       );
       await repo.touch(input.repoId, now, trx);
+      await this.deps.activity.record(trx, {
+        kind: 'bounce.published',
+        repoId: input.repoId,
+        actor: { userId },
+        targetId: bounceId,
+        data: { bounce_name: title, sha: commitSha, branch_name: branch.name },
+      });
       await this.deps.jobs.enqueue(processBounceJob, { bounceId }, { executor: trx });
     });
     this.deps.jobs.notify();

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database, LinksTable, ProjectsTable } from '../../db/schema';
 
 /**
@@ -8,8 +8,32 @@ import type { Database, LinksTable, ProjectsTable } from '../../db/schema';
 export class LinksRepo {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async insert(row: LinksTable): Promise<void> {
-    await this.db.insertInto('links').values(row).execute();
+  transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(work);
+  }
+
+  async insert(row: LinksTable, db: Kysely<Database> = this.db): Promise<void> {
+    await db.insertInto('links').values(row).execute();
+  }
+
+  /**
+   * One more play of a live link (nothing about who played it); its count after this one, or
+   * null when the link is revoked or gone. Concurrent plays queue on the row's lock.
+   */
+  async countPlay(linkId: string, at: string, db: Kysely<Database>): Promise<number | null> {
+    const result = await db
+      .updateTable('links')
+      .set((eb) => ({ play_count: eb('play_count', '+', 1), last_played_at: at }))
+      .where('id', '=', linkId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1) return null;
+    const row = await db
+      .selectFrom('links')
+      .select('play_count')
+      .where('id', '=', linkId)
+      .executeTakeFirstOrThrow();
+    return Number(row.play_count);
   }
 
   /** False when the link is revoked (or gone). */
@@ -23,12 +47,8 @@ export class LinksRepo {
     return Number(result.numUpdatedRows) === 1;
   }
 
-  findById(linkId: string): Promise<LinksTable> {
-    return this.db
-      .selectFrom('links')
-      .selectAll()
-      .where('id', '=', linkId)
-      .executeTakeFirstOrThrow();
+  findById(linkId: string, db: Kysely<Database> = this.db): Promise<LinksTable> {
+    return db.selectFrom('links').selectAll().where('id', '=', linkId).executeTakeFirstOrThrow();
   }
 
   /** A version's live links, whoever of its project's editors made them, newest first. */
@@ -43,8 +63,8 @@ export class LinksRepo {
   }
 
   /** False when the link was revoked already (or is gone). */
-  async revoke(linkId: string, at: string): Promise<boolean> {
-    const result = await this.db
+  async revoke(linkId: string, at: string, db: Kysely<Database> = this.db): Promise<boolean> {
+    const result = await db
       .updateTable('links')
       .set({ revoked_at: at })
       .where('id', '=', linkId)

@@ -67,6 +67,7 @@ export const linkRoutes =
           .header('retry-after', String(PROCESSING_RETRY_AFTER_SECONDS))
           .send({ error: SHARE_MESSAGES.stillProcessing });
       }
+      await service.countPlay(link, request.headers.range);
       return sendStoredAudio(request, reply, deps.storage, result.audio);
     });
 

@@ -8,6 +8,7 @@ import { parseJson, pickAudio, type Renditions, type StoredAudio } from '../audi
 import { toVersion } from '../versions/version-view';
 import type { LinksRepo } from './links.repo';
 import type { AccessPolicy } from '../access';
+import type { ActivityLog } from '../activity';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -48,6 +49,7 @@ export class SharingService {
       versions: VersionLookup;
       clock: Clock;
       limiter: RateLimiter;
+      activity: ActivityLog;
     },
   ) {}
 
@@ -80,7 +82,15 @@ export class SharingService {
       play_count: 0,
       last_played_at: null,
     };
-    await this.deps.links.insert(row);
+    await this.deps.links.transaction(async (trx) => {
+      await this.deps.links.insert(row, trx);
+      await this.deps.activity.recordForVersion(trx, versionId, {
+        kind: 'link.created',
+        actor: { userId },
+        targetId: row.id,
+        data: { link_name: row.name },
+      });
+    });
     return toLink(row);
   }
 
@@ -107,9 +117,42 @@ export class SharingService {
   }
 
   async revokeLink(userId: string, linkId: string): Promise<void> {
-    await this.deps.access.link(userId, linkId, 'share', SHARE_MESSAGES.linkNotFound);
-    if (!(await this.deps.links.revoke(linkId, this.now())))
-      throw new NotFound(SHARE_MESSAGES.linkNotFound);
+    const { versionId } = await this.deps.access.link(
+      userId,
+      linkId,
+      'share',
+      SHARE_MESSAGES.linkNotFound,
+    );
+    await this.deps.links.transaction(async (trx) => {
+      if (!(await this.deps.links.revoke(linkId, this.now(), trx)))
+        throw new NotFound(SHARE_MESSAGES.linkNotFound);
+      const link = await this.deps.links.findById(linkId, trx);
+      await this.deps.activity.recordForVersion(trx, versionId, {
+        kind: 'link.revoked',
+        actor: { userId },
+        targetId: linkId,
+        data: { link_name: link.name },
+      });
+    });
+  }
+
+  /**
+   * Counts a play when a visitor's stream request asks for the start of the file (no Range, or
+   * one from byte 0): the count and the time only, nothing about the visitor. The first play of a
+   * link is recorded as 'link.first_played', once.
+   */
+  async countPlay(link: LinksTable, range: string | undefined): Promise<void> {
+    if (!isStartOfFile(range)) return;
+    await this.deps.links.transaction(async (trx) => {
+      const count = await this.deps.links.countPlay(link.id, this.now(), trx);
+      if (count === 1)
+        await this.deps.activity.recordForVersion(trx, link.version_id, {
+          kind: 'link.first_played',
+          actor: { visitorName: 'A listener' },
+          targetId: link.id,
+          data: { link_name: link.name },
+        });
+    });
   }
 
   /** Opens a link for a visitor: 404 unknown or revoked, 410 expired, 429 after many misses. */
@@ -180,6 +223,12 @@ export class SharingService {
   private now(): string {
     return this.deps.clock.now().toISOString();
   }
+}
+
+/** No Range header, or a range that starts at the first byte ("bytes=0-", "bytes=0-1023"). */
+export function isStartOfFile(range: string | undefined): boolean {
+  if (range === undefined || range.trim() === '') return true;
+  return /^\s*bytes\s*=\s*0+\s*-/i.test(range);
 }
 
 function toLink(row: LinksTable): ShareLink {

@@ -21,6 +21,7 @@ import { spendDemoUpload, uploadLimitFor } from '../demo/demo-policy';
 import type { ProjectsService } from '../projects/projects.service';
 import type { Executor, VersionsRepo } from './versions.repo';
 import type { AccessPolicy } from '../access';
+import type { ActivityLog } from '../activity';
 
 /** Said for a branch the caller cannot upload to, or one not in the named project. */
 const BRANCH_MISSING = 'Project or branch not found';
@@ -73,6 +74,7 @@ export class UploadService {
       tmpDir: string;
       mediaTimeoutMs: number;
       projects: ProjectsService;
+      activity: ActivityLog;
       /** 500 MB (MAX_UPLOAD_BYTES) unless a test asks for less. */
       maxBytes?: number;
       /**
@@ -193,6 +195,10 @@ export class UploadService {
         );
         // The version is now the lasting reference; the upload's own goes with it.
         await releaseOriginalRef(trx, refId);
+        await this.deps.activity.recordForVersion(trx, versionId, {
+          kind: 'version.uploaded',
+          actor: { userId },
+        });
         await this.deps.projects.touch(target.projectId, now, trx);
         if (file.uploaderId) await spendDemoUpload(trx, file.uploaderId);
         await this.deps.jobs.enqueue(processVersionJob, { versionId }, { executor: trx });

@@ -16,6 +16,7 @@ import {
 import { toVersion } from './version-view';
 import type { VersionsRepo } from './versions.repo';
 import { NOT_FOUND, type AccessPolicy, type Action } from '../access';
+import type { ActivityLog } from '../activity';
 
 /** Said for a branch the caller cannot upload to, or one not in the named project. */
 const BRANCH_MISSING = 'Project or branch not found';
@@ -25,6 +26,7 @@ export interface VersionsDeps {
   repo: VersionsRepo;
   clock: Clock;
   projects: ProjectsService;
+  activity: ActivityLog;
 }
 
 /**
@@ -93,6 +95,10 @@ export class VersionsService {
     await this.repo.transaction(async (trx) => {
       const version = await this.repo.find(versionId, trx);
       if (!version) throw new NotFound(NOT_FOUND.version);
+      await this.deps.activity.recordForVersion(trx, versionId, {
+        kind: 'version.deleted',
+        actor: { userId },
+      });
       await this.repo.delete(versionId, trx);
       await this.deps.projects.touch(version.project_id, this.now(), trx);
       await this.deps.projects.cleanUpAfter([version], trx);
@@ -144,6 +150,10 @@ export class VersionsService {
             },
             trx,
           );
+          await this.deps.activity.recordForVersion(trx, id, {
+            kind: 'version.uploaded',
+            actor: { userId },
+          });
           await this.deps.projects.touch(branch.project_id, now, trx);
         });
         break;

@@ -30,6 +30,7 @@ describe('dashboard stats, search and debug', () => {
       tracks: 0,
       lastUpdate: null,
       versionsLastMonth: 0,
+      activityLastMonth: 0,
     });
     const track = (await owner.upload({ path: wav }, {})).json<{ projectId: string }>();
     await owner.post(`/api/projects/${track.projectId}/branches`, { name: 'alt' });

@@ -1,0 +1,157 @@
+import { ROLE_LABELS, type ActivityItem, type ActivityKind, type Role } from '@takes/contract';
+import { avatarUrl } from '../auth/auth.service';
+import type { ActivityRow } from './activity.repo';
+
+/** What services put in `data` (as it was then); every field optional, read defensively. */
+interface ActivityData {
+  project_name?: string;
+  branch_id?: string;
+  branch_name?: string;
+  old_name?: string;
+  new_name?: string;
+  version_id?: string;
+  version_number?: number;
+  timestamp?: number | null;
+  link_name?: string;
+  member_name?: string;
+  role?: string;
+  old_role?: string;
+  email?: string;
+  sha?: string;
+  message?: string;
+  bounce_name?: string;
+}
+
+/** "1:23" (and "1:02:03" past an hour), as the player shows a time. */
+export function formatSeconds(total: number): string {
+  const s = Math.max(0, Math.floor(total));
+  const hours = Math.floor(s / 3600);
+  const minutes = Math.floor((s % 3600) / 60);
+  const seconds = String(s % 60).padStart(2, '0');
+  return hours > 0
+    ? `${hours}:${String(minutes).padStart(2, '0')}:${seconds}`
+    : `${minutes}:${seconds}`;
+}
+
+function roleLabel(role: string | undefined): string {
+  return role && role in ROLE_LABELS ? ROLE_LABELS[role as Role] : (role ?? 'a member');
+}
+
+/** The actor's name: profile display name, else account name, else the stored name. */
+function actorName(row: ActivityRow): string {
+  if (row.actor_id)
+    return row.display_name || row.user_name?.trim() || row.actor_name || 'Unknown User';
+  return row.actor_name || 'Anonymous';
+}
+
+function parseData(raw: string): ActivityData {
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    return parsed && typeof parsed === 'object' ? parsed : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The readable line, e.g. "Maya commented at 1:23 on Version 4". */
+export function summarize(kind: ActivityKind, actor: string, d: ActivityData): string {
+  const version = d.version_number !== undefined ? `Version ${d.version_number}` : 'a version';
+  const at = typeof d.timestamp === 'number' ? ` at ${formatSeconds(d.timestamp)}` : '';
+  const link = d.link_name ? `the share link '${d.link_name}'` : 'a share link';
+  switch (kind) {
+    case 'version.uploaded':
+      return `${actor} uploaded ${version}${d.branch_name ? ` to ${d.branch_name}` : ''}`;
+    case 'version.processed':
+      return `${version}${d.branch_name ? ` on ${d.branch_name}` : ''} finished processing`;
+    case 'version.failed':
+      return `Processing failed for ${version}${d.branch_name ? ` on ${d.branch_name}` : ''}`;
+    case 'version.deleted':
+      return `${actor} deleted ${version}${d.branch_name ? ` from ${d.branch_name}` : ''}`;
+    case 'comment.posted':
+      return `${actor} commented${at} on ${version}`;
+    case 'comment.replied':
+      return `${actor} replied${at} on ${version}`;
+    case 'comment.resolved':
+      return `${actor} resolved a comment${at} on ${version}`;
+    case 'comment.reopened':
+      return `${actor} reopened a comment${at} on ${version}`;
+    case 'comment.deleted':
+      return `${actor} deleted a comment${at} on ${version}`;
+    case 'link.created':
+      return `${actor} created ${link}`;
+    case 'link.revoked':
+      return `${actor} revoked ${link}`;
+    case 'link.first_played':
+      return `${actor} played ${link} for the first time`;
+    case 'branch.created':
+      return `${actor} created the branch ${d.branch_name ?? ''}`.trimEnd();
+    case 'branch.renamed':
+      return `${actor} renamed the branch ${d.old_name ?? ''} to ${d.new_name ?? d.branch_name ?? ''}`;
+    case 'branch.deleted':
+      return `${actor} deleted the branch ${d.branch_name ?? ''}`.trimEnd();
+    case 'branch.default_set':
+      return `${actor} made ${d.branch_name ?? 'a branch'} the default branch`;
+    case 'project.renamed':
+      return `${actor} renamed the project to ${d.new_name ?? d.project_name ?? ''}`.trimEnd();
+    case 'project.made_public':
+      return `${actor} made the project public`;
+    case 'project.made_private':
+      return `${actor} made the project private`;
+    case 'member.invited':
+      return `${actor} invited ${d.email ?? d.member_name ?? 'someone'} as ${roleLabel(d.role)}`;
+    case 'member.joined':
+      return `${actor} joined as ${roleLabel(d.role)}`;
+    case 'member.left':
+      return `${actor} left`;
+    case 'member.removed':
+      return `${actor} removed ${d.member_name ?? 'a member'}`;
+    case 'member.role_changed':
+      return `${actor} changed ${d.member_name ?? 'a member'}'s role to ${roleLabel(d.role)}`;
+    case 'repo.committed':
+      return d.message ? `${actor} committed '${d.message}'` : `${actor} made a commit`;
+    case 'bounce.published':
+      return `${actor} published the bounce ${d.bounce_name ? `'${d.bounce_name}'` : ''}`.trimEnd();
+  }
+}
+
+/** Where it happened in the app, or null when the place is not known. */
+export function hrefOf(row: ActivityRow, d: ActivityData): string | null {
+  if (row.project_id) {
+    const project = `/projects/${row.project_id}`;
+    if (d.branch_id && d.version_id && row.kind !== 'version.deleted') {
+      const page = `${project}/branches/${d.branch_id}/versions/${d.version_id}`;
+      return row.kind.startsWith('comment.') &&
+        row.kind !== 'comment.deleted' &&
+        typeof d.timestamp === 'number'
+        ? `${page}?t=${Math.floor(d.timestamp)}`
+        : page;
+    }
+    return project;
+  }
+  if (row.repo_id) {
+    const repo = `/repositories/${row.repo_id}`;
+    return d.sha ? `${repo}/commit/${d.sha}` : repo;
+  }
+  return null;
+}
+
+export function toActivityItem(row: ActivityRow): ActivityItem {
+  const data = parseData(row.data);
+  const name = actorName(row);
+  const kind = row.kind as ActivityKind;
+  return {
+    id: row.id,
+    kind,
+    actor: {
+      user_id: row.actor_id,
+      name,
+      avatar_url:
+        row.actor_id && row.avatar_key ? avatarUrl(row.actor_id, row.profile_updated_at) : null,
+    },
+    project_id: row.project_id,
+    repo_id: row.repo_id,
+    summary: summarize(kind, name, data),
+    href: hrefOf(row, data),
+    created_at: row.created_at,
+  };
+}

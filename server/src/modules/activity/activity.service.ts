@@ -1,0 +1,66 @@
+import type { ActivityPage } from '@takes/contract';
+import type { Clock } from '../../clock';
+import { Invalid } from '../../errors';
+import type { AccessPolicy } from '../access';
+import { toActivityItem } from './activity.presenter';
+import type { ActivityCursor, ActivityRepo } from './activity.repo';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The opaque 'Load more' cursor: the last row's time and id. */
+export function encodeCursor(cursor: ActivityCursor): string {
+  return Buffer.from(`${cursor.createdAt}|${cursor.id}`, 'utf8').toString('base64url');
+}
+
+export function decodeCursor(raw: string | undefined): ActivityCursor | null {
+  if (raw === undefined || raw === '') return null;
+  const text = Buffer.from(raw, 'base64url').toString('utf8');
+  const bar = text.indexOf('|');
+  const createdAt = text.slice(0, bar);
+  const id = text.slice(bar + 1);
+  if (bar <= 0 || !id || Number.isNaN(Date.parse(createdAt))) throw new Invalid('Invalid cursor');
+  return { createdAt, id };
+}
+
+/** Reading the activity of a project or repository (any member), and counting it. */
+export class ActivityService {
+  constructor(private readonly deps: { access: AccessPolicy; repo: ActivityRepo; clock: Clock }) {}
+
+  async projectActivity(
+    userId: string,
+    projectId: string,
+    query: { cursor?: string; limit: number },
+  ): Promise<ActivityPage> {
+    await this.deps.access.project(userId, projectId, 'view');
+    return this.page({ projectId }, query);
+  }
+
+  async repoActivity(
+    userId: string,
+    repoId: string,
+    query: { cursor?: string; limit: number },
+  ): Promise<ActivityPage> {
+    await this.deps.access.repository(userId, repoId, 'view');
+    return this.page({ repoId }, query);
+  }
+
+  /** Events in the last 30 days on the projects and repositories the person can see. */
+  lastMonthCount(userId: string): Promise<number> {
+    const since = new Date(this.deps.clock.now().getTime() - 30 * DAY_MS).toISOString();
+    return this.deps.repo.countVisibleSince(userId, since);
+  }
+
+  private async page(
+    place: { projectId: string } | { repoId: string },
+    query: { cursor?: string; limit: number },
+  ): Promise<ActivityPage> {
+    const rows = await this.deps.repo.list(place, decodeCursor(query.cursor), query.limit + 1);
+    const more = rows.length > query.limit;
+    const items = rows.slice(0, query.limit);
+    const last = items[items.length - 1];
+    return {
+      items: items.map(toActivityItem),
+      next_cursor: more && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null,
+    };
+  }
+}

@@ -29,6 +29,11 @@ describe('liveEventOf', () => {
 
   it("takes a version event's target as its version when the data does not say", () => {
     expect(liveEventOf(row({ kind: 'version.processed', target_id: 'v2' })).versionId).toBe('v2');
+    // As the activity log writes it for comments.
+    expect(
+      liveEventOf(row({ kind: 'comment.posted', data: JSON.stringify({ version_id: 'v3' }) }))
+        .versionId,
+    ).toBe('v3');
     expect(liveEventOf(row({ kind: 'branch.created', target_id: 'b1' })).versionId).toBeNull();
   });
 

@@ -4,12 +4,14 @@ import type { LiveEvent } from './bus';
 
 /**
  * The live event of a recorded activity row: the query hints a browser tab needs. The version
- * is `data.versionId` when the recorder gave it (comments, processing, uploads), else the
+ * is `data.version_id` (or `versionId`) when the recorder gave it (comments, processing, uploads), else the
  * target of a `version.*` event.
  */
 export function liveEventOf(row: ActivityTable): LiveEvent {
   const data = parseData(row.data);
-  const fromData = typeof data.versionId === 'string' ? data.versionId : null;
+  // The activity log writes `version_id` for every event about a version (comments included).
+  const given = data.version_id ?? data.versionId;
+  const fromData = typeof given === 'string' ? given : null;
   const versionId = fromData ?? (row.kind.startsWith('version.') ? row.target_id : null);
   const event: LiveEvent = {
     type: 'activity',

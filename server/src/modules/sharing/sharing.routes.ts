@@ -16,8 +16,12 @@ export const PROCESSING_RETRY_AFTER_SECONDS = 5;
 /** Share URLs are secrets: never leak them in a Referer, never let them be indexed. */
 export function hideShareUrls(app: FastifyInstance): void {
   app.addHook('onSend', (_request, reply, payload, done) => {
-    reply.header('referrer-policy', 'no-referrer');
-    reply.header('x-robots-tag', 'noindex, nofollow');
+    // An error after the audio started (a listener who went away) is not answered again: the
+    // headers are already out.
+    if (!reply.raw.headersSent) {
+      reply.header('referrer-policy', 'no-referrer');
+      reply.header('x-robots-tag', 'noindex, nofollow');
+    }
     done(null, payload);
   });
 }

@@ -11,6 +11,7 @@ import { BounceWaveform } from '../bounces/bounce-waveform';
 import { shortSha } from './branch-selection';
 import { panelClass } from './branch-list';
 import { useCommitBounces, useRepository } from './repos-api';
+import { useMarkTargetRead } from '../notifications/use-mark-target-read';
 
 /** The commit page shows 3 skeletons while it loads. */
 const SKELETONS = 3;
@@ -20,6 +21,8 @@ export function CommitPage() {
   const repo = useRepository(repoId);
   const bounces = useCommitBounces(repoId, sha);
   useDocumentTitle(`Commit ${shortSha(sha)} · Takes`);
+  // Reading a commit marks the notifications that link to it read.
+  useMarkTargetRead(`/repositories/${repoId}/commit/${sha}`, repo.isSuccess);
   const repoName = repo.data?.name ?? '';
 
   return (

@@ -1,4 +1,4 @@
-import { cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RepoPage } from './repo-page';
 import { fakePlayer } from '../player/test-support';
@@ -102,6 +102,18 @@ describe('RepoPage', () => {
 
     const commitsCall = fetchMock.mock.calls.find(([url]) => url.includes('/commits'));
     expect(commitsCall?.[0]).toContain('branch=main');
+  });
+
+  it('reading the repository marks its notifications read, once', async () => {
+    const fetchMock = stubRepoWithCommits();
+    renderRepo();
+    expect(await screen.findByRole('heading', { name: 'Commit History (2)' })).toBeTruthy();
+    await waitFor(() => {
+      const marks = fetchMock.mock.calls.filter(([url]) => url.includes('/api/notifications/read'));
+      expect(marks.map(([, init]) => JSON.parse(init?.body as string) as unknown)).toEqual([
+        { href: '/repositories/r1' },
+      ]);
+    });
   });
 
   it('plays a bounce in the global player, and pauses the one that is playing', async () => {

@@ -5,6 +5,7 @@ import { errorMessage } from '../../lib/api';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { primaryButton } from '../../ui/button-styles';
 import { ActivityPanel } from '../activity/activity-panel';
+import { useMarkTargetRead } from '../notifications/use-mark-target-read';
 import { BranchList, RepoInfoBox } from './branch-list';
 import { patchAsCommit, PSEUDO_BRANCH, resolveBranchView } from './branch-selection';
 import { CommitHistory } from './commit-history';
@@ -45,6 +46,8 @@ export function RepoPage() {
 }
 
 function RepoWorkspace({ repo }: { repo: Repository }) {
+  // Reading the repository marks its notifications (commits, bounces, members) read.
+  useMarkTargetRead(`/repositories/${repo.id}`, true);
   const [branchChoice, setBranchChoice] = useState<string>();
   const [previewChoice, setPreviewChoice] = useState<string | null>(null);
 

@@ -1,7 +1,7 @@
-import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { trustProxy, type TrustProxy } from './config-trust-proxy';
 
 /**
  * Every environment variable the server reads, validated once at start-up.
@@ -24,55 +24,6 @@ const positiveInt = z.coerce
   .number({ error: 'must be a number' })
   .int('must be a whole number')
   .positive('must be greater than 0');
-
-/**
- * Which proxies in front of the server may tell it the client's address (X-Forwarded-For):
- * `false` (none: the socket address is the client), a hop count (`1` = one balancer in front:
- * the right-most X-Forwarded-For entry is the client) or a comma-separated list of proxy
- * addresses/CIDRs (`10.0.0.0/8, 127.0.0.1`; also proxy-addr's `loopback`, `linklocal` and
- * `uniquelocal`). `true` is refused: it would take the left-most entry, which any client sets.
- */
-const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
-const trustProxy = z
-  .string()
-  .trim()
-  .transform((value, ctx): TrustProxy => {
-    const lower = value.toLowerCase();
-    if (['false', '0', 'no'].includes(lower)) return false;
-    if (['true', 'yes'].includes(lower)) {
-      ctx.addIssue({
-        code: 'custom',
-        message:
-          'no longer takes true (any client could choose its address with X-Forwarded-For): ' +
-          'give the number of proxies in front of Takes (e.g. 1) or their addresses (e.g. 10.0.0.0/8)',
-      });
-      return z.NEVER;
-    }
-    if (/^\d+$/.test(value)) {
-      const hops = Number(value);
-      if (hops <= 100) return hops;
-    }
-    const entries = value.split(',').map((entry) => entry.trim());
-    const bad = entries.find((entry) => !isProxyAddress(entry));
-    if (bad !== undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        message: `must be false, a hop count (1, 2, …) or a comma-separated list of proxy addresses/CIDRs; "${bad}" is none of these`,
-      });
-      return z.NEVER;
-    }
-    return entries;
-  });
-
-function isProxyAddress(entry: string): boolean {
-  if (PROXY_NAMES.has(entry)) return true;
-  const [address = '', prefix, ...rest] = entry.split('/');
-  const family = isIP(address);
-  if (family === 0 || rest.length > 0) return false;
-  if (prefix === undefined) return true;
-  if (!/^\d{1,3}$/.test(prefix)) return false;
-  return Number(prefix) <= (family === 4 ? 32 : 128);
-}
 
 const emailList = z
   .string()
@@ -133,7 +84,8 @@ const envSchema = z.object({
     .default('pgboss'),
   JOB_CONCURRENCY: positiveInt.max(64, 'must be 64 or less').default(2),
   JOB_POLL_INTERVAL_MS: positiveInt.default(1000),
-  JOB_LEASE_SECONDS: positiveInt.default(120),
+  JOB_LEASE_SECONDS: positiveInt.default(30),
+  JOB_SHUTDOWN_GRACE_SECONDS: positiveInt.default(10),
   RUN_WORKER: booleanString.default(true),
   FFMPEG_PATH: z.string().trim().min(1).optional(),
   FFPROBE_PATH: z.string().trim().min(1).optional(),
@@ -169,7 +121,7 @@ const envSchema = z.object({
 export type RawEnv = Record<string, string | undefined>;
 
 /** Fastify's `trustProxy`: none, a hop count, or the addresses/CIDRs of the trusted proxies. */
-export type TrustProxy = false | number | string[];
+export type { TrustProxy };
 
 export type DatabaseConfig =
   { dialect: 'sqlite'; file: string } | { dialect: 'postgres'; url: string };
@@ -213,6 +165,8 @@ export interface Config {
     concurrency: number;
     pollIntervalMs: number;
     leaseSeconds: number;
+    /** At SIGTERM, running jobs get this long to finish before they are handed back. */
+    shutdownGraceSeconds: number;
     runInServe: boolean;
   };
   media: { ffmpegPath: string | undefined; ffprobePath: string | undefined; timeoutMs: number };
@@ -330,6 +284,7 @@ export function loadConfig(rawEnv: RawEnv): Config {
       concurrency: env.JOB_CONCURRENCY,
       pollIntervalMs: env.JOB_POLL_INTERVAL_MS,
       leaseSeconds: env.JOB_LEASE_SECONDS,
+      shutdownGraceSeconds: env.JOB_SHUTDOWN_GRACE_SECONDS,
       runInServe: env.RUN_WORKER,
     },
     media: {

@@ -96,7 +96,8 @@ async function serve(config: Config, logger: pino.Logger): Promise<void> {
   );
   onShutdown(logger, async () => {
     stopRecurring();
-    await app.close();
+    // Requests in flight finish (new ones are refused) while running jobs get their grace period.
+    await Promise.all([app.close(), runtime.jobs.close(config.jobs.shutdownGraceSeconds * 1000)]);
     await runtime.close();
   });
 }
@@ -109,7 +110,10 @@ function startRecurringJobs(runtime: Runtime, logger: pino.Logger): () => void {
   return () => stops.forEach((stop) => stop());
 }
 
-/** On SIGINT/SIGTERM: stop taking work, finish what is running, then exit. */
+/**
+ * On SIGINT/SIGTERM: stop taking work, let what is running finish (jobs that overstay the grace
+ * period are handed back to the queue), then exit; after 30 s, exit regardless.
+ */
 function onShutdown(logger: pino.Logger, close: () => Promise<void>): void {
   let closing = false;
   const handler = (signal: NodeJS.Signals) => {

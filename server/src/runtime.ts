@@ -102,7 +102,7 @@ export async function openRuntime(
       services,
       close: async () => {
         await sweeper.stop();
-        await jobs.close();
+        await jobs.close(config.jobs.shutdownGraceSeconds * 1000);
         await events.close();
         media.killAll();
         mailer.close();

@@ -23,6 +23,23 @@ export interface JobsTable {
 
 export type JobState = 'queued' | 'active' | 'completed' | 'failed';
 
+/** A process working the pg-boss queue, and its heartbeat (see jobs/pgboss.ts). */
+export interface QueueWorkersTable {
+  id: string;
+  host: string;
+  pid: number;
+  started_at: string;
+  heartbeat_at: string;
+}
+
+/** One run of a pg-boss job by a worker of queue_workers. */
+export interface QueueWorkerJobsTable {
+  job_id: string;
+  job_name: string;
+  worker_id: string;
+  started_on: string;
+}
+
 /** Owned by better-auth (see auth/auth.ts); typed here for our own reads. */
 export interface UsersTable {
   id: string;
@@ -440,6 +457,8 @@ export interface Database {
   desktop_families: DesktopFamiliesTable;
   magic_code_failures: MagicCodeFailuresTable;
   jobs: JobsTable;
+  queue_workers: QueueWorkersTable;
+  queue_worker_jobs: QueueWorkerJobsTable;
   users: UsersTable;
   sessions: SessionsTable;
   accounts: AccountsTable;

@@ -28,11 +28,12 @@ export function createJobQueue(
       if (config.database.dialect !== 'postgres') {
         throw new Error('JOB_QUEUE=pgboss needs a PostgreSQL DATABASE_URL');
       }
-      return new PgBossJobQueue(registry, {
+      return new PgBossJobQueue(db, registry, {
         connectionString: config.database.url,
         schema: config.jobs.pgbossSchema,
         concurrency: config.jobs.concurrency,
         pollIntervalMs: config.jobs.pollIntervalMs,
+        leaseMs: config.jobs.leaseSeconds * 1000,
         logger,
       });
   }

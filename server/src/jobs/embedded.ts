@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Clock } from '../clock';
 import type { Database } from '../db/schema';
-import { backoffMs, type EnqueueOptions, type JobQueue } from './job-queue';
+import type { EnqueueOptions, JobQueue } from './job-queue';
+import { JobRunner, type ClaimStore, type ClaimedRun } from './job-runner';
 import type { JobLogger, JobRef, JobRegistry } from './registry';
 
 export interface EmbeddedQueueOptions {
@@ -17,6 +18,7 @@ export interface EmbeddedQueueOptions {
 }
 
 type ClaimedJob = Database['jobs'] & { attempts: number; lock_token: string };
+type EmbeddedRun = ClaimedRun & { job: ClaimedJob };
 
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
@@ -25,20 +27,26 @@ const PRUNE_EVERY_MS = 60 * 60 * 1000;
  * UPDATE, holds it under a lease it renews while running, and a job whose worker died
  * is claimed again once the lease has expired.
  */
-export class EmbeddedJobQueue implements JobQueue {
+export class EmbeddedJobQueue implements JobQueue, ClaimStore<EmbeddedRun> {
   readonly kind = 'embedded' as const;
-  private working = false;
-  private readonly running = new Set<Promise<void>>();
-  private readonly controllers = new Set<AbortController>();
-  private wake: (() => void) | undefined;
-  private loop: Promise<void> | undefined;
+  readonly renewEveryMs: number;
+  private readonly runner: JobRunner<EmbeddedRun>;
   private lastPrune = 0;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly registry: JobRegistry,
     private readonly options: EmbeddedQueueOptions,
-  ) {}
+  ) {
+    this.renewEveryMs = Math.max(Math.floor(options.leaseMs / 3), 50);
+    this.runner = new JobRunner(registry, this, {
+      concurrency: options.concurrency,
+      pollIntervalMs: options.pollIntervalMs,
+      logger: options.logger,
+      now: () => options.clock.now(),
+      beforePoll: () => this.pruneIfDue(),
+    });
+  }
 
   async open(): Promise<void> {
     const waiting = await this.db
@@ -70,18 +78,16 @@ export class EmbeddedJobQueue implements JobQueue {
       })
       .execute();
     // Outside a transaction the job is visible now; inside one the next poll finds it.
-    if (!options.executor) this.wake?.();
+    if (!options.executor) this.runner.poke();
     return id;
   }
 
   notify(): void {
-    this.wake?.();
+    this.runner.poke();
   }
 
   startWorking(): Promise<void> {
-    if (this.working) return Promise.resolve();
-    this.working = true;
-    this.loop = this.pollLoop();
+    this.runner.start();
     return Promise.resolve();
   }
 
@@ -89,62 +95,16 @@ export class EmbeddedJobQueue implements JobQueue {
    * Stops taking jobs and gives running ones `graceMs` to finish; then aborts them and puts
    * them back in the queue (not counted as an attempt) for the next worker.
    */
-  async close(graceMs = 10_000): Promise<void> {
-    this.working = false;
-    this.wake?.();
-    await this.loop;
-    const settled = Promise.allSettled([...this.running]);
-    const timedOut = await Promise.race([
-      settled.then(() => false),
-      new Promise<boolean>((resolve) => setTimeout(() => resolve(true), graceMs).unref()),
-    ]);
-    if (timedOut) {
-      for (const controller of this.controllers) controller.abort(new ShutdownError());
-      await settled;
-    }
+  close(graceMs = 10_000): Promise<void> {
+    return this.runner.stop(graceMs);
   }
 
   /** Claims and runs one due job if there is one; returns whether it found a job. */
-  async runOnce(): Promise<boolean> {
-    const job = await this.claim();
-    if (!job) return false;
-    await this.execute(job);
-    return true;
+  runOnce(): Promise<boolean> {
+    return this.runner.runOnce();
   }
 
-  private async pollLoop(): Promise<void> {
-    while (this.working) {
-      let claimedAny = false;
-      try {
-        await this.pruneIfDue();
-        while (this.working && this.running.size < this.options.concurrency) {
-          const job = await this.claim();
-          if (!job) break;
-          claimedAny = true;
-          const run = this.execute(job).finally(() => {
-            this.running.delete(run);
-            this.wake?.();
-          });
-          this.running.add(run);
-        }
-      } catch (error) {
-        this.options.logger.error({ err: error }, 'job queue poll failed');
-      }
-      if (!this.working) break;
-      if (!claimedAny || this.running.size >= this.options.concurrency) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, this.options.pollIntervalMs);
-          this.wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-        this.wake = undefined;
-      }
-    }
-  }
-
-  private async claim(): Promise<ClaimedJob | undefined> {
+  async claim(): Promise<EmbeddedRun | undefined> {
     const names = this.registry.names();
     if (names.length === 0) return undefined;
     const now = this.options.clock.now();
@@ -195,72 +155,39 @@ export class EmbeddedJobQueue implements JobQueue {
       this.options.logger.error({ jobId: job.id, job: job.name }, 'job failed: attempts exhausted');
       return undefined;
     }
-    return job;
+    return {
+      id: job.id,
+      name: job.name,
+      payload: JSON.parse(job.payload) as unknown,
+      attempt: job.attempts,
+      maxAttempts: job.max_attempts,
+      retryDelaySeconds: job.retry_delay_ms / 1000,
+      job,
+    };
   }
 
-  private async execute(job: ClaimedJob): Promise<void> {
-    const definition = this.registry.get(job.name);
-    const controller = new AbortController();
-    this.controllers.add(controller);
-    const logger = this.options.logger;
-    const renewEvery = Math.max(Math.floor(this.options.leaseMs / 3), 50);
-    const heartbeat = setInterval(() => {
-      this.renewLease(job).then(
-        (held) => {
-          if (!held) controller.abort(new Error('The job lease was lost to another worker'));
-        },
-        (error: unknown) => logger.warn({ err: error, jobId: job.id }, 'job lease renewal failed'),
-      );
-    }, renewEvery);
-    const timeout = setTimeout(
-      () => controller.abort(new Error(`The job ran longer than ${definition.timeoutSeconds} s`)),
-      definition.timeoutSeconds * 1000,
+  complete(run: EmbeddedRun): Promise<void> {
+    return this.finish(run.job, { state: 'completed', last_error: null });
+  }
+
+  fail(run: EmbeddedRun, message: string, retryAt: Date | null): Promise<void> {
+    return this.finish(
+      run.job,
+      retryAt
+        ? { state: 'queued', last_error: message, run_at: retryAt.toISOString() }
+        : { state: 'failed', last_error: message },
     );
-    try {
-      const payload = definition.payload.parse(JSON.parse(job.payload));
-      await raceAbort(
-        definition.handle(payload, {
-          jobId: job.id,
-          attempt: job.attempts,
-          signal: controller.signal,
-          logger,
-        }),
-        controller.signal,
-      );
-      await this.finish(job, { state: 'completed', last_error: null });
-    } catch (error) {
-      if (controller.signal.reason instanceof ShutdownError) {
-        await this.release(job);
-        logger.info({ jobId: job.id, job: job.name }, 'job handed back to the queue at shutdown');
-        return;
-      }
-      const message = error instanceof Error ? error.message : String(error);
-      if (job.attempts < job.max_attempts) {
-        const delay = backoffMs(job.retry_delay_ms / 1000, job.attempts);
-        await this.finish(job, {
-          state: 'queued',
-          last_error: message,
-          run_at: new Date(this.options.clock.now().getTime() + delay).toISOString(),
-        });
-        logger.warn(
-          { jobId: job.id, job: job.name, attempt: job.attempts, err: error },
-          'job failed; will retry',
-        );
-      } else {
-        await this.finish(job, { state: 'failed', last_error: message });
-        logger.error(
-          { jobId: job.id, job: job.name, attempt: job.attempts, err: error },
-          'job failed',
-        );
-      }
-    } finally {
-      this.controllers.delete(controller);
-      clearInterval(heartbeat);
-      clearTimeout(timeout);
-    }
   }
 
-  private async release(job: ClaimedJob): Promise<void> {
+  release(run: EmbeddedRun): Promise<void> {
+    return this.releaseJob(run.job);
+  }
+
+  renew(run: EmbeddedRun): Promise<boolean> {
+    return this.renewLease(run.job);
+  }
+
+  private async releaseJob(job: ClaimedJob): Promise<void> {
     const nowIso = this.options.clock.now().toISOString();
     await this.db
       .updateTable('jobs')
@@ -327,22 +254,4 @@ export class EmbeddedJobQueue implements JobQueue {
       .where('completed_at', '<', new Date(now - retention).toISOString())
       .execute();
   }
-}
-
-class ShutdownError extends Error {
-  override name = 'ShutdownError';
-  constructor() {
-    super('The worker is shutting down');
-  }
-}
-
-/** Settles with the work, or rejects as soon as the signal aborts. */
-function raceAbort(work: Promise<void>, signal: AbortSignal): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    const onAbort = () =>
-      reject(signal.reason instanceof Error ? signal.reason : new Error('Aborted'));
-    if (signal.aborted) onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    void work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }

@@ -43,11 +43,12 @@ describe.each(kinds)('job queue: %s', (kind) => {
     const registry = new JobRegistry(definitions);
     const queue: JobQueue =
       kind === 'pgboss' && database.config.dialect === 'postgres'
-        ? new PgBossJobQueue(registry, {
+        ? new PgBossJobQueue(database.db, registry, {
             connectionString: database.config.url,
             schema: bossSchema(),
             concurrency: 2,
             pollIntervalMs: 200,
+            leaseMs: LEASE_MS,
             maintenanceIntervalSeconds: 1,
             logger: silent,
           })

@@ -19,8 +19,11 @@ export interface JobQueue {
   notify(): void;
   /** Starts running jobs in this process. */
   startWorking(): Promise<void>;
-  /** Stops taking jobs, waits for running ones to finish, then releases resources. */
-  close(): Promise<void>;
+  /**
+   * Stops taking jobs, gives running ones `graceMs` to finish, hands the rest back to the queue
+   * uncounted, then releases resources. Calling it again waits for the same close.
+   */
+  close(graceMs?: number): Promise<void>;
 }
 
 /** Delay before retry number `retry` (1-based): base, then doubling, capped at an hour. */

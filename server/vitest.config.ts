@@ -12,7 +12,11 @@ export default defineConfig({
     projects: [
       {
         extends: true as const,
-        test: { name: 'unit', include: ['src/**/*.test.ts'], exclude: ['src/**/*.db.test.ts'] },
+        test: {
+          name: 'unit',
+          include: ['src/**/*.test.ts'],
+          exclude: ['src/**/*.db.test.ts', 'src/**/*.scale.test.ts'],
+        },
       },
       {
         extends: true as const,

@@ -281,3 +281,73 @@ export function freePort(): Promise<number> {
     });
   });
 }
+
+/** Requests to one process of a cluster, as a browser of that origin would make them. */
+export function clientOf(
+  proc: ClusterProcess,
+  cookie?: string,
+  headers: Record<string, string> = {},
+) {
+  const origin = proc.url('');
+  const request = (
+    method: string,
+    pathname: string,
+    options: { json?: unknown; headers?: Record<string, string>; body?: FormData | string } = {},
+  ) =>
+    fetch(proc.url(pathname), {
+      method,
+      headers: {
+        origin,
+        ...headers,
+        ...(cookie ? { cookie } : {}),
+        ...(options.json !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...options.headers,
+      },
+      body: options.json !== undefined ? JSON.stringify(options.json) : options.body,
+    });
+  return {
+    request,
+    get: (pathname: string, headers?: Record<string, string>) =>
+      request('GET', pathname, { headers }),
+    post: (pathname: string, json: unknown = {}) => request('POST', pathname, { json }),
+    /** POST /api/versions/upload as multipart: the file and text fields. */
+    upload: async (file: string, fields: Record<string, string> = {}) => {
+      const form = new FormData();
+      for (const [name, value] of Object.entries(fields)) form.append(name, value);
+      form.append('audioFile', await fs.openAsBlob(file), path.basename(file));
+      return request('POST', '/api/versions/upload', { body: form });
+    },
+    /** Polls the version's processing until it has ended; answers its last status. */
+    processed: async (versionId: string, timeoutMs = 90_000) => {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const response = await request('GET', `/api/versions/${versionId}/processing`);
+        const body = (await response.json()) as { status: string };
+        if (body.status !== 'processing') return body;
+        if (Date.now() > deadline) throw new Error(`version ${versionId} still processing`);
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    },
+  };
+}
+
+/** Signs a new user up (email and password) through this process; answers its cookie header. */
+export async function signUpOn(proc: ClusterProcess, email: string): Promise<string> {
+  const response = await clientOf(proc).post('/api/auth/sign-up/email', {
+    email,
+    password: 'violet-mixdown-47',
+  });
+  if (response.status !== 200) {
+    throw new Error(`sign-up answered ${response.status}: ${await response.text()}`);
+  }
+  await response.arrayBuffer();
+  return cookieOf(response);
+}
+
+/** The cookie header a browser would send after this response. */
+export function cookieOf(response: Response): string {
+  return response.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(';')[0])
+    .join('; ');
+}

@@ -64,7 +64,7 @@ async function migrate(config: Config, logger: pino.Logger): Promise<void> {
 }
 
 async function worker(config: Config, logger: pino.Logger): Promise<void> {
-  const runtime = await openRuntime(config, logger);
+  const runtime = await openRuntime(config, logger, { listenForEvents: false });
   // No ffmpeg outlives this process, however it ends.
   process.once('exit', () => runtime.media.killAll());
   await runtime.jobs.startWorking();

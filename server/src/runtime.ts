@@ -26,10 +26,19 @@ export interface Runtime extends AppDeps {
 }
 
 /** Opens every adapter from configuration, migrates the database and prepares the queue. */
+export interface RuntimeOptions {
+  clock?: Clock;
+  /**
+   * Whether this process hears live events (a `serve` process streams them to browsers). A worker
+   * only announces them, so it keeps no listening connection open. Default: true.
+   */
+  listenForEvents?: boolean;
+}
+
 export async function openRuntime(
   config: Config,
   logger: FastifyBaseLogger,
-  clock: Clock = systemClock,
+  { clock = systemClock, listenForEvents = true }: RuntimeOptions = {},
 ): Promise<Runtime> {
   const secretKey = resolveSecretKey(config.secretKey, config.dataDir);
   const media = new MediaRunner(resolveMediaTools(config.media));
@@ -77,6 +86,7 @@ export async function openRuntime(
     const events = await createEventBus(database, {
       connectionString: config.database.dialect === 'postgres' ? config.database.url : undefined,
       logger,
+      listen: listenForEvents,
     }).catch(async (error: unknown) => {
       await sweeper.stop();
       await jobs.close();

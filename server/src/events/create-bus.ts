@@ -9,12 +9,17 @@ import { PgEventBus, type PgEventBusOptions } from './pg-bus';
  */
 export async function createEventBus(
   database: Pick<DatabaseHandle, 'db' | 'dialect'>,
-  postgres: Omit<PgEventBusOptions, 'connectionString'> & { connectionString?: string },
+  postgres: Omit<PgEventBusOptions, 'connectionString'> & {
+    connectionString?: string;
+    /** false: this process only publishes (a worker), so no listening connection is opened. */
+    listen?: boolean;
+  },
 ): Promise<EventBus> {
   if (database.dialect === 'postgres') {
-    if (!postgres.connectionString) throw new Error('live events: no PostgreSQL URL');
-    const bus = new PgEventBus({ ...postgres, connectionString: postgres.connectionString });
-    await bus.open();
+    const { listen = true, connectionString, ...options } = postgres;
+    if (!connectionString) throw new Error('live events: no PostgreSQL URL');
+    const bus = new PgEventBus({ ...options, connectionString });
+    if (listen) await bus.open();
     return bus;
   }
   return new EmbeddedEventBus(database.db);

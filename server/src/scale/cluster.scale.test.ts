@@ -3,10 +3,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeAudio } from '../../test/audio-fixtures';
 import { Cluster, clientOf, signUpOn, type ClusterProcess } from '../../test/cluster';
 import { codeFrom, startTestSmtp, type TestSmtp } from '../../test/smtp';
+import { openSse } from '../../test/sse';
 
 const repoDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const takesBin = path.join(repoDir, 'cli', 'bin', 'takes.js');
@@ -56,10 +58,26 @@ describe('2 serve + 2 worker processes on PostgreSQL, S3 and pg-boss', () => {
     const onA = clientOf(serveA, cookie);
     const onB = clientOf(serveB, cookie);
 
+    // Live updates on A hear what a worker process announces (workers publish, never listen).
+    const live = await openSse(serveA.url('/api/events'), { cookie });
     const uploaded = await onB.upload(wav, { title: 'Across processes' });
     expect(uploaded.status, await uploaded.clone().text()).toBe(201);
     const { versionId } = (await uploaded.json()) as { versionId: string };
     expect(await onA.processed(versionId)).toMatchObject({ status: 'completed' });
+    await live.waitFor<{ kind: string; versionId: string }>(
+      (event) => event.kind === 'version.processed' && event.versionId === versionId,
+      5000,
+    );
+    live.close();
+    // One listening connection per serve process; the workers keep none.
+    const listeners = new pg.Client({ connectionString: cluster.databaseUrl });
+    await listeners.connect();
+    const { rows } = await listeners.query<{ n: string }>(
+      `select count(*) as n from pg_stat_activity
+       where datname = current_database() and query like 'listen %'`,
+    );
+    await listeners.end();
+    expect(Number(rows[0]?.n)).toBe(2);
 
     // The same bytes through either process, with Range.
     const range = { range: 'bytes=1000-66535' };

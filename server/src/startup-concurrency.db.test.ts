@@ -5,9 +5,9 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildServer } from '../test/built-server';
 import { testDialect } from '../test/test-database';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -27,25 +27,7 @@ describe(`processes started together (${testDialect()})`, () => {
   beforeAll(async () => {
     workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'takes-startup-'));
     // The built server, as deployed: much quicker to start than five tsx processes.
-    fs.mkdirSync(path.join(serverDir, 'dist'), { recursive: true });
-    const outDir = fs.mkdtempSync(path.join(serverDir, 'dist', 'startup-test-'));
-    mainJs = path.join(outDir, 'main.js');
-    const pkg = JSON.parse(fs.readFileSync(path.join(serverDir, 'package.json'), 'utf8')) as {
-      dependencies: Record<string, string>;
-    };
-    await build({
-      entryPoints: [path.join(serverDir, 'src', 'main.ts')],
-      outfile: mainJs,
-      bundle: true,
-      platform: 'node',
-      target: 'node20',
-      format: 'esm',
-      external: Object.keys(pkg.dependencies).filter((name) => !name.startsWith('@takes/')),
-      logLevel: 'warning',
-      banner: {
-        js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
-      },
-    });
+    mainJs = (await buildServer('startup-test')).mainJs;
   }, 60_000);
 
   // Whatever a test left when it failed or ran out of time: no process or database outlives the run.

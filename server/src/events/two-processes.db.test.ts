@@ -5,10 +5,10 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildServer } from '../../test/built-server';
 import { buildProject, buildUser, buildVersion, depsOf } from '../../test/factories';
 import { openSse, type SseStream } from '../../test/sse';
 import { TEST_SECRET_KEY } from '../../test/test-app';
@@ -35,25 +35,7 @@ describe(`live updates across serve processes (${testDialect()})`, () => {
 
   beforeAll(async () => {
     workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'takes-live-'));
-    fs.mkdirSync(path.join(serverDir, 'dist'), { recursive: true });
-    const outDir = fs.mkdtempSync(path.join(serverDir, 'dist', 'live-test-'));
-    mainJs = path.join(outDir, 'main.js');
-    const pkg = JSON.parse(fs.readFileSync(path.join(serverDir, 'package.json'), 'utf8')) as {
-      dependencies: Record<string, string>;
-    };
-    await build({
-      entryPoints: [path.join(serverDir, 'src', 'main.ts')],
-      outfile: mainJs,
-      bundle: true,
-      platform: 'node',
-      target: 'node20',
-      format: 'esm',
-      external: Object.keys(pkg.dependencies).filter((name) => !name.startsWith('@takes/')),
-      logLevel: 'warning',
-      banner: {
-        js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
-      },
-    });
+    mainJs = (await buildServer('live-test')).mainJs;
     if (testDialect() === 'postgres') {
       const base = process.env.TEST_DATABASE_URL;
       if (!base) throw new Error('TEST_DATABASE_URL must be set for the postgres test project');

@@ -130,6 +130,23 @@ export function inspectDatabase(file: string): DatabaseFacts {
   }
 }
 
+/**
+ * A restored folder has no running worker, so no lease in it can still be held: jobs the backup
+ * caught while they ran are handed back at once instead of waiting out their lease.
+ */
+export function releaseJobLeases(file: string): number {
+  const db = new SqliteDatabase(file, { fileMustExist: true });
+  try {
+    return db
+      .prepare(
+        `update jobs set state = 'queued', lock_token = null, lease_expires_at = null where state = 'active'`,
+      )
+      .run().changes;
+  } finally {
+    db.close();
+  }
+}
+
 export function describeCounts(counts: Record<string, number>): string {
   return Object.entries(counts)
     .map(([table, n]) => {

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createGzip } from 'node:zlib';
 import { pipeline } from 'node:stream/promises';
+import SqliteDatabase from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import tar from 'tar-stream';
@@ -15,6 +16,7 @@ import { buildServer, type BuiltServer } from '../../test/built-server';
 import { buildRepo, publishBounce } from '../../test/factories';
 import { testDialect } from '../../test/test-database';
 import { buildApp } from '../app';
+import { pruneRateLimitsJob } from '../modules/auth/jobs';
 import { loadConfig, type Config } from '../config';
 import { openRuntime, type Runtime } from '../runtime';
 import { createBackup } from './backup';
@@ -191,6 +193,24 @@ describe(`backup and restore (${testDialect()})`, () => {
           repo.id,
           wav2,
         );
+        // A job some worker holds (with a lease an hour long) when the snapshot is taken.
+        const now = new Date();
+        await source.runtime.database.db
+          .insertInto('jobs')
+          .values({
+            id: 'held-by-a-worker',
+            name: pruneRateLimitsJob.name,
+            payload: '{}',
+            state: 'active',
+            max_attempts: 3,
+            retry_delay_ms: 1000,
+            run_at: now.toISOString(),
+            lease_expires_at: new Date(now.getTime() + 3_600_000).toISOString(),
+            lock_token: 'a-worker',
+            created_at: now.toISOString(),
+            updated_at: now.toISOString(),
+          })
+          .execute();
 
         // The backup command runs in a process of its own while this server takes an upload.
         const [cli] = await Promise.all([
@@ -217,6 +237,15 @@ describe(`backup and restore (${testDialect()})`, () => {
           say: (line) => said.push(line),
         });
         expect(result.manifest.format).toBe(BACKUP_FORMAT);
+        // No worker runs in a restored folder: what the backup caught running is queued again.
+        expect(said).toContainEqual(expect.stringMatching(/interrupted jobs? will run again$/));
+        const held = new SqliteDatabase(path.join(targetDir, 'takes.sqlite'), { readonly: true });
+        expect(
+          held
+            .prepare(`select state, lease_expires_at, lock_token from jobs where id = ?`)
+            .get('held-by-a-worker'),
+        ).toEqual({ state: 'queued', lease_expires_at: null, lock_token: null });
+        held.close();
         expect(result.manifest.counts).toMatchObject({
           users: 1,
           projects: 1,
@@ -232,6 +261,14 @@ describe(`backup and restore (${testDialect()})`, () => {
           expect(sourceObjects.get(key), key).toBe(digest);
 
         restored = await openInstance(targetDir);
+        await eventually(async () => {
+          const job = await restored?.runtime.database.db
+            .selectFrom('jobs')
+            .select('state')
+            .where('id', '=', 'held-by-a-worker')
+            .executeTakeFirst();
+          return job?.state === 'completed';
+        }, 10_000);
         // The same session (its row and the restored secret key) signs the same person in.
         const before = api(source, cookie);
         const after = api(restored, cookie);

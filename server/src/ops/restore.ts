@@ -25,6 +25,7 @@ import {
   OpsError,
   pathExists,
   plural,
+  releaseJobLeases,
   sha256OfFile,
   type EmbeddedConfig,
   type EndRecord,
@@ -84,8 +85,11 @@ export async function restoreBackup(
         `Backup of ${manifest.createdAt}, migration ${manifest.migration}: ${describeCounts(manifest.counts)}`,
       );
     });
-    await verify(file, archive, staged);
-    say(`Database: checked (${formatBytes(archive.manifest.database.bytes)})`);
+    const resumed = await verify(file, archive, staged);
+    const jobs = resumed
+      ? `; ${plural(resumed, 'interrupted job', 'interrupted jobs')} will run again`
+      : '';
+    say(`Database: checked (${formatBytes(archive.manifest.database.bytes)})${jobs}`);
     say(
       `Objects: ${plural(archive.objects.objects, 'file', 'files')}, ${formatBytes(archive.objects.bytes)}`,
     );
@@ -210,7 +214,8 @@ async function unpack(
   return { manifest, objects, ...result };
 }
 
-async function verify(file: string, archive: Unpacked, staged: Staged): Promise<void> {
+/** Checks what was unpacked; returns how many interrupted jobs were handed back. */
+async function verify(file: string, archive: Unpacked, staged: Staged): Promise<number> {
   const { manifest, end, objects } = archive;
   if (!end) throw damaged(file, 'it has no end record, so it was cut short');
   if (end.objects !== objects.objects || end.bytes !== objects.bytes) {
@@ -238,7 +243,9 @@ async function verify(file: string, archive: Unpacked, staged: Staged): Promise<
       `${file} is from a newer Takes (database migration ${unknown}): update Takes, then restore`,
     );
   }
+  const released = releaseJobLeases(staged.database);
   await fsyncPath(staged.database);
+  return released;
 }
 
 /**

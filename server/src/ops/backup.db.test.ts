@@ -1,76 +1,28 @@
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createGzip } from 'node:zlib';
 import { pipeline } from 'node:stream/promises';
 import SqliteDatabase from 'better-sqlite3';
-import type { FastifyInstance } from 'fastify';
-import pino from 'pino';
 import tar from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, eventually, newUser } from '../../test/api';
 import { makeAudio } from '../../test/audio-fixtures';
 import { buildServer, type BuiltServer } from '../../test/built-server';
+import {
+  embeddedConfig,
+  filesUnder,
+  openDataFolder,
+  sha256,
+  type DataFolderApp,
+} from '../../test/data-folder';
 import { buildRepo, publishBounce } from '../../test/factories';
 import { testDialect } from '../../test/test-database';
-import { buildApp } from '../app';
 import { pruneRateLimitsJob } from '../modules/auth/jobs';
-import { loadConfig, type Config } from '../config';
-import { openRuntime, type Runtime } from '../runtime';
 import { createBackup } from './backup';
 import { BACKUP_FORMAT, OpsError } from './backup-format';
 import { restoreBackup } from './restore';
-
-/** A whole Takes on a data folder, as `serve` opens it: the embedded default, jobs running. */
-interface Instance {
-  app: FastifyInstance;
-  runtime: Runtime;
-  close(): Promise<void>;
-}
-
-function embeddedConfig(dataDir: string, env: Record<string, string> = {}): Config {
-  return loadConfig({
-    NODE_ENV: 'test',
-    DATA_DIR: dataDir,
-    WEB_DIST_DIR: path.join(dataDir, 'no-web-build'),
-    JOB_POLL_INTERVAL_MS: '50',
-    ...env,
-  });
-}
-
-async function openInstance(dataDir: string): Promise<Instance> {
-  const runtime = await openRuntime(embeddedConfig(dataDir), pino({ level: 'silent' }));
-  const app = await buildApp(runtime, { services: runtime.services });
-  await app.ready();
-  await runtime.jobs.startWorking();
-  return {
-    app,
-    runtime,
-    close: async () => {
-      await app.close();
-      await runtime.close();
-    },
-  };
-}
-
-/** A digest to compare bytes by (vitest's deep equality is very slow on megabytes). */
-function sha256(bytes: Buffer): string {
-  return createHash('sha256').update(bytes).digest('hex');
-}
-
-/** Every file under a folder, as relative path → SHA-256 of its bytes. */
-function filesUnder(dir: string): Map<string, string> {
-  const files = new Map<string, string>();
-  if (!fs.existsSync(dir)) return files;
-  for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const full = path.join(entry.parentPath, entry.name);
-    files.set(path.relative(dir, full), sha256(fs.readFileSync(full)));
-  }
-  return files;
-}
 
 async function refusal(work: Promise<unknown>): Promise<string> {
   const error = await work.then(
@@ -112,8 +64,8 @@ describe(`backup and restore (${testDialect()})`, () => {
   if (testDialect() === 'sqlite')
     describe('the embedded default', () => {
       let server: BuiltServer;
-      let source: Instance;
-      let restored: Instance | undefined;
+      let source: DataFolderApp;
+      let restored: DataFolderApp | undefined;
       let sourceDir: string;
       let archive: string;
       let cookie: string;
@@ -126,7 +78,7 @@ describe(`backup and restore (${testDialect()})`, () => {
         archive = path.join(workDir, 'takes-backup.tar.gz');
         [server, source, fixtures] = await Promise.all([
           buildServer('backup-test'),
-          openInstance(sourceDir),
+          openDataFolder(sourceDir),
           // Three different recordings: 2, 3 and 4 seconds.
           Promise.all(
             [2, 3, 4].map((seconds) => makeAudio(workDir, 'wav', seconds, `take-${seconds}.wav`)),
@@ -148,7 +100,7 @@ describe(`backup and restore (${testDialect()})`, () => {
         return body;
       }
 
-      async function completed(instance: Instance, versionId: string): Promise<void> {
+      async function completed(instance: DataFolderApp, versionId: string): Promise<void> {
         await eventually(async () => {
           const version = await api(instance, cookie).get(`/api/versions/${versionId}`);
           const status = version.json<{ status: string }>().status;
@@ -260,7 +212,7 @@ describe(`backup and restore (${testDialect()})`, () => {
         for (const [key, digest] of restoredObjects)
           expect(sourceObjects.get(key), key).toBe(digest);
 
-        restored = await openInstance(targetDir);
+        restored = await openDataFolder(targetDir);
         await eventually(async () => {
           const job = await restored?.runtime.database.db
             .selectFrom('jobs')
@@ -369,7 +321,11 @@ describe(`backup and restore (${testDialect()})`, () => {
         }
       });
 
-      it('does not replace an existing file unless told to with --force', async () => {
+      it('does not replace an existing file unless told to with --force, nor write among the objects', async () => {
+        const objectsDir = path.join(sourceDir, 'objects');
+        expect(
+          await refusal(createBackup(embeddedConfig(sourceDir), path.join(objectsDir, 'b.tar.gz'))),
+        ).toBe(`Write the backup outside the objects folder ${objectsDir}`);
         const target = path.join(workDir, 'existing.tar.gz');
         fs.writeFileSync(target, 'an older backup');
         expect(await refusal(createBackup(embeddedConfig(sourceDir), target))).toBe(

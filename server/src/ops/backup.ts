@@ -61,6 +61,9 @@ export async function createBackup(
   const say = options.say ?? (() => {});
   assertEmbedded(config, 'backup');
   const file = path.resolve(target);
+  if (!path.relative(config.storage.dir, file).startsWith('..')) {
+    throw new OpsError(`Write the backup outside the objects folder ${config.storage.dir}`);
+  }
   await assertWritableTarget(file, options.force ?? false);
   const databaseFile = config.database.file;
   if (!(await pathExists(databaseFile))) {

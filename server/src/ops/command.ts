@@ -32,8 +32,9 @@ export async function runOpsCommand(
     else await restoreBackup(config, file, { say });
     return 0;
   } catch (error) {
-    if (!(error instanceof OpsError)) throw error;
-    console.error(error.message);
+    // A refusal says all there is to say; anything else is named with the command that failed.
+    const message = error instanceof Error ? error.message : String(error);
+    console.error(error instanceof OpsError ? message : `${command} failed: ${message}`);
     return 1;
   }
 }

@@ -6,10 +6,11 @@ import { openDatabase, withStartupLock } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { pruneRateLimitsJob } from './modules/auth/jobs';
 import { startRecurring } from './jobs/recurring';
+import { runOpsCommand } from './ops/command';
 import { openRuntime, type Runtime } from './runtime';
 
-type Command = 'serve' | 'worker' | 'migrate';
-const COMMANDS: readonly Command[] = ['serve', 'worker', 'migrate'];
+type Command = 'serve' | 'worker' | 'migrate' | 'backup' | 'restore';
+const COMMANDS: readonly Command[] = ['serve', 'worker', 'migrate', 'backup', 'restore'];
 
 async function main(): Promise<void> {
   const command = (process.argv[2] ?? 'serve') as Command;
@@ -27,6 +28,9 @@ async function main(): Promise<void> {
       process.exit(1);
     }
     throw error;
+  }
+  if (command === 'backup' || command === 'restore') {
+    process.exit(await runOpsCommand(command, process.argv.slice(3), config));
   }
   // Sign-in codes must not end up in production log files by default.
   const mailProblem = command === 'migrate' ? undefined : productionMailProblem(config);

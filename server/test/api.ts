@@ -9,7 +9,7 @@ export const ORIGIN = 'http://localhost:8080';
 let users = 0;
 
 /** Signs up a fresh user and returns its cookie header. */
-export async function newUser(t: TestApp, name = 'owner'): Promise<string> {
+export async function newUser(t: Pick<TestApp, 'app'>, name = 'owner'): Promise<string> {
   const email = `${name}${Date.now()}${++users}@example.com`;
   const response = await t.app.inject({
     method: 'POST',
@@ -22,14 +22,14 @@ export async function newUser(t: TestApp, name = 'owner'): Promise<string> {
 }
 
 /** The typed API client, answering from the test app in-process, signed in with `cookie`. */
-export function client(t: TestApp, cookie?: string): ApiClient {
+export function client(t: Pick<TestApp, 'app'>, cookie?: string): ApiClient {
   return createApiClient({
     fetch: injectFetch(t.app),
     headers: () => ({ origin: ORIGIN, ...(cookie ? { cookie } : {}) }),
   });
 }
 
-export function api(t: TestApp, cookie: string) {
+export function api(t: Pick<TestApp, 'app'>, cookie: string) {
   const call = (
     method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
     url: string,

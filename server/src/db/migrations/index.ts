@@ -13,6 +13,7 @@ import * as m0011 from './0011-comment-visibility';
 import * as m0012 from './0012-rate-limit-expiry';
 import * as m0013 from './0013-members';
 import * as m0014 from './0014-activity';
+import * as m0016 from './0016-data-exports';
 
 /** Every migration, in order. Names sort lexically; never rename or edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '0012-rate-limit-expiry': m0012,
   '0013-members': m0013,
   '0014-activity': m0014,
+  '0016-data-exports': m0016,
 };

@@ -17,6 +17,7 @@ import {
 } from '../../../test/factories';
 import { createTestApp, TestClock, type TestApp } from '../../../test/test-app';
 import { readZip } from '../../../test/zip-reader';
+import type { DataExportsTable } from '../../db/schema';
 import type { ExportManifest } from './export-manifest';
 import { ExportsRepo } from './exports.repo';
 import { ExportsService } from './exports.service';
@@ -41,6 +42,27 @@ describe('data exports', () => {
     fs.writeFileSync(file, content);
     originals[name] = content;
     return file;
+  }
+
+  /** An export row written directly (as a request would leave it), queued unless overridden. */
+  async function insertExport(userId: string, overrides: Partial<DataExportsTable> = {}) {
+    const at = clock.now().toISOString();
+    const row: DataExportsTable = {
+      id: randomUUID(),
+      user_id: userId,
+      state: 'queued',
+      progress: 0,
+      size: null,
+      object_key: null,
+      error: null,
+      created_at: at,
+      updated_at: at,
+      ready_at: null,
+      expires_at: null,
+      ...overrides,
+    };
+    await db().insertInto('data_exports').values(row).execute();
+    return row;
   }
 
   async function exportReady(user: BuiltUser): Promise<DataExport> {
@@ -301,20 +323,7 @@ describe('data exports', () => {
 
   it('allows one export in flight per person (409), and only its owner may download it', async () => {
     const user = await buildUser(db());
-    const inFlight = {
-      id: randomUUID(),
-      user_id: user.id,
-      state: 'running' as const,
-      progress: 40,
-      size: null,
-      object_key: null,
-      error: null,
-      created_at: clock.now().toISOString(),
-      updated_at: clock.now().toISOString(),
-      ready_at: null,
-      expires_at: null,
-    };
-    await db().insertInto('data_exports').values(inFlight).execute();
+    const inFlight = await insertExport(user.id, { state: 'running', progress: 40 });
     const refused = await api(t, user.cookie).post('/api/exports');
     expect(refused.statusCode).toBe(409);
     expect(refused.json()).toMatchObject({ error: DATA_EXPORT_MESSAGES.alreadyRunning });
@@ -357,24 +366,7 @@ describe('data exports', () => {
         clock,
         tmpDir,
       });
-    const id = randomUUID();
-    const at = clock.now().toISOString();
-    await db()
-      .insertInto('data_exports')
-      .values({
-        id,
-        user_id: user.id,
-        state: 'queued',
-        progress: 0,
-        size: null,
-        object_key: null,
-        error: null,
-        created_at: at,
-        updated_at: at,
-        ready_at: null,
-        expires_at: null,
-      })
-      .execute();
+    const { id } = await insertExport(user.id);
     const context = (attempt: number, lastAttempt: boolean) => ({
       attempt,
       lastAttempt,
@@ -408,23 +400,7 @@ describe('data exports', () => {
     expect(await row()).toEqual(before);
 
     // The last attempt failing: the row says so in the person's words; no object, no scratch.
-    const failing = randomUUID();
-    await db()
-      .insertInto('data_exports')
-      .values({
-        id: failing,
-        user_id: other.id,
-        state: 'queued',
-        progress: 0,
-        size: null,
-        object_key: null,
-        error: null,
-        created_at: at,
-        updated_at: at,
-        ready_at: null,
-        expires_at: null,
-      })
-      .execute();
+    const { id: failing } = await insertExport(other.id);
     await service(missing).build(failing, context(3, true));
     expect(
       await db()

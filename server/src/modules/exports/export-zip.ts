@@ -40,8 +40,10 @@ export async function writeExportZip(
                 done(null, chunk);
               },
             });
+            // yazl does not listen for errors of a lazily opened stream: a source failing
+            // half-way ends the whole output here, so the pipeline below rejects.
             pipeline(object.body, counter).catch((error: unknown) =>
-              counter.destroy(error as Error),
+              output.destroy(error as Error),
             );
             callback(null, counter);
           },

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATA_EXPORT_MESSAGES, type DataExport } from '@takes/contract';
 import { api, eventually } from '../../../test/api';
@@ -18,6 +19,7 @@ import {
 import { createTestApp, TestClock, type TestApp } from '../../../test/test-app';
 import { readZip } from '../../../test/zip-reader';
 import type { DataExportsTable } from '../../db/schema';
+import type { ObjectStore } from '../../storage/object-store';
 import type { ExportManifest } from './export-manifest';
 import { ExportsRepo } from './exports.repo';
 import { ExportsService } from './exports.service';
@@ -358,10 +360,10 @@ describe('data exports', () => {
         await super.update(id, patch);
       }
     }
-    const service = (tmpDir: string) =>
+    const service = (tmpDir: string, storage: ObjectStore = t.deps.storage) =>
       new ExportsService({
         repo: new RecordingRepo(db()),
-        storage: t.deps.storage,
+        storage,
         jobs: t.deps.jobs,
         clock,
         tmpDir,
@@ -399,9 +401,28 @@ describe('data exports', () => {
     await service(t.deps.tmpDir).build(id, context(3, false));
     expect(await row()).toEqual(before);
 
-    // The last attempt failing: the row says so in the person's words; no object, no scratch.
+    // The last attempt failing half-way through an original (a read fault of the store): the row
+    // says so in the person's words; no object, no scratch file.
+    const store = t.deps.storage;
+    const breaking = new Proxy(store, {
+      get(target, property) {
+        if (property !== 'get') {
+          const value: unknown = Reflect.get(target, property, target);
+          return typeof value === 'function' ? (value.bind(target) as unknown) : value;
+        }
+        return async (key: string) => {
+          const object = await store.get(key);
+          object.body.destroy();
+          const body = new Readable({ read() {} });
+          body.push(Buffer.alloc(100));
+          setImmediate(() => body.destroy(new Error('read failed half-way')));
+          return { ...object, body };
+        };
+      },
+    });
     const { id: failing } = await insertExport(other.id);
-    await service(missing).build(failing, context(3, true));
+    await service(t.deps.tmpDir, breaking).build(failing, context(3, true));
+    expect(fs.readdirSync(t.deps.tmpDir).filter((f) => f.startsWith('export-'))).toEqual([]);
     expect(
       await db()
         .selectFrom('data_exports')

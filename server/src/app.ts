@@ -26,6 +26,7 @@ import { workspaceRoutes } from './modules/workspace/workspace.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { memberRoutes } from './modules/members/members.routes';
 import { notificationRoutes } from './modules/notifications/notifications.routes';
+import { exportRoutes } from './modules/exports/exports.routes';
 import { profileRoutes } from './modules/profiles/profiles.routes';
 import { projectRoutes } from './modules/projects/projects.routes';
 import { publicRoutes } from './modules/public/public.routes';
@@ -140,6 +141,9 @@ export async function buildApp(
   await app.register(memberRoutes({ service: services.members, requireUser }));
   await app.register(notificationRoutes({ service: services.notifications, requireUser }));
   await app.register(activityRoutes({ service: services.activityReader, requireUser }));
+  await app.register(
+    exportRoutes({ service: services.exports, storage: deps.storage, requireUser }),
+  );
 
   await app.register(ownerSharingRoutes({ service: services.sharing, requireUser }));
   await app.register(ownerCommentRoutes({ service: services.comments, requireUser }));

@@ -5,6 +5,7 @@ import { ConfigError, loadConfig, productionMailProblem, type Config } from './c
 import { openDatabase, withStartupLock } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { pruneRateLimitsJob } from './modules/auth/jobs';
+import { expireExportsJob } from './modules/exports';
 import { startRecurring } from './jobs/recurring';
 import { runOpsCommand } from './ops/command';
 import { openRuntime, type Runtime } from './runtime';
@@ -110,7 +111,10 @@ const HOUR_MS = 60 * 60 * 1000;
 
 /** The housekeeping jobs every working process enqueues now and then; returns a stop function. */
 function startRecurringJobs(runtime: Runtime, logger: pino.Logger): () => void {
-  const stops = [startRecurring(runtime.jobs, pruneRateLimitsJob, {}, HOUR_MS, logger)];
+  const stops = [
+    startRecurring(runtime.jobs, pruneRateLimitsJob, {}, HOUR_MS, logger),
+    startRecurring(runtime.jobs, expireExportsJob, {}, HOUR_MS, logger),
+  ];
   return () => stops.forEach((stop) => stop());
 }
 

@@ -17,6 +17,8 @@ import { CommentsRepo } from './modules/comments/comments.repo';
 import { CommentsService } from './modules/comments/comments.service';
 import { DemoRepo } from './modules/demo/demo.repo';
 import { DemoService } from './modules/demo/demo.service';
+import { ExportsRepo } from './modules/exports/exports.repo';
+import { ExportsService } from './modules/exports/exports.service';
 import { HealthService } from './modules/health/health.service';
 import { MembersRepo } from './modules/members/members.repo';
 import { MembersService } from './modules/members/members.service';
@@ -226,6 +228,14 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     batchSeconds: config.notificationBatchSeconds,
   });
   activity.onRecord((trx, row) => notifications.fanOut(trx, row));
+  // 'Export my data': zips of what a person owns, built by a job, downloadable for a day.
+  const dataExports = new ExportsService({
+    repo: new ExportsRepo(db),
+    storage,
+    jobs,
+    clock,
+    tmpDir,
+  });
   const site = new SiteService({ repo: new SiteRepo(db), clock, limiter, config });
   const health = new HealthService(deps);
 
@@ -251,6 +261,7 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     comments,
     members,
     notifications,
+    exports: dataExports,
     publicProjects,
     workspace,
     admins,

@@ -4,6 +4,7 @@ export * from './auth';
 export * from './projects';
 export * from './members';
 export * from './activity';
+export * from './exports';
 export * from './public';
 export * from './sharing';
 export * from './repos';

@@ -421,6 +421,26 @@ export const routes = {
       body: 'json',
     } as RouteOf<Endpoints['activity']['updateNotificationPreferences']>,
   },
+  dataExports: {
+    downloadDataExport: {
+      name: 'downloadDataExport',
+      method: 'GET',
+      path: '/api/exports/:id/download',
+      body: 'none',
+    } as RouteOf<Endpoints['dataExports']['downloadDataExport']>,
+    getLatestDataExport: {
+      name: 'getLatestDataExport',
+      method: 'GET',
+      path: '/api/exports/latest',
+      body: 'none',
+    } as RouteOf<Endpoints['dataExports']['getLatestDataExport']>,
+    startDataExport: {
+      name: 'startDataExport',
+      method: 'POST',
+      path: '/api/exports',
+      body: 'none',
+    } as RouteOf<Endpoints['dataExports']['startDataExport']>,
+  },
   versions: {
     createVersionFromUrl: {
       name: 'createVersionFromUrl',

@@ -431,7 +431,27 @@ export interface NotificationEmailsTable {
   created_at: string;
 }
 
+export type DataExportState = 'queued' | 'running' | 'ready' | 'failed' | 'expired';
+
+/** One 'Export my data' request: its zip (`object_key`) downloadable until `expires_at`. */
+export interface DataExportsTable {
+  id: string;
+  user_id: string;
+  state: DataExportState;
+  /** 0..100, written as the job goes. */
+  progress: number;
+  size: number | null;
+  object_key: string | null;
+  /** What the person is told when it failed. */
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+  ready_at: string | null;
+  expires_at: string | null;
+}
+
 export interface Database {
+  data_exports: DataExportsTable;
   activity: ActivityTable;
   notifications: NotificationsTable;
   notification_preferences: NotificationPreferencesTable;

@@ -199,6 +199,10 @@ const TABLE: Record<string, Row> = {
       body: { comments: 'in_app', versions: 'off', membership: 'in_app', processing: 'off' },
     }),
   },
+  // ---- 'Export my data': the caller's own (another person's export id is not found) ----
+  startDataExport: { expect: signedIn(202) },
+  getLatestDataExport: { expect: signedIn(200) },
+  downloadDataExport: { expect: signedIn(404), call: () => ({ params: { id: randomUUID() } }) },
   // The email's link carries a signed token: a forged one is refused, whoever follows it.
   unsubscribePage: { expect: everyone(410), call: () => ({ query: { token: 'x'.repeat(40) } }) },
   unsubscribeOneClick: {

@@ -51,6 +51,7 @@ const TAGS: Record<string, string> = {
   bounces: 'Bounces: rendered mixes attached to commits, and their uploads.',
   'audio-git': 'The desktop app’s repository API.',
   workspace: 'Dashboard figures, search and the instance debug page.',
+  exports: 'Export my data: a zip of everything you own, downloadable for a day.',
   site: 'The public site: blog, contact and desktop downloads.',
   storage: 'Signed object URLs of the local object store.',
 };

@@ -5,6 +5,7 @@ import type { MediaRunner } from '../media/runner';
 import { audioJobs } from '../modules/audio/jobs';
 import { authJobs } from '../modules/auth/jobs';
 import { demoJobs } from '../modules/demo/jobs';
+import { exportsJobs } from '../modules/exports/jobs';
 import { notificationsJobs } from '../modules/notifications/jobs';
 import { reposJobs } from '../modules/repos/jobs';
 import type { Services } from '../services';
@@ -39,5 +40,6 @@ export function createJobCatalog(deps: JobCatalogDeps): JobDefinition[] {
     ...authJobs(deps),
     ...demoJobs(deps),
     ...notificationsJobs(deps),
+    ...exportsJobs(deps),
   ];
 }

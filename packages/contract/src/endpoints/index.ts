@@ -6,6 +6,7 @@ import * as bounces from './bounces';
 import * as comments from './comments';
 import * as demo from './demo';
 import * as desktop from './desktop';
+import * as dataExports from './exports';
 import * as health from './health';
 import * as members from './members';
 import * as profiles from './profiles';
@@ -29,6 +30,7 @@ export const endpoints = {
   members,
   publicPages,
   activity,
+  dataExports,
   versions,
   sharing,
   comments,

@@ -14,6 +14,7 @@ import * as m0012 from './0012-rate-limit-expiry';
 import * as m0013 from './0013-members';
 import * as m0014 from './0014-activity';
 import * as m0015 from './0015-queue-workers';
+import * as m0016 from './0016-data-exports';
 
 /** Every migration, in order. Names sort lexically; never rename or edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '0013-members': m0013,
   '0014-activity': m0014,
   '0015-queue-workers': m0015,
+  '0016-data-exports': m0016,
 };

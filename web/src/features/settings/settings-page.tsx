@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { ChangePasswordForm } from './change-password-form';
 import { DevicesSection } from './devices-section';
+import { ExportDataSection } from './export-data-section';
 import { NotificationPreferencesSection } from './notification-preferences-section';
 import { OtherSessionsSection } from './other-sessions-section';
 
@@ -17,6 +18,7 @@ export function SettingsPage() {
         <NotificationPreferencesSection />
         <OtherSessionsSection onSignedOut={() => setDevicesVersion((v) => v + 1)} />
         <DevicesSection key={devicesVersion} />
+        <ExportDataSection />
       </div>
     </div>
   );

@@ -1,0 +1,156 @@
+import type { Kysely, Selectable, Updateable } from 'kysely';
+import type { Database, DataExportsTable } from '../../db/schema';
+
+export type ExportRow = Selectable<DataExportsTable>;
+
+/** The data_exports rows, and the reads of what a person owns that go into their zip. */
+export class ExportsRepo {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async insert(row: DataExportsTable): Promise<void> {
+    await this.db.insertInto('data_exports').values(row).execute();
+  }
+
+  find(id: string): Promise<ExportRow | undefined> {
+    return this.db.selectFrom('data_exports').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** The person's export in flight (queued or running), if any. */
+  active(userId: string): Promise<ExportRow | undefined> {
+    return this.db
+      .selectFrom('data_exports')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('state', 'in', ['queued', 'running'])
+      .executeTakeFirst();
+  }
+
+  latest(userId: string): Promise<ExportRow | undefined> {
+    return this.db
+      .selectFrom('data_exports')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+  }
+
+  async update(id: string, patch: Updateable<DataExportsTable>): Promise<void> {
+    await this.db.updateTable('data_exports').set(patch).where('id', '=', id).execute();
+  }
+
+  /** Ready exports whose day is over (their objects are still stored). */
+  expiredReady(now: string, limit: number): Promise<ExportRow[]> {
+    return this.db
+      .selectFrom('data_exports')
+      .selectAll()
+      .where('state', '=', 'ready')
+      .where('expires_at', '<=', now)
+      .orderBy('expires_at')
+      .limit(limit)
+      .execute();
+  }
+
+  // ---- what the zip holds: only what the person owns ----
+
+  owner(userId: string) {
+    return this.db
+      .selectFrom('users')
+      .select(['id', 'name', 'email'])
+      .where('id', '=', userId)
+      .executeTakeFirst();
+  }
+
+  ownedProjects(userId: string) {
+    return this.db
+      .selectFrom('projects')
+      .selectAll()
+      .where('owner_id', '=', userId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+  }
+
+  branchesOf(projectId: string) {
+    return this.db
+      .selectFrom('branches')
+      .selectAll()
+      .where('project_id', '=', projectId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+  }
+
+  versionsOf(projectId: string) {
+    return this.db
+      .selectFrom('versions')
+      .selectAll()
+      .where('project_id', '=', projectId)
+      .orderBy('branch_id')
+      .orderBy('version_number')
+      .execute();
+  }
+
+  commentsOfProject(projectId: string) {
+    return this.db
+      .selectFrom('comments')
+      .innerJoin('versions', 'versions.id', 'comments.version_id')
+      .leftJoin('users', 'users.id', 'comments.user_id')
+      .selectAll('comments')
+      .select('users.name as user_name')
+      .where('versions.project_id', '=', projectId)
+      .orderBy('comments.created_at')
+      .orderBy('comments.id')
+      .execute();
+  }
+
+  linksOfProject(projectId: string) {
+    return this.db
+      .selectFrom('links')
+      .selectAll()
+      .where('project_id', '=', projectId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+  }
+
+  ownedRepos(userId: string) {
+    return this.db
+      .selectFrom('repos')
+      .selectAll()
+      .where('owner_id', '=', userId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+  }
+
+  repoBranchesOf(repoId: string) {
+    return this.db
+      .selectFrom('repo_branches')
+      .selectAll()
+      .where('repo_id', '=', repoId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+  }
+
+  commitsOf(repoId: string) {
+    return this.db
+      .selectFrom('repo_commits')
+      .selectAll()
+      .where('repo_id', '=', repoId)
+      .orderBy('seq')
+      .execute();
+  }
+
+  bouncesOf(repoId: string) {
+    return this.db
+      .selectFrom('bounces')
+      .selectAll()
+      .where('repo_id', '=', repoId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+  }
+}

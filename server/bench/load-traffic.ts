@@ -39,6 +39,8 @@ export async function runPeople(
   origin: string,
   plans: PersonPlan[],
   seconds: number,
+  /** Requests per second per connection; undefined: the next as soon as an answer arrives. */
+  connectionRate?: number,
 ): Promise<KindFigures> {
   const figures: KindFigures = {
     kind,
@@ -58,6 +60,7 @@ export async function runPeople(
         connections: plans.length,
         duration: seconds,
         timeout: 10,
+        ...(connectionRate ? { connectionRate } : {}),
         setupClient(client) {
           const plan = plans[connected++ % plans.length] as PersonPlan;
           const headers: Record<string, string> = { host: url.host };

@@ -5,6 +5,8 @@
  * Range requests (35 signed in through a version's stream route, 15 through share links), 5
  * clients each uploading a 50 MB WAV, waiting for the answer and uploading again until the time
  * is up, and 20 clients browsing the JSON endpoints the dashboard, project and version pages call.
+ * `--listen-rate N` paces each listener to N requests a second (a player filling its buffer)
+ * instead of asking for the next range as soon as one arrives.
  * Prints requests, errors, throughput and p50/p95/p99 per kind, the uploads, how long the
  * processing queue took to drain, and PASS/FAIL against the targets: 0 errors, API p95 < 300 ms,
  * every upload processed.
@@ -20,10 +22,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { endpoints } from '@takes/contract';
-import pg from 'pg';
 import { MediaRunner } from '../src/media/runner';
 import { resolveMediaTools } from '../src/media/tools';
 import { startTestSmtp } from '../test/smtp';
+import { adminQuery } from '../test/test-database';
 import { clientOf, personEmail, seed, type Seeded } from './load-seed';
 import {
   allLatencies,
@@ -55,9 +57,14 @@ const API_P95_TARGET_MS = 300;
 const DRAIN_LIMIT_MS = 30 * 60_000;
 
 const { values: args } = parseArgs({
-  options: { seconds: { type: 'string', default: '60' }, postgres: { type: 'string' } },
+  options: {
+    seconds: { type: 'string', default: '60' },
+    postgres: { type: 'string' },
+    'listen-rate': { type: 'string' },
+  },
 });
 const seconds = Number(args.seconds);
+const listenRate = args['listen-rate'] ? Number(args['listen-rate']) : undefined;
 // BENCH_PROFILE_DIR=/some/dir writes a V8 CPU profile of the server there.
 const profileDir = process.env.BENCH_PROFILE_DIR;
 const profileArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
@@ -152,14 +159,14 @@ async function main(): Promise<boolean> {
 
   console.log(
     `\nload for ${seconds} s: ${LISTENERS_SIGNED_IN + LISTENERS_BY_LINK} listeners (${RANGE_BYTES / 1024} KiB ` +
-      `Range requests, the next as soon as one arrives), ${UPLOADERS} uploaders, ${BROWSERS} browsers`,
+      `Range requests, ${listenRate ? `${listenRate} a second each` : 'the next as soon as one arrives'}), ${UPLOADERS} uploaders, ${BROWSERS} browsers`,
   );
   const until = Date.now() + seconds * 1000;
   const serverCpuBefore = cpuSeconds(server.child.pid ?? 0);
   const benchCpuBefore = process.cpuUsage();
   const loadStarted = performance.now();
   const [listen, browse, uploads] = await Promise.all([
-    runPeople('listen', origin, listenerPlans(world), seconds),
+    runPeople('listen', origin, listenerPlans(world), seconds, listenRate),
     runPeople('browse', origin, browserPlans(world), seconds),
     runUploads(origin, world.uploaders, uploadBytes, until),
   ]);
@@ -330,17 +337,8 @@ async function makeWav(
 /** A new database on the given server, dropped at clean-up; returns its URL. */
 async function freshPostgres(serverUrl: string): Promise<string> {
   const name = `takes_load_${randomBytes(6).toString('hex')}`;
-  const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: serverUrl });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`create database ${name}`);
-  cleanups.push(() => admin(`drop database if exists ${name} with (force)`));
+  await adminQuery(serverUrl, `create database ${name}`);
+  cleanups.push(() => adminQuery(serverUrl, `drop database if exists ${name} with (force)`));
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return url.toString();

@@ -159,7 +159,7 @@ async function main(): Promise<boolean> {
 
   console.log(
     `\nload for ${seconds} s: ${LISTENERS_SIGNED_IN + LISTENERS_BY_LINK} listeners (${RANGE_BYTES / 1024} KiB ` +
-      `Range requests, ${listenRate ? `${listenRate} a second each` : 'the next as soon as one arrives'}), ${UPLOADERS} uploaders, ${BROWSERS} browsers`,
+      `Range requests, ${listenRate ? `${listenRate} a second each` : 'the next as soon as one arrives'}), ${UPLOADERS} uploaders (each uploads again as soon as answered), ${BROWSERS} browsers`,
   );
   const until = Date.now() + seconds * 1000;
   const serverCpuBefore = cpuSeconds(server.child.pid ?? 0);

@@ -9,26 +9,26 @@
  * Environment: BENCH_ROUNDS (default 5), BENCH_PROFILE_DIR (a CPU profile of the server).
  * It starts the built server (server/dist/main.js) on a free port with its own data folder.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { MediaRunner } from '../src/media/runner';
 import { resolveMediaTools } from '../src/media/tools';
+import {
+  cpuSeconds,
+  median,
+  serverEntry,
+  signUp,
+  sleep,
+  startBuiltServer,
+  uploadFile,
+  type RunningServer,
+} from './support';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const serverEntry = path.resolve(here, '..', 'dist', 'main.js');
 const PORT = Number(process.env.BENCH_PORT ?? 18299);
 const ORIGIN = `http://127.0.0.1:${PORT}`;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
-}
 
 async function main(): Promise<void> {
   if (!fs.existsSync(serverEntry)) throw new Error('Build first: npm run build');
@@ -41,7 +41,7 @@ async function main(): Promise<void> {
   console.log(
     `machine: ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB; ${await runner.version()} (${tools.source.ffmpeg})`,
   );
-  let server: ChildProcess | undefined;
+  let server: RunningServer | undefined;
   try {
     const wav = path.join(work, 'five-minutes.wav');
     await runner.ffmpeg(
@@ -68,7 +68,7 @@ async function main(): Promise<void> {
     );
 
     server = await startServer(path.join(work, 'data'));
-    const cookie = await signUp();
+    const cookie = await signUp(ORIGIN, `bench${Date.now()}@example.com`);
 
     // Interleaved and repeated, so a noisy neighbour on a shared machine skews both sides alike.
     const bareRuns: number[] = [];
@@ -80,9 +80,9 @@ async function main(): Promise<void> {
       });
       bareRuns.push((performance.now() - bareStart) / 1000);
 
-      const upload = await uploadFile(cookie, wav, 'five-minutes.wav');
+      const upload = await uploadWav(cookie, wav, 'five-minutes.wav');
       const processingStart = performance.now();
-      const cpuBefore = cpuSeconds(server.pid ?? 0);
+      const cpuBefore = cpuSeconds(server.child.pid ?? 0);
       for (;;) {
         const status = (await (
           await fetch(`${ORIGIN}/api/versions/${upload.versionId}/processing`, {
@@ -95,7 +95,7 @@ async function main(): Promise<void> {
         await sleep(250);
       }
       processingRuns.push((performance.now() - processingStart) / 1000);
-      const serverCpu = cpuSeconds(server.pid ?? 0) - cpuBefore;
+      const serverCpu = cpuSeconds(server.child.pid ?? 0) - cpuBefore;
       console.log(
         `round ${run + 1}: bare ${bareRuns[run]?.toFixed(2)} s, processing ${processingRuns[run]?.toFixed(2)} s (server process itself used ${serverCpu.toFixed(2)} s of CPU)`,
       );
@@ -106,7 +106,7 @@ async function main(): Promise<void> {
 
     const big = path.join(work, 'big.wav');
     writeLargeWav(big, 500 * 1024 * 1024);
-    const pid = server.pid ?? 0;
+    const pid = server.child.pid ?? 0;
     await sleep(1000);
     const baseline = rssBytes(pid);
     let peak = baseline;
@@ -114,7 +114,7 @@ async function main(): Promise<void> {
       peak = Math.max(peak, rssBytes(pid));
     }, 25);
     const bigStart = performance.now();
-    await uploadFile(cookie, big, 'big.wav');
+    await uploadWav(cookie, big, 'big.wav');
     const bigSeconds = (performance.now() - bigStart) / 1000;
     clearInterval(sampler);
     peak = Math.max(peak, rssBytes(pid));
@@ -141,96 +141,29 @@ async function main(): Promise<void> {
       `server RSS: baseline ${(baseline / 2 ** 20).toFixed(1)} MiB, peak ${(peak / 2 ** 20).toFixed(1)} MiB, growth ${growthMb.toFixed(1)} MiB   (target < 150: ${growthMb < 150 ? 'met' : 'NOT met'})`,
     );
   } finally {
-    server?.kill('SIGTERM');
-    await sleep(500);
+    await server?.stop();
     fs.rmSync(work, { recursive: true, force: true });
   }
 }
 
-async function startServer(dataDir: string): Promise<ChildProcess> {
-  const child = spawn(
-    process.execPath,
-    [
-      // BENCH_PROFILE_DIR=/some/dir writes a V8 CPU profile of the server there.
-      ...(process.env.BENCH_PROFILE_DIR
-        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
-        : []),
-      serverEntry,
-      'serve',
-    ],
-    {
-      env: {
-        ...process.env,
-        PORT: String(PORT),
-        HOST: '127.0.0.1',
-        DATA_DIR: dataDir,
-        LOG_LEVEL: 'warn',
-        JOB_CONCURRENCY: '1',
-        JOB_POLL_INTERVAL_MS: '100',
-        PUBLIC_URL: ORIGIN,
-      },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    },
+function startServer(dataDir: string): Promise<RunningServer> {
+  return startBuiltServer(
+    PORT,
+    { DATA_DIR: dataDir, LOG_LEVEL: 'warn', JOB_CONCURRENCY: '1', JOB_POLL_INTERVAL_MS: '100' },
+    // BENCH_PROFILE_DIR=/some/dir writes a V8 CPU profile of the server there.
+    process.env.BENCH_PROFILE_DIR
+      ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
+      : [],
   );
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(`${ORIGIN}/api/health`)).ok) return child;
-    } catch {
-      // not listening yet
-    }
-    await sleep(100);
-  }
-  child.kill();
-  throw new Error('server did not start');
-}
-
-async function signUp(): Promise<string> {
-  const response = await fetch(`${ORIGIN}/api/auth/sign-up/email`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: ORIGIN },
-    body: JSON.stringify({
-      email: `bench${Date.now()}@example.com`,
-      password: 'violet-mixdown-47',
-    }),
-  });
-  if (!response.ok) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
-  return response.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
 }
 
 /** Streams the file as multipart (never held in memory), like a browser would. */
-async function uploadFile(
-  cookie: string,
-  file: string,
-  name: string,
-): Promise<{ versionId: string }> {
-  const boundary = `----takesbench${Date.now()}`;
-  async function* body() {
-    yield Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="projectName"\r\n\r\nBenchmark\r\n`,
-    );
-    yield Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="audioFile"; filename="${name}"\r\nContent-Type: audio/wav\r\n\r\n`,
-    );
-    for await (const chunk of fs.createReadStream(file, { highWaterMark: 1024 * 1024 }))
-      yield chunk as Buffer;
-    yield Buffer.from(`\r\n--${boundary}--\r\n`);
-  }
-  const response = await fetch(`${ORIGIN}/api/versions/upload`, {
-    method: 'POST',
-    headers: {
-      cookie,
-      origin: ORIGIN,
-      'content-type': `multipart/form-data; boundary=${boundary}`,
-    },
-    body: Readable.toWeb(Readable.from(body())) as ReadableStream,
-    duplex: 'half',
+function uploadWav(cookie: string, file: string, name: string) {
+  return uploadFile(ORIGIN, cookie, {
+    fields: { projectName: 'Benchmark' },
+    fileName: name,
+    content: () => fs.createReadStream(file, { highWaterMark: 1024 * 1024 }),
   });
-  if (response.status !== 201)
-    throw new Error(`upload failed: ${response.status} ${await response.text()}`);
-  return (await response.json()) as { versionId: string };
 }
 
 /** A valid 24-bit stereo WAV of about `bytes` bytes, written in 1 MiB blocks. */
@@ -262,19 +195,11 @@ function writeLargeWav(file: string, bytes: number): void {
   fs.closeSync(fd);
 }
 
-/** User + system CPU time of a process (not its children), from /proc. */
-function cpuSeconds(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
 function rssBytes(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = /VmRSS:\s+(\d+) kB/.exec(status)?.[1];
   return Number(kb ?? 0) * 1024;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 main().catch((error: unknown) => {
   console.error(error instanceof Error ? error.message : error);

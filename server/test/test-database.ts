@@ -61,7 +61,8 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   };
 }
 
-async function adminQuery(url: string, text: string): Promise<void> {
+/** One statement on its own connection (creating or dropping a schema or database). */
+export async function adminQuery(url: string, text: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {

@@ -82,7 +82,9 @@ export function route<E extends Endpoint>(
     config: { ...options.config, endpoint },
     handler: async (request, reply) => {
       const result = await handler(request as EndpointRequest<E>, reply);
-      if (result === reply || reply.sent) return reply;
+      // A handler that sent its own answer returns the reply, a thenable: awaiting it waits for
+      // the response's end and settles with nothing, also when the client left half-way.
+      if (result === reply || reply.sent || reply.raw.headersSent) return reply;
       if (status === 204) return reply.status(204).send(null);
       return reply.status(status).send(result);
     },

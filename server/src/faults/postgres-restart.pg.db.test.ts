@@ -76,6 +76,8 @@ describe('PostgreSQL restarted (runs on PostgreSQL only: *.pg.db.test.ts)', () =
     // The restart comes once the worker has taken the job (pg-boss marks it active).
     await until(async () => (await jobStates()).includes('active'), 30_000);
     await postgres.restart();
+    // Back before the job ends: the restart came in the middle of it.
+    expect(await processing(versionId)).toBe('processing');
     await until(async () => (await processing(versionId)) === 'completed', 60_000);
     expectAlive();
     // pg-boss marks the job done just after its handler has returned.

@@ -37,12 +37,13 @@ export interface S3StoreOptions {
 const PART_SIZE = 8 * 1024 * 1024;
 
 /**
- * How long a request may wait for the S3 server. An unreachable store must answer the
- * request that needs it with a 503 within seconds, not hang: 2 s to connect, 10 s without a
- * byte either way (a paused listener's stream is cut after that; players ask again with a
- * Range), and one retry (2 attempts) for a blip.
+ * How long a request may wait for the S3 server. An unreachable store must answer the request
+ * that needs it with a 503 within seconds, not hang: 2 s to connect, and one retry (2 attempts)
+ * for a blip. A server that takes the connection but does not answer is given 15 s until its
+ * response starts (the SDK's requestTimeout: it covers sending a part, 8 MB, on a slow uplink;
+ * it ends once the response has started, so a paused listener's stream is never cut by it).
  */
-export const S3_TIMEOUTS = { connectionTimeout: 2000, requestTimeout: 10_000, maxAttempts: 2 };
+export const S3_TIMEOUTS = { connectionTimeout: 2000, requestTimeout: 15_000, maxAttempts: 2 };
 
 /** Objects in an S3-compatible bucket; large writes go up as multipart uploads. */
 export class S3ObjectStore implements ObjectStore {
@@ -71,6 +72,8 @@ export class S3ObjectStore implements ObjectStore {
       requestHandler: {
         connectionTimeout: S3_TIMEOUTS.connectionTimeout,
         requestTimeout: S3_TIMEOUTS.requestTimeout,
+        // Without it the SDK only logs a warning when the time is up, and waits on.
+        throwOnRequestTimeout: true,
       },
     });
   }

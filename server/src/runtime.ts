@@ -42,7 +42,10 @@ export async function openRuntime(
 ): Promise<Runtime> {
   const secretKey = resolveSecretKey(config.secretKey, config.dataDir);
   const media = new MediaRunner(resolveMediaTools(config.media));
-  const database = openDatabase(config.database);
+  const database = openDatabase(config.database, {
+    onConnectionError: (error) =>
+      logger.warn({ err: error.message }, 'database: a pooled connection was cut; reconnecting'),
+  });
   try {
     const signer = new UrlSigner(secretKey);
     const storage = createObjectStore(config.storage, signer, () => clock.now());

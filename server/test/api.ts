@@ -52,38 +52,46 @@ export function api(t: Pick<TestApp, 'app'>, cookie: string) {
       file: { path: string; name?: string } | { content: Buffer; name: string } | undefined,
       fields: Record<string, string>,
     ) => {
-      const boundary = `----takes${Math.random().toString(16).slice(2)}`;
-      const parts: Buffer[] = [];
-      for (const [name, value] of Object.entries(fields)) {
-        parts.push(
-          Buffer.from(
-            `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
-          ),
-        );
-      }
-      if (file) {
-        const content = 'content' in file ? file.content : fs.readFileSync(file.path);
-        const fileName = file.name ?? ('path' in file ? path.basename(file.path) : 'file');
-        parts.push(
-          Buffer.from(
-            `--${boundary}\r\nContent-Disposition: form-data; name="audioFile"; filename="${fileName}"\r\nContent-Type: audio/wav\r\n\r\n`,
-          ),
-          content,
-          Buffer.from('\r\n'),
-        );
-      }
-      parts.push(Buffer.from(`--${boundary}--\r\n`));
+      const { body, contentType } = multipartUpload(file, fields);
       return t.app.inject({
         method: 'POST',
         url: '/api/versions/upload',
-        payload: Buffer.concat(parts),
-        headers: {
-          cookie,
-          origin: ORIGIN,
-          'content-type': `multipart/form-data; boundary=${boundary}`,
-        },
+        payload: body,
+        headers: { cookie, origin: ORIGIN, 'content-type': contentType },
       });
     },
+  };
+}
+
+/** The multipart body of POST /api/versions/upload: the text fields, then the file (if any). */
+export function multipartUpload(
+  file: { path: string; name?: string } | { content: Buffer; name: string } | undefined,
+  fields: Record<string, string>,
+): { body: Buffer; contentType: string } {
+  const boundary = `----takes${Math.random().toString(16).slice(2)}`;
+  const parts: Buffer[] = [];
+  for (const [name, value] of Object.entries(fields)) {
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+      ),
+    );
+  }
+  if (file) {
+    const content = 'content' in file ? file.content : fs.readFileSync(file.path);
+    const fileName = file.name ?? ('path' in file ? path.basename(file.path) : 'file');
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="audioFile"; filename="${fileName}"\r\nContent-Type: audio/wav\r\n\r\n`,
+      ),
+      content,
+      Buffer.from('\r\n'),
+    );
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return {
+    body: Buffer.concat(parts),
+    contentType: `multipart/form-data; boundary=${boundary}`,
   };
 }
 

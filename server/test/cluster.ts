@@ -27,6 +27,8 @@ export interface ClusterOptions {
   s3?: boolean;
   /** Environment every process gets on top of the defaults. */
   env?: NodeJS.ProcessEnv;
+  /** The PostgreSQL server the fresh database is made on (default: TEST_DATABASE_URL's). */
+  postgresServer?: string;
 }
 
 export interface ClusterProcess {
@@ -96,7 +98,7 @@ export class Cluster {
     let databaseUrl: string;
     let dropDatabase = () => Promise.resolve();
     if (options.dialect === 'postgres') {
-      const fresh = await freshPostgresDatabase(label);
+      const fresh = await freshPostgresDatabase(label, options.postgresServer);
       databaseUrl = fresh.url;
       dropDatabase = fresh.drop;
     } else {
@@ -231,8 +233,9 @@ export class Cluster {
 /** A new PostgreSQL database on TEST_DATABASE_URL's server, and how to drop it. */
 export async function freshPostgresDatabase(
   label: string,
+  server?: string,
 ): Promise<{ url: string; drop: () => Promise<void> }> {
-  const base = process.env.TEST_DATABASE_URL;
+  const base = server ?? process.env.TEST_DATABASE_URL;
   if (!base) throw new Error('TEST_DATABASE_URL must be set for the postgres test project');
   const name =
     `takes_${label.replaceAll(/[^a-z0-9]/gi, '').slice(0, 16)}_${randomUUID().replaceAll('-', '').slice(0, 12)}`.toLowerCase();

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { Bounce, PublishResponse } from '@takes/contract';
 import { api } from './api';
@@ -66,7 +67,7 @@ export async function nightDrive(c: RepoTestContext, name = 'Night Drive') {
 }
 
 /** Step 2 of a publish: PUT the bytes to the upload URL with its token (if any). */
-export function putUpload(t: TestApp, url: string, body: Buffer, token?: string) {
+export function putUpload(t: TestApp, url: string, body: Buffer | Readable, token?: string) {
   return t.app.inject({
     method: 'PUT',
     url: new URL(url).pathname,

@@ -28,6 +28,8 @@ export interface OpenDatabaseOptions {
   /** PostgreSQL only: the schema every connection uses (tests give each test its own). */
   searchPath?: string;
   poolSize?: number;
+  /** Told when an idle pooled connection dies (the server restarted); the pool reconnects on its own. */
+  onConnectionError?: (error: Error) => void;
 }
 
 export function openDatabase(
@@ -48,6 +50,12 @@ export function openDatabase(
       options: options.searchPath ? `-c search_path=${options.searchPath}` : undefined,
     });
     const authDb = new Kysely<Database>({ dialect: new PostgresDialect({ pool: authPool }) });
+    // An idle client cut by the server (a restart, a failover) is an 'error' event on its pool:
+    // without a listener Node ends the process. The pool has already dropped the client and
+    // opens a new connection for the next query.
+    const onError = options.onConnectionError ?? (() => undefined);
+    pool.on('error', onError);
+    authPool.on('error', onError);
     return {
       db,
       authDb,

@@ -1,4 +1,6 @@
 import type { Readable } from 'node:stream';
+import { ERROR_MESSAGES } from '@takes/contract';
+import { Unavailable } from '../errors';
 
 export interface ObjectInfo {
   key: string;
@@ -64,6 +66,18 @@ export class ObjectTooLargeError extends Error {
   override name = 'ObjectTooLargeError';
   constructor(readonly maxBytes: number) {
     super(`Object exceeds the limit of ${maxBytes} bytes`);
+  }
+}
+
+/**
+ * The store cannot be reached (its server is down, refuses or times out): the request may
+ * succeed later, so it answers 503 with a message that says to try again.
+ */
+export class StorageUnavailableError extends Unavailable {
+  override name = 'StorageUnavailableError';
+  constructor(options?: ErrorOptions) {
+    super(ERROR_MESSAGES.storageUnavailable);
+    if (options?.cause !== undefined) this.cause = options.cause;
   }
 }
 

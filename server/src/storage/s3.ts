@@ -16,6 +16,7 @@ import {
   assertValidPrefix,
   ObjectNotFoundError,
   RangeNotSatisfiableError,
+  StorageUnavailableError,
   type ByteRange,
   type ObjectBody,
   type ObjectInfo,
@@ -34,6 +35,15 @@ export interface S3StoreOptions {
 }
 
 const PART_SIZE = 8 * 1024 * 1024;
+
+/**
+ * How long a request may wait for the S3 server. An unreachable store must answer the request
+ * that needs it with a 503 within seconds, not hang: 2 s to connect, and one retry (2 attempts)
+ * for a blip. A server that takes the connection but does not answer is given 15 s until its
+ * response starts (the SDK's requestTimeout: it covers sending a part, 8 MB, on a slow uplink;
+ * it ends once the response has started, so a paused listener's stream is never cut by it).
+ */
+export const S3_TIMEOUTS = { connectionTimeout: 2000, requestTimeout: 15_000, maxAttempts: 2 };
 
 /** Objects in an S3-compatible bucket; large writes go up as multipart uploads. */
 export class S3ObjectStore implements ObjectStore {
@@ -58,6 +68,13 @@ export class S3ObjectStore implements ObjectStore {
       // default streaming checksums.
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
+      maxAttempts: S3_TIMEOUTS.maxAttempts,
+      requestHandler: {
+        connectionTimeout: S3_TIMEOUTS.connectionTimeout,
+        requestTimeout: S3_TIMEOUTS.requestTimeout,
+        // Without it the SDK only logs a warning when the time is up, and waits on.
+        throwOnRequestTimeout: true,
+      },
     });
   }
 
@@ -78,7 +95,13 @@ export class S3ObjectStore implements ObjectStore {
       queueSize: 4,
       leavePartsOnError: false,
     });
-    await upload.done();
+    try {
+      await upload.done();
+    } catch (error) {
+      // The source stops too (its file closed), whatever the store said.
+      counter.destroy();
+      throw unavailableOr(error);
+    }
     return { size: counter.bytes };
   }
 
@@ -103,7 +126,7 @@ export class S3ObjectStore implements ObjectStore {
         const info = await this.head(key);
         throw new RangeNotSatisfiableError(info?.size ?? 0);
       }
-      throw error;
+      throw unavailableOr(error);
     }
   }
 
@@ -122,13 +145,17 @@ export class S3ObjectStore implements ObjectStore {
       };
     } catch (error) {
       if (isStatus(error, 404)) return null;
-      throw error;
+      throw unavailableOr(error);
     }
   }
 
   async delete(key: string): Promise<void> {
     assertValidKey(key);
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+    await this.client
+      .send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }))
+      .catch((error: unknown) => {
+        throw unavailableOr(error);
+      });
   }
 
   async list(prefix: string): Promise<ObjectInfo[]> {
@@ -136,9 +163,17 @@ export class S3ObjectStore implements ObjectStore {
     const found: ObjectInfo[] = [];
     let token: string | undefined;
     do {
-      const page = await this.client.send(
-        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }),
-      );
+      const page = await this.client
+        .send(
+          new ListObjectsV2Command({
+            Bucket: this.bucket,
+            Prefix: prefix,
+            ContinuationToken: token,
+          }),
+        )
+        .catch((error: unknown) => {
+          throw unavailableOr(error);
+        });
       for (const item of page.Contents ?? []) {
         if (!item.Key) continue;
         found.push({
@@ -169,7 +204,11 @@ export class S3ObjectStore implements ObjectStore {
   }
 
   async check(): Promise<void> {
-    await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+    await this.client
+      .send(new HeadBucketCommand({ Bucket: this.bucket }))
+      .catch((error: unknown) => {
+        throw unavailableOr(error);
+      });
   }
 
   destroy(): void {
@@ -180,6 +219,42 @@ export class S3ObjectStore implements ObjectStore {
 function totalSize(contentRange: string | undefined, contentLength: number | undefined): number {
   const match = contentRange ? /\/(\d+)$/.exec(contentRange) : null;
   return match?.[1] ? Number(match[1]) : (contentLength ?? 0);
+}
+
+/** Network failures of any depth (the SDK wraps some); codes of Node's sockets and the SDK's timeouts. */
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+
+/** Whether an error says the S3 server could not be reached or is failing (5xx), not a refusal. */
+export function isUnreachable(error: unknown, depth = 0): boolean {
+  if (depth > 5 || !error || typeof error !== 'object') return false;
+  if (error instanceof S3ServiceException) {
+    const status = error.$metadata.httpStatusCode;
+    return status !== undefined && status >= 500;
+  }
+  const { code, name, cause, errors } = error as {
+    code?: unknown;
+    name?: unknown;
+    cause?: unknown;
+    errors?: unknown;
+  };
+  if (typeof code === 'string' && UNREACHABLE_CODES.has(code)) return true;
+  if (name === 'TimeoutError' || name === 'RequestTimeout') return true;
+  if (Array.isArray(errors) && errors.some((e) => isUnreachable(e, depth + 1))) return true;
+  return isUnreachable(cause, depth + 1);
+}
+
+function unavailableOr(error: unknown): unknown {
+  return isUnreachable(error) ? new StorageUnavailableError({ cause: error }) : error;
 }
 
 function isStatus(error: unknown, status: number): boolean {

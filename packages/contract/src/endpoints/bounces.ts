@@ -54,7 +54,7 @@ export const uploadBounceFile = defineEndpoint({
   // Any content type is taken: the server decides by the bytes, not by the header.
   body: binaryBody([...AUDIO_MEDIA_TYPES, '*/*'], 'The audio file (its content decides the type).'),
   responses: { 200: uploadPutResponseSchema },
-  errors: [400, 403, 404, 409, 410, 413, 415],
+  errors: [400, 403, 404, 409, 410, 413, 415, 503],
 });
 
 export const completeBounce = defineEndpoint({
@@ -66,5 +66,5 @@ export const completeBounce = defineEndpoint({
   auth: signedIn,
   body: completeBodySchema,
   responses: { 201: completeResponseSchema },
-  errors: [400, 401, 403, 404, 409, 415],
+  errors: [400, 401, 403, 404, 409, 415, 503],
 });

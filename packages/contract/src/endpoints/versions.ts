@@ -85,7 +85,7 @@ export const uploadVersion = defineEndpoint({
     ['audioFile'],
   ),
   responses: { 201: uploadResponseSchema },
-  errors: [400, 401, 403, 404, 413, 415],
+  errors: [400, 401, 403, 404, 413, 415, 503],
 });
 
 export const getVersion = defineEndpoint({
@@ -151,7 +151,7 @@ export const streamVersion = defineEndpoint({
     200: binary(AUDIO_MEDIA_TYPES, 'The audio.', { ranges: true }),
     304: notModified,
   },
-  errors: [400, 401, 404],
+  errors: [400, 401, 404, 503],
 });
 
 export const getVersionPeaks = defineEndpoint({

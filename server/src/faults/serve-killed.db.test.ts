@@ -130,7 +130,7 @@ describe(`serve SIGKILLed mid-upload (${testDialect()})`, () => {
     expect(fs.readdirSync(tmpA).sort()).toEqual([cut.scratch, putCut.scratch].sort());
     const clock = new TestClock();
     clock.advance(DAY_MS + 60_000);
-    const later = await openRuntime(configOf('serve-a'), pino({ level: 'silent' }), clock);
+    const later = await openRuntime(configOf('serve-a'), pino({ level: 'silent' }), { clock });
     try {
       expect(fs.readdirSync(tmpA)).toEqual([]);
       await expireUpload(

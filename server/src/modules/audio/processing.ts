@@ -24,6 +24,10 @@ import { parseJson, type Renditions, type WaveformInfo } from './audio-view';
 import { storageKeys } from './storage-keys';
 import type { ActivityLog } from '../activity';
 
+/** Niceness of the encode on the critical path, and of the work beside it (see below). */
+const MEDIA_NICENESS = 5;
+const BACKGROUND_NICENESS = 10;
+
 export interface ProcessingDeps {
   storage: ObjectStore;
   db: Kysely<Database>;
@@ -165,19 +169,28 @@ export async function processAudio(
     };
 
     // With one core everything runs in turn. With two or more, all three run at once. The
-    // 320k encode is the longest step (LAME is single-threaded), so it runs at normal priority
-    // and keeps a core; the 128k encode and the analysis (together a little shorter) run at a
-    // lower priority and share what is left, instead of taking turns with the critical path.
+    // 320k encode is the longest step (LAME is single-threaded), so it keeps a core at the media
+    // priority; the 128k encode and the analysis (together a little shorter) run lower still and
+    // share what is left, instead of taking turns with the critical path. All media work yields
+    // to the server's own requests (niceness above 0): listeners and pages stay quick while
+    // uploads are processed, and the encodes use whatever the requests leave.
     if (estimated) {
       // The renditions' size limits need the real length: the analysis (which decodes) first.
-      await analyses();
-      await together([rendition('high'), rendition('standard', 10)]);
+      await analyses(MEDIA_NICENESS);
+      await together([
+        rendition('high', MEDIA_NICENESS),
+        rendition('standard', BACKGROUND_NICENESS),
+      ]);
     } else if (os.availableParallelism() > 1) {
-      await together([rendition('high'), rendition('standard', 10), analyses(10)]);
+      await together([
+        rendition('high', MEDIA_NICENESS),
+        rendition('standard', BACKGROUND_NICENESS),
+        analyses(BACKGROUND_NICENESS),
+      ]);
     } else {
-      await rendition('high');
-      await analyses();
-      await rendition('standard');
+      await rendition('high', MEDIA_NICENESS);
+      await analyses(MEDIA_NICENESS);
+      await rendition('standard', MEDIA_NICENESS);
     }
     await settle('completed', null);
   } catch (error) {

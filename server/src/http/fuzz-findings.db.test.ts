@@ -1,0 +1,92 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ORIGIN } from '../../test/api';
+import { createTestApp, type TestApp } from '../../test/test-app';
+import { buildWorld, makeWorldFiles, type World } from '../../test/world';
+import { NUL_MESSAGE } from './nul-characters';
+
+/**
+ * What the fuzz tests found (each was a 500), kept as plain cases so they stay fixed whatever
+ * seed the fuzzing draws.
+ */
+describe('requests the fuzzing found answered with a 500', () => {
+  let t: TestApp;
+  let dir: string;
+  let w: World;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'takes-findings-'));
+    w = await buildWorld(t, await makeWorldFiles(dir));
+  }, 60_000);
+
+  afterAll(async () => {
+    await t?.close();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const send = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object, cookie = '') =>
+    t.app.inject({
+      method,
+      url,
+      ...(payload ? { payload } : {}),
+      headers: { origin: ORIGIN, ...(cookie ? { cookie } : {}) },
+    });
+
+  it('refuses U+0000 in a body, a path or a query with a 400 (PostgreSQL text cannot hold it)', async () => {
+    const owner = w.users.owner.cookie;
+    const answers = [
+      await send('PATCH', `/api/projects/${w.project.id}`, { name: 'a\u0000b' }, owner),
+      await send('POST', '/api/projects', { name: 'ok', description: { x: ['\u0000'] } }, owner),
+      await send('GET', '/api/public/projects/%00'),
+      await send('GET', `/api/versions/${w.version.id}%00`, undefined, owner),
+      await send('GET', '/api/search?q=%00', undefined, owner),
+    ];
+    for (const answer of answers) {
+      expect(answer.statusCode, answer.body).toBe(400);
+      expect(answer.json()).toMatchObject({ error: NUL_MESSAGE });
+    }
+    const project = await send('GET', `/api/projects/${w.project.id}`, undefined, owner);
+    expect(project.json<{ name: string }>().name).not.toContain('\u0000');
+  });
+
+  it('takes a comment with an empty parent id as a comment, not a reply to a missing row', async () => {
+    const response = await send('POST', `/api/links/hash/${w.link.hash}/comments`, {
+      content: 'Lovely bridge',
+      visitor_name: 'Sam',
+      parent_id: '',
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    expect(response.json()).toMatchObject({ content: 'Lovely bridge', parent_id: null });
+  });
+
+  it('keeps a comment position to the millisecond (1e-81 s would underflow a PostgreSQL real)', async () => {
+    const response = await send(
+      'POST',
+      `/api/versions/${w.version.id}/comments`,
+      { content: 'At the very start', timestamp: 5.874892155473274e-81 },
+      w.users.owner.cookie,
+    );
+    expect(response.statusCode, response.body).toBe(201);
+    expect(response.json()).toMatchObject({ timestamp: 0 });
+    const later = await send(
+      'POST',
+      `/api/versions/${w.version.id}/comments`,
+      { content: 'Chorus', timestamp: 61.23456 },
+      w.users.owner.cookie,
+    );
+    expect(later.json()).toMatchObject({ timestamp: 61.235 });
+  });
+
+  it("answers an OAuth callback better-auth refuses in the API's error shape", async () => {
+    for (const url of ['/api/auth/callback/.', '/api/auth/callback/no-such-provider']) {
+      const response = await send('GET', url);
+      expect(response.statusCode, response.body).toBeGreaterThanOrEqual(300);
+      if (response.statusCode < 400) continue;
+      expect(response.headers['content-type']).toMatch(/^application\/json/);
+      expect(typeof response.json<{ error?: unknown }>().error).toBe('string');
+    }
+  });
+});

@@ -7,13 +7,22 @@ import { expect } from 'vitest';
  * served OpenAPI document gives it), the ways of breaking them, hostile strings, and the one rule
  * every answer must keep (a 4xx with a JSON `{error}`, or a success).
  *
- * A failure prints fast-check's seed and path; FUZZ_SEED=<seed> runs the same cases again.
+ * A failure prints fast-check's seed and path; FUZZ_SEED=<seed> runs the same cases again, and
+ * FUZZ_SCALE=10 runs ten times as many cases.
  */
 
-/** fast-check parameters: a fixed number of runs, and the seed from FUZZ_SEED when given. */
+/**
+ * fast-check parameters: `numRuns` (times FUZZ_SCALE, for a longer hunt by hand), the seed from
+ * FUZZ_SEED when given, and no shrinking (each run is a real request; the seed reproduces it).
+ */
 export function fuzzParameters(numRuns: number): fc.Parameters<unknown> {
   const seed = process.env.FUZZ_SEED;
-  return { numRuns, ...(seed ? { seed: Number(seed) } : {}), endOnFailure: true };
+  const scale = Number(process.env.FUZZ_SCALE ?? 1);
+  return {
+    numRuns: Math.max(1, Math.round(numRuns * scale)),
+    ...(seed ? { seed: Number(seed) } : {}),
+    endOnFailure: true,
+  };
 }
 
 /** The JSON schema subset our zod schemas produce in the OpenAPI document. */

@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ORIGIN } from '../../test/api';
+import { api, ORIGIN } from '../../test/api';
 import { createTestApp, type TestApp } from '../../test/test-app';
-import { buildWorld, makeWorldFiles, type World } from '../../test/world';
+import { buildWorld, makeWorldFiles, type World, type WorldFiles } from '../../test/world';
 import { NUL_MESSAGE } from './nul-characters';
 
 /**
@@ -15,11 +15,13 @@ describe('requests the fuzzing found answered with a 500', () => {
   let t: TestApp;
   let dir: string;
   let w: World;
+  let files: WorldFiles;
 
   beforeAll(async () => {
     t = await createTestApp();
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'takes-findings-'));
-    w = await buildWorld(t, await makeWorldFiles(dir));
+    files = await makeWorldFiles(dir);
+    w = await buildWorld(t, files);
   }, 60_000);
 
   afterAll(async () => {
@@ -50,6 +52,26 @@ describe('requests the fuzzing found answered with a 500', () => {
     }
     const project = await send('GET', `/api/projects/${w.project.id}`, undefined, owner);
     expect(project.json<{ name: string }>().name).not.toContain('\u0000');
+  });
+
+  it('refuses U+0000 in the text fields or file name of an upload with the same 400', async () => {
+    const owner = api(t, w.users.owner.cookie);
+    const file = { path: files.wav };
+    const cases: Record<string, string>[] = [
+      { projectId: w.project.id, branchId: w.project.branchId, commitMessage: 'take\u00002' },
+      { projectName: 'New\u0000song' },
+    ];
+    for (const fields of cases) {
+      const response = await owner.upload(file, fields);
+      expect(response.statusCode, response.body).toBe(400);
+      expect(response.json()).toMatchObject({ error: NUL_MESSAGE });
+    }
+    const named = await owner.upload(
+      { content: fs.readFileSync(files.wav), name: 'a\u0000b.wav' },
+      {},
+    );
+    expect(named.statusCode, named.body).toBe(400);
+    expect(named.json()).toMatchObject({ error: NUL_MESSAGE });
   });
 
   it('takes a comment with an empty parent id as a comment, not a reply to a missing row', async () => {

@@ -74,6 +74,13 @@ describe('requests the fuzzing found answered with a 500', () => {
     expect(named.json()).toMatchObject({ error: NUL_MESSAGE });
   });
 
+  it('answers a ?token= that no header can carry (non-ASCII) as no credentials: 401', async () => {
+    const url = `/api/versions/${w.version.id}/stream?token=${encodeURIComponent('🏳️‍🌈')}`;
+    const response = await send('GET', url);
+    expect(response.statusCode, response.body).toBe(401);
+    expect(typeof response.json<{ error?: unknown }>().error).toBe('string');
+  });
+
   it('takes a comment with an empty parent id as a comment, not a reply to a missing row', async () => {
     const response = await send('POST', `/api/links/hash/${w.link.hash}/comments`, {
       content: 'Lovely bridge',

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { afterAll, beforeAll } from 'vitest';
 import type { Endpoint } from '@takes/contract';
 import { storageKeys } from '../src/modules/audio';
 import {
@@ -15,7 +17,7 @@ import {
   type BuiltUser,
 } from './factories';
 import { makeAudio } from './audio-fixtures';
-import type { TestApp } from './test-app';
+import { createTestApp, type TestApp } from './test-app';
 
 /** The files a world is made from: a short WAV and a 1×1 PNG. */
 export interface WorldFiles {
@@ -205,4 +207,27 @@ export async function buildWorld(t: TestApp, files: WorldFiles): Promise<World> 
     publicProject: { id: pub.id, versionId: pubVersion.id },
     repo: { id: repo.id, sha: bounce.commit_sha, bounceId: bounce.id },
   };
+}
+
+export interface WorldApp {
+  t: TestApp;
+  files: WorldFiles;
+  world: World;
+}
+
+/** A test app with a world in it, made before a test file's tests and removed after them. */
+export function useWorldApp(): WorldApp {
+  const context = {} as WorldApp;
+  let dir: string | undefined;
+  beforeAll(async () => {
+    context.t = await createTestApp();
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'takes-world-'));
+    context.files = await makeWorldFiles(dir);
+    context.world = await buildWorld(context.t, context.files);
+  }, 60_000);
+  afterAll(async () => {
+    await context.t?.close();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+  return context;
 }

@@ -1,10 +1,7 @@
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { api, ORIGIN } from '../../test/api';
-import { createTestApp, type TestApp } from '../../test/test-app';
-import { buildWorld, makeWorldFiles, type World, type WorldFiles } from '../../test/world';
+import { useWorldApp } from '../../test/world';
 import { NUL_MESSAGE } from './nul-characters';
 
 /**
@@ -12,25 +9,10 @@ import { NUL_MESSAGE } from './nul-characters';
  * seed the fuzzing draws.
  */
 describe('requests the fuzzing found answered with a 500', () => {
-  let t: TestApp;
-  let dir: string;
-  let w: World;
-  let files: WorldFiles;
-
-  beforeAll(async () => {
-    t = await createTestApp();
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'takes-findings-'));
-    files = await makeWorldFiles(dir);
-    w = await buildWorld(t, files);
-  }, 60_000);
-
-  afterAll(async () => {
-    await t?.close();
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
-  });
+  const c = useWorldApp();
 
   const send = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object, cookie = '') =>
-    t.app.inject({
+    c.t.app.inject({
       method,
       url,
       ...(payload ? { payload } : {}),
@@ -38,27 +20,31 @@ describe('requests the fuzzing found answered with a 500', () => {
     });
 
   it('refuses U+0000 in a body, a path or a query with a 400 (PostgreSQL text cannot hold it)', async () => {
-    const owner = w.users.owner.cookie;
+    const owner = c.world.users.owner.cookie;
     const answers = [
-      await send('PATCH', `/api/projects/${w.project.id}`, { name: 'a\u0000b' }, owner),
+      await send('PATCH', `/api/projects/${c.world.project.id}`, { name: 'a\u0000b' }, owner),
       await send('POST', '/api/projects', { name: 'ok', description: { x: ['\u0000'] } }, owner),
       await send('GET', '/api/public/projects/%00'),
-      await send('GET', `/api/versions/${w.version.id}%00`, undefined, owner),
+      await send('GET', `/api/versions/${c.world.version.id}%00`, undefined, owner),
       await send('GET', '/api/search?q=%00', undefined, owner),
     ];
     for (const answer of answers) {
       expect(answer.statusCode, answer.body).toBe(400);
       expect(answer.json()).toMatchObject({ error: NUL_MESSAGE });
     }
-    const project = await send('GET', `/api/projects/${w.project.id}`, undefined, owner);
+    const project = await send('GET', `/api/projects/${c.world.project.id}`, undefined, owner);
     expect(project.json<{ name: string }>().name).not.toContain('\u0000');
   });
 
   it('refuses U+0000 in the text fields or file name of an upload with the same 400', async () => {
-    const owner = api(t, w.users.owner.cookie);
-    const file = { path: files.wav };
+    const owner = api(c.t, c.world.users.owner.cookie);
+    const file = { path: c.files.wav };
     const cases: Record<string, string>[] = [
-      { projectId: w.project.id, branchId: w.project.branchId, commitMessage: 'take\u00002' },
+      {
+        projectId: c.world.project.id,
+        branchId: c.world.project.branchId,
+        commitMessage: 'take\u00002',
+      },
       { projectName: 'New\u0000song' },
     ];
     for (const fields of cases) {
@@ -67,7 +53,7 @@ describe('requests the fuzzing found answered with a 500', () => {
       expect(response.json()).toMatchObject({ error: NUL_MESSAGE });
     }
     const named = await owner.upload(
-      { content: fs.readFileSync(files.wav), name: 'a\u0000b.wav' },
+      { content: fs.readFileSync(c.files.wav), name: 'a\u0000b.wav' },
       {},
     );
     expect(named.statusCode, named.body).toBe(400);
@@ -75,14 +61,14 @@ describe('requests the fuzzing found answered with a 500', () => {
   });
 
   it('answers a ?token= that no header can carry (non-ASCII) as no credentials: 401', async () => {
-    const url = `/api/versions/${w.version.id}/stream?token=${encodeURIComponent('🏳️‍🌈')}`;
+    const url = `/api/versions/${c.world.version.id}/stream?token=${encodeURIComponent('🏳️‍🌈')}`;
     const response = await send('GET', url);
     expect(response.statusCode, response.body).toBe(401);
     expect(typeof response.json<{ error?: unknown }>().error).toBe('string');
   });
 
   it('takes a comment with an empty parent id as a comment, not a reply to a missing row', async () => {
-    const response = await send('POST', `/api/links/hash/${w.link.hash}/comments`, {
+    const response = await send('POST', `/api/links/hash/${c.world.link.hash}/comments`, {
       content: 'Lovely bridge',
       visitor_name: 'Sam',
       parent_id: '',
@@ -94,17 +80,17 @@ describe('requests the fuzzing found answered with a 500', () => {
   it('keeps a comment position to the millisecond (1e-81 s would underflow a PostgreSQL real)', async () => {
     const response = await send(
       'POST',
-      `/api/versions/${w.version.id}/comments`,
+      `/api/versions/${c.world.version.id}/comments`,
       { content: 'At the very start', timestamp: 5.874892155473274e-81 },
-      w.users.owner.cookie,
+      c.world.users.owner.cookie,
     );
     expect(response.statusCode, response.body).toBe(201);
     expect(response.json()).toMatchObject({ timestamp: 0 });
     const later = await send(
       'POST',
-      `/api/versions/${w.version.id}/comments`,
+      `/api/versions/${c.world.version.id}/comments`,
       { content: 'Chorus', timestamp: 61.23456 },
-      w.users.owner.cookie,
+      c.world.users.owner.cookie,
     );
     expect(later.json()).toMatchObject({ timestamp: 61.235 });
   });

@@ -1,8 +1,5 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { allEndpoints, type Endpoint } from '@takes/contract';
 import { ORIGIN } from '../../test/api';
 import {
@@ -14,15 +11,7 @@ import {
   withinTime,
   type JsonSchema,
 } from '../../test/fuzz';
-import { createTestApp, type TestApp } from '../../test/test-app';
-import {
-  buildWorld,
-  defaultParams,
-  makeWorldFiles,
-  pathOf,
-  type World,
-  type WorldFiles,
-} from '../../test/world';
+import { buildWorld, defaultParams, pathOf, useWorldApp, type World } from '../../test/world';
 
 /**
  * Fuzzing every route that takes a JSON body, as the served OpenAPI document lists them: bodies
@@ -47,17 +36,12 @@ const who = (op: JsonOperation, asOwner: boolean) =>
   `${op.endpoint.name} as ${asOwner ? 'the owner' : 'nobody'}`;
 
 describe('fuzzing every JSON-body route', () => {
-  let t: TestApp;
-  let dir: string;
-  let files: WorldFiles;
+  const c = useWorldApp();
   const operations: JsonOperation[] = [];
   let address = 0;
 
   beforeAll(async () => {
-    t = await createTestApp();
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'takes-fuzz-json-'));
-    files = await makeWorldFiles(dir);
-    const doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json<{
+    const doc = (await c.t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json<{
       paths: Record<
         string,
         Record<
@@ -78,18 +62,13 @@ describe('fuzzing every JSON-body route', () => {
       }
   }, 60_000);
 
-  afterAll(async () => {
-    await t?.close();
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
-  });
-
   /** Sends `body` (JSON text or bytes, as application/json) to the route, as the owner or nobody. */
   async function send(op: JsonOperation, w: World, body: string | Buffer, asOwner: boolean) {
     const url = pathOf(op.endpoint, defaultParams(w, true));
     // A new client address per call: the per-address limits would otherwise answer most calls.
     address += 1;
     const response = await withinTime(
-      t.app.inject({
+      c.t.app.inject({
         method: op.endpoint.method,
         url,
         payload: body,
@@ -109,14 +88,15 @@ describe('fuzzing every JSON-body route', () => {
   /** The world, made again when a call signed its owner out (sign-out is one of the routes). */
   let current: World | undefined;
   async function world(): Promise<World> {
+    current ??= c.world;
     const session = current
-      ? await t.app.inject({
+      ? await c.t.app.inject({
           method: 'GET',
           url: '/api/auth/session',
           headers: { cookie: current.users.owner.cookie },
         })
       : undefined;
-    if (!current || session?.statusCode !== 200) current = await buildWorld(t, files);
+    if (!current || session?.statusCode !== 200) current = await buildWorld(c.t, c.files);
     return current;
   }
 

@@ -1,8 +1,5 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { allEndpoints, isZodSchema, type Endpoint } from '@takes/contract';
 import { ORIGIN } from '../../test/api';
 import {
@@ -12,15 +9,7 @@ import {
   rangeHeader,
   withinTime,
 } from '../../test/fuzz';
-import { createTestApp, type TestApp } from '../../test/test-app';
-import {
-  buildWorld,
-  defaultParams,
-  makeWorldFiles,
-  pathOf,
-  type World,
-  type WorldFiles,
-} from '../../test/world';
+import { defaultParams, pathOf, useWorldApp } from '../../test/world';
 
 /**
  * Hostile path parameters on every route that has them (`../`, `..%2F`, `%00`, 5,000
@@ -65,23 +54,8 @@ const servesRanges = (endpoint: Endpoint) =>
   );
 
 describe('fuzzing path parameters and Range headers', () => {
-  let t: TestApp;
-  let dir: string;
-  let files: WorldFiles;
-  let world: World;
+  const c = useWorldApp();
   let address = 0;
-
-  beforeAll(async () => {
-    t = await createTestApp();
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'takes-fuzz-paths-'));
-    files = await makeWorldFiles(dir);
-    world = await buildWorld(t, files);
-  }, 60_000);
-
-  afterAll(async () => {
-    await t?.close();
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
-  });
 
   async function call(
     endpoint: Endpoint,
@@ -91,13 +65,13 @@ describe('fuzzing path parameters and Range headers', () => {
   ) {
     address += 1;
     return withinTime(
-      t.app.inject({
+      c.t.app.inject({
         method: endpoint.method,
         url,
         remoteAddress: `10.${(address >> 16) & 255}.${(address >> 8) & 255}.${address & 255}`,
         headers: {
           origin: ORIGIN,
-          ...(asOwner ? { cookie: world.users.owner.cookie } : {}),
+          ...(asOwner ? { cookie: c.world.users.owner.cookie } : {}),
           ...headers,
         },
         ...(endpoint.method === 'GET' || endpoint.method === 'DELETE' ? {} : { payload: {} }),
@@ -110,7 +84,7 @@ describe('fuzzing path parameters and Range headers', () => {
   /** The endpoint's path with `name` replaced by `segment` (already encoded), the rest real. */
   function urlWith(endpoint: Endpoint, name: string, segment: string): string {
     const marker = 'FUZZ-MARKER';
-    const params = { '*': 'covers/x/y', ...defaultParams(world, true), [name]: marker };
+    const params = { '*': 'covers/x/y', ...defaultParams(c.world, true), [name]: marker };
     const url = pathOf(endpoint, params);
     return url.replace(marker, segment);
   }
@@ -119,15 +93,15 @@ describe('fuzzing path parameters and Range headers', () => {
   async function worldUrl(endpoint: Endpoint): Promise<string> {
     // A Public project's version for the public route; the world's own for the rest.
     if (endpoint.name === 'streamPublicVersion')
-      return pathOf(endpoint, { versionId: world.publicProject.versionId });
-    if (endpoint.name !== 'getStoredObject') return pathOf(endpoint, defaultParams(world, true));
-    const { original_key: key } = await t.deps.database.db
+      return pathOf(endpoint, { versionId: c.world.publicProject.versionId });
+    if (endpoint.name !== 'getStoredObject') return pathOf(endpoint, defaultParams(c.world, true));
+    const { original_key: key } = await c.t.deps.database.db
       .selectFrom('versions')
       .select('original_key')
-      .where('id', '=', world.version.id)
+      .where('id', '=', c.world.version.id)
       .executeTakeFirstOrThrow();
     const signed = new URL(
-      await t.deps.storage.signedUrl(key ?? '', { expiresInSeconds: 600 }),
+      await c.t.deps.storage.signedUrl(key ?? '', { expiresInSeconds: 600 }),
       ORIGIN,
     );
     return signed.pathname + signed.search;

@@ -138,6 +138,18 @@ describe('a mutated audio corpus through upload and bounce publish', () => {
     }
   }, 180_000);
 
+  it('takes files of every encoder cut short at many points, or refuses them', async () => {
+    for (const original of corpus) {
+      const size = original.content.length;
+      const cuts = [4, 44, Math.floor(size / 3), Math.floor((2 * size) / 3), size - 1];
+      for (const [index, at] of cuts.entries()) {
+        const name = `cut-at-${at}-${original.name}`;
+        const content = original.content.subarray(0, at);
+        await (index % 2 === 0 ? upload(name, content) : publish(name, content));
+      }
+    }
+  }, 180_000);
+
   it('takes randomly mutated files of every encoder, or refuses them, through upload and publish', async () => {
     for (const [index, original] of corpus.entries())
       await fc.assert(

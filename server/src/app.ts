@@ -7,6 +7,7 @@ import { createServices, type Services } from './services';
 import { eventRoutes } from './events/events.routes';
 import { registerErrorHandling } from './http/errors';
 import { serializeRequest } from './http/log-redaction';
+import { registerNulGuard } from './http/nul-characters';
 import { registerOpenApi } from './http/openapi';
 import { registerSecurityHeaders } from './http/security';
 import { registerSpa } from './http/spa';
@@ -94,6 +95,7 @@ export async function buildApp(
   });
 
   registerErrorHandling(app);
+  registerNulGuard(app);
   await registerSecurityHeaders(app, { https: deps.config.publicUrl.startsWith('https://') });
   await registerOpenApi(app, { publicUrl: deps.config.publicUrl.replace(/\/+$/, '') });
 

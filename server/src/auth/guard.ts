@@ -11,6 +11,9 @@ declare module 'fastify' {
   }
 }
 
+/** Visible ASCII: what a token in a header can hold. */
+const BEARER_TOKEN = /^[\x21-\x7e]+$/;
+
 /** Adds `request.user` and the `requireUser` pre-handler for protected routes. */
 export function registerAuthGuard(
   app: FastifyInstance,
@@ -21,7 +24,8 @@ export function registerAuthGuard(
     const headers = toFetchHeaders(request);
     // Audio elements cannot set headers: `?token=` carries a bearer token for them.
     const token = (request.query as { token?: unknown } | undefined)?.token;
-    if (typeof token === 'string' && token && !headers.has('authorization'))
+    // Only a token's own characters: a header cannot carry others (Headers.set throws on them).
+    if (typeof token === 'string' && BEARER_TOKEN.test(token) && !headers.has('authorization'))
       headers.set('authorization', `Bearer ${token}`);
     request.user ??= await auth.currentUser(headers);
     if (!request.user) throw new Unauthenticated(AUTH_MESSAGES.notAuthenticated);

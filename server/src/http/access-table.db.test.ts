@@ -2,7 +2,6 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ACTIONS,
@@ -12,20 +11,16 @@ import {
   type Endpoint,
   type Role,
 } from '@takes/contract';
-import { makeAudio } from '../../test/audio-fixtures';
-import {
-  addMember,
-  buildProject,
-  buildRepo,
-  buildUser,
-  buildVersion,
-  depsOf,
-  publishBounce,
-  type BuiltUser,
-} from '../../test/factories';
 import { ORIGIN } from '../../test/api';
 import { createTestApp, type TestApp } from '../../test/test-app';
-import { storageKeys } from '../modules/audio';
+import {
+  buildWorld,
+  defaultParams,
+  makeWorldFiles,
+  pathOf,
+  type World,
+  type WorldFiles,
+} from '../../test/world';
 
 /**
  * The access table: every operation of the OpenAPI document the running app serves, called as
@@ -87,18 +82,6 @@ function withShareKey(ok: number): Expect {
   return { ...everyone(404), linkVisitor: ok };
 }
 
-/** What one test world holds (a fresh one for each call that changed something). */
-interface World {
-  users: Record<Exclude<Caller, 'anonymous' | 'linkVisitor'>, BuiltUser>;
-  project: { id: string; branchId: string; sideBranchId: string };
-  version: { id: string };
-  comment: { id: string };
-  link: { id: string; hash: string };
-  invitation: { id: string };
-  publicProject: { id: string; versionId: string };
-  repo: { id: string; sha: string; bounceId: string };
-}
-
 interface Call {
   params?: Record<string, string>;
   query?: Record<string, string>;
@@ -116,7 +99,7 @@ interface Row {
   call?: (w: World, caller: Caller) => Call;
 }
 
-let audio: { wav: string; png: string };
+let audio: WorldFiles;
 
 const TABLE: Record<string, Row> = {
   // ---- not about anyone's objects ----
@@ -407,33 +390,6 @@ const TABLE: Record<string, Row> = {
   },
 };
 
-/** The world's objects by path parameter name. */
-function defaultParams(w: World, caller: Caller): Record<string, string> {
-  return {
-    projectId: w.project.id,
-    branchId: w.project.sideBranchId,
-    versionId: w.version.id,
-    commentId: w.comment.id,
-    linkId: w.link.id,
-    hash: caller === 'linkVisitor' ? w.link.hash : 'wrong-key-' + randomUUID().slice(0, 8),
-    id: w.repo.id,
-    bounceId: w.repo.bounceId,
-    sha: w.repo.sha,
-    invitationId: w.invitation.id,
-    userId: w.users.viewer.id,
-    provider: 'google',
-  };
-}
-
-function pathOf(endpoint: Endpoint, params: Record<string, string>): string {
-  return endpoint.path.replace(/:(\w+)|\*/g, (whole, name: string | undefined) => {
-    const key = name ?? '*';
-    const value = params[key];
-    if (value === undefined) throw new Error(`${endpoint.name}: no value for ${whole}`);
-    return key === '*' ? value : encodeURIComponent(value);
-  });
-}
-
 function multipartBody(m: NonNullable<Call['multipart']>): { body: Buffer; type: string } {
   const boundary = `----takes${randomUUID()}`;
   const parts: Buffer[] = [];
@@ -462,18 +418,7 @@ describe('the access table: every operation of the served OpenAPI document, as e
   beforeAll(async () => {
     t = await createTestApp({ env: { ADMIN_EMAILS: 'admin@example.test' } });
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'takes-access-'));
-    audio = {
-      wav: await makeAudio(dir, 'wav', 1),
-      png: path.join(dir, 'cover.png'),
-    };
-    // A 1×1 PNG.
-    fs.writeFileSync(
-      audio.png,
-      Buffer.from(
-        'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-        'base64',
-      ),
-    );
+    audio = await makeWorldFiles(dir);
     const doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json<{
       paths: Record<string, Record<string, { operationId: string; responses: object }>>;
     }>();
@@ -492,131 +437,9 @@ describe('the access table: every operation of the served OpenAPI document, as e
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  async function buildWorld(): Promise<World> {
-    const deps = depsOf(t);
-    const { db } = deps;
-    const owner = await buildUser(db, { name: 'Olive Owner' });
-    const { project, branch } = await buildProject(db, owner.id);
-    const side = {
-      id: randomUUID(),
-      project_id: project.id,
-      name: 'side',
-      is_default: 0,
-      created_at: project.created_at,
-      updated_at: project.created_at,
-    };
-    await db.insertInto('branches').values(side).execute();
-    const version = await buildVersion(
-      deps,
-      { projectId: project.id, branchId: branch.id },
-      { file: audio.wav, processed: true },
-    );
-    const repo = await buildRepo(db, owner.id);
-    const bounce = await publishBounce(deps, repo.id, audio.wav);
-    const coverKey = storageKeys.cover(repo.id, randomUUID());
-    await deps.storage.put(coverKey, Readable.from([fs.readFileSync(audio.png)]), {
-      contentType: 'image/png',
-    });
-    await db
-      .updateTable('repos')
-      .set({ cover_key: coverKey, cover_type: 'image/png' })
-      .where('id', '=', repo.id)
-      .execute();
-
-    const users = { owner } as World['users'];
-    for (const role of ['editor', 'commenter', 'viewer'] as const) {
-      users[role] = await buildUser(db, { name: `A ${role}` });
-      await addMember(db, { projectId: project.id }, users[role].id, role);
-      await addMember(db, { repoId: repo.id }, users[role].id, role);
-    }
-    users.nonMember = await buildUser(db, { name: 'Stranger' });
-    users.removed = await buildUser(db, { name: 'Former editor' });
-    await addMember(db, { projectId: project.id }, users.removed.id, 'editor');
-    await addMember(db, { repoId: repo.id }, users.removed.id, 'editor');
-    await db.deleteFrom('project_members').where('user_id', '=', users.removed.id).execute();
-    await db.deleteFrom('repo_members').where('user_id', '=', users.removed.id).execute();
-
-    const now = new Date().toISOString();
-    const commentId = randomUUID();
-    await db
-      .insertInto('comments')
-      .values({
-        id: commentId,
-        version_id: version.id,
-        user_id: owner.id,
-        visitor_name: null,
-        link_id: null,
-        parent_id: null,
-        content: 'Owner note',
-        timestamp_seconds: 3,
-        resolved_at: null,
-        created_at: now,
-        team_only: 0,
-      })
-      .execute();
-    const link = { id: randomUUID(), hash: randomUUID().replaceAll('-', '') };
-    await db
-      .insertInto('links')
-      .values({
-        id: link.id,
-        hash: link.hash,
-        version_id: version.id,
-        project_id: project.id,
-        owner_id: owner.id,
-        name: 'Band',
-        download_enabled: 1,
-        expires_at: null,
-        revoked_at: null,
-        created_at: now,
-        listeners_see_each_other: 1,
-        play_count: 0,
-        last_played_at: null,
-      })
-      .execute();
-    const invitationId = randomUUID();
-    await db
-      .insertInto('invitations')
-      .values({
-        id: invitationId,
-        project_id: project.id,
-        repo_id: null,
-        email: `invited-${randomUUID()}@example.test`,
-        role: 'commenter',
-        token_hash: randomUUID().replaceAll('-', ''),
-        inviter_id: owner.id,
-        created_at: now,
-        sent_at: now,
-        expires_at: new Date(Date.now() + 86_400_000).toISOString(),
-        accepted_at: null,
-        accepted_by: null,
-        revoked_at: null,
-      })
-      .execute();
-
-    const { project: pub, branch: pubBranch } = await buildProject(db, owner.id, {
-      is_private: 0,
-    });
-    const pubVersion = await buildVersion(
-      deps,
-      { projectId: pub.id, branchId: pubBranch.id },
-      { file: audio.wav, processed: true },
-    );
-
-    return {
-      users,
-      project: { id: project.id, branchId: branch.id, sideBranchId: side.id },
-      version: { id: version.id },
-      comment: { id: commentId },
-      link,
-      invitation: { id: invitationId },
-      publicProject: { id: pub.id, versionId: pubVersion.id },
-      repo: { id: repo.id, sha: bounce.commit_sha, bounceId: bounce.id },
-    };
-  }
-
   async function callAs(endpoint: Endpoint, w: World, caller: Caller, row: Row) {
     const call = row.call?.(w, caller) ?? {};
-    const params = { ...defaultParams(w, caller), ...call.params };
+    const params = { ...defaultParams(w, caller === 'linkVisitor'), ...call.params };
     let url = pathOf(endpoint, params);
     if (call.query) url += `?${new URLSearchParams(call.query).toString()}`;
     const headers: Record<string, string> = { origin: ORIGIN, ...call.headers };
@@ -669,7 +492,7 @@ describe('the access table: every operation of the served OpenAPI document, as e
       const row = TABLE[op.name];
       const endpoint = byName.get(op.name);
       if (!row || !endpoint) continue;
-      let world = await buildWorld();
+      let world = await buildWorld(t, audio);
       for (const caller of CALLERS) {
         const status = await callAs(endpoint, world, caller, row);
         if (status !== row.expect[caller])
@@ -677,7 +500,7 @@ describe('the access table: every operation of the served OpenAPI document, as e
         if (!op.statuses.has(status) && status !== 401)
           undocumented.push(`${op.name} answers ${status} as ${caller}, not in its document`);
         // A call that changed something gets the next caller a fresh world.
-        if (endpoint.method !== 'GET' && status < 300) world = await buildWorld();
+        if (endpoint.method !== 'GET' && status < 300) world = await buildWorld(t, audio);
       }
     }
     expect(mismatches).toEqual([]);

@@ -40,8 +40,12 @@ export interface ProcessingDeps {
 }
 
 export const RENDITIONS = { high: 320, standard: 128 } as const;
-const FAILED_MESSAGE =
+/** What the version or bounce shows when its file could not be processed. */
+export const FAILED_MESSAGE =
   'This file could not be processed. It may be corrupt or truncated; try exporting it again and uploading the new file.';
+/** What it shows when processing ran past the media time limit. */
+export const TIMEOUT_MESSAGE =
+  'Processing took too long and was stopped. Please try again with a shorter file.';
 const MAX_ATTEMPTS = 3;
 
 export type { AudioTable } from './audio.repo';
@@ -200,10 +204,7 @@ export async function processAudio(
       error instanceof NotAudioError ||
       (error instanceof MediaToolError && !(error instanceof MediaTimeoutError));
     if (mediaProblem || context.attempt >= MAX_ATTEMPTS) {
-      const message =
-        error instanceof MediaTimeoutError
-          ? 'Processing took too long and was stopped. Please try again with a shorter file.'
-          : FAILED_MESSAGE;
+      const message = error instanceof MediaTimeoutError ? TIMEOUT_MESSAGE : FAILED_MESSAGE;
       await settle('failed', message);
       context.logger.warn({ table, id: versionId, err: error }, 'audio processing failed');
       return;

@@ -17,6 +17,8 @@ function context(request: FastifyRequest) {
 }
 
 /** Sign-in flows under /api/auth. Only the OAuth callbacks reach better-auth directly. */
+const SIGN_IN_FAILED = 'Sign-in could not be completed. Please try again.';
+
 export const authRoutes =
   (deps: {
     service: AuthService;
@@ -132,6 +134,12 @@ export const authRoutes =
       forwardCookies(reply, response.headers);
       const location = response.headers.get('location');
       if (location) return reply.redirect(location, response.status === 301 ? 301 : 302);
+      if (response.status >= 400) {
+        // better-auth's refusals (an unknown provider, a body it cannot read) in the API's shape.
+        const said = (await response.json().catch(() => null)) as { message?: unknown } | null;
+        const error = typeof said?.message === 'string' ? said.message : SIGN_IN_FAILED;
+        return reply.status(response.status).send({ error });
+      }
       return reply
         .status(response.status)
         .type(response.headers.get('content-type') ?? 'text/plain')

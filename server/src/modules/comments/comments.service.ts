@@ -81,8 +81,12 @@ export class CommentsService {
     teamOnly: boolean;
   }): Promise<Comment> {
     let teamOnly = input.teamOnly;
-    if (input.parentId) {
-      const parent = await this.deps.comments.findParent(input.parentId);
+    // An empty parent id is no parent (as the check below reads it), not a row to point at.
+    const parentId = input.parentId || null;
+    // Milliseconds are all a position means; finer values (1e-81) underflow PostgreSQL's real.
+    const timestamp = input.timestamp == null ? null : Math.round(input.timestamp * 1000) / 1000;
+    if (parentId) {
+      const parent = await this.deps.comments.findParent(parentId);
       // A reply belongs to the same version as the comment it answers.
       if (!parent || parent.version_id !== input.versionId)
         throw new NotFound(SHARE_MESSAGES.commentNotFound);
@@ -101,9 +105,9 @@ export class CommentsService {
           user_id: input.userId,
           visitor_name: input.visitorName,
           link_id: input.linkId,
-          parent_id: input.parentId ?? null,
+          parent_id: parentId,
           content: input.content,
-          timestamp_seconds: input.timestamp ?? null,
+          timestamp_seconds: timestamp,
           resolved_at: null,
           created_at: this.now(),
           team_only: teamOnly ? 1 : 0,
@@ -112,14 +116,14 @@ export class CommentsService {
       );
       const facts = await this.deps.activity.versionFacts(trx, input.versionId);
       await this.deps.activity.record(trx, {
-        kind: input.parentId ? 'comment.replied' : 'comment.posted',
+        kind: parentId ? 'comment.replied' : 'comment.posted',
         projectId: facts.project_id,
         actor,
         targetId: id,
         data: {
           ...versionData(facts),
-          timestamp: input.timestamp ?? null,
-          parent_id: input.parentId ?? null,
+          timestamp,
+          parent_id: parentId,
           team_only: teamOnly,
         },
       });

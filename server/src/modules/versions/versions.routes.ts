@@ -3,6 +3,7 @@ import type { FastifyPluginAsync, preHandlerAsyncHookHandler } from 'fastify';
 import { endpoints, MAX_UPLOAD_BYTES } from '@takes/contract';
 import { userOf } from '../../auth/guard';
 import { HttpError } from '../../http/errors';
+import { holdsNul, NUL_MESSAGE } from '../../http/nul-characters';
 import { route } from '../../http/route';
 import { sendObject, sendStoredAudio } from '../../http/send-object';
 import type { ObjectStore } from '../../storage/object-store';
@@ -58,10 +59,13 @@ export const versionRoutes =
         throw new HttpError(400, 'Send the upload as multipart/form-data');
       const fields: UploadFields = {};
       let file: ReceivedFile | undefined;
+      // Multipart text (fields, the file's name) comes past the JSON guard: the same rule for it.
+      let nul = false;
       try {
         for await (const part of request.parts()) {
           if (part.type === 'file') {
-            if (part.fieldname !== 'audioFile' || file) {
+            nul ||= holdsNul(part.filename);
+            if (part.fieldname !== 'audioFile' || file || nul) {
               part.file.resume();
               continue;
             }
@@ -70,6 +74,7 @@ export const versionRoutes =
             fields[part.fieldname as keyof UploadFields] = part.value;
           }
         }
+        if (nul || holdsNul(fields)) throw new HttpError(400, NUL_MESSAGE);
         return await uploads.createVersion(userOf(request).id, file, fields);
       } finally {
         await uploads.discard(file);

@@ -1,0 +1,233 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll } from 'vitest';
+import type { Endpoint } from '@takes/contract';
+import { storageKeys } from '../src/modules/audio';
+import {
+  addMember,
+  buildProject,
+  buildRepo,
+  buildUser,
+  buildVersion,
+  depsOf,
+  publishBounce,
+  type BuiltUser,
+} from './factories';
+import { makeAudio } from './audio-fixtures';
+import { createTestApp, type TestApp } from './test-app';
+
+/** The files a world is made from: a short WAV and a 1×1 PNG. */
+export interface WorldFiles {
+  wav: string;
+  png: string;
+}
+
+/** Writes the world's files into `dir` (a 1-second WAV by ffmpeg, a 1×1 PNG). */
+export async function makeWorldFiles(dir: string): Promise<WorldFiles> {
+  const png = path.join(dir, 'cover.png');
+  fs.writeFileSync(
+    png,
+    Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+      'base64',
+    ),
+  );
+  return { wav: await makeAudio(dir, 'wav', 1), png };
+}
+
+/** The signed-in people of a world: the owner, members by role, a stranger, a removed member. */
+export type WorldUser = 'owner' | 'editor' | 'commenter' | 'viewer' | 'nonMember' | 'removed';
+
+/** What one test world holds: a project and a repository with everything their routes name. */
+export interface World {
+  users: Record<WorldUser, BuiltUser>;
+  project: { id: string; branchId: string; sideBranchId: string };
+  version: { id: string };
+  comment: { id: string };
+  link: { id: string; hash: string };
+  invitation: { id: string };
+  publicProject: { id: string; versionId: string };
+  repo: { id: string; sha: string; bounceId: string };
+}
+
+/** The world's objects by path parameter name; `withShareKey`: the link's key, else a wrong one. */
+export function defaultParams(w: World, withShareKey: boolean): Record<string, string> {
+  return {
+    projectId: w.project.id,
+    branchId: w.project.sideBranchId,
+    versionId: w.version.id,
+    commentId: w.comment.id,
+    linkId: w.link.id,
+    hash: withShareKey ? w.link.hash : 'wrong-key-' + randomUUID().slice(0, 8),
+    id: w.repo.id,
+    bounceId: w.repo.bounceId,
+    sha: w.repo.sha,
+    invitationId: w.invitation.id,
+    userId: w.users.viewer.id,
+    provider: 'google',
+  };
+}
+
+/** The endpoint's path with `params` put in (each encoded, the wildcard as given). */
+export function pathOf(endpoint: Endpoint, params: Record<string, string>): string {
+  return endpoint.path.replace(/:(\w+)|\*/g, (whole, name: string | undefined) => {
+    const key = name ?? '*';
+    const value = params[key];
+    if (value === undefined) throw new Error(`${endpoint.name}: no value for ${whole}`);
+    return key === '*' ? value : encodeURIComponent(value);
+  });
+}
+
+/**
+ * A fresh world in the test app's database and store: an owner's project (a default and a side
+ * branch, a processed version, a comment, a share link, an invitation), a Public project with a
+ * version, and a repository with a cover and a published bounce. Editor, commenter and viewer are
+ * members of both; `removed` was an editor until their rows were deleted.
+ */
+export async function buildWorld(t: TestApp, files: WorldFiles): Promise<World> {
+  const deps = depsOf(t);
+  const { db } = deps;
+  const owner = await buildUser(db, { name: 'Olive Owner' });
+  const { project, branch } = await buildProject(db, owner.id);
+  const side = {
+    id: randomUUID(),
+    project_id: project.id,
+    name: 'side',
+    is_default: 0,
+    created_at: project.created_at,
+    updated_at: project.created_at,
+  };
+  await db.insertInto('branches').values(side).execute();
+  const version = await buildVersion(
+    deps,
+    { projectId: project.id, branchId: branch.id },
+    { file: files.wav, processed: true },
+  );
+  const repo = await buildRepo(db, owner.id);
+  const bounce = await publishBounce(deps, repo.id, files.wav);
+  const coverKey = storageKeys.cover(repo.id, randomUUID());
+  await deps.storage.put(coverKey, Readable.from([fs.readFileSync(files.png)]), {
+    contentType: 'image/png',
+  });
+  await db
+    .updateTable('repos')
+    .set({ cover_key: coverKey, cover_type: 'image/png' })
+    .where('id', '=', repo.id)
+    .execute();
+
+  const users = { owner } as World['users'];
+  for (const role of ['editor', 'commenter', 'viewer'] as const) {
+    users[role] = await buildUser(db, { name: `A ${role}` });
+    await addMember(db, { projectId: project.id }, users[role].id, role);
+    await addMember(db, { repoId: repo.id }, users[role].id, role);
+  }
+  users.nonMember = await buildUser(db, { name: 'Stranger' });
+  users.removed = await buildUser(db, { name: 'Former editor' });
+  await addMember(db, { projectId: project.id }, users.removed.id, 'editor');
+  await addMember(db, { repoId: repo.id }, users.removed.id, 'editor');
+  await db.deleteFrom('project_members').where('user_id', '=', users.removed.id).execute();
+  await db.deleteFrom('repo_members').where('user_id', '=', users.removed.id).execute();
+
+  const now = new Date().toISOString();
+  const commentId = randomUUID();
+  await db
+    .insertInto('comments')
+    .values({
+      id: commentId,
+      version_id: version.id,
+      user_id: owner.id,
+      visitor_name: null,
+      link_id: null,
+      parent_id: null,
+      content: 'Owner note',
+      timestamp_seconds: 3,
+      resolved_at: null,
+      created_at: now,
+      team_only: 0,
+    })
+    .execute();
+  const link = { id: randomUUID(), hash: randomUUID().replaceAll('-', '') };
+  await db
+    .insertInto('links')
+    .values({
+      id: link.id,
+      hash: link.hash,
+      version_id: version.id,
+      project_id: project.id,
+      owner_id: owner.id,
+      name: 'Band',
+      download_enabled: 1,
+      expires_at: null,
+      revoked_at: null,
+      created_at: now,
+      listeners_see_each_other: 1,
+      play_count: 0,
+      last_played_at: null,
+    })
+    .execute();
+  const invitationId = randomUUID();
+  await db
+    .insertInto('invitations')
+    .values({
+      id: invitationId,
+      project_id: project.id,
+      repo_id: null,
+      email: `invited-${randomUUID()}@example.test`,
+      role: 'commenter',
+      token_hash: randomUUID().replaceAll('-', ''),
+      inviter_id: owner.id,
+      created_at: now,
+      sent_at: now,
+      expires_at: new Date(Date.now() + 86_400_000).toISOString(),
+      accepted_at: null,
+      accepted_by: null,
+      revoked_at: null,
+    })
+    .execute();
+
+  const { project: pub, branch: pubBranch } = await buildProject(db, owner.id, {
+    is_private: 0,
+  });
+  const pubVersion = await buildVersion(
+    deps,
+    { projectId: pub.id, branchId: pubBranch.id },
+    { file: files.wav, processed: true },
+  );
+
+  return {
+    users,
+    project: { id: project.id, branchId: branch.id, sideBranchId: side.id },
+    version: { id: version.id },
+    comment: { id: commentId },
+    link,
+    invitation: { id: invitationId },
+    publicProject: { id: pub.id, versionId: pubVersion.id },
+    repo: { id: repo.id, sha: bounce.commit_sha, bounceId: bounce.id },
+  };
+}
+
+export interface WorldApp {
+  t: TestApp;
+  files: WorldFiles;
+  world: World;
+}
+
+/** A test app with a world in it, made before a test file's tests and removed after them. */
+export function useWorldApp(): WorldApp {
+  const context = {} as WorldApp;
+  let dir: string | undefined;
+  beforeAll(async () => {
+    context.t = await createTestApp();
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'takes-world-'));
+    context.files = await makeWorldFiles(dir);
+    context.world = await buildWorld(context.t, context.files);
+  }, 60_000);
+  afterAll(async () => {
+    await context.t?.close();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+  return context;
+}

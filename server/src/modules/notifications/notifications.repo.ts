@@ -249,96 +249,89 @@ export class NotificationsRepo {
   }
 
   /** What lines and links need about activity rows' actors, places and targets. */
+  /**
+   * What the readable lines of these activity rows need (names, the comment, the version), read
+   * in a few queries for the whole page, one per kind of thing, not one set per row.
+   */
   async contexts(
     rows: ActivityTable[],
     db: Executor = this.db,
   ): Promise<Map<string, ActivityContext>> {
-    const result = new Map<string, ActivityContext>();
-    for (const row of rows) result.set(row.id, await this.context(db, row));
-    return result;
-  }
+    const targets = (test: (kind: string) => boolean) =>
+      unique(rows.filter((r) => r.target_id && test(r.kind)).map((r) => r.target_id as string));
+    const commentIds = targets((kind) => kind.startsWith('comment.'));
+    const linkIds = targets((kind) => kind.startsWith('link.'));
+    const commitRefs = targets((kind) => kind === 'repo.committed');
+    const bounceIds = targets((kind) => kind === 'bounce.published');
+    const memberIds = targets((kind) => kind.startsWith('member.'));
+    const userIds = unique([...rows.map((r) => r.actor_id), ...memberIds]);
+    const projectIds = unique(rows.map((r) => r.project_id));
+    const repoIds = unique(rows.map((r) => r.repo_id));
 
-  private async context(db: Executor, row: ActivityTable): Promise<ActivityContext> {
-    const actor = row.actor_id
-      ? await db
-          .selectFrom('users')
-          .leftJoin('profiles', 'profiles.user_id', 'users.id')
-          .select([
-            'users.name',
-            'profiles.display_name',
-            'profiles.avatar_key',
-            'profiles.updated_at',
-          ])
-          .where('users.id', '=', row.actor_id)
-          .executeTakeFirst()
-      : undefined;
-    const project = row.project_id
-      ? await db
-          .selectFrom('projects')
-          .select('name')
-          .where('id', '=', row.project_id)
-          .executeTakeFirst()
-      : undefined;
-    const repo = row.repo_id
-      ? await db.selectFrom('repos').select('name').where('id', '=', row.repo_id).executeTakeFirst()
-      : undefined;
-    const target = row.target_id;
-    let comment: ActivityContext['comment'] = null;
-    let link: ActivityContext['link'] = null;
-    let versionId: string | null = null;
-    let commitSha: string | null = null;
-    let memberName: string | null = null;
-    if (target && row.kind.startsWith('comment.')) {
-      const c = await db
-        .selectFrom('comments')
-        .select(['version_id', 'timestamp_seconds', 'parent_id'])
-        .where('id', '=', target)
-        .executeTakeFirst();
-      if (c) {
-        comment = {
-          versionId: c.version_id,
-          timestampSeconds: c.timestamp_seconds,
-          parentId: c.parent_id,
-        };
-        versionId = c.version_id;
-      }
-    } else if (target && row.kind.startsWith('version.')) {
-      versionId = target;
-    } else if (target && row.kind.startsWith('link.')) {
-      const l = await db
-        .selectFrom('links')
-        .select(['name', 'version_id'])
-        .where('id', '=', target)
-        .executeTakeFirst();
-      if (l) {
-        link = { name: l.name, versionId: l.version_id };
-        versionId = l.version_id;
-      }
-    } else if (target && row.kind === 'repo.committed') {
-      const c = await db
-        .selectFrom('repo_commits')
-        .select('sha')
-        .where((eb) => eb.or([eb('id', '=', target), eb('sha', '=', target)]))
-        .executeTakeFirst();
-      commitSha = c?.sha ?? null;
-    } else if (target && row.kind === 'bounce.published') {
-      const b = await db
-        .selectFrom('bounces')
-        .innerJoin('repo_commits', 'repo_commits.id', 'bounces.commit_id')
-        .select('repo_commits.sha')
-        .where('bounces.id', '=', target)
-        .executeTakeFirst();
-      commitSha = b?.sha ?? null;
-    } else if (target && row.kind.startsWith('member.')) {
-      const m = await db
-        .selectFrom('users')
-        .leftJoin('profiles', 'profiles.user_id', 'users.id')
-        .select(['users.name', 'profiles.display_name'])
-        .where('users.id', '=', target)
-        .executeTakeFirst();
-      memberName = m ? m.display_name || m.name : null;
-    }
-    const version = versionId
+    const [users, projects, repos, comments, links, commits, bounces] = await Promise.all([
+      userIds.length
+        ? db
+            .selectFrom('users')
+            .leftJoin('profiles', 'profiles.user_id', 'users.id')
+            .select([
+              'users.id',
+              'users.name',
+              'profiles.display_name',
+              'profiles.avatar_key',
+              'profiles.updated_at',
+            ])
+            .where('users.id', 'in', userIds)
+            .execute()
+        : [],
+      projectIds.length
+        ? db.selectFrom('projects').select(['id', 'name']).where('id', 'in', projectIds).execute()
+        : [],
+      repoIds.length
+        ? db.selectFrom('repos').select(['id', 'name']).where('id', 'in', repoIds).execute()
+        : [],
+      commentIds.length
+        ? db
+            .selectFrom('comments')
+            .select(['id', 'version_id', 'timestamp_seconds', 'parent_id'])
+            .where('id', 'in', commentIds)
+            .execute()
+        : [],
+      linkIds.length
+        ? db
+            .selectFrom('links')
+            .select(['id', 'name', 'version_id'])
+            .where('id', 'in', linkIds)
+            .execute()
+        : [],
+      commitRefs.length
+        ? db
+            .selectFrom('repo_commits')
+            .select(['id', 'sha'])
+            .where((eb) => eb.or([eb('id', 'in', commitRefs), eb('sha', 'in', commitRefs)]))
+            .execute()
+        : [],
+      bounceIds.length
+        ? db
+            .selectFrom('bounces')
+            .innerJoin('repo_commits', 'repo_commits.id', 'bounces.commit_id')
+            .select(['bounces.id', 'repo_commits.sha'])
+            .where('bounces.id', 'in', bounceIds)
+            .execute()
+        : [],
+    ]);
+    const userById = byId(users);
+    const commentById = byId(comments);
+    const linkById = byId(links);
+    const versionIdOf = (row: ActivityTable): string | null => {
+      const target = row.target_id;
+      if (!target) return null;
+      if (row.kind.startsWith('comment.')) return commentById.get(target)?.version_id ?? null;
+      if (row.kind.startsWith('version.')) return target;
+      if (row.kind.startsWith('link.')) return linkById.get(target)?.version_id ?? null;
+      return null;
+    };
+    const versionIds = unique(rows.map(versionIdOf));
+    const versions = versionIds.length
       ? await db
           .selectFrom('versions')
           .leftJoin('branches', 'branches.id', 'versions.branch_id')
@@ -349,29 +342,57 @@ export class NotificationsRepo {
             'versions.version_number',
             'branches.name as branch_name',
           ])
-          .where('versions.id', '=', versionId)
-          .executeTakeFirst()
-      : undefined;
-    return {
-      actorName: actor ? actor.display_name || actor.name : null,
-      actorAvatarKey: actor?.avatar_key ?? null,
-      actorProfileUpdatedAt: actor?.updated_at ?? null,
-      projectName: project?.name ?? null,
-      repoName: repo?.name ?? null,
-      comment,
-      version: version
-        ? {
-            id: version.id,
-            projectId: version.project_id,
-            branchId: version.branch_id,
-            branchName: version.branch_name,
-            number: Number(version.version_number),
-          }
-        : null,
-      link,
-      commitSha,
-      memberName,
-    };
+          .where('versions.id', 'in', versionIds)
+          .execute()
+      : [];
+    const versionById = byId(versions);
+    const projectName = new Map(projects.map((p) => [p.id, p.name]));
+    const repoName = new Map(repos.map((r) => [r.id, r.name]));
+    const shaOf = (ref: string) => commits.find((c) => c.id === ref || c.sha === ref)?.sha ?? null;
+    const bounceSha = new Map(bounces.map((b) => [b.id, b.sha]));
+
+    const result = new Map<string, ActivityContext>();
+    for (const row of rows) {
+      const target = row.target_id;
+      const actor = row.actor_id ? userById.get(row.actor_id) : undefined;
+      const c = target && row.kind.startsWith('comment.') ? commentById.get(target) : undefined;
+      const l = target && row.kind.startsWith('link.') ? linkById.get(target) : undefined;
+      const member = target && row.kind.startsWith('member.') ? userById.get(target) : undefined;
+      const versionId = versionIdOf(row);
+      const version = versionId ? versionById.get(versionId) : undefined;
+      result.set(row.id, {
+        actorName: actor ? actor.display_name || actor.name : null,
+        actorAvatarKey: actor?.avatar_key ?? null,
+        actorProfileUpdatedAt: actor?.updated_at ?? null,
+        projectName: (row.project_id && projectName.get(row.project_id)) ?? null,
+        repoName: (row.repo_id && repoName.get(row.repo_id)) ?? null,
+        comment: c
+          ? {
+              versionId: c.version_id,
+              timestampSeconds: c.timestamp_seconds,
+              parentId: c.parent_id,
+            }
+          : null,
+        version: version
+          ? {
+              id: version.id,
+              projectId: version.project_id,
+              branchId: version.branch_id,
+              branchName: version.branch_name,
+              number: Number(version.version_number),
+            }
+          : null,
+        link: l ? { name: l.name, versionId: l.version_id } : null,
+        commitSha:
+          target && row.kind === 'repo.committed'
+            ? shaOf(target)
+            : target && row.kind === 'bounce.published'
+              ? (bounceSha.get(target) ?? null)
+              : null,
+        memberName: member ? member.display_name || member.name : null,
+      });
+    }
+    return result;
   }
 
   // ---- the email batch ----
@@ -488,4 +509,12 @@ function toNotificationRow(r: {
       created_at: r.a_created_at,
     },
   };
+}
+
+function unique(values: readonly (string | null | undefined)[]): string[] {
+  return [...new Set(values.filter((v): v is string => Boolean(v)))];
+}
+
+function byId<T extends { id: string }>(rows: readonly T[]): Map<string, T> {
+  return new Map(rows.map((row) => [row.id, row]));
 }

@@ -53,9 +53,14 @@ export function openDatabase(
     // An idle client cut by the server (a restart, a failover) is an 'error' event on its pool:
     // without a listener Node ends the process. The pool has already dropped the client and
     // opens a new connection for the next query.
+    // A client checked out of the pool (held by a transaction between its statements) has no pool
+    // listener: its own listener keeps the process up, its next statement fails (the transaction
+    // rolls back with an error the caller sees) and the pool discards it when it is released.
     const onError = options.onConnectionError ?? (() => undefined);
-    pool.on('error', onError);
-    authPool.on('error', onError);
+    for (const each of [pool, authPool]) {
+      each.on('error', onError);
+      each.on('connect', (client) => client.on('error', onError));
+    }
     return {
       db,
       authDb,

@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import type { Kysely } from 'kysely';
 import type { ActivityKind } from '@takes/contract';
 import type { Database } from '../db/schema';
@@ -24,4 +25,37 @@ export interface EventBus {
   publish(db: Kysely<Database>, event: LiveEvent): Promise<void>;
   subscribe(listener: (event: LiveEvent) => void): () => void;
   close(): Promise<void>;
+}
+
+/** The listeners of one process's live events; one failing listener does not stop the others. */
+export class LocalSubscribers {
+  private readonly emitter = new EventEmitter();
+
+  constructor() {
+    this.emitter.setMaxListeners(0);
+  }
+
+  get count(): number {
+    return this.emitter.listenerCount('event');
+  }
+
+  add(listener: (event: LiveEvent) => void): () => void {
+    const safe = (event: LiveEvent) => {
+      try {
+        listener(event);
+      } catch {
+        // One subscriber's failure is not another's.
+      }
+    };
+    this.emitter.on('event', safe);
+    return () => this.emitter.off('event', safe);
+  }
+
+  emit(event: LiveEvent): void {
+    this.emitter.emit('event', event);
+  }
+
+  clear(): void {
+    this.emitter.removeAllListeners();
+  }
 }

@@ -1,7 +1,6 @@
-import { EventEmitter } from 'node:events';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
-import type { EventBus, LiveEvent } from './bus';
+import { LocalSubscribers, type EventBus, type LiveEvent } from './bus';
 
 /**
  * The in-process bus of a single process (SQLite). An event is emitted only once the change it
@@ -11,13 +10,11 @@ import type { EventBus, LiveEvent } from './bus';
  * committed or rolled back, and then finds the row, or does not.
  */
 export class EmbeddedEventBus implements EventBus {
-  private readonly emitter = new EventEmitter();
+  private readonly subscribers = new LocalSubscribers();
   private readonly pending = new Set<Promise<void>>();
   private closed = false;
 
-  constructor(private readonly db: Kysely<Database>) {
-    this.emitter.setMaxListeners(0);
-  }
+  constructor(private readonly db: Kysely<Database>) {}
 
   publish(_db: Kysely<Database>, event: LiveEvent): Promise<void> {
     if (this.closed) return Promise.resolve();
@@ -26,7 +23,7 @@ export class EmbeddedEventBus implements EventBus {
       .then(() => this.committed(event))
       .then(
         (committed) => {
-          if (committed && !this.closed) this.emitter.emit('event', event);
+          if (committed && !this.closed) this.subscribers.emit(event);
         },
         () => {
           // The database is closing: nobody is listening any more.
@@ -39,25 +36,17 @@ export class EmbeddedEventBus implements EventBus {
 
   /** How many open streams listen in this process (tests, debugging). */
   get subscriberCount(): number {
-    return this.emitter.listenerCount('event');
+    return this.subscribers.count;
   }
 
   subscribe(listener: (event: LiveEvent) => void): () => void {
-    const safe = (event: LiveEvent) => {
-      try {
-        listener(event);
-      } catch {
-        // One subscriber's failure is not another's.
-      }
-    };
-    this.emitter.on('event', safe);
-    return () => this.emitter.off('event', safe);
+    return this.subscribers.add(listener);
   }
 
   async close(): Promise<void> {
     await Promise.all([...this.pending]);
     this.closed = true;
-    this.emitter.removeAllListeners();
+    this.subscribers.clear();
   }
 
   private async committed(event: LiveEvent): Promise<boolean> {

@@ -1,8 +1,7 @@
-import { EventEmitter } from 'node:events';
 import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
 import type { Database } from '../db/schema';
-import type { EventBus, LiveEvent } from './bus';
+import { LocalSubscribers, type EventBus, type LiveEvent } from './bus';
 
 /**
  * The channel of one Takes installation: keyed by the schema it lives in, so two installations
@@ -27,7 +26,7 @@ export interface PgEventBusOptions {
  * backoff) and listens again.
  */
 export class PgEventBus implements EventBus {
-  private readonly emitter = new EventEmitter();
+  private readonly subscribers = new LocalSubscribers();
   private client: pg.Client | null = null;
   private channel: string | null = null;
   private closed = false;
@@ -35,9 +34,7 @@ export class PgEventBus implements EventBus {
   private failures = 0;
   private pid: number | null = null;
 
-  constructor(private readonly options: PgEventBusOptions) {
-    this.emitter.setMaxListeners(0);
-  }
+  constructor(private readonly options: PgEventBusOptions) {}
 
   /** Connects the listener; start-up fails if the database cannot be reached. */
   async open(): Promise<void> {
@@ -60,19 +57,11 @@ export class PgEventBus implements EventBus {
 
   /** How many open streams listen in this process (tests, debugging). */
   get subscriberCount(): number {
-    return this.emitter.listenerCount('event');
+    return this.subscribers.count;
   }
 
   subscribe(listener: (event: LiveEvent) => void): () => void {
-    const safe = (event: LiveEvent) => {
-      try {
-        listener(event);
-      } catch {
-        // One subscriber's failure is not another's.
-      }
-    };
-    this.emitter.on('event', safe);
-    return () => this.emitter.off('event', safe);
+    return this.subscribers.add(listener);
   }
 
   async close(): Promise<void> {
@@ -81,7 +70,7 @@ export class PgEventBus implements EventBus {
     this.reconnectTimer = null;
     const client = this.client;
     this.client = null;
-    this.emitter.removeAllListeners();
+    this.subscribers.clear();
     if (client) {
       client.removeAllListeners();
       client.on('error', () => {});
@@ -122,7 +111,7 @@ export class PgEventBus implements EventBus {
       } catch {
         return;
       }
-      this.emitter.emit('event', event);
+      this.subscribers.emit(event);
     });
     try {
       await client.connect();

@@ -1,10 +1,6 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ActivityPage, ShareLink } from '@takes/contract';
 import { api, ORIGIN } from '../../../test/api';
-import { makeAudio } from '../../../test/audio-fixtures';
 import {
   buildMember,
   buildProject,
@@ -12,22 +8,16 @@ import {
   buildVersion,
   depsOf,
 } from '../../../test/factories';
-import { createTestApp, type TestApp } from '../../../test/test-app';
+import type { TestApp } from '../../../test/test-app';
 import { isStartOfFile } from '../sharing/sharing.service';
-import { TickingClock } from './testing';
+import { useActivityApp } from './testing';
 
 describe('activity: branches, the project, share links and their plays', () => {
+  const app = useActivityApp('Mix.wav');
   let t: TestApp;
-  let dir: string;
   let wav: string;
-  beforeAll(async () => {
-    t = await createTestApp({ clock: new TickingClock() });
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'takes-activity-'));
-    wav = await makeAudio(dir, 'wav', 1, 'Mix.wav');
-  });
-  afterAll(async () => {
-    await t.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+  beforeAll(() => {
+    ({ t, wav } = app);
   });
 
   const recorded = (projectId: string) =>

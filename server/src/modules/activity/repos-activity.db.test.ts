@@ -1,27 +1,17 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ActivityPage } from '@takes/contract';
 import { api } from '../../../test/api';
-import { makeAudio } from '../../../test/audio-fixtures';
 import { buildMember, buildRepo, buildUser } from '../../../test/factories';
 import { publishFile } from '../../../test/repos-setup';
-import { createTestApp, type TestApp } from '../../../test/test-app';
-import { TickingClock } from './testing';
+import type { TestApp } from '../../../test/test-app';
+import { useActivityApp } from './testing';
 
 describe('activity: repository commits and published bounces', () => {
+  const app = useActivityApp('Night Mix.wav');
   let t: TestApp;
-  let dir: string;
   let wav: string;
-  beforeAll(async () => {
-    t = await createTestApp({ clock: new TickingClock() });
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'takes-activity-'));
-    wav = await makeAudio(dir, 'wav', 1, 'Night Mix.wav');
-  });
-  afterAll(async () => {
-    await t.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+  beforeAll(() => {
+    ({ t, wav } = app);
   });
 
   it('records each commit once (a publish that makes one counts once) and each completed publish', async () => {

@@ -1,10 +1,6 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ActivityPage } from '@takes/contract';
 import { api } from '../../../test/api';
-import { makeAudio } from '../../../test/audio-fixtures';
 import {
   buildMember,
   buildProject,
@@ -13,25 +9,19 @@ import {
   depsOf,
 } from '../../../test/factories';
 import { runJobs } from '../../../test/stored-audio-setup';
-import { createTestApp, type TestApp } from '../../../test/test-app';
+import type { TestApp } from '../../../test/test-app';
 import { processVersionJob } from '../audio/jobs';
 import { processVersion } from '../audio/processing';
-import { TickingClock } from './testing';
+import { useActivityApp } from './testing';
 
 const silent = { info: () => {}, warn: () => {}, error: () => {} };
 
 describe('activity: versions uploaded, processed and failed', () => {
+  const app = useActivityApp('Client Mix.wav');
   let t: TestApp;
-  let dir: string;
   let wav: string;
-  beforeAll(async () => {
-    t = await createTestApp({ clock: new TickingClock() });
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'takes-activity-'));
-    wav = await makeAudio(dir, 'wav', 1, 'Client Mix.wav');
-  });
-  afterAll(async () => {
-    await t.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+  beforeAll(() => {
+    ({ t, wav } = app);
   });
 
   const kinds = async (projectId: string) =>

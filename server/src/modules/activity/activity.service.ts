@@ -18,8 +18,21 @@ export function decodeCursor(raw: string | undefined): ActivityCursor | null {
   const bar = text.indexOf('|');
   const createdAt = text.slice(0, bar);
   const id = text.slice(bar + 1);
-  if (bar <= 0 || !id || Number.isNaN(Date.parse(createdAt))) throw new Invalid('Invalid cursor');
-  return { createdAt, id };
+  const time = bar > 0 && id ? cursorTime(createdAt) : null;
+  if (!time) throw new Invalid('Invalid cursor');
+  return { createdAt: time, id };
+}
+
+/**
+ * A cursor's time as an ISO timestamp both databases read, or null. Date.parse accepts far more
+ * than PostgreSQL does (a year of -977, say): only years 1 to 9999 pass, written out again.
+ */
+export function cursorTime(text: string): string | null {
+  const ms = Date.parse(text);
+  if (Number.isNaN(ms)) return null;
+  const time = new Date(ms);
+  const year = time.getUTCFullYear();
+  return year >= 1 && year <= 9999 ? time.toISOString() : null;
 }
 
 /** Reading the activity of a project or repository (any member), and counting it. */

@@ -10,3 +10,4 @@ export {
   type Actor,
 } from './activity-log';
 export type { Executor, VersionFacts } from './activity.repo';
+export { cursorTime } from './activity.service';

@@ -14,6 +14,7 @@ import {
 import type { Clock } from '../../clock';
 import type { ActivityTable, NotificationsTable } from '../../db/schema';
 import { Gone, Invalid } from '../../errors';
+import { cursorTime } from '../activity';
 import type { JobQueue } from '../../jobs/job-queue';
 import type { JobLogger } from '../../jobs/registry';
 import type { Mailer } from '../../mail/mailer';
@@ -389,7 +390,7 @@ function encodeCursor(row: { created_at: string; id: string }): string {
 
 function decodeCursor(cursor: string): { createdAt: string; id: string } {
   const [createdAt, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  if (!createdAt || !id || Number.isNaN(Date.parse(createdAt)))
-    throw new Invalid('That cursor is not valid.');
-  return { createdAt, id };
+  const time = createdAt && id ? cursorTime(createdAt) : null;
+  if (!time || !id) throw new Invalid('That cursor is not valid.');
+  return { createdAt: time, id };
 }

@@ -22,6 +22,7 @@ import { registerDemoRestrictions } from './modules/demo/demo-policy';
 import { demoRoutes } from './modules/demo/demo.routes';
 import { linkRoutes, ownerSharingRoutes } from './modules/sharing/sharing.routes';
 import { linkCommentRoutes, ownerCommentRoutes } from './modules/comments/comments.routes';
+import { linkReviewRoutes, memberReviewRoutes } from './modules/review';
 import { activityRoutes } from './modules/activity/activity.routes';
 import { workspaceRoutes } from './modules/workspace/workspace.routes';
 import { healthRoutes } from './modules/health/health.routes';
@@ -149,9 +150,15 @@ export async function buildApp(
 
   await app.register(ownerSharingRoutes({ service: services.sharing, requireUser }));
   await app.register(ownerCommentRoutes({ service: services.comments, requireUser }));
-  await app.register(linkRoutes({ service: services.sharing, storage: deps.storage }));
+  await app.register(memberReviewRoutes({ service: services.review, requireUser }));
+  await app.register(
+    linkRoutes({ service: services.sharing, review: services.review, storage: deps.storage }),
+  );
   await app.register(
     linkCommentRoutes({ service: services.comments, sharing: services.sharing, auth: authService }),
+  );
+  await app.register(
+    linkReviewRoutes({ service: services.review, sharing: services.sharing, auth: authService }),
   );
 
   await app.register(publicRoutes({ service: services.publicProjects, storage: deps.storage }));

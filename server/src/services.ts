@@ -15,6 +15,7 @@ import { MagicCodeService } from './modules/auth/magic-code.service';
 import { MagicCodesRepo } from './modules/auth/magic-codes.repo';
 import { CommentsRepo } from './modules/comments/comments.repo';
 import { CommentsService } from './modules/comments/comments.service';
+import { ReviewRepo, ReviewService } from './modules/review';
 import { DemoRepo } from './modules/demo/demo.repo';
 import { DemoService } from './modules/demo/demo.service';
 import { ExportsRepo } from './modules/exports/exports.repo';
@@ -185,6 +186,14 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     limiter,
     activity,
   });
+  const review = new ReviewService({
+    access,
+    repo: new ReviewRepo(db),
+    versions,
+    clock,
+    limiter,
+    activity,
+  });
   // Public projects' read-only pages, for anyone (the policy says whether a project is Public).
   const publicProjects = new PublicService({ access, repo: new PublicRepo(db) });
 
@@ -258,6 +267,7 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     bounces,
     publish,
     sharing,
+    review,
     comments,
     members,
     notifications,

@@ -226,6 +226,7 @@ export async function buildVersion(
     file_url: null,
     created_at: now,
     updated_at: now,
+    review_status: 'in_review',
     ...audio,
     ...options.overrides,
   };

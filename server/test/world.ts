@@ -164,6 +164,7 @@ export async function buildWorld(t: TestApp, files: WorldFiles): Promise<World> 
       revoked_at: null,
       created_at: now,
       listeners_see_each_other: 1,
+      allow_approval: 0,
       play_count: 0,
       last_played_at: null,
     })

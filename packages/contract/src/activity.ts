@@ -10,6 +10,7 @@ export const ACTIVITY_KINDS = [
   'version.processed',
   'version.failed',
   'version.deleted',
+  'version.review_changed',
   'comment.posted',
   'comment.replied',
   'comment.resolved',

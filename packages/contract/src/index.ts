@@ -7,6 +7,7 @@ export * from './activity';
 export * from './exports';
 export * from './public';
 export * from './sharing';
+export * from './review';
 export * from './repos';
 export * from './site';
 export * from './demo';

@@ -162,6 +162,8 @@ export const ACTIONS = {
   publish: 'editor',
   /** Edit a version's tags and message; delete a version or a bounce. */
   editVersions: 'editor',
+  /** Set a version's review status ('In review', 'Changes requested', 'Approved'). */
+  review: 'editor',
   /** Create, rename and delete non-default branches; set the default branch. */
   manageBranches: 'editor',
   /** Create, change and revoke share links. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ownerSummarySchema, roleSchema } from './members';
+import { reviewStatusSchema } from './review';
 
 // Entity fields are snake_case (id, project_id, is_private, created_at…): the desktop app reads them so.
 
@@ -80,12 +81,27 @@ export const versionSchema = z.object({
       truePeakDbfs: z.number().nullable(),
     })
     .nullable(),
+  /** 'In review' (default), 'Changes requested' or 'Approved'. */
+  review_status: reviewStatusSchema,
+  /** The original's stored size in bytes (null for a plain URL). */
+  file_size: z.number().nullable(),
 });
 export type Version = z.infer<typeof versionSchema>;
 
 export const versionWithProjectSchema = versionSchema.extend({
   project: projectSchema.omit({ branches: true }),
 });
+
+/** One side of a compare: the version with its branch's name. */
+export const compareSideSchema = versionSchema.extend({ branch_name: z.string() });
+
+/** GET /api/projects/:projectId/compare?a=&b=: two versions of one project, side by side. */
+export const compareResponseSchema = z.object({
+  project: projectSchema.omit({ branches: true }),
+  a: compareSideSchema,
+  b: compareSideSchema,
+});
+export type CompareResponse = z.infer<typeof compareResponseSchema>;
 
 export const branchWithVersionsSchema = branchSummarySchema.extend({
   versions: z.array(versionSchema),

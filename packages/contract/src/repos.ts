@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { roleSchema } from './members';
+import { reviewStatusSchema } from './review';
 
 // The "audio git" model: repositories with branches and commits,
 // legacy patches shown as commits, and bounces (audio published onto a commit).
@@ -139,6 +140,8 @@ export const recentBounceSchema = z.object({
   project_id: z.string().nullable(),
   project_name: z.string().nullable(),
   version_number: z.number().nullable(),
+  /** A version's review status (null for a repository bounce). */
+  review_status: reviewStatusSchema.nullable(),
 });
 export type RecentBounce = z.infer<typeof recentBounceSchema>;
 

@@ -591,6 +591,32 @@ export const routes = {
       body: 'json',
     } as RouteOf<Endpoints['comments']['setCommentResolved']>,
   },
+  review: {
+    compareVersions: {
+      name: 'compareVersions',
+      method: 'GET',
+      path: '/api/projects/:projectId/compare',
+      body: 'none',
+    } as RouteOf<Endpoints['review']['compareVersions']>,
+    getVersionReview: {
+      name: 'getVersionReview',
+      method: 'GET',
+      path: '/api/versions/:versionId/review',
+      body: 'none',
+    } as RouteOf<Endpoints['review']['getVersionReview']>,
+    setShareLinkReview: {
+      name: 'setShareLinkReview',
+      method: 'PUT',
+      path: '/api/links/hash/:hash/review',
+      body: 'json',
+    } as RouteOf<Endpoints['review']['setShareLinkReview']>,
+    setVersionReview: {
+      name: 'setVersionReview',
+      method: 'PUT',
+      path: '/api/versions/:versionId/review',
+      body: 'json',
+    } as RouteOf<Endpoints['review']['setVersionReview']>,
+  },
   repos: {
     createRepo: {
       name: 'createRepo',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { reviewStateSchema, reviewStatusField } from './review';
 
 /** Link keys: random letters and digits; 22 of them is about 130 bits, too many to guess. */
 export const SHARE_HASH_LENGTH = 22;
@@ -26,12 +27,22 @@ export const createLinkBodySchema = z.object({
   expires_at: z.iso.datetime({ offset: true, error: 'Expiry must be an ISO date-time' }).nullish(),
   /** 'Listeners see each other's comments': off keeps each visitor to their own link's threads. */
   listeners_see_each_other: z.boolean().default(true),
+  /** 'Allow approval': the link's listeners may set the version's review status. */
+  allow_approval: z.boolean().default(false),
 });
 
-/** What the owner may change on an existing link. */
-export const updateLinkBodySchema = z.object({
-  listeners_see_each_other: z.boolean(),
-});
+/** What the owner may change on an existing link (one option or more). */
+export const updateLinkBodySchema = z
+  .object({
+    listeners_see_each_other: z.boolean().optional(),
+    allow_approval: z.boolean().optional(),
+  })
+  .refine(
+    (body) => body.listeners_see_each_other !== undefined || body.allow_approval !== undefined,
+    {
+      message: 'Nothing to change: give listeners_see_each_other or allow_approval',
+    },
+  );
 
 export const shareLinkSchema = z.object({
   id: z.string(),
@@ -44,6 +55,7 @@ export const shareLinkSchema = z.object({
   expires_at: z.string().nullable(),
   created_at: z.string(),
   listeners_see_each_other: z.boolean(),
+  allow_approval: z.boolean(),
   /** Plays by visitors ('Played N times · last played …'). */
   play_count: z.number().int(),
   last_played_at: z.string().nullable(),
@@ -55,6 +67,8 @@ export const sharedVersionSchema = z.object({
     name: z.string(),
     download_enabled: z.boolean(),
     expires_at: z.string().nullable(),
+    /** 'Allow approval': the listener may set the review status. */
+    allow_approval: z.boolean(),
   }),
   project: z.object({ name: z.string() }),
   version: z.object({
@@ -71,6 +85,9 @@ export const sharedVersionSchema = z.object({
     waveform_data: z
       .object({ peaks: z.array(z.number()), duration: z.number().nullable() })
       .nullable(),
+    /** 'Listen in': the qualities that stream now (Original only when downloads are allowed). */
+    qualities: z.array(z.enum(['original', 'high', 'standard'])),
+    review: reviewStateSchema,
   }),
 });
 
@@ -82,7 +99,11 @@ export const commentSchema = z.object({
   author: z.string(),
   avatar_url: z.string().nullable(),
   content: z.string(),
+  /** Where the comment points, in seconds; with end_timestamp it is a passage (a range). */
   timestamp: z.number().nullable(),
+  end_timestamp: z.number().nullable(),
+  /** The version the comment was made on (differs from the asked one with include=previous). */
+  version_number: z.number().int(),
   parent_id: z.string().nullable(),
   resolved: z.boolean(),
   created_at: z.string(),
@@ -105,6 +126,8 @@ const timestampSchema = z
 export const ownerCommentBodySchema = z.object({
   content: contentSchema,
   timestamp: timestampSchema,
+  /** The end of a range comment: after `timestamp` and within the track. */
+  end_timestamp: timestampSchema,
   parent_id: z.string().max(64).nullish(),
   /** 'Team only': never shown through a share link. A reply to a team-only comment is one too. */
   team_only: z.boolean().default(false),
@@ -112,6 +135,17 @@ export const ownerCommentBodySchema = z.object({
 
 /** Visitors write through a link, so they can never write a team-only comment. */
 export const visitorCommentBodySchema = ownerCommentBodySchema.omit({ team_only: true }).extend({
+  visitor_name: z
+    .string({ error: SHARE_MESSAGES.nameRequired })
+    .trim()
+    .min(1, SHARE_MESSAGES.nameRequired)
+    .max(VISITOR_NAME_MAX_LENGTH, SHARE_MESSAGES.nameTooLong)
+    .optional(),
+});
+
+/** A visitor gives their name (a signed-in listener's account name is used instead). */
+export const visitorReviewBodySchema = z.object({
+  status: reviewStatusField,
   visitor_name: z
     .string({ error: SHARE_MESSAGES.nameRequired })
     .trim()

@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { ReviewStatus } from '@takes/contract';
 
 /**
  * Table types for Kysely. Timestamps are ISO-8601 UTC strings on both dialects
@@ -186,6 +187,8 @@ export interface VersionsTable {
   loudness: string | null;
   /** JSON: { high?: { key, size }, standard?: { key, size } }. */
   renditions: string;
+  /** 'in_review' (default) | 'changes_requested' | 'approved'; every change is in version_reviews. */
+  review_status: ReviewStatus;
   /** A plain URL given to POST /versions/create (no stored original). */
   file_url: string | null;
   created_at: string;
@@ -208,6 +211,19 @@ export interface LinksTable {
   /** Plays by visitors (a stream request for the start of the file); nothing about them is kept. */
   play_count: number;
   last_played_at: string | null;
+  /** 1: 'Allow approval', the link's listeners may set the version's review status. */
+  allow_approval: number;
+}
+
+/** One change of a version's review status: by a member, or by a visitor through a link. */
+export interface VersionReviewsTable {
+  id: string;
+  version_id: string;
+  status: ReviewStatus;
+  user_id: string | null;
+  visitor_name: string | null;
+  link_id: string | null;
+  created_at: string;
 }
 
 export interface CommentsTable {
@@ -219,6 +235,8 @@ export interface CommentsTable {
   parent_id: string | null;
   content: string;
   timestamp_seconds: number | null;
+  /** The end of a range comment (after timestamp_seconds); null for a point or no time. */
+  end_timestamp_seconds: number | null;
   resolved_at: string | null;
   created_at: string;
   /** 1: shown to the team only, never through a share link (replies inherit it). */
@@ -468,6 +486,7 @@ export interface Database {
   bounce_uploads: BounceUploadsTable;
   links: LinksTable;
   comments: CommentsTable;
+  version_reviews: VersionReviewsTable;
   projects: ProjectsTable;
   branches: BranchesTable;
   versions: VersionsTable;

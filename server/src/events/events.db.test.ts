@@ -108,6 +108,7 @@ describe(`live updates: /api/events (${testDialect()})`, () => {
         revoked_at: null,
         created_at: new Date().toISOString(),
         listeners_see_each_other: 1,
+        allow_approval: 0,
         play_count: 0,
         last_played_at: null,
       })

@@ -23,7 +23,11 @@ export const listVersionComments = defineEndpoint({
   tag,
   auth: signedIn,
   params: versionParams,
-  query: z.object({ resolved: z.enum(['include', 'exclude']).default('include') }),
+  query: z.object({
+    resolved: z.enum(['include', 'exclude']).default('include'),
+    /** 'previous': also the comments of the branch's earlier versions (each with its version_number). */
+    include: z.enum(['previous']).optional(),
+  }),
   responses: { 200: z.array(commentSchema) },
   errors: [400, 401, 404],
 });

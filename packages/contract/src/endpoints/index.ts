@@ -13,6 +13,7 @@ import * as profiles from './profiles';
 import * as publicPages from './public';
 import * as projects from './projects';
 import * as repos from './repos';
+import * as review from './review';
 import * as sharing from './sharing';
 import * as site from './site';
 import * as storage from './storage';
@@ -34,6 +35,7 @@ export const endpoints = {
   versions,
   sharing,
   comments,
+  review,
   repos,
   bounces,
   audioGit,

@@ -1,4 +1,11 @@
-import { ROLE_LABELS, type ActivityItem, type ActivityKind, type Role } from '@takes/contract';
+import {
+  REVIEW_STATUS_LABELS,
+  ROLE_LABELS,
+  type ActivityItem,
+  type ActivityKind,
+  type ReviewStatus,
+  type Role,
+} from '@takes/contract';
 import { avatarUrl } from '../auth/auth.service';
 import type { ActivityRow } from './activity.repo';
 
@@ -12,6 +19,8 @@ interface ActivityData {
   version_id?: string;
   version_number?: number;
   timestamp?: number | null;
+  end_timestamp?: number | null;
+  status?: string;
   link_name?: string;
   member_name?: string;
   role?: string;
@@ -31,6 +40,12 @@ export function formatSeconds(total: number): string {
   return hours > 0
     ? `${hours}:${String(minutes).padStart(2, '0')}:${seconds}`
     : `${minutes}:${seconds}`;
+}
+
+function reviewLabel(status: string | undefined): string {
+  return status && status in REVIEW_STATUS_LABELS
+    ? REVIEW_STATUS_LABELS[status as ReviewStatus]
+    : 'reviewed';
 }
 
 function roleLabel(role: string | undefined): string {
@@ -56,7 +71,12 @@ function parseData(raw: string): ActivityData {
 /** The readable line, e.g. "Maya commented at 1:23 on Version 4". */
 export function summarize(kind: ActivityKind, actor: string, d: ActivityData): string {
   const version = d.version_number !== undefined ? `Version ${d.version_number}` : 'a version';
-  const at = typeof d.timestamp === 'number' ? ` at ${formatSeconds(d.timestamp)}` : '';
+  const at =
+    typeof d.timestamp === 'number'
+      ? typeof d.end_timestamp === 'number'
+        ? ` at ${formatSeconds(d.timestamp)}–${formatSeconds(d.end_timestamp)}`
+        : ` at ${formatSeconds(d.timestamp)}`
+      : '';
   const link = d.link_name ? `the share link '${d.link_name}'` : 'a share link';
   switch (kind) {
     case 'version.uploaded':
@@ -67,6 +87,8 @@ export function summarize(kind: ActivityKind, actor: string, d: ActivityData): s
       return `Processing failed for ${version}${d.branch_name ? ` on ${d.branch_name}` : ''}`;
     case 'version.deleted':
       return `${actor} deleted ${version}${d.branch_name ? ` from ${d.branch_name}` : ''}`;
+    case 'version.review_changed':
+      return `${actor} marked ${version} as ${reviewLabel(d.status)}`;
     case 'comment.posted':
       return `${actor} commented${at} on ${version}`;
     case 'comment.replied':

@@ -99,6 +99,7 @@ describe('stored originals and clean-up: big deletions', () => {
         file_url: null,
         created_at: now,
         updated_at: now,
+        review_status: 'in_review' as const,
         ...processedColumns(id, originalOf(i)),
       };
     });
@@ -211,6 +212,7 @@ describe('stored originals and clean-up: big deletions', () => {
         file_url: null,
         created_at: now,
         updated_at: now,
+        review_status: 'in_review' as const,
         ...processedColumns(id, originalOf(i)),
       };
     });

@@ -3,6 +3,7 @@ import type { CommentsTable, Database } from '../../db/schema';
 
 /** A comment with what its author line needs: the profile's name and avatar, the account name. */
 export interface CommentRow extends CommentsTable {
+  version_number: number;
   display_name: string | null;
   user_name: string | null;
   avatar_key: string | null;
@@ -13,10 +14,17 @@ export interface CommentRow extends CommentsTable {
 export class CommentsRepo {
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** A version's comments with their authors, oldest first. */
-  listForVersion(versionId: string, options: { includeResolved: boolean }): Promise<CommentRow[]> {
+  /**
+   * A version's comments with their authors, oldest first; with `previous`, also those of the
+   * same branch's earlier versions (each row says its version's number).
+   */
+  listForVersion(
+    versionId: string,
+    options: { includeResolved: boolean; previous?: boolean },
+  ): Promise<CommentRow[]> {
     let query = this.db
       .selectFrom('comments')
+      .innerJoin('versions', 'versions.id', 'comments.version_id')
       .leftJoin('profiles', 'profiles.user_id', 'comments.user_id')
       .leftJoin('users', 'users.id', 'comments.user_id')
       .selectAll('comments')
@@ -25,10 +33,39 @@ export class CommentsRepo {
         'users.name as user_name',
         'profiles.avatar_key',
         'profiles.updated_at as profile_updated_at',
-      ])
-      .where('comments.version_id', '=', versionId);
+        'versions.version_number',
+      ]);
+    if (options.previous) {
+      // This version and the earlier ones of its branch.
+      const self = this.db.selectFrom('versions as self').where('self.id', '=', versionId);
+      query = query
+        .where('versions.branch_id', '=', self.select('self.branch_id'))
+        .where('versions.version_number', '<=', self.select('self.version_number'));
+    } else {
+      query = query.where('comments.version_id', '=', versionId);
+    }
     if (!options.includeResolved) query = query.where('comments.resolved_at', 'is', null);
     return query.orderBy('comments.created_at').orderBy('comments.id').execute();
+  }
+
+  /** How long a version's audio is (seconds), when processing or probing has found out. */
+  async versionDuration(versionId: string): Promise<number | null> {
+    const row = await this.db
+      .selectFrom('versions')
+      .select(['metadata', 'waveform'])
+      .where('id', '=', versionId)
+      .executeTakeFirst();
+    for (const json of [row?.metadata, row?.waveform]) {
+      if (!json) continue;
+      try {
+        const duration = (JSON.parse(json) as { duration?: unknown }).duration;
+        if (typeof duration === 'number' && Number.isFinite(duration) && duration > 0)
+          return duration;
+      } catch {
+        // Unreadable JSON says nothing about the length.
+      }
+    }
+    return null;
   }
 
   transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
@@ -39,10 +76,16 @@ export class CommentsRepo {
   find(
     commentId: string,
     db: Kysely<Database> = this.db,
-  ): Promise<Pick<CommentsTable, 'version_id' | 'timestamp_seconds' | 'parent_id'> | undefined> {
+  ): Promise<
+    | Pick<
+        CommentsTable,
+        'version_id' | 'timestamp_seconds' | 'end_timestamp_seconds' | 'parent_id'
+      >
+    | undefined
+  > {
     return db
       .selectFrom('comments')
-      .select(['version_id', 'timestamp_seconds', 'parent_id'])
+      .select(['version_id', 'timestamp_seconds', 'end_timestamp_seconds', 'parent_id'])
       .where('id', '=', commentId)
       .executeTakeFirst();
   }

@@ -24,12 +24,14 @@ export const ownerCommentRoutes =
         userOf(request).id,
         request.params.versionId,
         request.query.resolved === 'include',
+        request.query.include === 'previous',
       ),
     );
     route(app, api.addVersionComment, {}, (request) =>
       service.addMemberComment(userOf(request).id, request.params.versionId, {
         content: request.body.content,
         timestamp: request.body.timestamp,
+        endTimestamp: request.body.end_timestamp,
         parentId: request.body.parent_id,
         teamOnly: request.body.team_only,
       }),
@@ -67,6 +69,7 @@ export const linkCommentRoutes =
         visitorName: user ? null : (request.body.visitor_name ?? null),
         content: request.body.content,
         timestamp: request.body.timestamp,
+        endTimestamp: request.body.end_timestamp,
         parentId: request.body.parent_id,
       });
     });

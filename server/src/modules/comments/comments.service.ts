@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { SHARE_MESSAGES, type Comment } from '@takes/contract';
+import { REVIEW_MESSAGES, SHARE_MESSAGES, type Comment } from '@takes/contract';
 import { AUTH_RATE_RULES, type RateLimiter } from '../../auth/rate-limiter';
 import type { Clock } from '../../clock';
 import type { CommentsTable, LinksTable } from '../../db/schema';
@@ -9,6 +9,9 @@ import type { OpenedLink } from '../sharing/sharing.service';
 import type { CommentRow, CommentsRepo } from './comments.repo';
 import type { AccessPolicy } from '../access';
 import { versionData, type ActivityLog, type Actor, type Executor } from '../activity';
+
+/** A time may pass the stored length by this much (lengths and times are rounded). */
+const TIME_MARGIN_SECONDS = 0.05;
 
 /**
  * Comments on versions: the team's (the project's members under their own accounts, maybe
@@ -50,9 +53,12 @@ export class CommentsService {
     userId: string,
     versionId: string,
     includeResolved: boolean,
+    previous = false,
   ): Promise<Comment[]> {
     await this.deps.access.version(userId, versionId, 'view', SHARE_MESSAGES.versionNotFound);
-    return this.listComments(versionId, { includeResolved });
+    return (await this.deps.comments.listForVersion(versionId, { includeResolved, previous })).map(
+      toComment,
+    );
   }
 
   /** A member comments or replies under their own account (Commenter and up). */
@@ -62,6 +68,7 @@ export class CommentsService {
     input: {
       content: string;
       timestamp: number | null | undefined;
+      endTimestamp?: number | null | undefined;
       parentId: string | null | undefined;
       teamOnly: boolean;
     },
@@ -77,6 +84,7 @@ export class CommentsService {
     linkId: string | null;
     content: string;
     timestamp: number | null | undefined;
+    endTimestamp?: number | null | undefined;
     parentId: string | null | undefined;
     teamOnly: boolean;
   }): Promise<Comment> {
@@ -85,6 +93,8 @@ export class CommentsService {
     const parentId = input.parentId || null;
     // Milliseconds are all a position means; finer values (1e-81) underflow PostgreSQL's real.
     const timestamp = input.timestamp == null ? null : Math.round(input.timestamp * 1000) / 1000;
+    const end = input.endTimestamp == null ? null : Math.round(input.endTimestamp * 1000) / 1000;
+    await this.checkTimes(input.versionId, timestamp, end);
     if (parentId) {
       const parent = await this.deps.comments.findParent(parentId);
       // A reply belongs to the same version as the comment it answers.
@@ -108,6 +118,7 @@ export class CommentsService {
           parent_id: parentId,
           content: input.content,
           timestamp_seconds: timestamp,
+          end_timestamp_seconds: end,
           resolved_at: null,
           created_at: this.now(),
           team_only: teamOnly ? 1 : 0,
@@ -123,6 +134,7 @@ export class CommentsService {
         data: {
           ...versionData(facts),
           timestamp,
+          end_timestamp: end,
           parent_id: parentId,
           team_only: teamOnly,
         },
@@ -142,6 +154,7 @@ export class CommentsService {
       userId: string | null;
       content: string;
       timestamp: number | null | undefined;
+      endTimestamp?: number | null | undefined;
       parentId: string | null | undefined;
     },
   ) {
@@ -169,6 +182,24 @@ export class CommentsService {
       ...input,
       teamOnly: false,
     });
+  }
+
+  /**
+   * A range needs a start before its end, and both within the track (when its length is known:
+   * still being probed, it cannot be checked; a small margin covers rounding of the length).
+   */
+  private async checkTimes(versionId: string, start: number | null, end: number | null) {
+    if (end === null) {
+      if (start === null) return;
+    } else {
+      if (start === null) throw new Invalid(REVIEW_MESSAGES.rangeNeedsStart);
+      if (end <= start) throw new Invalid(REVIEW_MESSAGES.rangeEndBeforeStart);
+    }
+    const duration = await this.deps.comments.versionDuration(versionId);
+    if (duration === null) return;
+    const limit = duration + TIME_MARGIN_SECONDS;
+    if (start !== null && start > limit) throw new Invalid(REVIEW_MESSAGES.timeBeyondTrack);
+    if (end !== null && end > limit) throw new Invalid(REVIEW_MESSAGES.rangeBeyondTrack);
   }
 
   /** Deletes a comment with its replies: its author (Commenter and up) or an Editor. */
@@ -214,7 +245,12 @@ export class CommentsService {
     kind: 'comment.resolved' | 'comment.reopened' | 'comment.deleted',
     userId: string,
     commentId: string,
-    comment: { version_id: string; timestamp_seconds: number | null; parent_id: string | null },
+    comment: {
+      version_id: string;
+      timestamp_seconds: number | null;
+      end_timestamp_seconds: number | null;
+      parent_id: string | null;
+    },
   ): Promise<void> {
     const facts = await this.deps.activity.versionFacts(trx, comment.version_id);
     await this.deps.activity.record(trx, {
@@ -225,6 +261,7 @@ export class CommentsService {
       data: {
         ...versionData(facts),
         timestamp: comment.timestamp_seconds,
+        end_timestamp: comment.end_timestamp_seconds,
         parent_id: comment.parent_id,
       },
     });
@@ -284,6 +321,8 @@ function toComment(row: CommentRow): Comment {
       row.user_id && row.avatar_key ? avatarUrl(row.user_id, row.profile_updated_at) : null,
     content: row.content,
     timestamp: row.timestamp_seconds,
+    end_timestamp: row.end_timestamp_seconds,
+    version_number: row.version_number,
     parent_id: row.parent_id,
     resolved: row.resolved_at !== null,
     created_at: row.created_at,

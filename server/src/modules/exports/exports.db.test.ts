@@ -136,6 +136,7 @@ describe('data exports', () => {
         revoked_at: null,
         created_at: now,
         listeners_see_each_other: 1,
+        allow_approval: 0,
         play_count: 3,
         last_played_at: now,
       })

@@ -1,5 +1,7 @@
 import {
+  REVIEW_STATUS_LABELS,
   ROLE_LABELS,
+  type ReviewStatus,
   type ActivityItem,
   type ActivityKind,
   type MemberRole,
@@ -82,6 +84,14 @@ function summaryOf(
       return `${version} could not be processed`;
     case 'version.deleted':
       return `${actor} deleted ${version}`;
+    case 'version.review_changed': {
+      const status = str(data.status);
+      const label =
+        status && status in REVIEW_STATUS_LABELS
+          ? REVIEW_STATUS_LABELS[status as ReviewStatus]
+          : 'reviewed';
+      return `${actor} marked ${version} as ${label}`;
+    }
     case 'link.created':
       return `${actor} created the link '${linkName}'`;
     case 'link.revoked':

@@ -36,6 +36,8 @@ import type { Audience, Executor, NotificationRow, NotificationsRepo } from './n
 const CATEGORY_OF: Partial<Record<ActivityKind, NotificationCategory>> = {
   'comment.posted': 'comments',
   'comment.replied': 'comments',
+  // An approval or a change request is feedback, heard like a comment.
+  'version.review_changed': 'comments',
   'version.uploaded': 'versions',
   'bounce.published': 'versions',
   'repo.committed': 'versions',

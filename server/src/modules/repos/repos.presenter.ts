@@ -1,6 +1,7 @@
 import type {
   Bounce,
   RecentBounce,
+  ReviewStatus,
   RepoBranch,
   Repository,
   Role,
@@ -103,6 +104,7 @@ export function toRecentBounce(row: BounceRow): RecentBounce {
     project_id: null,
     project_name: null,
     version_number: null,
+    review_status: null,
   };
 }
 
@@ -117,6 +119,7 @@ export function toRecentVersion(v: {
   file_url: string | null;
   project_id: string;
   project_name: string;
+  review_status: ReviewStatus;
 }): RecentBounce {
   const { waveform, duration } = audioView(v);
   return {
@@ -135,5 +138,6 @@ export function toRecentVersion(v: {
     project_id: v.project_id,
     project_name: v.project_name,
     version_number: v.version_number,
+    review_status: v.review_status,
   };
 }

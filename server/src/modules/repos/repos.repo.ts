@@ -310,6 +310,7 @@ export class ReposRepo {
         'v.message',
         'v.original_key',
         'v.file_url',
+        'v.review_status',
         'p.id as project_id',
         'p.name as project_name',
       ])

@@ -37,10 +37,21 @@ export class LinksRepo {
   }
 
   /** False when the link is revoked (or gone). */
-  async setListenersSeeEachOther(linkId: string, value: boolean): Promise<boolean> {
+  /** Changes a live link's options ('Listeners see each other's comments', 'Allow approval'). */
+  async setOptions(
+    linkId: string,
+    options: {
+      listeners_see_each_other?: boolean | undefined;
+      allow_approval?: boolean | undefined;
+    },
+  ): Promise<boolean> {
+    const set: { listeners_see_each_other?: number; allow_approval?: number } = {};
+    if (options.listeners_see_each_other !== undefined)
+      set.listeners_see_each_other = options.listeners_see_each_other ? 1 : 0;
+    if (options.allow_approval !== undefined) set.allow_approval = options.allow_approval ? 1 : 0;
     const result = await this.db
       .updateTable('links')
-      .set({ listeners_see_each_other: value ? 1 : 0 })
+      .set(set)
       .where('id', '=', linkId)
       .where('revoked_at', 'is', null)
       .executeTakeFirst();

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyPluginAsync, preHandlerAsyncHookHandler } from 'fastify';
-import { endpoints, SHARE_MESSAGES } from '@takes/contract';
+import { endpoints, SHARE_MESSAGES, type ReviewState } from '@takes/contract';
 import { userOf } from '../../auth/guard';
 import { Forbidden } from '../../errors';
 import { route } from '../../http/route';
@@ -52,14 +52,19 @@ export const ownerSharingRoutes =
 
 /** What anyone holding a link may do: see, listen and maybe download (comments: modules/comments). */
 export const linkRoutes =
-  (deps: { service: SharingService; storage: ObjectStore }): FastifyPluginAsync =>
+  (deps: {
+    service: SharingService;
+    review: { state(versionId: string): Promise<ReviewState> };
+    storage: ObjectStore;
+  }): FastifyPluginAsync =>
   (app) => {
     const { service } = deps;
     hideShareUrls(app);
 
-    route(app, api.openShareLink, {}, async (request) =>
-      service.sharedPage(await service.open(request.params.hash, request.ip)),
-    );
+    route(app, api.openShareLink, {}, async (request) => {
+      const opened = await service.open(request.params.hash, request.ip);
+      return service.sharedPage(opened, await deps.review.state(opened.version.id));
+    });
 
     route(app, api.streamShareLink, {}, async (request, reply) => {
       const { link, version } = await service.open(request.params.hash, request.ip);

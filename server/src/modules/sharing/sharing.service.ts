@@ -1,5 +1,10 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import { SHARE_HASH_LENGTH, SHARE_MESSAGES, type ShareLink } from '@takes/contract';
+import {
+  SHARE_HASH_LENGTH,
+  SHARE_MESSAGES,
+  type ReviewState,
+  type ShareLink,
+} from '@takes/contract';
 import type { Clock } from '../../clock';
 import { AUTH_RATE_RULES, type RateLimiter } from '../../auth/rate-limiter';
 import type { LinksTable, ProjectsTable, VersionsTable } from '../../db/schema';
@@ -61,6 +66,7 @@ export class SharingService {
       download_enabled: boolean;
       expires_at?: string | null | undefined;
       listeners_see_each_other?: boolean | undefined;
+      allow_approval?: boolean | undefined;
     },
   ): Promise<ShareLink> {
     await this.deps.access.version(userId, versionId, 'share', SHARE_MESSAGES.versionNotFound);
@@ -79,6 +85,7 @@ export class SharingService {
       revoked_at: null,
       created_at: this.now(),
       listeners_see_each_other: input.listeners_see_each_other === false ? 0 : 1,
+      allow_approval: input.allow_approval === true ? 1 : 0,
       play_count: 0,
       last_played_at: null,
     };
@@ -98,13 +105,10 @@ export class SharingService {
   async updateLink(
     userId: string,
     linkId: string,
-    input: { listeners_see_each_other: boolean },
+    input: { listeners_see_each_other?: boolean | undefined; allow_approval?: boolean | undefined },
   ): Promise<ShareLink> {
     await this.deps.access.link(userId, linkId, 'share', SHARE_MESSAGES.linkNotFound);
-    const updated = await this.deps.links.setListenersSeeEachOther(
-      linkId,
-      input.listeners_see_each_other,
-    );
+    const updated = await this.deps.links.setOptions(linkId, input);
     if (!updated) throw new NotFound(SHARE_MESSAGES.linkNotFound);
     return toLink(await this.deps.links.findById(linkId));
   }
@@ -176,21 +180,24 @@ export class SharingService {
 
   /**
    * The audio a link may stream. With download rights: the quality asked for (the original until
-   * renditions exist). Without: the standard rendition only, never the original in any format, so
-   * until processing has made it the link must wait.
+   * renditions exist). Without: a rendition only ('Listen in' High or Standard; the standard one
+   * when Original is asked), never the original in any format, so until processing has made the
+   * standard rendition the link must wait.
    */
   linkAudio(
     { link, version }: Pick<OpenedLink, 'link' | 'version'>,
     quality: 'original' | 'high' | 'standard',
   ): LinkAudio {
     if (link.download_enabled === 1) return { ready: true, audio: pickAudio(version, quality) };
-    const standard = parseJson<Renditions>(version.renditions, {}).standard;
-    if (standard) return { ready: true, audio: pickAudio(version, 'standard') };
+    const renditions = parseJson<Renditions>(version.renditions, {});
+    if (quality === 'high' && renditions.high)
+      return { ready: true, audio: pickAudio(version, 'high') };
+    if (renditions.standard) return { ready: true, audio: pickAudio(version, 'standard') };
     if (version.status === 'failed') throw new NotFound('This quality is not available');
     return { ready: false };
   }
 
-  sharedPage(opened: OpenedLink) {
+  sharedPage(opened: OpenedLink, review: ReviewState) {
     const { link, version, project } = opened;
     const view = toVersion(version);
     return {
@@ -198,6 +205,7 @@ export class SharingService {
         name: link.name,
         download_enabled: link.download_enabled === 1,
         expires_at: link.expires_at,
+        allow_approval: link.allow_approval === 1,
       },
       project: { name: project.name },
       version: {
@@ -208,6 +216,8 @@ export class SharingService {
         status: version.status,
         audio_ready: this.audioReady(opened),
         waveform_data: view.waveform_data,
+        qualities: linkQualities(link, version),
+        review,
       },
     };
   }
@@ -223,6 +233,19 @@ export class SharingService {
   private now(): string {
     return this.deps.clock.now().toISOString();
   }
+}
+
+/** 'Listen in' on a link: the renditions made so far, and Original only with download rights. */
+export function linkQualities(
+  link: Pick<LinksTable, 'download_enabled'>,
+  version: Pick<VersionsTable, 'renditions' | 'original_key'>,
+): ('standard' | 'high' | 'original')[] {
+  const renditions = parseJson<Renditions>(version.renditions, {});
+  const qualities: ('standard' | 'high' | 'original')[] = [];
+  if (renditions.standard) qualities.push('standard');
+  if (renditions.high) qualities.push('high');
+  if (link.download_enabled === 1 && version.original_key) qualities.push('original');
+  return qualities;
 }
 
 /** No Range header, or a range that starts at the first byte ("bytes=0-", "bytes=0-1023"). */
@@ -243,6 +266,7 @@ function toLink(row: LinksTable): ShareLink {
     expires_at: row.expires_at,
     created_at: row.created_at,
     listeners_see_each_other: row.listeners_see_each_other === 1,
+    allow_approval: row.allow_approval === 1,
     play_count: row.play_count,
     last_played_at: row.last_played_at,
   };

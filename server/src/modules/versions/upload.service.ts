@@ -187,6 +187,7 @@ export class UploadService {
             waveform: null,
             loudness: null,
             renditions: '{}',
+            review_status: 'in_review',
             file_url: null,
             created_at: now,
             updated_at: now,

@@ -22,5 +22,7 @@ export function toVersion(row: VersionsTable): Version {
     waveform_data: waveform ? { peaks: waveform.overview, duration: waveform.duration } : null,
     metadata: parseJson<Record<string, unknown> | null>(row.metadata, null),
     loudness: parseJson(row.loudness, null),
+    review_status: row.review_status,
+    file_size: row.original_size,
   };
 }

@@ -144,6 +144,7 @@ export class VersionsService {
               waveform: null,
               loudness: null,
               renditions: '{}',
+              review_status: 'in_review',
               file_url: input.file_url,
               created_at: now,
               updated_at: now,

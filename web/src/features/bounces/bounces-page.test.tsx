@@ -27,6 +27,7 @@ function recent(overrides: Partial<RecentBounce>): RecentBounce {
     stream_url: '/api/repos/r1/bounces/b1/stream',
     waveform_json: { min: [-0.5], max: [0.5], duration: 75 },
     repo_id: 'r1',
+    review_status: null,
     repo_name: 'Night Drive',
     branch: 'main',
     commit_sha: 'a'.repeat(40),

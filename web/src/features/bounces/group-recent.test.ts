@@ -13,6 +13,7 @@ function item(overrides: Partial<RecentBounce>): RecentBounce {
     stream_url: '/api/repos/r1/bounces/b1/stream',
     waveform_json: null,
     repo_id: 'r1',
+    review_status: null,
     repo_name: 'Album',
     branch: 'main',
     commit_sha: 'a'.repeat(40),

@@ -12,6 +12,8 @@ function comment(id: string, createdAt: string, parentId: string | null = null):
     avatar_url: null,
     content: id,
     timestamp: null,
+    end_timestamp: null,
+    version_number: 1,
     parent_id: parentId,
     resolved: false,
     created_at: createdAt,

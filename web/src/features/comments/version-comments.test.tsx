@@ -30,6 +30,8 @@ function comment(overrides: Partial<Comment>): Comment {
     avatar_url: null,
     content: 'Kick is muddy',
     timestamp: 75,
+    end_timestamp: null,
+    version_number: 1,
     parent_id: null,
     resolved: false,
     created_at: '2026-01-01T00:00:01.000Z',

@@ -50,6 +50,8 @@ export function version(overrides: Partial<Version> = {}): Version {
     waveform_data: null,
     metadata: null,
     loudness: null,
+    review_status: 'in_review',
+    file_size: null,
     ...overrides,
   };
 }
@@ -111,6 +113,8 @@ export function comment(overrides: Partial<Comment> = {}): Comment {
     avatar_url: null,
     content: 'Kick is muddy',
     timestamp: 12,
+    end_timestamp: null,
+    version_number: 1,
     parent_id: null,
     resolved: false,
     created_at: '2026-01-03T00:00:00.000Z',

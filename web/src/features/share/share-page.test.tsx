@@ -13,7 +13,12 @@ const HASH = 'AbCdEfGhIjKlMnOpQrStUv';
 
 function shared(audioReady: boolean, status = audioReady ? 'completed' : 'processing') {
   return {
-    link: { name: 'For the label', download_enabled: false, expires_at: null },
+    link: {
+      name: 'For the label',
+      download_enabled: false,
+      expires_at: null,
+      allow_approval: false,
+    },
     project: { name: 'Night Drive' },
     version: {
       id: 'v1',
@@ -23,6 +28,8 @@ function shared(audioReady: boolean, status = audioReady ? 'completed' : 'proces
       status,
       audio_ready: audioReady,
       waveform_data: null,
+      qualities: audioReady ? ['standard', 'high'] : [],
+      review: { status: 'in_review', changed_at: null, changed_by: null },
     },
   } satisfies SharedVersion;
 }
@@ -36,6 +43,8 @@ const visitorComment: Comment = {
   avatar_url: null,
   content: 'Love the intro',
   timestamp: null,
+  end_timestamp: null,
+  version_number: 1,
   parent_id: null,
   resolved: false,
   created_at: '2026-01-01T00:00:01.000Z',

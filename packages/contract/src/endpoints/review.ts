@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { defineEndpoint } from '../endpoint';
+import { compareResponseSchema } from '../projects';
+import {
+  compareQuerySchema,
+  reviewStateSchema,
+  setReviewBodySchema,
+  versionReviewSchema,
+} from '../review';
+import { SHARE_MESSAGES, visitorReviewBodySchema } from '../sharing';
+import { shareLink, signedIn } from './shared';
+
+const tag = 'review';
+const versionParams = z.object({
+  versionId: z.string().min(1, SHARE_MESSAGES.versionIdRequired).max(64),
+});
+const hashParams = z.object({ hash: z.string().min(1).max(64) });
+const projectParams = z.object({ projectId: z.string().min(1).max(64) });
+
+export const getVersionReview = defineEndpoint({
+  name: 'getVersionReview',
+  method: 'GET',
+  path: '/api/versions/:versionId/review',
+  summary: "A version's review status with every change (who and when), newest first",
+  tag,
+  auth: signedIn,
+  params: versionParams,
+  responses: { 200: versionReviewSchema },
+  errors: [400, 401, 404],
+});
+
+export const setVersionReview = defineEndpoint({
+  name: 'setVersionReview',
+  method: 'PUT',
+  path: '/api/versions/:versionId/review',
+  summary:
+    "Set a version's review status: 'In review', 'Changes requested' or 'Approved' (Editor and up)",
+  tag,
+  auth: signedIn,
+  params: versionParams,
+  body: setReviewBodySchema,
+  responses: { 200: versionReviewSchema },
+  errors: [400, 401, 403, 404],
+});
+
+export const setShareLinkReview = defineEndpoint({
+  name: 'setShareLinkReview',
+  method: 'PUT',
+  path: '/api/links/hash/:hash/review',
+  summary:
+    "Set the shared version's review status as the link's listener (when the link allows approval)",
+  description:
+    "A signed-in listener is recorded under their account (the session cookie is read when sent); anyone else gives a visitor_name. 403 when the link's 'Allow approval' is off.",
+  tag,
+  auth: shareLink,
+  params: hashParams,
+  body: visitorReviewBodySchema,
+  responses: { 200: reviewStateSchema },
+  errors: [400, 403, 404, 410, 429],
+});
+
+export const compareVersions = defineEndpoint({
+  name: 'compareVersions',
+  method: 'GET',
+  path: '/api/projects/:projectId/compare',
+  summary: 'Two versions of one project (any branches) for an A/B compare',
+  tag,
+  auth: signedIn,
+  params: projectParams,
+  query: compareQuerySchema,
+  responses: { 200: compareResponseSchema },
+  errors: [400, 401, 404],
+});

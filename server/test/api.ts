@@ -31,7 +31,7 @@ export function client(t: Pick<TestApp, 'app'>, cookie?: string): ApiClient {
 
 export function api(t: Pick<TestApp, 'app'>, cookie: string) {
   const call = (
-    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
     url: string,
     payload?: object,
     headers: Record<string, string> = {},
@@ -45,6 +45,7 @@ export function api(t: Pick<TestApp, 'app'>, cookie: string) {
   return {
     get: (url: string, headers?: Record<string, string>) => call('GET', url, undefined, headers),
     post: (url: string, payload: object = {}) => call('POST', url, payload),
+    put: (url: string, payload: object) => call('PUT', url, payload),
     patch: (url: string, payload: object) => call('PATCH', url, payload),
     delete: (url: string) => call('DELETE', url),
     /** POST /api/versions/upload as multipart, with the file (if any) and text fields. */

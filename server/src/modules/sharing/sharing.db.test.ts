@@ -88,6 +88,13 @@ describe('share links and comments: the access matrix', () => {
     expect((await anonymous().get(`/api/links/hash/${links.noDownload}`)).json()).toMatchObject({
       link: { download_enabled: false },
     });
+    // 'Listen in': the renditions made; Original only where downloads are allowed.
+    const qualities = async (hash: string) =>
+      (await anonymous().get(`/api/links/hash/${hash}`)).json<{
+        version: { qualities: string[] };
+      }>().version.qualities;
+    expect(await qualities(links.full)).toEqual(['standard', 'high', 'original']);
+    expect(await qualities(links.noDownload)).toEqual(['standard', 'high']);
     const expired = await anonymous().get(`/api/links/hash/${links.expired}`);
     expect(expired.statusCode).toBe(410);
     expect(expired.json()).toEqual({ error: 'This link has expired' });
@@ -115,6 +122,22 @@ describe('share links and comments: the access matrix', () => {
     );
     expect(limited.statusCode).toBe(206);
     expect(limited.headers['content-type']).toBe('audio/mpeg');
+    // 'Listen in: High' streams the 320k rendition without download rights; Standard the 128k.
+    const size = async (quality: string) => {
+      const response = await anonymous().get(
+        `/api/links/hash/${links.noDownload}/audio?quality=${quality}`,
+        { range: 'bytes=0-1' },
+      );
+      expect(response.headers['content-type']).toBe('audio/mpeg');
+      return Number(response.headers['content-range']?.toString().split('/')[1]);
+    };
+    const [high, standard, original] = [
+      await size('high'),
+      await size('standard'),
+      await size('original'),
+    ];
+    expect(high).toBeGreaterThan(standard);
+    expect(original).toBe(standard);
     expect((await anonymous().get(`/api/links/hash/${links.expired}/audio`)).statusCode).toBe(410);
     expect((await anonymous().get(`/api/links/hash/${links.revoked}/audio`)).statusCode).toBe(404);
   });

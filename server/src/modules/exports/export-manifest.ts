@@ -98,6 +98,7 @@ export async function planExport(
           message: v.message,
           tags: JSON.parse(v.tags) as string[],
           status: v.status,
+          reviewStatus: v.review_status,
           originalName: v.original_name,
           format: v.original_format,
           size: v.original_size === null ? null : Number(v.original_size),
@@ -124,9 +125,18 @@ export async function planExport(
       viaShareLinkId: c.link_id,
       content: c.content,
       timestampSeconds: c.timestamp_seconds,
+      endTimestampSeconds: c.end_timestamp_seconds,
       teamOnly: bool(c.team_only),
       resolvedAt: c.resolved_at,
       createdAt: c.created_at,
+    }));
+    const reviews = (await deps.repo.reviewsOfProject(project.id)).map((r) => ({
+      versionId: r.version_id,
+      status: r.status,
+      by: r.user_name ?? r.visitor_name,
+      userId: r.user_id,
+      viaShareLinkId: r.link_id,
+      createdAt: r.created_at,
     }));
     // The link's key is left out: it opens the music to whoever holds it, and a zip travels.
     const shareLinks = (await deps.repo.linksOfProject(project.id)).map((l) => ({
@@ -135,6 +145,7 @@ export async function planExport(
       versionId: l.version_id,
       downloadEnabled: bool(l.download_enabled),
       listenersSeeEachOther: bool(l.listeners_see_each_other),
+      allowApproval: bool(l.allow_approval),
       playCount: l.play_count,
       lastPlayedAt: l.last_played_at,
       expiresAt: l.expires_at,
@@ -151,6 +162,7 @@ export async function planExport(
       folder,
       branches,
       comments,
+      reviews,
       shareLinks,
     });
   }

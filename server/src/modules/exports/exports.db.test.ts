@@ -150,6 +150,7 @@ describe('data exports', () => {
         parent_id: string | null;
         content: string;
         created_at?: string;
+        end_timestamp_seconds?: number;
       },
     ) =>
       db()
@@ -171,7 +172,26 @@ describe('data exports', () => {
       link_id: null,
       parent_id: null,
       content: 'Kick is loud',
+      end_timestamp_seconds: 20,
     });
+    // The label asked for changes through the link: the review history travels too.
+    await db()
+      .insertInto('version_reviews')
+      .values({
+        id: randomUUID(),
+        version_id: v1.id,
+        status: 'changes_requested',
+        user_id: null,
+        visitor_name: 'A&R',
+        link_id: linkId,
+        created_at: now,
+      })
+      .execute();
+    await db()
+      .updateTable('versions')
+      .set({ review_status: 'changes_requested' })
+      .where('id', '=', v1.id)
+      .execute();
     await comment(randomUUID(), {
       user_id: null,
       visitor_name: 'A&R',
@@ -243,6 +263,7 @@ describe('data exports', () => {
         id: v1.id,
         number: 1,
         message: 'first',
+        reviewStatus: 'changes_requested',
         originalName: 'take one.wav',
         size: 40_000,
         file: 'projects/Night Drive/main/v1 - take one.wav',
@@ -261,6 +282,7 @@ describe('data exports', () => {
         author: 'Band Mate',
         content: 'Kick is loud',
         timestampSeconds: 12.5,
+        endTimestampSeconds: 20,
         parentId: null,
       }),
       expect.objectContaining({
@@ -269,6 +291,16 @@ describe('data exports', () => {
         viaShareLinkId: linkId,
         content: 'Agreed',
       }),
+    ]);
+    expect(p.reviews).toEqual([
+      {
+        versionId: v1.id,
+        status: 'changes_requested',
+        by: 'A&R',
+        userId: null,
+        viaShareLinkId: linkId,
+        createdAt: now,
+      },
     ]);
     expect(p.shareLinks).toEqual([
       expect.objectContaining({

@@ -105,6 +105,20 @@ export class ExportsRepo {
       .execute();
   }
 
+  /** Every change of review status of the project's versions, oldest first. */
+  reviewsOfProject(projectId: string) {
+    return this.db
+      .selectFrom('version_reviews')
+      .innerJoin('versions', 'versions.id', 'version_reviews.version_id')
+      .leftJoin('users', 'users.id', 'version_reviews.user_id')
+      .selectAll('version_reviews')
+      .select('users.name as user_name')
+      .where('versions.project_id', '=', projectId)
+      .orderBy('version_reviews.created_at')
+      .orderBy('version_reviews.id')
+      .execute();
+  }
+
   linksOfProject(projectId: string) {
     return this.db
       .selectFrom('links')

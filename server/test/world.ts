@@ -46,6 +46,8 @@ export interface World {
   users: Record<WorldUser, BuiltUser>;
   project: { id: string; branchId: string; sideBranchId: string };
   version: { id: string };
+  /** A second version, on the side branch (what a compare sets beside `version`). */
+  sideVersion: { id: string };
   comment: { id: string };
   link: { id: string; hash: string };
   invitation: { id: string };
@@ -106,6 +108,7 @@ export async function buildWorld(t: TestApp, files: WorldFiles): Promise<World> 
     { projectId: project.id, branchId: branch.id },
     { file: files.wav, processed: true },
   );
+  const sideVersion = await buildVersion(deps, { projectId: project.id, branchId: side.id });
   const repo = await buildRepo(db, owner.id);
   const bounce = await publishBounce(deps, repo.id, files.wav);
   const coverKey = storageKeys.cover(repo.id, randomUUID());
@@ -164,7 +167,8 @@ export async function buildWorld(t: TestApp, files: WorldFiles): Promise<World> 
       revoked_at: null,
       created_at: now,
       listeners_see_each_other: 1,
-      allow_approval: 0,
+      // 'Allow approval': the visitor may set the review status.
+      allow_approval: 1,
       play_count: 0,
       last_played_at: null,
     })
@@ -202,6 +206,7 @@ export async function buildWorld(t: TestApp, files: WorldFiles): Promise<World> 
     users,
     project: { id: project.id, branchId: branch.id, sideBranchId: side.id },
     version: { id: version.id },
+    sideVersion: { id: sideVersion.id },
     comment: { id: commentId },
     link,
     invitation: { id: invitationId },

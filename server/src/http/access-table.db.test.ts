@@ -258,6 +258,15 @@ const TABLE: Record<string, Row> = {
     call: () => ({ body: { resolved: true } }),
   },
   deleteComment: { expect: needs('moderateComments', 204) },
+  getVersionReview: { expect: needs('view', 200) },
+  setVersionReview: {
+    expect: needs('review', 200),
+    call: () => ({ body: { status: 'approved' } }),
+  },
+  compareVersions: {
+    expect: needs('view', 200),
+    call: (w) => ({ query: { a: w.version.id, b: w.sideVersion.id } }),
+  },
   listShareLinks: { expect: needs('share', 200) },
   createShareLink: {
     expect: needs('share', 201),
@@ -298,6 +307,11 @@ const TABLE: Record<string, Row> = {
   // ---- share links (the key is the credential) ----
   openShareLink: { expect: withShareKey(200) },
   streamShareLink: { expect: withShareKey(200) },
+  // The world's link allows approval; the visitor gives a name.
+  setShareLinkReview: {
+    expect: withShareKey(200),
+    call: () => ({ body: { status: 'changes_requested', visitor_name: 'Lena' } }),
+  },
   downloadShareLink: { expect: withShareKey(200) },
   listShareLinkComments: { expect: withShareKey(200) },
   addShareLinkComment: {

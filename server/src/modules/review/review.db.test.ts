@@ -421,7 +421,7 @@ describe('the review surface: range comments, review status, compare', () => {
           `/api/projects/${project.id}/compare?a=${version.id}&b=${first.id}`,
         ),
         404,
-        SHARE_MESSAGES.versionNotFound,
+        'Project not found',
       );
       expectError(
         await as('owner').get(

@@ -88,6 +88,8 @@ export class ReviewService {
 
   /** Two versions of one project, any branches, for the A/B compare (any member). */
   async compare(userId: string, projectId: string, a: string, b: string): Promise<CompareResponse> {
+    // A stranger learns nothing, not even that the two ids are the same.
+    await this.deps.access.project(userId, projectId, 'view');
     if (a === b) throw new Invalid(REVIEW_MESSAGES.compareSameVersion);
     // Each side goes through the policy; one from another project is not found here.
     const [left, right] = await Promise.all([

@@ -10,6 +10,7 @@ import {
   buildVersion,
   type BuiltUser,
 } from '../../test/factories';
+import { ORIGIN } from '../../test/api';
 import { openSse, type SseStream } from '../../test/sse';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { testDialect } from '../../test/test-database';
@@ -207,6 +208,20 @@ describe(`live updates: /api/events (${testDialect()})`, () => {
     expect(event).toEqual({ type: 'activity', kind: 'comment.posted', versionId });
     expect(stream.events).toHaveLength(1);
 
+    // The owner approves the version: the listener's page hears it is time to refresh it.
+    const approved = await t.app.inject({
+      method: 'PUT',
+      url: `/api/versions/${versionId}/review`,
+      payload: { status: 'approved' },
+      headers: { cookie: owner.cookie, origin: ORIGIN },
+    });
+    expect(approved.statusCode, approved.body).toBe(200);
+    const review = await stream.waitFor(
+      (e: { kind?: string }) => e.kind === 'version.review_changed',
+    );
+    expect(review).toEqual({ type: 'activity', kind: 'version.review_changed', versionId });
+    expect(stream.events).toHaveLength(2);
+
     // Revoked: the next comment ends the stream instead of reaching it.
     await t.deps.database.db
       .updateTable('links')
@@ -215,7 +230,7 @@ describe(`live updates: /api/events (${testDialect()})`, () => {
       .execute();
     await comment(versionId);
     await stream.ended;
-    expect(stream.events).toHaveLength(1);
+    expect(stream.events).toHaveLength(2);
   });
 
   it('ends the stream at a heartbeat once the session is signed out or the link revoked', async () => {

@@ -136,7 +136,9 @@ export const eventRoutes =
     /** What this subscriber may be told of the event, nothing, or 'end' (their link died). */
     async function hintFor(subscriber: Subscriber, event: LiveEvent): Promise<Hint | null | 'end'> {
       if (subscriber.kind === 'link') {
-        if (!event.kind.startsWith('comment.') || !event.versionId) return null;
+        // Comments and the review status are what a link's page shows that others change.
+        const shown = event.kind.startsWith('comment.') || event.kind === 'version.review_changed';
+        if (!shown || !event.versionId) return null;
         let opened: OpenedLink;
         try {
           opened = await deps.sharing.open(subscriber.hash, subscriber.ip);
@@ -145,8 +147,8 @@ export const eventRoutes =
           return 'end';
         }
         if (opened.version.id !== event.versionId) return null;
-        // Only "refresh the comments": the page refetches through its link, which shows what
-        // the link may see (never a team-only comment).
+        // Only "refresh the comments" (or the status): the page refetches through its link,
+        // which shows what the link may see (never a team-only comment).
         return { type: event.type, kind: event.kind, versionId: event.versionId };
       }
       const { userId } = subscriber;

@@ -3,6 +3,7 @@ import { routes } from '@takes/contract';
 import { commentKeys } from '../features/comments/comments-api';
 import { queryKeys } from '../features/projects/projects-api';
 import { repoKeys } from '../features/repos/repos-api';
+import { shareKeys } from '../features/share/share-api';
 import { versionKeys } from '../features/versions/versions-api';
 import { api } from './api';
 
@@ -43,8 +44,13 @@ const EVERYWHERE: Refresh[] = [
 
 /** The queries an event makes stale, for this kind of stream. */
 export function refreshesFor(hint: LiveHint, target: LiveTarget): Refresh[] {
-  if (target.kind === 'link')
-    return hint.kind.startsWith('comment.') ? [{ queryKey: commentKeys.link(target.hash) }] : [];
+  if (target.kind === 'link') {
+    if (hint.kind.startsWith('comment.')) return [{ queryKey: commentKeys.link(target.hash) }];
+    // The review status shows on the listener's page: refetch what the link opens.
+    if (hint.kind === 'version.review_changed')
+      return [{ queryKey: shareKeys.shared(target.hash) }];
+    return [];
+  }
   const out: Refresh[] = [...EVERYWHERE];
   if (hint.projectId) {
     // The project page, its branches and their versions; the lists that show the project.

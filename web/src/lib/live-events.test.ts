@@ -114,6 +114,12 @@ describe('live events', () => {
     expect(invalidated).toEqual([['comments', 'link', 'Key123']]);
     source.send({ type: 'activity', kind: 'version.processed', versionId: 'v1' });
     expect(invalidated).toHaveLength(1);
+    // An approval or a change request: the page's own data (status badge) refetches.
+    source.send({ type: 'activity', kind: 'version.review_changed', versionId: 'v1' });
+    expect(invalidated).toEqual([
+      ['comments', 'link', 'Key123'],
+      ['share', 'Key123'],
+    ]);
   });
 
   it('ignores what is not an event', () => {

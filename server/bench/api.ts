@@ -1,0 +1,205 @@
+/**
+ * npm run bench:api [-- --seconds 5] [-- --connections 50] [-- --postgres postgres://postgres@127.0.0.1:5432/postgres]
+ *
+ * The JSON endpoints the dashboard, project, version, search and bounces pages call, for a small
+ * account and for a big one (1,000 projects × 3 branches, 10,000 versions, 500 links, 20,000
+ * comments; 50 other people with 20 projects each share the tables). Per endpoint and account:
+ * one request alone (median of 30 in a row), then autocannon with `--connections` for `--seconds`:
+ * req/s and p50/p95/p99. The app's own /api/health is measured the same way as the floor.
+ * PASS/FAIL per endpoint of the big account against issue 18's targets: ≥ 500 req/s, p95 < 100 ms,
+ * < 5 ms alone.
+ *
+ * It starts the built server (NODE_ENV=production) on a free port with a fresh data folder
+ * (SQLite), or with --postgres on a new database made on that server and dropped after; the
+ * accounts are written straight into the database (see api-seed.ts).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { openDatabase } from '../src/db/database';
+import { adminQuery } from '../test/test-database';
+import { BIG, SMALL, seedAccount, seedOthers } from './api-seed';
+import { freePort, median, signUp, startBuiltServer } from './support';
+
+const TARGET = { rps: 500, p95: 100, aloneMs: 5 };
+
+const fmt = (value: number, digits: number) => value.toFixed(digits);
+
+const { values: args } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '5' },
+    connections: { type: 'string', default: '50' },
+    postgres: { type: 'string' },
+  },
+});
+const seconds = Number(args.seconds);
+const connections = Number(args.connections);
+
+interface Figures {
+  alone: number;
+  rps: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  errors: number;
+  bytes: number;
+}
+
+async function alone(url: string, cookie: string): Promise<{ ms: number; bytes: number }> {
+  const times: number[] = [];
+  let bytes = 0;
+  for (let i = 0; i < 30; i++) {
+    const start = performance.now();
+    const response = await fetch(url, { headers: { cookie } });
+    const body = await response.arrayBuffer();
+    times.push(performance.now() - start);
+    if (!response.ok) throw new Error(`${url}: ${response.status} ${Buffer.from(body).toString()}`);
+    bytes = body.byteLength;
+  }
+  return { ms: median(times.slice(5)), bytes };
+}
+
+function load(url: string, cookie: string): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => {
+    autocannon(
+      { url, connections, duration: seconds, headers: { cookie } },
+      (error: Error | null, result: autocannon.Result) => (error ? reject(error) : resolve(result)),
+    );
+  });
+}
+
+async function measure(url: string, cookie: string): Promise<Figures> {
+  const one = await alone(url, cookie);
+  const result = await load(url, cookie);
+  return {
+    alone: one.ms,
+    bytes: one.bytes,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p95: result.latency.p97_5 !== undefined ? percentile95(result) : result.latency.p90,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx,
+  };
+}
+
+/** autocannon reports p90 and p97.5: p95 is read between them (linear), never rounded down. */
+function percentile95(result: autocannon.Result): number {
+  const { p90, p97_5 } = result.latency;
+  return p90 + ((p97_5 - p90) * (95 - 90)) / (97.5 - 90);
+}
+
+async function main() {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'takes-bench-api-'));
+  let databaseUrl = `sqlite:${path.join(dataDir, 'takes.db')}`;
+  let dropDatabase: (() => Promise<void>) | null = null;
+  if (args.postgres) {
+    const name = `bench_api_${Date.now()}`;
+    await adminQuery(args.postgres, `create database ${name}`);
+    const url = new URL(args.postgres);
+    url.pathname = `/${name}`;
+    databaseUrl = url.toString();
+    dropDatabase = () =>
+      adminQuery(args.postgres as string, `drop database if exists ${name} with (force)`);
+  }
+  const port = await freePort();
+  const server = await startBuiltServer(port, {
+    NODE_ENV: 'production',
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl,
+    SECRET_KEY: 'bench-api-secret-key-0123456789abcdef',
+    LOG_LEVEL: 'warn',
+    MAIL_TO_LOG: 'true',
+  });
+  const { origin } = server;
+  try {
+    const handle = openDatabase(
+      databaseUrl.startsWith('postgres')
+        ? { dialect: 'postgres', url: databaseUrl }
+        : { dialect: 'sqlite', file: databaseUrl.slice('sqlite:'.length) },
+    );
+    const accounts: Record<
+      'small' | 'big',
+      { cookie: string; projectIds: string[]; versionIds: string[] }
+    > = {} as never;
+    const seedStart = performance.now();
+    for (const [which, sizes] of [
+      ['small', SMALL],
+      ['big', BIG],
+    ] as const) {
+      const email = `${which}-${Date.now()}@bench.example.com`;
+      const cookie = await signUp(origin, email);
+      const user = await handle.db
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', email)
+        .executeTakeFirstOrThrow();
+      accounts[which] = { cookie, ...(await seedAccount(handle.db, user.id, sizes, which)) };
+    }
+    await seedOthers(handle.db);
+    await handle.destroy();
+    console.log(
+      `seeded in ${((performance.now() - seedStart) / 1000).toFixed(1)} s on ${args.postgres ? 'PostgreSQL' : 'SQLite'}; ${connections} connections, ${seconds} s per endpoint`,
+    );
+
+    const rows: { account: string; name: string; f: Figures }[] = [];
+    const floor = await measure(`${origin}/api/health`, '');
+    rows.push({ account: '-', name: 'GET /api/health (floor)', f: floor });
+    for (const which of ['small', 'big'] as const) {
+      const a = accounts[which];
+      const projectId = a.projectIds[0]!;
+      const versionId = a.versionIds[a.versionIds.length - 1]!;
+      const branches = (await (
+        await fetch(`${origin}/api/projects/${projectId}/branches`, {
+          headers: { cookie: a.cookie },
+        })
+      ).json()) as { id: string }[];
+      const branchId = branches[0]!.id;
+      const endpoints: [string, string][] = [
+        ['GET /api/projects', '/api/projects'],
+        ['GET /api/stats', '/api/stats'],
+        ['GET /api/search?q=mix', '/api/search?q=mix'],
+        ['GET /api/search?q=zzqx (miss)', '/api/search?q=zzqx'],
+        ['GET /api/bounces/recent?limit=50&all=true', '/api/bounces/recent?limit=50&all=true'],
+        ['GET /api/projects/:id', `/api/projects/${projectId}`],
+        ['GET /api/projects/:id/branches', `/api/projects/${projectId}/branches`],
+        [
+          'GET /api/versions/project/:p/branch/:b',
+          `/api/versions/project/${projectId}/branch/${branchId}`,
+        ],
+        ['GET /api/versions/:id', `/api/versions/${versionId}`],
+        ['GET /api/versions/:id/comments', `/api/versions/${versionId}/comments`],
+      ];
+      for (const [name, url] of endpoints)
+        rows.push({ account: which, name, f: await measure(`${origin}${url}`, a.cookie) });
+    }
+
+    console.log(
+      `\n${'account'.padEnd(8)}${'endpoint'.padEnd(44)}${'alone'.padStart(9)}${'req/s'.padStart(9)}${'p50'.padStart(7)}${'p95'.padStart(8)}${'p99'.padStart(7)}${'KB'.padStart(8)}${'err'.padStart(5)}  ×health  target`,
+    );
+    let failed = 0;
+    for (const { account, name, f } of rows) {
+      const pass =
+        account !== 'big'
+          ? ''
+          : f.rps >= TARGET.rps && f.p95 < TARGET.p95 && f.alone < TARGET.aloneMs && f.errors === 0
+            ? 'PASS'
+            : 'FAIL';
+      if (pass === 'FAIL') failed++;
+      console.log(
+        `${account.padEnd(8)}${name.padEnd(44)}${`${fmt(f.alone, 1)} ms`.padStart(9)}${fmt(f.rps, 0).padStart(9)}${fmt(f.p50, 0).padStart(7)}${fmt(f.p95, 0).padStart(8)}${fmt(f.p99, 0).padStart(7)}${fmt(f.bytes / 1024, 1).padStart(8)}${String(f.errors).padStart(5)}  ${fmt(f.rps / floor.rps, 2).padStart(6)}  ${pass}`,
+      );
+    }
+    console.log(
+      `\nbig account: ${failed === 0 ? 'PASS' : `FAIL (${failed} endpoints)`} against ≥ ${TARGET.rps} req/s, p95 < ${TARGET.p95} ms, < ${TARGET.aloneMs} ms alone`,
+    );
+    process.exitCode = failed === 0 ? 0 : 1;
+  } finally {
+    await server.stop();
+    await dropDatabase?.();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -5,6 +5,9 @@ import type { BranchesTable, Database, ProjectsTable, VersionsTable } from '../.
 
 export type Executor = Kysely<Database> | Transaction<Database>;
 
+/** Ids bound per statement (SQLite allows 32,766 variables; PostgreSQL 65,535). */
+const ID_CHUNK = 500;
+
 export interface BranchCountRow extends BranchesTable {
   version_count: number;
 }
@@ -107,27 +110,35 @@ export class ProjectsRepo {
     return Number(result.numDeletedRows) === 1;
   }
 
-  /** Branches of these projects with their version counts: default first, then by name. */
-  branchesWithCounts(projectIds: string[], db: Executor = this.db): Promise<BranchCountRow[]> {
-    if (projectIds.length === 0) return Promise.resolve([]);
-    return db
-      .selectFrom('branches')
-      .leftJoin('versions', 'versions.branch_id', 'branches.id')
-      .selectAll('branches')
-      .select((eb) => eb.fn.count<number>('versions.id').as('version_count'))
-      .where('branches.project_id', 'in', projectIds)
-      .groupBy([
-        'branches.id',
-        'branches.project_id',
-        'branches.name',
-        'branches.is_default',
-        'branches.created_at',
-        'branches.updated_at',
-      ])
-      .orderBy('branches.is_default', 'desc')
-      .orderBy('branches.name')
-      .execute()
-      .then((rows) => rows.map((row) => ({ ...row, version_count: Number(row.version_count) })));
+  /**
+   * Branches of these projects with their version counts: default first, then by name. Each
+   * count is read from the (branch_id, version_number) index, never from the wide version rows;
+   * the ids go in chunks well under SQLite's bound-variable limit.
+   */
+  async branchesWithCounts(
+    projectIds: string[],
+    db: Executor = this.db,
+  ): Promise<BranchCountRow[]> {
+    const rows: BranchCountRow[] = [];
+    for (let i = 0; i < projectIds.length; i += ID_CHUNK) {
+      const chunk = projectIds.slice(i, i + ID_CHUNK);
+      const found = await db
+        .selectFrom('branches')
+        .selectAll('branches')
+        .select((eb) =>
+          eb
+            .selectFrom('versions')
+            .select(eb.fn.countAll<number>().as('n'))
+            .whereRef('versions.branch_id', '=', 'branches.id')
+            .as('version_count'),
+        )
+        .where('branches.project_id', 'in', chunk)
+        .execute();
+      for (const row of found) rows.push({ ...row, version_count: Number(row.version_count) });
+    }
+    return rows.sort(
+      (a, b) => b.is_default - a.is_default || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+    );
   }
 
   /** A branch by id (the caller's access was checked by the policy). */

@@ -49,26 +49,16 @@ export class ProjectsService {
   /** 'Your Projects': the projects the user owns, newest first. */
   async list(userId: string): Promise<Project[]> {
     const projects = await this.repo.listOwned(userId);
-    const branches = await this.repo.branchesWithCounts(projects.map((p) => p.id));
-    return projects.map((p) =>
-      toProject(
-        p,
-        branches.filter((b) => b.project_id === p.id),
-        'owner',
-      ),
-    );
+    const branches = byProject(await this.repo.branchesWithCounts(projects.map((p) => p.id)));
+    return projects.map((p) => toProject(p, branches.get(p.id) ?? [], 'owner'));
   }
 
   /** 'Shared with you': projects others own that the user is a member of, newest first. */
   async listShared(userId: string): Promise<SharedProject[]> {
     const projects = await this.repo.listShared(userId);
-    const branches = await this.repo.branchesWithCounts(projects.map((p) => p.id));
+    const branches = byProject(await this.repo.branchesWithCounts(projects.map((p) => p.id)));
     return projects.map((p) => ({
-      ...toProject(
-        p,
-        branches.filter((b) => b.project_id === p.id),
-        p.role,
-      ),
+      ...toProject(p, branches.get(p.id) ?? [], p.role),
       owner: {
         id: p.owner_id,
         name: personName(p.owner_display_name, p.owner_user_name),
@@ -372,4 +362,15 @@ function toProject(row: ProjectsTable, branches: BranchCountRow[], role: Role): 
 /** What a person is called: their profile's display name, else their account name. */
 export function personName(displayName: string | null, userName: string | null): string {
   return displayName?.trim() || userName?.trim() || 'Unknown User';
+}
+
+/** Branches grouped by their project, each group in the order given. */
+function byProject<T extends { project_id: string }>(rows: T[]): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const row of rows) {
+    const group = groups.get(row.project_id);
+    if (group) group.push(row);
+    else groups.set(row.project_id, [row]);
+  }
+  return groups;
 }

@@ -468,7 +468,18 @@ export interface DataExportsTable {
   expires_at: string | null;
 }
 
+/** SQLite only: each version's searchable words in a narrow row (see migration 0018). */
+export interface SearchVersionsTable {
+  id: Generated<number>;
+  version_id: string;
+  project_id: string;
+  created_at: string;
+  message: string | null;
+  tags: string | null;
+}
+
 export interface Database {
+  search_versions: SearchVersionsTable;
   data_exports: DataExportsTable;
   activity: ActivityTable;
   notifications: NotificationsTable;

@@ -296,11 +296,24 @@ export class ReposRepo {
    * The newest project versions with stored or linked audio of every project the person owns or
    * is a member of (the feed's legacy part).
    */
-  recentVersions(userId: string, limit: number) {
-    return this.db
+  async recentVersions(userId: string, limit: number) {
+    // First the newest ids (narrow columns only): sorting whole rows would carry every
+    // version's waveform and metadata through the sort to keep `limit` of them.
+    const newest = await this.db
+      .selectFrom('versions as v')
+      .innerJoin(projectRolesOf(this.db, userId).as('access'), 'access.project_id', 'v.project_id')
+      .select(['v.id', 'v.created_at'])
+      .where((eb) =>
+        eb.or([eb('v.original_key', 'is not', null), eb('v.file_url', 'is not', null)]),
+      )
+      .orderBy('v.created_at', 'desc')
+      .orderBy('v.id', 'desc')
+      .limit(limit)
+      .execute();
+    if (newest.length === 0) return [];
+    const rows = await this.db
       .selectFrom('versions as v')
       .innerJoin('projects as p', 'p.id', 'v.project_id')
-      .innerJoin(projectRolesOf(this.db, userId).as('access'), 'access.project_id', 'p.id')
       .select([
         'v.id',
         'v.created_at',
@@ -314,12 +327,14 @@ export class ReposRepo {
         'p.id as project_id',
         'p.name as project_name',
       ])
-      .where((eb) =>
-        eb.or([eb('v.original_key', 'is not', null), eb('v.file_url', 'is not', null)]),
+      .where(
+        'v.id',
+        'in',
+        newest.map((row) => row.id),
       )
-      .orderBy('v.created_at', 'desc')
-      .limit(limit)
       .execute();
+    const order = new Map(newest.map((row, index) => [row.id, index]));
+    return rows.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
   }
 
   bounceRow(

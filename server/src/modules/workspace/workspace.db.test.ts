@@ -89,6 +89,40 @@ describe('dashboard stats, search and debug', () => {
     expect((await owner.get('/api/search?q=%20')).statusCode).toBe(400);
   });
 
+  it('keeps search in step with new and deleted versions, newest first, for any text', async () => {
+    t = await createTestApp();
+    const owner = api(t, await newUser(t));
+    const found = async (q: string) =>
+      (await owner.get(`/api/search?q=${encodeURIComponent(q)}`))
+        .json<{ versions: { id: string; message: string }[] }>()
+        .versions.map((v) => v.message);
+    const first = (await owner.upload({ path: wav }, { tags: JSON.stringify(['rough']) })).json<{
+      projectId: string;
+      branchId: string;
+      versionId: string;
+    }>();
+    const messages = ['Rough "quoted" mix', 'Mix two: louder', 'ab'];
+    const ids: string[] = [];
+    for (const commitMessage of messages)
+      ids.push(
+        (
+          await owner.upload(
+            { path: wav },
+            { projectId: first.projectId, branchId: first.branchId, commitMessage },
+          )
+        ).json<{ versionId: string }>().versionId,
+      );
+    // Newest first; case does not matter; quotes and short words are text like any other.
+    expect(await found('MIX')).toEqual(['Mix two: louder', 'Rough "quoted" mix']);
+    expect(await found('"quoted"')).toEqual(['Rough "quoted" mix']);
+    expect(await found('ab')).toEqual(['ab']);
+    expect(await found('o: l')).toEqual(['Mix two: louder']);
+    expect(await found('mix OR louder')).toEqual([]);
+    // A deleted version is no longer found.
+    expect((await owner.delete(`/api/versions/${ids[1]}`)).statusCode).toBe(204);
+    expect(await found('mix')).toEqual(['Rough "quoted" mix']);
+  });
+
   it('reports the server state and round-trips a test project (for an admin)', async () => {
     const smtp = await startTestSmtp();
     onTestFinished(() => smtp.close());

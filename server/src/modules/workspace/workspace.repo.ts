@@ -1,4 +1,5 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { dialectOf } from '../../db/dialect-sql';
 import type { Database, JobsTable } from '../../db/schema';
 import { projectRolesOf } from '../access';
 
@@ -77,27 +78,70 @@ export class WorkspaceRepo {
       .orderBy('branches.name')
       .limit(50)
       .execute();
-    const versions = await this.db
+    const versions = await this.searchVersions(userId, q, pattern, like);
+    return { projects, branches, versions };
+  }
+
+  /**
+   * The newest 50 versions whose message or tags contain `q`. On SQLite the match and the order
+   * come from the narrow `search_versions` rows (FTS5 trigram index for 3 characters and more),
+   * and only the 50 found are read from `versions`; PostgreSQL's trigram indexes serve the LIKE.
+   */
+  private async searchVersions(
+    userId: string,
+    q: string,
+    pattern: string,
+    like: (column: string) => RawBuilder<boolean>,
+  ) {
+    const columns = [
+      'versions.id',
+      'versions.project_id',
+      'versions.branch_id',
+      'versions.version_number',
+      'versions.message',
+      'versions.tags',
+      'versions.created_at',
+      'projects.name as project_name',
+      'branches.name as branch_name',
+    ] as const;
+    if (dialectOf(this.db as unknown as Kysely<unknown>) === 'sqlite') {
+      let found = this.db
+        .selectFrom('search_versions as s')
+        .innerJoin(this.visible(userId), 'access.project_id', 's.project_id')
+        .select('s.version_id')
+        .orderBy('s.created_at', 'desc')
+        .orderBy('s.id', 'desc')
+        .limit(50);
+      found =
+        [...q].length >= 3
+          ? found.where(
+              's.id',
+              'in',
+              sql<number>`(select rowid from search_versions_fts where search_versions_fts match ${`"${q.replaceAll('"', '""')}"`})`,
+            )
+          : found.where((eb) => eb.or([like('s.message'), like('s.tags')]));
+      const ids = (await found.execute()).map((row) => row.version_id);
+      if (ids.length === 0) return [];
+      const rows = await this.db
+        .selectFrom('versions')
+        .innerJoin('projects', 'projects.id', 'versions.project_id')
+        .innerJoin('branches', 'branches.id', 'versions.branch_id')
+        .select(columns)
+        .where('versions.id', 'in', ids)
+        .execute();
+      const order = new Map(ids.map((id, index) => [id, index]));
+      return rows.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
+    }
+    return this.db
       .selectFrom('versions')
       .innerJoin('projects', 'projects.id', 'versions.project_id')
       .innerJoin('branches', 'branches.id', 'versions.branch_id')
       .innerJoin(this.visible(userId), 'access.project_id', 'projects.id')
-      .select([
-        'versions.id',
-        'versions.project_id',
-        'versions.branch_id',
-        'versions.version_number',
-        'versions.message',
-        'versions.tags',
-        'versions.created_at',
-        'projects.name as project_name',
-        'branches.name as branch_name',
-      ])
+      .select(columns)
       .where((eb) => eb.or([like('versions.message'), like('versions.tags')]))
       .orderBy('versions.created_at', 'desc')
       .limit(50)
       .execute();
-    return { projects, branches, versions };
   }
 
   /** The migrations applied, in order. */

@@ -6,6 +6,7 @@ import { reviewStatusSchema } from './review';
 
 export const PROJECT_MESSAGES = {
   projectNameRequired: 'Project name is required',
+  unknownCursor: 'The page to continue after was not found; load the list again',
   branchNameRequired: 'Branch name is required',
   branchExists: 'A branch with this name already exists in this project',
   defaultBranchDelete: 'The default branch cannot be deleted',
@@ -123,6 +124,13 @@ export const updateProjectBodySchema = z.object({
   description: z.string().trim().max(2000).nullable().optional(),
   /** 'List in search engines' (owner only; meaningful while the project is Public). */
   listed: z.boolean().optional(),
+});
+
+/** 'Your Projects' a page at a time: `limit` projects after the project `after` (its id). */
+export const PROJECTS_PAGE_MAX = 100;
+export const listProjectsQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(PROJECTS_PAGE_MAX).optional(),
+  after: z.string().min(1).max(64).optional(),
 });
 
 export const branchNameBodySchema = z.object({

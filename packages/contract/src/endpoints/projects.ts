@@ -5,6 +5,7 @@ import {
   branchSummarySchema,
   branchWithVersionsSchema,
   createProjectBodySchema,
+  listProjectsQuerySchema,
   projectSchema,
   sharedProjectSchema,
   updateProjectBodySchema,
@@ -18,11 +19,14 @@ export const listProjects = defineEndpoint({
   name: 'listProjects',
   method: 'GET',
   path: '/api/projects',
-  summary: "List the projects you own ('Your Projects'), newest first",
+  summary: "List the projects you own ('Your Projects'), most recently updated first",
+  description:
+    'Without `limit`, every project. With `limit`, one page; the next page is asked with `after` set to the last project id of this one (a page shorter than `limit` is the last).',
   tag: 'projects',
   auth,
+  query: listProjectsQuerySchema,
   responses: { 200: z.array(projectSchema) },
-  errors: [401],
+  errors: [400, 401],
 });
 
 export const listSharedProjects = defineEndpoint({

@@ -15,6 +15,43 @@ describe('projects and branches', () => {
     return { owner, stranger };
   }
 
+  it("pages 'Your Projects' with limit and after, each project once, with the same counts", async () => {
+    const { owner, stranger } = await setup();
+    // Five projects with one shared update time: the id keeps the order total.
+    const now = new Date().toISOString();
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++)
+      ids.push(
+        (await owner.post('/api/projects', { name: `Song ${i}` })).json<{ id: string }>().id,
+      );
+    await t.deps.database.db.updateTable('projects').set({ updated_at: now }).execute();
+    await stranger.post('/api/projects', { name: 'Not mine' });
+    const whole = (await owner.get('/api/projects')).json<{ id: string; branches: unknown[] }[]>();
+    expect(whole).toHaveLength(5);
+    const pages: string[][] = [];
+    let after: string | undefined;
+    for (;;) {
+      const page = await owner.get(`/api/projects?limit=2${after ? `&after=${after}` : ''}`);
+      expect(page.statusCode, page.body).toBe(200);
+      const items = page.json<{ id: string; branches: { version_count: number }[] }[]>();
+      pages.push(items.map((p) => p.id));
+      expect(items.every((p) => p.branches.length === 1)).toBe(true);
+      if (items.length < 2) break;
+      after = items.at(-1)!.id;
+    }
+    expect(pages.map((p) => p.length)).toEqual([2, 2, 1]);
+    expect(pages.flat()).toEqual(whole.map((p) => p.id));
+    expect(new Set(pages.flat())).toEqual(new Set(ids));
+    // Someone else's project, or none, is no place to continue from.
+    const theirs = (await stranger.get('/api/projects')).json<{ id: string }[]>()[0]!.id;
+    for (const bad of [theirs, 'no-such-project'])
+      expect((await owner.get(`/api/projects?limit=2&after=${bad}`)).json()).toEqual({
+        error: 'The page to continue after was not found; load the list again',
+      });
+    expect((await owner.get('/api/projects?limit=0')).statusCode).toBe(400);
+    expect((await owner.get('/api/projects?limit=101')).statusCode).toBe(400);
+  });
+
   it('creates a private project with a default branch main, and lists newest first', async () => {
     const { owner } = await setup();
     const first = await owner.post('/api/projects', { name: '  First Song ', description: 'demo' });

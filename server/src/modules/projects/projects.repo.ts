@@ -42,15 +42,36 @@ export class ProjectsRepo {
   }
 
   /** The projects the user owns ('Your Projects'), newest first. */
-  listOwned(userId: string): Promise<ProjectsTable[]> {
-    return this.db
+  /**
+   * The projects the user owns, most recently updated first; a page of `limit` after the
+   * project `after` (keyset on updated_at and id, served by the owner_id/updated_at index).
+   */
+  listOwned(
+    userId: string,
+    page: {
+      limit?: number | undefined;
+      after?: { updated_at: string; id: string } | undefined;
+    } = {},
+  ): Promise<ProjectsTable[]> {
+    let query = this.db
       .selectFrom('projects')
-      .innerJoin(projectRolesOf(this.db, userId).as('access'), 'access.project_id', 'projects.id')
       .selectAll('projects')
-      .where('access.role', '=', 'owner')
+      .where('projects.owner_id', '=', userId)
       .orderBy('projects.updated_at', 'desc')
-      .orderBy('projects.id')
-      .execute();
+      .orderBy('projects.id');
+    const { after } = page;
+    if (after)
+      query = query.where((eb) =>
+        eb.or([
+          eb('projects.updated_at', '<', after.updated_at),
+          eb.and([
+            eb('projects.updated_at', '=', after.updated_at),
+            eb('projects.id', '>', after.id),
+          ]),
+        ]),
+      );
+    if (page.limit !== undefined) query = query.limit(page.limit);
+    return query.execute();
   }
 
   /**

@@ -16,7 +16,9 @@ export const projectRoutes =
     const { service } = deps;
     const guarded = { preHandler: deps.requireUser };
 
-    route(app, api.listProjects, guarded, (request) => service.list(userOf(request).id));
+    route(app, api.listProjects, guarded, (request) =>
+      service.list(userOf(request).id, request.query),
+    );
     route(app, api.listSharedProjects, guarded, (request) =>
       service.listShared(userOf(request).id),
     );

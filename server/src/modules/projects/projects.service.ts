@@ -8,7 +8,7 @@ import {
 } from '@takes/contract';
 import type { Clock } from '../../clock';
 import type { BranchesTable, ProjectsTable, VersionsTable } from '../../db/schema';
-import { Conflict, NotFound } from '../../errors';
+import { Conflict, Invalid, NotFound } from '../../errors';
 import type { JobQueue } from '../../jobs/job-queue';
 import { ownedAudioKeys, queueCleanup } from '../audio';
 import type { VersionsService } from '../versions/versions.service';
@@ -47,8 +47,17 @@ export class ProjectsService {
   }
 
   /** 'Your Projects': the projects the user owns, newest first. */
-  async list(userId: string): Promise<Project[]> {
-    const projects = await this.repo.listOwned(userId);
+  async list(
+    userId: string,
+    page: { limit?: number | undefined; after?: string | undefined } = {},
+  ): Promise<Project[]> {
+    let after: { updated_at: string; id: string } | undefined;
+    if (page.after !== undefined) {
+      const found = await this.repo.findProject(page.after);
+      if (!found || found.owner_id !== userId) throw new Invalid(PROJECT_MESSAGES.unknownCursor);
+      after = found;
+    }
+    const projects = await this.repo.listOwned(userId, { limit: page.limit, after });
     const branches = byProject(await this.repo.branchesWithCounts(projects.map((p) => p.id)));
     return projects.map((p) => toProject(p, branches.get(p.id) ?? [], 'owner'));
   }

@@ -57,6 +57,7 @@ export function refreshesFor(hint: LiveHint, target: LiveTarget): Refresh[] {
     out.push(
       { queryKey: queryKeys.project(hint.projectId) },
       { queryKey: queryKeys.projects, exact: true },
+      { queryKey: queryKeys.projectPages },
       { queryKey: queryKeys.shared, exact: true },
     );
   }

@@ -105,3 +105,29 @@ describe('DashboardPage: the Activity card', () => {
     expect(await within(card).findByText('+3 in the last month')).toBeTruthy();
   });
 });
+
+describe("DashboardPage: 'Your Projects' a page at a time", () => {
+  it("asks for 50, then 'Load more' continues after the last one and disappears at the end", async () => {
+    const first = Array.from({ length: 50 }, (_, i) => project({ id: `p${i}`, name: `Song ${i}` }));
+    const fetchMock = stubApi({
+      '/api/stats': stats,
+      '/api/projects/shared': [],
+      '/api/projects': (url: URL) =>
+        url.searchParams.get('after') === 'p49' ? [project({ id: 'p50', name: 'Song 50' })] : first,
+    });
+    renderDashboard();
+    const table = await screen.findByRole('table');
+    expect(await within(table).findByText('Song 49')).toBeTruthy();
+    const asked = () =>
+      fetchMock.mock.calls
+        .map(([input]) => new URL(input, 'http://localhost'))
+        .filter((url) => url.pathname === '/api/projects')
+        .map((url) => url.search);
+    expect(asked()).toEqual(['?limit=50']);
+    screen.getByRole('button', { name: 'Load more' }).click();
+    expect(await within(table).findByText('Song 50')).toBeTruthy();
+    expect(asked()).toEqual(['?limit=50', '?limit=50&after=p49']);
+    // A short page is the last: no more 'Load more'.
+    expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
+  });
+});

@@ -13,7 +13,7 @@ import { welcomeName } from '../auth/user-names';
 import { CreateProjectModal } from '../projects/create-project-modal';
 import { DeleteProjectModal } from '../projects/delete-project-modal';
 import { RoleBadge } from '../members/role-badge';
-import { useProjects, useSharedProjects, useStats } from '../projects/projects-api';
+import { useProjectPages, useSharedProjects, useStats } from '../projects/projects-api';
 
 const RECENT_PROJECTS = 3;
 const BRANCHES_PER_CARD = 2;
@@ -22,7 +22,10 @@ export function DashboardPage() {
   useDocumentTitle('Dashboard · Takes');
   const user = useCurrentUser();
   const navigate = useNavigate();
-  const projects = useProjects();
+  const projects = useProjectPages();
+  const list = projects.data?.pages.flat() ?? [];
+  // A failed 'Load more' keeps the pages loaded and says why under them.
+  const moreError = projects.isFetchNextPageError ? projects.error : null;
   const [creating, setCreating] = useState(false);
   const [deleting, setDeleting] = useState<Project | null>(null);
 
@@ -45,12 +48,29 @@ export function DashboardPage() {
         <Alert tone="error">
           Error loading projects: {errorMessage(projects.error, 'Failed to load projects')}
         </Alert>
-      ) : projects.data.length === 0 ? (
+      ) : list.length === 0 ? (
         <EmptyProjects onCreate={() => setCreating(true)} />
       ) : (
         <>
-          <RecentProjects projects={projects.data} onDelete={setDeleting} />
-          <ProjectsTable projects={projects.data} onDelete={setDeleting} />
+          <RecentProjects projects={list} onDelete={setDeleting} />
+          <ProjectsTable projects={list} onDelete={setDeleting} />
+          {projects.hasNextPage && (
+            <div className="flex justify-center">
+              <button
+                type="button"
+                className={secondaryButton}
+                disabled={projects.isFetchingNextPage}
+                onClick={() => void projects.fetchNextPage()}
+              >
+                {projects.isFetchingNextPage ? 'Loading…' : 'Load more'}
+              </button>
+            </div>
+          )}
+          {moreError && (
+            <Alert tone="error">
+              Error loading projects: {errorMessage(moreError, 'Failed to load projects')}
+            </Alert>
+          )}
         </>
       )}
 

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { routes, type ProcessingResponse } from '@takes/contract';
 import { api, ApiError } from '../../lib/api';
 
@@ -6,6 +6,7 @@ const projects = routes.projects;
 
 export const queryKeys = {
   projects: ['projects'] as const,
+  projectPages: ['projects', 'pages'] as const,
   shared: ['projects', 'shared'] as const,
   publicProject: (id: string) => ['public', 'projects', id] as const,
   project: (id: string) => ['projects', id] as const,
@@ -18,6 +19,24 @@ export function useProjects() {
   return useQuery({
     queryKey: queryKeys.projects,
     queryFn: ({ signal }) => api.call(projects.listProjects, { signal }),
+  });
+}
+
+/** 'Your Projects' on the dashboard: this many a page ('Load more' asks for the next). */
+export const PROJECTS_PAGE_SIZE = 50;
+
+/** 'Your Projects' a page at a time, most recently updated first. */
+export function useProjectPages() {
+  return useInfiniteQuery({
+    queryKey: queryKeys.projectPages,
+    queryFn: ({ pageParam, signal }) =>
+      api.call(projects.listProjects, {
+        query: { limit: PROJECTS_PAGE_SIZE, ...(pageParam ? { after: pageParam } : {}) },
+        signal,
+      }),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) =>
+      last.length === PROJECTS_PAGE_SIZE ? last[last.length - 1]?.id : undefined,
   });
 }
 

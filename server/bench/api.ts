@@ -157,7 +157,8 @@ async function main() {
       ).json()) as { id: string }[];
       const branchId = branches[0]!.id;
       const endpoints: [string, string][] = [
-        ['GET /api/projects', '/api/projects'],
+        ['GET /api/projects?limit=50 (dashboard)', '/api/projects?limit=50'],
+        ['GET /api/projects (whole list)', '/api/projects'],
         ['GET /api/stats', '/api/stats'],
         ['GET /api/search?q=mix', '/api/search?q=mix'],
         ['GET /api/search?q=zzqx (miss)', '/api/search?q=zzqx'],

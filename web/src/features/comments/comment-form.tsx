@@ -10,12 +10,28 @@ export interface CommentDraft {
   content: string;
   /** Seconds into the version, or null when no time is attached. */
   timestamp: number | null;
+  /** The end of a passage (a range comment); only sent when there is one. */
+  end_timestamp?: number;
   parent_id: string | null;
   /** Only where the form offers 'Team only' (the team's own view), never on a share page. */
   team_only?: boolean;
 }
 
+/**
+ * A time or passage the page hands the form: the waveform's drag (a range) or the `C` key (the
+ * current time). A new `nonce` applies it again (the same time twice is two requests).
+ */
+export interface CommentPreset {
+  start: number;
+  end: number | null;
+  nonce: number;
+}
+
 interface CommentFormProps {
+  /** A time or passage to comment on, set from outside the form (focuses the text). */
+  preset?: CommentPreset | null;
+  /** The form let go of the preset (removed, posted, or Esc): the page clears its selection. */
+  onPresetCleared?: () => void;
   /** The version being discussed; 'Attach current time' reads the player only while it plays it. */
   track: PlayerTrack | null;
   /** Resolves when the comment is saved; a rejection keeps the draft and shows the message. */
@@ -37,6 +53,8 @@ export function CommentForm({
   replyingTo = null,
   onCancelReply,
   allowTeamOnly = false,
+  preset = null,
+  onPresetCleared,
 }: CommentFormProps) {
   const player = useAudioPlayer();
   const [content, setContent] = useState('');
@@ -45,6 +63,7 @@ export function CommentForm({
     latestContent.current = content;
   }, [content]);
   const [timestamp, setTimestamp] = useState<number | null>(null);
+  const [end, setEnd] = useState<number | null>(null);
   const [teamOnly, setTeamOnly] = useState(false);
   // A reply to a team-only comment is team-only too (the server makes it so either way).
   const inheritsTeamOnly = replyingTo?.team_only === true;
@@ -53,6 +72,20 @@ export function CommentForm({
   const counterId = `${id}-counter`;
   const trackIsCurrent = track !== null && player.isCurrent(track);
   const blank = content.trim().length === 0;
+
+  // A passage dragged on the waveform, or `C`: the time goes on the draft, the cursor in the text.
+  useEffect(() => {
+    if (!preset) return;
+    setTimestamp(Math.round(preset.start * 10) / 10);
+    setEnd(preset.end === null ? null : Math.round(preset.end * 10) / 10);
+    textareaRef.current?.focus();
+  }, [preset]);
+
+  function clearTime() {
+    setTimestamp(null);
+    setEnd(null);
+    onPresetCleared?.();
+  }
 
   // Starting a reply puts the cursor where the reply is written.
   useEffect(() => {
@@ -72,6 +105,7 @@ export function CommentForm({
       await onSubmit({
         content: content.trim(),
         timestamp,
+        ...(timestamp !== null && end !== null ? { end_timestamp: end } : {}),
         parent_id: replyingTo?.id ?? null,
         ...(allowTeamOnly ? { team_only: teamOnly || inheritsTeamOnly } : {}),
       });
@@ -79,7 +113,7 @@ export function CommentForm({
       // being written, leave it (and its options) alone.
       if (latestContent.current !== sent) return;
       setContent('');
-      setTimestamp(null);
+      clearTime();
       setTeamOnly(false);
       onCancelReply?.();
     } catch {
@@ -113,6 +147,14 @@ export function CommentForm({
         rows={3}
         required
         placeholder={replyingTo ? 'Write a reply…' : 'Add a comment…'}
+        onKeyDown={(event) => {
+          // Esc cancels the comment being started at a time or passage.
+          if (event.key === 'Escape' && timestamp !== null) {
+            event.preventDefault();
+            clearTime();
+            event.currentTarget.blur();
+          }
+        }}
         aria-describedby={counterId}
         className={`${inputClass} border-zinc-300 dark:border-zinc-700`}
       />
@@ -124,20 +166,31 @@ export function CommentForm({
               className={secondaryButton}
               disabled={!trackIsCurrent}
               title={trackIsCurrent ? undefined : 'Play this version to attach a time'}
-              onClick={attachCurrentTime}
+              onClick={() => {
+                setEnd(null);
+                attachCurrentTime();
+              }}
             >
               Attach current time
             </button>
           ) : (
-            <span className="inline-flex items-center gap-2 rounded-full bg-indigo-50 px-3 py-1 text-indigo-800 dark:bg-indigo-950 dark:text-indigo-200">
+            <span
+              data-testid="comment-time"
+              className="inline-flex items-center gap-2 rounded-full bg-indigo-50 px-3 py-1 text-indigo-800 dark:bg-indigo-950 dark:text-indigo-200"
+            >
               <span>
-                At <span className="font-mono tabular-nums">{formatTime(timestamp)}</span>
+                At{' '}
+                <span className="font-mono tabular-nums">
+                  {end === null
+                    ? formatTime(timestamp)
+                    : `${formatTime(timestamp)}–${formatTime(end)}`}
+                </span>
               </span>
               <button
                 type="button"
                 className={linkButton}
-                aria-label={`Remove time ${formatTime(timestamp)}`}
-                onClick={() => setTimestamp(null)}
+                aria-label={`Remove time ${end === null ? formatTime(timestamp) : `${formatTime(timestamp)}–${formatTime(end)}`}`}
+                onClick={clearTime}
               >
                 Remove
               </button>

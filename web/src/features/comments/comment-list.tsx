@@ -16,7 +16,18 @@ export interface CommentOwnerActions {
   busyId?: string | null;
 }
 
+/** How the review view shows comments: passages play, other versions' comments are marked. */
+export interface CommentListView {
+  /** Plays a range comment's passage (else its time button seeks to the start). */
+  onPlayRange?: (range: { start: number; end: number }) => void;
+  /** The version on screen: comments of other versions carry 'Version N'. */
+  versionNumber?: number;
+  /** The comment whose thread was opened from the waveform. */
+  highlightId?: string | null;
+}
+
 interface CommentListProps {
+  view?: CommentListView;
   comments: readonly Comment[] | undefined;
   isPending: boolean;
   error: Error | null;
@@ -64,20 +75,26 @@ function CommentAvatar({ comment }: { comment: Comment }) {
   );
 }
 
-/** A comment's time as a button that plays the version from there. */
+/** A comment's time as a button that plays the version from there (a range: its passage). */
 export function TimestampButton({
   seconds,
+  end = null,
   onSeek,
+  onPlayRange,
 }: {
   seconds: number;
+  end?: number | null;
   onSeek: (seconds: number) => void;
+  onPlayRange?: ((range: { start: number; end: number }) => void) | undefined;
 }) {
-  const label = formatTime(seconds);
+  const label = end === null ? formatTime(seconds) : `${formatTime(seconds)}–${formatTime(end)}`;
   return (
     <button
       type="button"
-      onClick={() => onSeek(seconds)}
-      aria-label={`Play from ${label}`}
+      onClick={() =>
+        end !== null && onPlayRange ? onPlayRange({ start: seconds, end }) : onSeek(seconds)
+      }
+      aria-label={end === null ? `Play from ${label}` : `Play passage ${label}`}
       className="rounded bg-indigo-50 px-1.5 py-0.5 font-mono text-xs font-semibold text-indigo-700 tabular-nums hover:bg-indigo-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 dark:bg-indigo-950 dark:text-indigo-300 dark:hover:bg-indigo-900"
     >
       {label}
@@ -91,31 +108,47 @@ function CommentItem({
   onSeek,
   onReply,
   ownerActions,
+  view,
 }: {
   node: CommentNode;
   depth: number;
   onSeek: (seconds: number) => void;
   onReply: ((comment: Comment) => void) | undefined;
   ownerActions: CommentOwnerActions | undefined;
+  view: CommentListView | undefined;
 }) {
   const { comment } = node;
   const actions =
     ownerActions && (!ownerActions.appliesTo || ownerActions.appliesTo(comment))
       ? ownerActions
       : undefined;
+  // Earlier versions' comments are context: answered on their own version's page.
+  const reply =
+    view?.versionNumber === undefined || comment.version_number === view.versionNumber
+      ? onReply
+      : undefined;
   const busy = actions?.busyId === comment.id;
   return (
     <li data-testid="comment" data-comment-id={comment.id}>
       <article
         aria-label={`Comment by ${comment.author}`}
-        className={`flex gap-3 rounded-md p-3 ${comment.resolved ? 'bg-zinc-50 opacity-80 dark:bg-zinc-900/60' : ''}`}
+        data-highlighted={view?.highlightId === comment.id ? 'true' : undefined}
+        className={`flex gap-3 rounded-md p-3 ${comment.resolved ? 'bg-zinc-50 opacity-80 dark:bg-zinc-900/60' : ''} ${view?.highlightId === comment.id ? 'ring-2 ring-amber-400' : ''}`}
       >
         <CommentAvatar comment={comment} />
         <div className="min-w-0 flex-1">
           <div className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm">
             <span className="font-semibold text-zinc-900 dark:text-zinc-100">{comment.author}</span>
             {comment.timestamp !== null ? (
-              <TimestampButton seconds={comment.timestamp} onSeek={onSeek} />
+              <TimestampButton
+                seconds={comment.timestamp}
+                end={comment.end_timestamp}
+                onSeek={onSeek}
+                onPlayRange={view?.onPlayRange}
+              />
+            ) : null}
+            {view?.versionNumber !== undefined && comment.version_number !== view.versionNumber ? (
+              <Badge tone="neutral">Version {comment.version_number}</Badge>
             ) : null}
             <time
               dateTime={comment.created_at}
@@ -130,10 +163,10 @@ function CommentItem({
           <p className="mt-1 text-sm break-words whitespace-pre-wrap text-zinc-800 dark:text-zinc-200">
             {comment.content}
           </p>
-          {onReply || actions ? (
+          {reply || actions ? (
             <div className="mt-2 flex flex-wrap gap-3">
-              {onReply ? (
-                <button type="button" className={linkButton} onClick={() => onReply(comment)}>
+              {reply ? (
+                <button type="button" className={linkButton} onClick={() => reply(comment)}>
                   Reply
                 </button>
               ) : null}
@@ -178,6 +211,7 @@ function CommentItem({
               onSeek={onSeek}
               onReply={onReply}
               ownerActions={ownerActions}
+              view={view}
             />
           ))}
         </ul>
@@ -195,6 +229,7 @@ export function CommentList({
   onReply,
   ownerActions,
   emptyText = 'No comments yet.',
+  view,
 }: CommentListProps) {
   if (error) {
     return <Alert tone="error">{`Error loading comments: ${error.message}`}</Alert>;
@@ -213,6 +248,7 @@ export function CommentList({
           onSeek={onSeek}
           onReply={onReply}
           ownerActions={ownerActions}
+          view={view}
         />
       ))}
     </ul>

@@ -7,6 +7,8 @@ const comments = routes.comments;
 export interface NewComment {
   content: string;
   timestamp: number | null;
+  /** The end of a passage (a range comment); absent for a point or no time. */
+  end_timestamp?: number | null;
   parent_id?: string | null;
   /** Owner comments only: the visitor route has no such field. */
   team_only?: boolean;
@@ -20,13 +22,18 @@ export const commentKeys = {
 };
 
 /** The owner's view of a version's comments, oldest first (the server orders them). */
-export function useVersionComments(versionId: string, includeResolved: boolean) {
+export function useVersionComments(versionId: string, includeResolved: boolean, previous = false) {
   return useQuery({
-    queryKey: commentKeys.version(versionId, includeResolved),
+    queryKey: previous
+      ? [...commentKeys.version(versionId, includeResolved), 'previous']
+      : commentKeys.version(versionId, includeResolved),
     queryFn: ({ signal }) =>
       api.call(comments.listVersionComments, {
         params: { versionId },
-        query: { resolved: includeResolved ? 'include' : 'exclude' },
+        query: {
+          resolved: includeResolved ? 'include' : 'exclude',
+          ...(previous ? { include: 'previous' as const } : {}),
+        },
         signal,
       }),
     enabled: versionId !== '',

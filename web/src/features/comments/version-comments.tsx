@@ -3,8 +3,8 @@ import { useId, useState } from 'react';
 import { errorMessage } from '../../lib/api';
 import { ConfirmDeleteModal } from '../../ui/confirm-delete-modal';
 import { useAudioPlayer, type PlayerTrack } from '../player/use-audio-player';
-import { CommentForm, type CommentDraft } from './comment-form';
-import { CommentList } from './comment-list';
+import { CommentForm, type CommentDraft, type CommentPreset } from './comment-form';
+import { CommentList, type CommentListView } from './comment-list';
 import { CommentMarkers } from './comment-markers';
 import {
   useAddVersionComment,
@@ -22,21 +22,35 @@ interface VersionCommentsProps {
   role: Role;
   /** The caller, who may resolve and delete their own comments (as a Commenter). */
   userId: string;
+  /**
+   * Inside the review view: the waveform sets the time or passage to comment on and shows the
+   * markers, so the list plays passages and earlier versions' comments can be shown.
+   */
+  review?: CommentListView & {
+    preset: CommentPreset | null;
+    onPresetCleared: () => void;
+  };
 }
 
 /**
  * A version's comments for its members: everyone reads; a Commenter adds, replies, and resolves
  * or deletes their own; an Editor (and the owner) resolves and deletes any.
  */
-export function VersionComments({ versionId, track, role, userId }: VersionCommentsProps) {
+export function VersionComments({ versionId, track, role, userId, review }: VersionCommentsProps) {
   const canComment = may(role, 'comment');
   const canModerate = may(role, 'moderateComments');
   const [showResolved, setShowResolved] = useState(true);
   const [replyingTo, setReplyingTo] = useState<Comment | null>(null);
   const [deleting, setDeleting] = useState<Comment | null>(null);
   const filterId = useId();
+  const previousId = useId();
+  const [showPrevious, setShowPrevious] = useState(false);
   const player = useAudioPlayer();
-  const comments = useVersionComments(versionId, showResolved);
+  const comments = useVersionComments(
+    versionId,
+    showResolved,
+    review !== undefined && showPrevious,
+  );
   const addComment = useAddVersionComment(versionId);
   const setResolved = useSetCommentResolved(versionId);
   const deleteComment = useDeleteComment(versionId);
@@ -71,7 +85,7 @@ export function VersionComments({ versionId, track, role, userId }: VersionComme
 
   return (
     <div className="space-y-4">
-      <div className="flex items-center gap-2">
+      <div className="flex flex-wrap items-center gap-2">
         <input
           id={filterId}
           type="checkbox"
@@ -82,9 +96,23 @@ export function VersionComments({ versionId, track, role, userId }: VersionComme
         <label htmlFor={filterId} className="text-sm text-zinc-700 dark:text-zinc-300">
           Show resolved
         </label>
+        {review ? (
+          <>
+            <input
+              id={previousId}
+              type="checkbox"
+              checked={showPrevious}
+              onChange={(event) => setShowPrevious(event.target.checked)}
+              className="ml-4 size-4 accent-indigo-600"
+            />
+            <label htmlFor={previousId} className="text-sm text-zinc-700 dark:text-zinc-300">
+              Show comments from previous versions
+            </label>
+          </>
+        ) : null}
       </div>
 
-      {comments.data ? (
+      {comments.data && !review ? (
         <CommentMarkers comments={comments.data} duration={duration} onSeek={seekTo} />
       ) : null}
 
@@ -93,6 +121,7 @@ export function VersionComments({ versionId, track, role, userId }: VersionComme
         isPending={comments.isPending}
         error={comments.error}
         onSeek={seekTo}
+        view={review}
         onReply={canComment ? setReplyingTo : undefined}
         ownerActions={{
           onToggleResolved: toggleResolved,
@@ -111,6 +140,8 @@ export function VersionComments({ versionId, track, role, userId }: VersionComme
           replyingTo={replyingTo}
           onCancelReply={() => setReplyingTo(null)}
           allowTeamOnly
+          preset={review?.preset ?? null}
+          onPresetCleared={review?.onPresetCleared}
         />
       ) : null}
 

@@ -11,7 +11,8 @@ import { formatDate } from '../../lib/format';
 import { Badge } from '../../ui/badge';
 import { primaryButton, secondaryButton } from '../../ui/button-styles';
 import { QuickShareDialog } from '../share/quick-share-dialog';
-import { ProcessingStages } from '../upload/processing-stages';
+import { useCurrentUser } from '../auth/use-auth';
+import { VersionReview } from '../review/version-review';
 import { Icon } from './branches-panel';
 import { useRowPlay } from './use-row-play';
 import { downloadUrl, versionTrack } from './version-track';
@@ -71,7 +72,6 @@ export function VersionsPanel(props: VersionsPanelProps) {
           version={selectedVersion}
           projectName={props.projectName}
           role={props.role}
-          processing={props.processing}
         />
       )}
 
@@ -101,14 +101,12 @@ function SelectedVersionCard({
   version,
   projectName,
   role,
-  processing,
 }: {
   version: Version;
   projectName: string;
   role: Role;
-  processing: ProcessingResponse | undefined;
 }) {
-  const inProgress = version.status === 'processing';
+  const user = useCurrentUser();
   return (
     <article
       aria-label="Selected version"
@@ -133,11 +131,17 @@ function SelectedVersionCard({
           ))}
         </ul>
       )}
-      {(inProgress || processing) && (
-        <div className="mt-3">
-          <ProcessingStages status={processing} />
-        </div>
-      )}
+      {/* The review view: the waveform (processing stages until it exists) and the comments. */}
+      <div className="mt-4">
+        <VersionReview
+          version={version}
+          track={versionTrack(version, projectName, role)}
+          role={role}
+          userId={user.id}
+          headingLevel={4}
+          sideBySide={false}
+        />
+      </div>
       {version.status === 'failed' && version.error && (
         <p className="mt-2 text-sm text-red-700 dark:text-red-400">{version.error}</p>
       )}

@@ -14,7 +14,7 @@ import { useCurrentUser } from '../auth/use-auth';
 import { useAudioPlayer } from '../player/use-audio-player';
 import { useSeekToTime } from '../comments/use-seek-to-time';
 import { useMarkTargetRead } from '../notifications/use-mark-target-read';
-import { VersionComments } from '../comments/version-comments';
+import { VersionReview } from '../review/version-review';
 import { QuickShareDialog } from '../share/quick-share-dialog';
 import { useVersion, type VersionDetail } from './versions-api';
 
@@ -118,7 +118,7 @@ function VersionDetails({ version }: { version: VersionDetail }) {
   }
 
   return (
-    <div className="mx-auto max-w-4xl px-4 py-8 sm:px-6">
+    <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6">
       <Link to={projectPath} className={linkButton}>
         ← Back to {version.project.name}
       </Link>
@@ -173,14 +173,9 @@ function VersionDetails({ version }: { version: VersionDetail }) {
         </div>
       </div>
 
-      <section aria-labelledby="comments-heading" className="mt-8">
-        <h2 id="comments-heading" className="text-lg font-semibold">
-          Comments
-        </h2>
-        <div className="mt-3">
-          <VersionComments versionId={version.id} track={track} role={role} userId={user.id} />
-        </div>
-      </section>
+      <div className="mt-6">
+        <VersionReview version={version} track={track} role={role} userId={user.id} />
+      </div>
 
       <QuickShareDialog
         open={sharing && may(role, 'share')}

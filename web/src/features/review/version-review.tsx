@@ -81,9 +81,10 @@ export function VersionReview({
   // Bring the opened thread into view beside the waveform.
   useEffect(() => {
     if (!highlightId) return;
-    document
-      .querySelector(`[data-comment-id="${CSS.escape(highlightId)}"]`)
-      ?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+    const item = Array.from(document.querySelectorAll<HTMLElement>('[data-comment-id]')).find(
+      (element) => element.dataset.commentId === highlightId,
+    );
+    item?.scrollIntoView?.({ block: 'nearest', behavior: 'smooth' });
   }, [highlightId]);
 
   const waveform = (

@@ -11,6 +11,7 @@ import { recentTrack } from './bounce-track';
 import { BounceWaveform } from './bounce-waveform';
 import { coverCandidates, LOGO_URL } from './cover';
 import type { RecentGroup } from './group-recent';
+import { ReviewStatusBadge } from '../review/review-status';
 
 interface BounceGroupCardProps {
   group: RecentGroup;
@@ -54,6 +55,7 @@ export function BounceGroupCard(props: BounceGroupCardProps) {
           <div className="flex items-start justify-between gap-2">
             <div className="min-w-0">
               <h3 className="font-semibold break-words">{item.title}</h3>
+              {item.review_status ? <ReviewStatusBadge status={item.review_status} /> : null}
               <p className="text-sm text-zinc-600 dark:text-zinc-300">
                 {source ? `${source} · ` : ''}
                 {formatDate(item.created_at)}
@@ -168,6 +170,7 @@ function VersionRow({
         </span>
         <span className="min-w-0 flex-1 truncate">{item.title}</span>
         {latest && <Badge tone="indigo">Latest</Badge>}
+        {item.review_status ? <ReviewStatusBadge status={item.review_status} /> : null}
         <span className="text-xs text-zinc-600 dark:text-zinc-400">
           {formatDate(item.created_at)}
         </span>

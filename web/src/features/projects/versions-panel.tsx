@@ -13,6 +13,7 @@ import { primaryButton, secondaryButton } from '../../ui/button-styles';
 import { QuickShareDialog } from '../share/quick-share-dialog';
 import { useCurrentUser } from '../auth/use-auth';
 import { VersionReview } from '../review/version-review';
+import { ReviewStatusBadge } from '../review/review-status';
 import { Icon } from './branches-panel';
 import { useRowPlay } from './use-row-play';
 import { downloadUrl, versionTrack } from './version-track';
@@ -118,6 +119,7 @@ function SelectedVersionCard({
           {version.message || 'Untitled Version'}
         </h3>
         {version.status === 'failed' && <Badge tone="red">Failed</Badge>}
+        <ReviewStatusBadge status={version.review_status} />
       </div>
       <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-300">
         {formatDate(version.created_at)}
@@ -273,6 +275,7 @@ function VersionRow({
           {row.current && row.playing && <Badge tone="green">Playing</Badge>}
           {version.status === 'processing' && <Badge tone="amber">Processing</Badge>}
           {version.status === 'failed' && <Badge tone="red">Failed</Badge>}
+          <ReviewStatusBadge status={version.review_status} />
         </span>
         <span className="max-w-full truncate text-sm text-zinc-600 dark:text-zinc-300">
           {version.message || 'No message'}

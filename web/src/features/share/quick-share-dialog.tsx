@@ -45,6 +45,7 @@ export function QuickShareDialog({
   const [name, setName] = useState(defaultName);
   const [downloadEnabled, setDownloadEnabled] = useState(false);
   const [listenersSeeEachOther, setListenersSeeEachOther] = useState(true);
+  const [allowApproval, setAllowApproval] = useState(false);
   const [expiryDate, setExpiryDate] = useState('');
   const [link, setLink] = useState<ShareLink | null>(null);
   const [copied, setCopied] = useState(false);
@@ -60,6 +61,7 @@ export function QuickShareDialog({
       setName(defaultName);
       setDownloadEnabled(false);
       setListenersSeeEachOther(true);
+      setAllowApproval(false);
       setExpiryDate('');
       setCopied(false);
       resetMutation();
@@ -83,6 +85,7 @@ export function QuickShareDialog({
         download_enabled: downloadEnabled,
         expires_at: expiryFromDate(expiryDate),
         listeners_see_each_other: listenersSeeEachOther,
+        allow_approval: allowApproval,
       });
       setLink(created);
     } catch (error) {
@@ -158,6 +161,31 @@ export function QuickShareDialog({
             >
               When off, people with this link see only comments made through it and the replies to
               them
+            </p>
+          </div>
+          <div>
+            <div className="flex items-center gap-2">
+              <input
+                id={`${ids}-approval`}
+                type="checkbox"
+                checked={allowApproval}
+                onChange={(event) => setAllowApproval(event.target.checked)}
+                aria-describedby={`${ids}-approval-hint`}
+                className="size-4 accent-indigo-600"
+              />
+              <label
+                htmlFor={`${ids}-approval`}
+                className="text-sm font-medium text-zinc-800 dark:text-zinc-200"
+              >
+                Allow approval
+              </label>
+            </div>
+            <p
+              id={`${ids}-approval-hint`}
+              className="mt-1 ml-6 text-xs text-zinc-500 dark:text-zinc-400"
+            >
+              People with this link can mark the version Approved or Changes requested; their name
+              is recorded
             </p>
           </div>
           <div>

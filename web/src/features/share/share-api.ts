@@ -12,6 +12,24 @@ export interface CreateLinkInput {
   download_enabled: boolean;
   expires_at: string | null;
   listeners_see_each_other: boolean;
+  /** 'Allow approval': the link's listeners may set the review status. */
+  allow_approval: boolean;
+}
+
+/** Changes a live link's options ('Allow approval', "Listeners see each other's comments"). */
+export function useUpdateLink(versionId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({
+      linkId,
+      ...body
+    }: {
+      linkId: string;
+      allow_approval?: boolean;
+      listeners_see_each_other?: boolean;
+    }) => api.call(sharing.updateShareLink, { params: { linkId }, body }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: shareKeys.links(versionId) }),
+  });
 }
 
 /** How often a share page asks again while its audio is still being processed. */

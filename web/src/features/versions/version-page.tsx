@@ -15,6 +15,8 @@ import { useAudioPlayer } from '../player/use-audio-player';
 import { useSeekToTime } from '../comments/use-seek-to-time';
 import { useMarkTargetRead } from '../notifications/use-mark-target-read';
 import { VersionReview } from '../review/version-review';
+import { ReviewStatusControl } from '../review/review-status';
+import { TechnicalReadout } from '../review/technical-readout';
 import { QuickShareDialog } from '../share/quick-share-dialog';
 import { useVersion, type VersionDetail } from './versions-api';
 
@@ -133,6 +135,13 @@ function VersionDetails({ version }: { version: VersionDetail }) {
             <p className="mt-1 text-sm text-zinc-500 dark:text-zinc-400">
               Created <time dateTime={version.created_at}>{formatCreated(version.created_at)}</time>
             </p>
+            <div className="mt-3">
+              <ReviewStatusControl
+                versionId={version.id}
+                role={role}
+                fallback={version.review_status}
+              />
+            </div>
             {version.tags.length > 0 ? (
               <ul aria-label="Tags" className="mt-3 flex flex-wrap gap-2">
                 {version.tags.map((tag) => (
@@ -171,6 +180,10 @@ function VersionDetails({ version }: { version: VersionDetail }) {
             )}
           </div>
         </div>
+      </div>
+
+      <div className="mt-4 rounded-lg border border-zinc-200 p-4 dark:border-zinc-800">
+        <TechnicalReadout version={version} />
       </div>
 
       <div className="mt-6">

@@ -26,8 +26,7 @@ export function formatBytes(bytes: number | null): string {
 export function readoutOf(version: Pick<Version, 'metadata' | 'loudness' | 'file_size'>) {
   const meta = version.metadata ?? {};
   const loudness = version.loudness;
-  const format = [meta.container, meta.codec].find((v) => typeof v === 'string') as
-    string | undefined;
+  const format = [meta.container, meta.codec].find((v): v is string => typeof v === 'string');
   const sampleRate = num(meta.sampleRate);
   const bitDepth = num(meta.bitDepth);
   const channels = num(meta.channels);

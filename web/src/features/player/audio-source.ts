@@ -3,7 +3,8 @@ import type { AudioQuality } from './player-types';
 /** The player's request time-out: 10 s. */
 export const AUDIO_REQUEST_TIMEOUT_MS = 10_000;
 
-const STREAM_PATH = /\/api\/versions\/[^/]+\/stream$/;
+// A version's stream and a share link's audio both take `?quality=`.
+const STREAM_PATH = /\/api\/(?:versions\/[^/]+\/stream|links\/hash\/[^/]+\/audio)$/;
 
 /** Sources served by our API (or the storage host) need the session, so they are checked first. */
 export function needsAuthenticatedFetch(url: string): boolean {

@@ -1,5 +1,12 @@
-import { SHARE_MESSAGES, VISITOR_NAME_MAX_LENGTH, type Comment } from '@takes/contract';
-import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import {
+  REVIEW_STATUS_LABELS,
+  REVIEW_STATUSES,
+  SHARE_MESSAGES,
+  VISITOR_NAME_MAX_LENGTH,
+  type Comment,
+  type ReviewState,
+} from '@takes/contract';
+import { useCallback, useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import { useParams } from 'react-router';
 import { ApiError, errorMessage } from '../../lib/api';
 import { useShareLiveEvents } from '../../lib/live-events';
@@ -10,12 +17,16 @@ import { PageSpinner } from '../../ui/spinner';
 import { TextField } from '../../ui/text-field';
 import { useAuth } from '../auth/use-auth';
 import { welcomeName } from '../auth/user-names';
-import { CommentForm, type CommentDraft } from '../comments/comment-form';
+import { CommentForm, type CommentDraft, type CommentPreset } from '../comments/comment-form';
 import { CommentList } from '../comments/comment-list';
-import { CommentMarkers } from '../comments/comment-markers';
 import { useAddLinkComment, useLinkComments } from '../comments/comments-api';
 import { useSeekToTime } from '../comments/use-seek-to-time';
-import { useAudioPlayer, type PlayerTrack } from '../player/use-audio-player';
+import { useAudioPlayer, type AudioQuality, type PlayerTrack } from '../player/use-audio-player';
+import { useSetLinkReview } from '../review/review-api';
+import { ReviewStatusBadge } from '../review/review-status';
+import { ReviewWaveform, type TimeRange } from '../review/review-waveform';
+import { useCommentKey } from '../review/use-comment-key';
+import { usePlayRange } from '../review/use-play-range';
 import {
   sharedAudioUrl,
   sharedDownloadUrl,
@@ -94,12 +105,16 @@ function SharedVersionView({ hash, shared }: { hash: string; shared: SharedVersi
   const current = player.isCurrent(track);
   const playing = current && player.state.isPlaying;
   const seekTo = useSeekToTime(track);
+  const { playRange } = usePlayRange(track);
   const comments = useLinkComments(hash);
-  // New comments and replies arrive without a reload.
+  // New comments and replies, and the review status, arrive without a reload.
   useShareLiveEvents(hash);
   const [replyingTo, setReplyingTo] = useState<Comment | null>(null);
+  const [selection, setSelection] = useState<TimeRange | null>(null);
+  const [preset, setPreset] = useState<CommentPreset | null>(null);
+  const [highlightId, setHighlightId] = useState<string | null>(null);
   const { version, project, link } = shared;
-  // Without download rights the link streams only the standard rendition, made by processing.
+  // Without download rights the link streams only renditions, made by processing.
   const ready = version.audio_ready;
 
   // Load the version into the player, paused, unless something else is playing right now.
@@ -114,22 +129,38 @@ function SharedVersionView({ hash, shared }: { hash: string; shared: SharedVersi
   }, [track.id, ready]);
 
   const duration =
-    track.duration ?? (current && player.state.duration > 0 ? player.state.duration : null);
+    track.duration ?? (current && player.state.duration > 0 ? player.state.duration : 0);
+  const startComment = useCallback((start: number, end: number | null) => {
+    setSelection(end === null ? null : { start, end });
+    setPreset({ start, end, nonce: Date.now() });
+  }, []);
+  const cancel = useCallback(() => {
+    setSelection(null);
+    setPreset(null);
+  }, []);
+  useCommentKey({
+    enabled: ready,
+    onComment: () => startComment(current ? player.state.currentTime : 0, null),
+    onCancel: cancel,
+  });
 
   return (
-    <div className="mx-auto max-w-3xl px-4 py-8 sm:px-6">
-      <div className="rounded-lg border border-zinc-200 p-5 dark:border-zinc-800">
-        <p className="text-sm font-medium text-indigo-700 dark:text-indigo-300">
-          Version {version.version_number}
-        </p>
-        <h1 className="mt-1 text-2xl font-bold break-words">{project.name}</h1>
-        <p className="mt-2 break-words whitespace-pre-wrap text-zinc-700 dark:text-zinc-300">
-          {version.message ? version.message : 'No message'}
-        </p>
-        <p className="mt-1 text-sm text-zinc-500 dark:text-zinc-400">
-          Uploaded <time dateTime={version.created_at}>{formatUploaded(version.created_at)}</time>
-        </p>
-        <div className="mt-4 flex flex-wrap gap-2">
+    <div className="mx-auto max-w-6xl px-4 py-6 sm:px-6">
+      <div className="flex flex-wrap items-start justify-between gap-4">
+        <div className="min-w-0">
+          <p className="flex flex-wrap items-center gap-2 text-sm font-medium text-indigo-700 dark:text-indigo-300">
+            Version {version.version_number}
+            <ReviewStatusBadge status={version.review.status} />
+          </p>
+          <h1 className="mt-1 text-2xl font-bold break-words">{project.name}</h1>
+          <p className="mt-1 break-words whitespace-pre-wrap text-zinc-700 dark:text-zinc-300">
+            {version.message ? version.message : 'No message'}
+          </p>
+          <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
+            Uploaded <time dateTime={version.created_at}>{formatUploaded(version.created_at)}</time>
+          </p>
+        </div>
+        <div className="flex flex-wrap items-center gap-2">
           <button
             type="button"
             className={primaryButton}
@@ -138,51 +169,158 @@ function SharedVersionView({ hash, shared }: { hash: string; shared: SharedVersi
           >
             {playing ? 'Pause' : 'Play'}
           </button>
+          <ListenIn qualities={version.qualities} />
           {link.download_enabled ? (
             <a href={sharedDownloadUrl(hash)} download className={secondaryButton}>
               Download
             </a>
           ) : null}
         </div>
-        <p
-          role="status"
-          data-testid="share-audio-status"
-          className="mt-3 text-sm text-zinc-600 dark:text-zinc-300"
-        >
-          {ready
-            ? ''
-            : version.status === 'failed'
-              ? 'This version could not be processed, so it cannot be played.'
-              : 'This version is still being processed. It will play as soon as it is ready.'}
-        </p>
       </div>
+      <p
+        role="status"
+        data-testid="share-audio-status"
+        className="mt-2 text-sm text-zinc-600 dark:text-zinc-300"
+      >
+        {ready
+          ? ''
+          : version.status === 'failed'
+            ? 'This version could not be processed, so it cannot be played.'
+            : 'This version is still being processed. It will play as soon as it is ready.'}
+      </p>
 
-      <section aria-labelledby="share-comments-heading" className="mt-8">
-        <h2 id="share-comments-heading" className="text-lg font-semibold">
-          Comments
-        </h2>
-        {comments.data ? (
-          <CommentMarkers comments={comments.data} duration={duration} onSeek={seekTo} />
-        ) : null}
-        <div className="mt-3">
-          <CommentList
-            comments={comments.data}
-            isPending={comments.isPending}
-            error={comments.error}
+      <div className="mt-4 grid gap-6 lg:grid-cols-[minmax(0,1fr)_24rem] lg:items-start">
+        <div className="min-w-0 space-y-4">
+          <ReviewWaveform
+            peaks={ready ? (version.waveform_data?.peaks ?? []) : []}
+            duration={duration}
+            currentTime={current ? player.state.currentTime : null}
+            comments={comments.data ?? []}
+            selection={selection}
             onSeek={seekTo}
-            onReply={setReplyingTo}
+            onSelectRange={(range) => startComment(range.start, range.end)}
+            onOpenComment={(comment) => {
+              setHighlightId(comment.id);
+              if (comment.timestamp !== null) seekTo(comment.timestamp);
+            }}
+            onPlayRange={playRange}
+            label={`Waveform of ${project.name}, Version ${version.version_number}`}
+            placeholder={
+              version.status === 'failed'
+                ? 'This version could not be processed.'
+                : 'The waveform appears when processing is done.'
+            }
           />
+          <p className="text-xs text-zinc-600 dark:text-zinc-300">
+            Tap to play from a moment; drag across the waveform to comment on a passage, or press C
+            to comment at the current time.
+          </p>
+          {link.allow_approval ? <VisitorReview hash={hash} review={version.review} /> : null}
         </div>
-        <div className="mt-6">
-          <VisitorCommenting
-            hash={hash}
-            track={track}
-            replyingTo={replyingTo}
-            onCancelReply={() => setReplyingTo(null)}
-          />
-        </div>
-      </section>
+
+        <section aria-labelledby="share-comments-heading" className="min-w-0">
+          <h2 id="share-comments-heading" className="text-lg font-semibold">
+            Comments
+          </h2>
+          <div className="mt-3">
+            <CommentList
+              comments={comments.data}
+              isPending={comments.isPending}
+              error={comments.error}
+              onSeek={seekTo}
+              onReply={setReplyingTo}
+              view={{ onPlayRange: playRange, highlightId }}
+            />
+          </div>
+          <div className="mt-6">
+            <VisitorCommenting
+              hash={hash}
+              track={track}
+              replyingTo={replyingTo}
+              onCancelReply={() => setReplyingTo(null)}
+              preset={preset}
+              onPresetCleared={cancel}
+            />
+          </div>
+        </section>
+      </div>
     </div>
+  );
+}
+
+const LISTEN_IN_LABELS = { standard: 'Standard', high: 'High', original: 'Original' } as const;
+
+/**
+ * 'Listen in: Standard / High / Original': the qualities the link streams now (Original only
+ * where downloads are allowed). The player keeps the position when it changes.
+ */
+function ListenIn({ qualities }: { qualities: SharedVersion['version']['qualities'] }) {
+  const player = useAudioPlayer();
+  const id = useId();
+  if (qualities.length < 2) return null;
+  const chosen =
+    qualities.find((q) => q === player.quality) ??
+    (player.quality === 'auto' ? 'auto' : qualities[0]);
+  return (
+    <span className="inline-flex items-center gap-2 text-sm">
+      <label htmlFor={id}>Listen in</label>
+      <select
+        id={id}
+        value={chosen}
+        onChange={(event) => player.setQuality(event.target.value as AudioQuality)}
+        className="rounded-md border border-zinc-300 bg-white px-2 py-1.5 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+      >
+        {chosen === 'auto' ? <option value="auto">Automatic</option> : null}
+        {qualities.map((q) => (
+          <option key={q} value={q}>
+            {LISTEN_IN_LABELS[q]}
+          </option>
+        ))}
+      </select>
+    </span>
+  );
+}
+
+/**
+ * 'Allow approval': the listener sets the review status under the name they comment with (a
+ * signed-in listener under their account).
+ */
+function VisitorReview({ hash, review }: { hash: string; review: ReviewState }) {
+  const auth = useAuth();
+  const [visitorName] = useVisitorName();
+  const setReview = useSetLinkReview(hash);
+  const signedIn = auth.status === 'signed-in';
+  const named = signedIn || visitorName.trim() !== '';
+  return (
+    <fieldset className="rounded-md border border-zinc-200 p-3 dark:border-zinc-800">
+      <legend className="px-1 text-sm font-semibold">Your review</legend>
+      <div className="flex flex-wrap gap-2">
+        {REVIEW_STATUSES.map((status) => (
+          <button
+            key={status}
+            type="button"
+            aria-pressed={review.status === status}
+            disabled={!named || setReview.isPending}
+            onClick={() =>
+              setReview.mutate({ status, ...(signedIn ? {} : { visitor_name: visitorName }) })
+            }
+            className={review.status === status ? primaryButton : secondaryButton}
+          >
+            {REVIEW_STATUS_LABELS[status]}
+          </button>
+        ))}
+      </div>
+      <p className="mt-2 text-xs text-zinc-600 dark:text-zinc-300">
+        {named
+          ? review.changed_by && review.changed_at
+            ? `${REVIEW_STATUS_LABELS[review.status]} by ${review.changed_by} · ${formatUploaded(review.changed_at)}`
+            : 'Mark this version Approved or Changes requested.'
+          : 'Please set your name before reviewing'}
+      </p>
+      {setReview.error ? (
+        <Alert tone="error">{errorMessage(setReview.error, setReview.error.message)}</Alert>
+      ) : null}
+    </fieldset>
   );
 }
 
@@ -192,11 +330,15 @@ function VisitorCommenting({
   track,
   replyingTo,
   onCancelReply,
+  preset,
+  onPresetCleared,
 }: {
   hash: string;
   track: PlayerTrack;
   replyingTo: Comment | null;
   onCancelReply: () => void;
+  preset: CommentPreset | null;
+  onPresetCleared: () => void;
 }) {
   const auth = useAuth();
   const [visitorName, setVisitorName] = useVisitorName();
@@ -246,6 +388,8 @@ function VisitorCommenting({
         error={addComment.error ? errorMessage(addComment.error, addComment.error.message) : null}
         replyingTo={replyingTo}
         onCancelReply={onCancelReply}
+        preset={preset}
+        onPresetCleared={onPresetCleared}
       />
     </div>
   );

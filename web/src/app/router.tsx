@@ -35,6 +35,11 @@ const RepoPage = lazy(() =>
 const BranchPage = lazy(() =>
   import('../features/compare/branch-page').then((m) => ({ default: m.BranchPage })),
 );
+const VersionComparePage = lazy(() =>
+  import('../features/compare/version-compare-page').then((m) => ({
+    default: m.VersionComparePage,
+  })),
+);
 const CommitPage = lazy(() =>
   import('../features/repos/commit-page').then((m) => ({ default: m.CommitPage })),
 );
@@ -166,6 +171,7 @@ const protectedRoutes: RouteObject[] = [
   lazyRoute('/dashboard', DashboardPage),
   lazyRoute('/upload', UploadPage),
   lazyRoute('/projects/:projectId/branches/:branchId/versions/:versionId', VersionPage),
+  lazyRoute('/projects/:projectId/compare', VersionComparePage),
   // Search reads the signed-in user's own projects, so it sits behind the guard.
   lazyRoute('/search', SearchPage),
   lazyRoute('/bounces', BouncesPage),

@@ -72,11 +72,18 @@ export class CompareEngine {
   }
 
   /** Downloads and decodes a side's audio; it joins playback in sync if the other side is playing. */
-  async load(side: Side, url: string, signal?: AbortSignal): Promise<number> {
+  async load(
+    side: Side,
+    url: string,
+    signal?: AbortSignal,
+    /** How much of the file has arrived (0..1, when its size is known); 1 when decoding starts. */
+    onProgress?: (fetched: number) => void,
+  ): Promise<number> {
     const context = this.audio();
     const response = await fetch(url, { credentials: 'same-origin', signal });
     if (!response.ok) throw new Error(`The audio could not be loaded (HTTP ${response.status})`);
-    const data = await response.arrayBuffer();
+    const data = await readWithProgress(response, onProgress);
+    onProgress?.(1);
     const buffer = await context.decodeAudioData(data);
     signal?.throwIfAborted();
     if (this.disposed) return buffer.duration;
@@ -342,4 +349,53 @@ function emptySide(): SideState {
 function sameRegion(a: Region | null, b: Region | null): boolean {
   if (a === null || b === null) return a === b;
   return a.start === b.start && a.end === b.end;
+}
+
+/** The response's bytes, telling `onProgress` the share fetched as chunks arrive. */
+async function readWithProgress(
+  response: Response,
+  onProgress: ((fetched: number) => void) | undefined,
+): Promise<ArrayBuffer> {
+  const total = Number(response.headers.get('content-length'));
+  if (!onProgress || !response.body || !Number.isFinite(total) || total <= 0)
+    return response.arrayBuffer();
+  const reader = response.body.getReader();
+  const data = new Uint8Array(total);
+  let received = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (received + value.length > data.length) {
+      // More than announced (a compressed or changed body): fall back to collecting it all.
+      const grown = new Uint8Array(received + value.length);
+      grown.set(data.subarray(0, received));
+      grown.set(value, received);
+      return finishUnsized(reader, grown);
+    }
+    data.set(value, received);
+    received += value.length;
+    onProgress(Math.min(0.99, received / total));
+  }
+  return data.buffer.slice(0, received);
+}
+
+async function finishUnsized(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  start: Uint8Array,
+): Promise<ArrayBuffer> {
+  const chunks = [start];
+  let size = start.length;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    size += value.length;
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  return out.buffer;
 }

@@ -292,7 +292,14 @@ function CompareSlot({
           />
           {load.status === 'loading' && (
             <p role="status" className="text-xs text-zinc-500 dark:text-zinc-400">
-              Loading audio…
+              {load.fetched === undefined
+                ? 'Loading audio…'
+                : `Loading audio… ${Math.round(load.fetched * 100)}%`}
+            </p>
+          )}
+          {load.status === 'decoding' && (
+            <p role="status" className="text-xs text-zinc-500 dark:text-zinc-400">
+              Decoding…
             </p>
           )}
           {load.status === 'error' && (

@@ -1,5 +1,18 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Bounce } from '@takes/contract';
+
+/** What a compare slot holds: a repository bounce, or a project version shaped like one. */
+export type CompareItem = Pick<
+  Bounce,
+  | 'id'
+  | 'title'
+  | 'filename'
+  | 'created_at'
+  | 'duration'
+  | 'loudness'
+  | 'waveform_json'
+  | 'stream_url'
+>;
 import { useAudioPlayer } from '../player/use-audio-player';
 import { CompareEngine } from './compare-engine';
 import {
@@ -16,12 +29,13 @@ import {
 
 export type SlotLoad =
   | { status: 'empty' }
-  | { status: 'loading' }
+  | { status: 'loading'; /** 0..1 of the file fetched, when its size is known. */ fetched?: number }
+  | { status: 'decoding' }
   | { status: 'ready'; duration: number }
   | { status: 'error'; message: string };
 
 export interface CompareState {
-  slots: Record<Side, Bounce | null>;
+  slots: Record<Side, CompareItem | null>;
   loads: Record<Side, SlotLoad>;
   levels: Record<Side, number>;
   active: Side;
@@ -38,7 +52,7 @@ export interface CompareState {
 }
 
 export interface CompareApi extends CompareState {
-  setSlot: (side: Side, bounce: Bounce) => void;
+  setSlot: (side: Side, bounce: CompareItem) => void;
   clearSlot: (side: Side) => void;
   setLevel: (side: Side, level: number) => void;
   /** 'Play A' / 'Play B' and the a/b keys: that side is heard, from the region start if set. */
@@ -61,7 +75,7 @@ const EMPTY_LOADS: Record<Side, SlotLoad> = { A: { status: 'empty' }, B: { statu
 export function useCompare(): CompareApi {
   const player = useAudioPlayer();
   const [engine, setEngine] = useState<CompareEngine | null>(null);
-  const [slots, setSlots] = useState<Record<Side, Bounce | null>>({ A: null, B: null });
+  const [slots, setSlots] = useState<Record<Side, CompareItem | null>>({ A: null, B: null });
   const [loads, setLoads] = useState<Record<Side, SlotLoad>>(EMPTY_LOADS);
   const [levels, setLevels] = useState<Record<Side, number>>({
     A: LEVEL_DEFAULT,
@@ -160,7 +174,7 @@ export function useCompare(): CompareApi {
 
   const seek = useCallback((seconds: number) => engine?.seek(seconds), [engine]);
 
-  const setSlot = useCallback((side: Side, bounce: Bounce) => {
+  const setSlot = useCallback((side: Side, bounce: CompareItem) => {
     setSlots((current) =>
       current[side]?.id === bounce.id ? current : { ...current, [side]: bounce },
     );
@@ -217,7 +231,7 @@ export function useCompare(): CompareApi {
 function useSlotAudio(
   engine: CompareEngine | null,
   side: Side,
-  bounce: Bounce | null,
+  bounce: CompareItem | null,
   setLoads: React.Dispatch<React.SetStateAction<Record<Side, SlotLoad>>>,
 ) {
   const url = bounce?.stream_url ?? null;
@@ -233,17 +247,22 @@ function useSlotAudio(
     // The previous bounce of this slot stops at once; the new one joins when decoded.
     engine.clear(side);
     update({ status: 'loading' });
-    engine.load(side, url, controller.signal).then(
-      (duration) => update({ status: 'ready', duration }),
-      (error: unknown) => {
-        if (controller.signal.aborted) return;
-        engine.clear(side);
-        update({
-          status: 'error',
-          message: error instanceof Error ? error.message : 'The audio could not be loaded',
-        });
-      },
-    );
+    engine
+      .load(side, url, controller.signal, (fetched) => {
+        if (!controller.signal.aborted)
+          update(fetched >= 1 ? { status: 'decoding' } : { status: 'loading', fetched });
+      })
+      .then(
+        (duration) => update({ status: 'ready', duration }),
+        (error: unknown) => {
+          if (controller.signal.aborted) return;
+          engine.clear(side);
+          update({
+            status: 'error',
+            message: error instanceof Error ? error.message : 'The audio could not be loaded',
+          });
+        },
+      );
     return () => controller.abort();
   }, [engine, side, url, setLoads]);
 }

@@ -9,11 +9,12 @@ import {
 } from '@takes/contract';
 import { formatDate } from '../../lib/format';
 import { Badge } from '../../ui/badge';
-import { primaryButton, secondaryButton } from '../../ui/button-styles';
+import { linkButton, primaryButton, secondaryButton } from '../../ui/button-styles';
 import { QuickShareDialog } from '../share/quick-share-dialog';
 import { useCurrentUser } from '../auth/use-auth';
 import { VersionReview } from '../review/version-review';
 import { ReviewStatusBadge } from '../review/review-status';
+import { CompareActions } from '../compare/compare-menu';
 import { Icon } from './branches-panel';
 import { useRowPlay } from './use-row-play';
 import { downloadUrl, versionTrack } from './version-track';
@@ -284,6 +285,9 @@ function VersionRow({
           {formatDate(version.created_at)}
         </span>
       </button>
+      <span className="flex flex-col items-end gap-1 text-xs sm:flex-row sm:gap-3">
+        <CompareActions version={version} className={`${linkButton} text-xs`} />
+      </span>
       <a
         href={downloadUrl(version.id)}
         download

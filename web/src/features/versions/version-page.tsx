@@ -17,6 +17,7 @@ import { useMarkTargetRead } from '../notifications/use-mark-target-read';
 import { VersionReview } from '../review/version-review';
 import { ReviewStatusControl } from '../review/review-status';
 import { TechnicalReadout } from '../review/technical-readout';
+import { CompareActions } from '../compare/compare-menu';
 import { QuickShareDialog } from '../share/quick-share-dialog';
 import { useVersion, type VersionDetail } from './versions-api';
 
@@ -164,6 +165,7 @@ function VersionDetails({ version }: { version: VersionDetail }) {
             <a href={downloadUrl(version.id)} download className={secondaryButton}>
               Download
             </a>
+            <CompareActions version={version} className={secondaryButton} />
             {may(role, 'share') && (
               <button type="button" className={secondaryButton} onClick={() => setSharing(true)}>
                 Share

@@ -116,7 +116,7 @@ export function ComparePanel({ compare }: { compare: CompareApi }) {
           <span ref={readoutRef} role="timer" data-testid="compare-position" data-position-ms="0">
             {formatPosition(0)}
           </span>
-          <span className="text-zinc-400"> / {formatPosition(duration)}</span>
+          <span className="text-zinc-600 dark:text-zinc-400"> / {formatPosition(duration)}</span>
         </p>
       </div>
 

@@ -110,6 +110,8 @@ function SharedVersionView({ hash, shared }: { hash: string; shared: SharedVersi
   // New comments and replies, and the review status, arrive without a reload.
   useShareLiveEvents(hash);
   const [replyingTo, setReplyingTo] = useState<Comment | null>(null);
+  // One name for commenting and reviewing, remembered on this device.
+  const visitor = useVisitorName();
   const [selection, setSelection] = useState<TimeRange | null>(null);
   const [preset, setPreset] = useState<CommentPreset | null>(null);
   const [highlightId, setHighlightId] = useState<string | null>(null);
@@ -215,7 +217,9 @@ function SharedVersionView({ hash, shared }: { hash: string; shared: SharedVersi
             Tap to play from a moment; drag across the waveform to comment on a passage, or press C
             to comment at the current time.
           </p>
-          {link.allow_approval ? <VisitorReview hash={hash} review={version.review} /> : null}
+          {link.allow_approval ? (
+            <VisitorReview hash={hash} review={version.review} visitorName={visitor[0]} />
+          ) : null}
         </div>
 
         <section aria-labelledby="share-comments-heading" className="min-w-0">
@@ -240,6 +244,7 @@ function SharedVersionView({ hash, shared }: { hash: string; shared: SharedVersi
               onCancelReply={() => setReplyingTo(null)}
               preset={preset}
               onPresetCleared={cancel}
+              visitor={visitor}
             />
           </div>
         </section>
@@ -285,9 +290,16 @@ function ListenIn({ qualities }: { qualities: SharedVersion['version']['qualitie
  * 'Allow approval': the listener sets the review status under the name they comment with (a
  * signed-in listener under their account).
  */
-function VisitorReview({ hash, review }: { hash: string; review: ReviewState }) {
+function VisitorReview({
+  hash,
+  review,
+  visitorName,
+}: {
+  hash: string;
+  review: ReviewState;
+  visitorName: string;
+}) {
   const auth = useAuth();
-  const [visitorName] = useVisitorName();
   const setReview = useSetLinkReview(hash);
   const signedIn = auth.status === 'signed-in';
   const named = signedIn || visitorName.trim() !== '';
@@ -332,6 +344,7 @@ function VisitorCommenting({
   onCancelReply,
   preset,
   onPresetCleared,
+  visitor,
 }: {
   hash: string;
   track: PlayerTrack;
@@ -339,9 +352,10 @@ function VisitorCommenting({
   onCancelReply: () => void;
   preset: CommentPreset | null;
   onPresetCleared: () => void;
+  visitor: ReturnType<typeof useVisitorName>;
 }) {
   const auth = useAuth();
-  const [visitorName, setVisitorName] = useVisitorName();
+  const [visitorName, setVisitorName] = visitor;
   const [editingName, setEditingName] = useState(false);
   const addComment = useAddLinkComment(hash);
   const signedIn = auth.status === 'signed-in';

@@ -288,6 +288,16 @@ function CompareSlot({
             timelineDuration={compare.duration}
             active={isActive}
             onSeek={compare.seek}
+            {...(side === 'A'
+              ? {
+                  // Dragging on A's waveform sets the loop region and turns the loop on.
+                  onSelectRegion: (start: number, end: number) => {
+                    compare.setRegionStart(start.toFixed(1));
+                    compare.setRegionEnd(end.toFixed(1));
+                    compare.setLoop(true);
+                  },
+                }
+              : {})}
             position={compare.position}
           />
           {load.status === 'loading' && (

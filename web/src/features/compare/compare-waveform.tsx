@@ -1,4 +1,11 @@
-import { forwardRef, useMemo, type KeyboardEvent, type MouseEvent } from 'react';
+import {
+  forwardRef,
+  useMemo,
+  useRef,
+  type KeyboardEvent,
+  type MouseEvent,
+  type PointerEvent,
+} from 'react';
 import type { BounceWaveform } from '@takes/contract';
 import { waveformPath } from './compare-logic';
 
@@ -17,7 +24,12 @@ interface CompareWaveformProps {
   onSeek: (seconds: number) => void;
   /** Reads the live position for keyboard seeking. */
   position: () => number;
+  /** A drag across the waveform: the passage to loop (seconds on the shared timeline). */
+  onSelectRegion?: (start: number, end: number) => void;
 }
+
+/** A press that moves less than this (px) is a click: it seeks. */
+const DRAG_THRESHOLD_PX = 4;
 
 /**
  * The stored min/max overview of one slot on the shared timeline, with a progress overlay the
@@ -27,7 +39,7 @@ interface CompareWaveformProps {
  */
 export const CompareWaveform = forwardRef<HTMLDivElement, CompareWaveformProps>(
   function CompareWaveform(
-    { label, waveform, ownDuration, timelineDuration, active, onSeek, position },
+    { label, waveform, ownDuration, timelineDuration, active, onSeek, position, onSelectRegion },
     progressRef,
   ) {
     const path = useMemo(
@@ -38,12 +50,42 @@ export const CompareWaveform = forwardRef<HTMLDivElement, CompareWaveformProps>(
     const widthPercent =
       seekable && ownDuration > 0 ? Math.min(100, (ownDuration / timelineDuration) * 100) : 100;
 
-    function seekFromClick(event: MouseEvent<HTMLDivElement>) {
-      if (!seekable) return;
+    const dragRef = useRef<{ x: number; at: number } | null>(null);
+    const draggedRef = useRef(false);
+
+    function timeAt(event: MouseEvent<HTMLDivElement>): number | null {
       const box = event.currentTarget.getBoundingClientRect();
-      if (box.width <= 0) return;
-      const fraction = Math.min(1, Math.max(0, (event.clientX - box.left) / box.width));
-      onSeek(fraction * timelineDuration);
+      if (box.width <= 0) return null;
+      return Math.min(1, Math.max(0, (event.clientX - box.left) / box.width)) * timelineDuration;
+    }
+
+    function seekFromClick(event: MouseEvent<HTMLDivElement>) {
+      // The click that ends a drag is not a seek: the drag chose a loop region.
+      if (draggedRef.current) {
+        draggedRef.current = false;
+        return;
+      }
+      if (!seekable) return;
+      const at = timeAt(event);
+      if (at !== null) onSeek(at);
+    }
+
+    function startDrag(event: PointerEvent<HTMLDivElement>) {
+      if (!seekable || !onSelectRegion || event.button !== 0) return;
+      const at = timeAt(event);
+      dragRef.current = at === null ? null : { x: event.clientX, at };
+      draggedRef.current = false;
+    }
+
+    function endDrag(event: PointerEvent<HTMLDivElement>) {
+      const drag = dragRef.current;
+      dragRef.current = null;
+      if (!drag || !onSelectRegion) return;
+      if (Math.abs(event.clientX - drag.x) < DRAG_THRESHOLD_PX) return;
+      const at = timeAt(event);
+      if (at === null) return;
+      draggedRef.current = true;
+      onSelectRegion(Math.min(drag.at, at), Math.max(drag.at, at));
     }
 
     function seekFromKey(event: KeyboardEvent<HTMLDivElement>) {
@@ -69,6 +111,8 @@ export const CompareWaveform = forwardRef<HTMLDivElement, CompareWaveformProps>(
         aria-valuenow={0}
         aria-disabled={!seekable}
         onClick={seekFromClick}
+        onPointerDown={startDrag}
+        onPointerUp={endDrag}
         onKeyDown={seekFromKey}
         className={`relative h-16 w-full overflow-hidden rounded-md bg-zinc-100 dark:bg-zinc-800/70 ${
           seekable ? 'cursor-pointer' : 'cursor-default'

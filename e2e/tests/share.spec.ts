@@ -77,9 +77,8 @@ test.describe('share links', () => {
 
     // Play through the link's own audio URL and let it run past the first second.
     await pagePlayButton(visitor).click();
-    await expect(visitor.getByTestId('player-title')).toHaveText(
-      `${owner.projectName} - Version 1`,
-    );
+    // The focused page is its own transport (no player bar): its button turns to Pause.
+    await expect(visitor.getByRole('main').getByRole('button', { name: 'Pause' })).toBeVisible();
     await expect
       .poll(() => visitor.evaluate(() => document.querySelector('audio')?.currentSrc ?? ''))
       .toContain(`/api/links/hash/${link.hash}/audio`);
@@ -101,8 +100,12 @@ test.describe('share links', () => {
     await expect(comment.getByText('Love the chorus here')).toBeVisible();
     const stamp = comment.getByRole('button', { name: `Play from ${attachedLabel}` });
     await expect(stamp).toBeVisible();
-    // Its time is marked on the player's waveform.
-    await expect(visitor.getByTestId('waveform-comment-markers').locator('span')).toHaveCount(1);
+    // Its time is marked on the page's waveform.
+    await expect(
+      visitor.getByRole('button', {
+        name: `Comment at ${attachedLabel} by Vera Visitor: Love the chorus here`,
+      }),
+    ).toHaveCount(1);
     // The form is cleared for the next comment.
     await expect(visitor.getByRole('textbox', { name: 'Comment' })).toHaveValue('');
 
@@ -299,7 +302,9 @@ test.describe('share links', () => {
       const isDark = async () =>
         ((await visitor.locator('html').getAttribute('class')) ?? '').split(/\s+/).includes('dark');
       if ((await isDark()) !== (theme === 'dark')) {
-        await visitor.getByRole('button', { name: `Switch to ${theme} theme` }).click();
+        // The focused listener page has no theme toggle: the app starts in the stored theme.
+        await visitor.evaluate((value) => window.localStorage.setItem('takes-theme', value), theme);
+        await visitor.reload();
         await expect.poll(isDark).toBe(theme === 'dark');
       }
       // The name entry, then the comment form once a name is set.

@@ -13,6 +13,7 @@ import { linkButton, primaryButton, secondaryButton } from '../../ui/button-styl
 import { QuickShareDialog } from '../share/quick-share-dialog';
 import { useCurrentUser } from '../auth/use-auth';
 import { VersionReview } from '../review/version-review';
+import { ProcessingStages } from '../upload/processing-stages';
 import { ReviewStatusBadge } from '../review/review-status';
 import { CompareActions } from '../compare/compare-menu';
 import { Icon } from './branches-panel';
@@ -74,6 +75,7 @@ export function VersionsPanel(props: VersionsPanelProps) {
           version={selectedVersion}
           projectName={props.projectName}
           role={props.role}
+          processing={props.processing}
         />
       )}
 
@@ -103,10 +105,12 @@ function SelectedVersionCard({
   version,
   projectName,
   role,
+  processing,
 }: {
   version: Version;
   projectName: string;
   role: Role;
+  processing: ProcessingResponse | undefined;
 }) {
   const user = useCurrentUser();
   return (
@@ -134,7 +138,12 @@ function SelectedVersionCard({
           ))}
         </ul>
       )}
-      {/* The review view: the waveform (processing stages until it exists) and the comments. */}
+      {(version.status === 'processing' || processing) && (
+        <div className="mt-3">
+          <ProcessingStages status={processing} />
+        </div>
+      )}
+      {/* The review view: the waveform and the comments. */}
       <div className="mt-4">
         <VersionReview
           version={version}
@@ -143,6 +152,7 @@ function SelectedVersionCard({
           userId={user.id}
           headingLevel={4}
           sideBySide={false}
+          processingShownElsewhere
         />
       </div>
       {version.status === 'failed' && version.error && (

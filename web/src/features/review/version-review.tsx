@@ -23,6 +23,8 @@ interface VersionReviewProps {
   sideBySide?: boolean;
   /** The panel's heading level: 2 on the version page, 4 inside the project page's card. */
   headingLevel?: 2 | 3 | 4;
+  /** The page shows the processing stages itself (the project page's card after an upload). */
+  processingShownElsewhere?: boolean;
 }
 
 /**
@@ -37,6 +39,7 @@ export function VersionReview({
   userId,
   sideBySide = true,
   headingLevel = 2,
+  processingShownElsewhere = false,
 }: VersionReviewProps) {
   const Heading = (['h2', 'h3', 'h4'] as const)[headingLevel - 2] ?? 'h2';
   const headingId = `comments-${version.id}`;
@@ -49,7 +52,7 @@ export function VersionReview({
   const [preset, setPreset] = useState<CommentPreset | null>(null);
   const [highlightId, setHighlightId] = useState<string | null>(null);
   const processing = useProcessingStatus(
-    version.status === 'processing' ? version.id : null,
+    version.status === 'processing' && !processingShownElsewhere ? version.id : null,
     PROCESSING_POLL_MS,
   );
 
@@ -102,7 +105,9 @@ export function VersionReview({
       onPlayRange={playRange}
       label={`Waveform of Version ${version.version_number}`}
       placeholder={
-        version.status === 'processing' ? (
+        version.status === 'processing' && processingShownElsewhere ? (
+          'The waveform appears when processing is done; the original plays meanwhile.'
+        ) : version.status === 'processing' ? (
           <div className="w-full max-w-md">
             <ProcessingStages status={processing.data} />
             <p className="mt-2">The original plays while the waveform is being made.</p>

@@ -54,6 +54,30 @@ export function waveformJson(
   };
 }
 
+/**
+ * The same waveform with at most `points` min/max pairs (each the extreme of its bucket): what a
+ * card needs, a fraction of the bytes (the stored overview has 1,000).
+ */
+export function downsampled(waveform: BounceWaveform, points: number): BounceWaveform {
+  const length = Math.min(waveform.min.length, waveform.max.length);
+  if (length <= points) return waveform;
+  const min: number[] = [];
+  const max: number[] = [];
+  for (let i = 0; i < points; i++) {
+    const from = Math.floor((i * length) / points);
+    const to = Math.floor(((i + 1) * length) / points);
+    let low = Infinity;
+    let high = -Infinity;
+    for (let k = from; k < to; k++) {
+      low = Math.min(low, waveform.min[k] ?? 0);
+      high = Math.max(high, waveform.max[k] ?? 0);
+    }
+    min.push(low);
+    max.push(high);
+  }
+  return { min, max, duration: waveform.duration };
+}
+
 /** Keys only this row owns (renditions, peaks); the original may be shared. */
 export function ownedAudioKeys(
   row: Pick<ProcessedAudioColumns, 'renditions' | 'waveform'>,

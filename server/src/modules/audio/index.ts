@@ -6,6 +6,7 @@
  */
 export {
   audioView,
+  downsampled,
   ownedAudioKeys,
   parseJson,
   waveformJson,

@@ -8,7 +8,7 @@ import type {
   TimelineCommit,
 } from '@takes/contract';
 import type { RepoBranchesTable, RepoCommitsTable } from '../../db/schema';
-import { audioView, parseJson, waveformJson } from '../audio';
+import { audioView, downsampled, parseJson, waveformJson } from '../audio';
 import type { BounceRow, RepoSummaryRow } from './repos.repo';
 
 /** How rows of the repositories module look in the API (and the URLs they carry). */
@@ -85,6 +85,13 @@ export function toBounce(
   };
 }
 
+/** A feed card draws at most this many bars: the overview is cut to it (a tenth of the bytes). */
+export const FEED_WAVEFORM_POINTS = 300;
+
+function feedWaveform(waveform: Bounce['waveform_json']): Bounce['waveform_json'] {
+  return waveform ? downsampled(waveform, FEED_WAVEFORM_POINTS) : null;
+}
+
 /** A bounce in the recent feed. */
 export function toRecentBounce(row: BounceRow): RecentBounce {
   const b = toBounce(row, row.repo_name);
@@ -95,7 +102,7 @@ export function toRecentBounce(row: BounceRow): RecentBounce {
     created_at: b.created_at,
     duration: b.duration,
     stream_url: b.stream_url,
-    waveform_json: b.waveform_json,
+    waveform_json: feedWaveform(b.waveform_json),
     repo_id: b.repo_id,
     repo_name: b.repo_name,
     branch: b.branch,
@@ -129,7 +136,7 @@ export function toRecentVersion(v: {
     created_at: v.created_at,
     duration,
     stream_url: v.original_key ? `/api/versions/${v.id}/stream` : (v.file_url ?? ''),
-    waveform_json: waveformJson(waveform, duration),
+    waveform_json: feedWaveform(waveformJson(waveform, duration)),
     repo_id: null,
     repo_name: null,
     branch: null,

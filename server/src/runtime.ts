@@ -13,7 +13,7 @@ import { createJobQueue } from './jobs/create-queue';
 import { JobRegistry } from './jobs/registry';
 import { createMailer } from './mail/mailer';
 import { MediaRunner } from './media/runner';
-import { resolveMediaTools } from './media/tools';
+import { BUNDLED_FFMPEG_HINT, describeFfmpeg, resolveMediaTools } from './media/tools';
 import { resolveSecretKey } from './secret-key';
 import { createObjectStore } from './storage/create-store';
 import { sweepOnceAndHourly } from './storage/tmp-sweep';
@@ -41,7 +41,12 @@ export async function openRuntime(
   { clock = systemClock, listenForEvents = true }: RuntimeOptions = {},
 ): Promise<Runtime> {
   const secretKey = resolveSecretKey(config.secretKey, config.dataDir);
-  const media = new MediaRunner(resolveMediaTools(config.media));
+  const tools = resolveMediaTools(config.media);
+  const media = new MediaRunner(tools);
+  // Which ffmpeg encodes matters to speed: the log names it, and says when it is the slow one.
+  if (tools.source.ffmpeg === 'npm')
+    logger.warn({ ffmpeg: tools.ffmpeg }, `ffmpeg: ${BUNDLED_FFMPEG_HINT}`);
+  else logger.info({ ffmpeg: tools.ffmpeg }, `ffmpeg: ${describeFfmpeg(tools)}`);
   const database = openDatabase(config.database, {
     onConnectionError: (error) =>
       logger.warn({ err: error.message }, 'database: a pooled connection was cut; reconnecting'),

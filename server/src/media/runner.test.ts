@@ -20,6 +20,26 @@ describe('media tools', () => {
     expect(fs.existsSync(tools.ffmpeg)).toBe(true);
   });
 
+  it('names the ffmpeg in use, and says how to get a faster one when it is the bundled one', async () => {
+    const bundled = new MediaRunner(
+      resolveMediaTools({ ffmpegPath: undefined, ffprobePath: undefined }, ''),
+    );
+    const said = await bundled.version();
+    expect(said).toMatch(
+      /^ffmpeg version .*; .*ffmpeg \(from the npm package\); the npm-shipped ffmpeg/,
+    );
+    expect(said).toContain('apt-get install ffmpeg');
+    const bin = path.join(dir, 'named');
+    fs.mkdirSync(bin, { recursive: true });
+    fs.symlinkSync(bundled.tools.ffmpeg, path.join(bin, 'ffmpeg'));
+    const onPath = new MediaRunner(
+      resolveMediaTools({ ffmpegPath: undefined, ffprobePath: undefined }, bin),
+    );
+    const named = await onPath.version();
+    expect(named).toContain(`${path.join(bin, 'ffmpeg')} (from the system PATH)`);
+    expect(named).not.toContain('npm-shipped');
+  });
+
   it('prefers FFMPEG_PATH and refuses a path that is not an executable', () => {
     const shipped = resolveMediaTools({ ffmpegPath: undefined, ffprobePath: undefined }, '');
     const chosen = resolveMediaTools({ ffmpegPath: shipped.ffmpeg, ffprobePath: undefined }, '');

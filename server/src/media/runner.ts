@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import type { Writable } from 'node:stream';
-import type { MediaTools } from './tools';
+import { BUNDLED_FFMPEG_HINT, describeFfmpeg, type MediaTools } from './tools';
 
 export interface RunOptions {
   /** Wall-clock limit; the process is killed when it is reached. */
@@ -74,9 +74,12 @@ export class MediaRunner {
   }
 
   /** First line of `ffmpeg -version`, e.g. "ffmpeg version 5.1.6-0+deb12u1". */
+  /** The ffmpeg in use: its version line, path and source, and the hint when it is the bundled one. */
   async version(): Promise<string> {
     const { stdout } = await run(this.tools.ffmpeg, ['-version'], { timeoutMs: 10_000 });
-    return stdout.toString('utf8').split('\n')[0]?.trim() ?? 'unknown';
+    const line = stdout.toString('utf8').split('\n')[0]?.trim() ?? 'unknown';
+    const described = `${line}; ${describeFfmpeg(this.tools)}`;
+    return this.tools.source.ffmpeg === 'npm' ? `${described}; ${BUNDLED_FFMPEG_HINT}` : described;
   }
 }
 

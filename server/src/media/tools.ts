@@ -40,6 +40,18 @@ export function resolveMediaTools(
   };
 }
 
+/** Said wherever the npm-shipped ffmpeg is the one in use (the log at start, the health report). */
+export const BUNDLED_FFMPEG_HINT =
+  "the npm-shipped ffmpeg (4.1, 2018) is in use, about 3x slower than a current one: install your system's ffmpeg (apt-get install ffmpeg, brew install ffmpeg) or set FFMPEG_PATH";
+
+/** Which ffmpeg is in use, in words: its path and where it came from. */
+export function describeFfmpeg(tools: Pick<MediaTools, 'ffmpeg' | 'source'>): string {
+  const from = { env: 'FFMPEG_PATH', system: 'the system PATH', npm: 'the npm package' }[
+    tools.source.ffmpeg
+  ];
+  return `${tools.ffmpeg} (from ${from})`;
+}
+
 function resolveOne(
   name: string,
   configured: string | undefined,

@@ -120,7 +120,9 @@ test.describe('share links', () => {
     // The name is remembered on this device.
     await visitor.reload();
     await expect(visitor.getByText('Commenting as')).toBeVisible();
-    await expect(visitor.getByText('Vera Visitor', { exact: true }).first()).toBeVisible();
+    await expect(
+      visitor.locator('p', { hasText: 'Commenting as' }).getByText('Vera Visitor', { exact: true }),
+    ).toBeVisible();
 
     // Back in the owner's context the comment is on the version.
     const ownerComments = await page.request.get(`/api/versions/${owner.versionId}/comments`);

@@ -12,6 +12,8 @@
  * It starts the built server (NODE_ENV=production) on a free port with a fresh data folder
  * (SQLite), or with --postgres on a new database made on that server and dropped after; the
  * accounts are written straight into the database (see api-seed.ts).
+ * `--only REGEX` measures the endpoints whose name matches; `--keep` leaves the data folder (or
+ * the PostgreSQL database) in place and prints where it is, for EXPLAIN and profiling.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -32,6 +34,8 @@ const { values: args } = parseArgs({
     seconds: { type: 'string', default: '5' },
     connections: { type: 'string', default: '50' },
     postgres: { type: 'string' },
+    only: { type: 'string' },
+    keep: { type: 'boolean', default: false },
   },
 });
 const seconds = Number(args.seconds);
@@ -173,7 +177,8 @@ async function main() {
         ['GET /api/versions/:id/comments', `/api/versions/${versionId}/comments`],
       ];
       for (const [name, url] of endpoints)
-        rows.push({ account: which, name, f: await measure(`${origin}${url}`, a.cookie) });
+        if (!args.only || new RegExp(args.only).test(name))
+          rows.push({ account: which, name, f: await measure(`${origin}${url}`, a.cookie) });
     }
 
     console.log(
@@ -198,8 +203,11 @@ async function main() {
     process.exitCode = failed === 0 ? 0 : 1;
   } finally {
     await server.stop();
-    await dropDatabase?.();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (args.keep) console.log(`kept: ${databaseUrl} (data folder ${dataDir})`);
+    else {
+      await dropDatabase?.();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   }
 }
 

@@ -97,6 +97,7 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     magic,
     desktop,
     config,
+    secret: deps.secretKey,
   });
 
   const projects: ProjectsService = new ProjectsService({

@@ -12,6 +12,14 @@ export const SESSION_COOKIE_PREFIX = 'takes';
  */
 export const CLIENT_IP_HEADER = 'x-takes-client-ip';
 const DAY = 24 * 60 * 60;
+/** A cookie session lasts 30 days and is renewed when used a day or more after its last renewal. */
+export const SESSION_EXPIRES_IN_SECONDS = 30 * DAY;
+export const SESSION_UPDATE_AGE_SECONDS = DAY;
+
+/** The session cookie's name: `__Secure-` in front where the public URL is https (better-auth's rule). */
+export function sessionCookieName(config: Pick<Config, 'publicUrl'>): string {
+  return `${config.publicUrl.startsWith('https://') ? '__Secure-' : ''}${SESSION_COOKIE_PREFIX}.session_token`;
+}
 
 /**
  * better-auth owns users, password and social accounts, and cookie sessions. Telemetry
@@ -73,9 +81,9 @@ export function createAuth(
     },
     session: {
       modelName: 'sessions',
-      expiresIn: 30 * DAY,
+      expiresIn: SESSION_EXPIRES_IN_SECONDS,
       // Rolling expiry: a session used after a day gets a fresh 30 days.
-      updateAge: DAY,
+      updateAge: SESSION_UPDATE_AGE_SECONDS,
       fields: {
         expiresAt: 'expires_at',
         createdAt: 'created_at',

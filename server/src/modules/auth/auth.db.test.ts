@@ -93,6 +93,40 @@ describe('accounts and sign-in', () => {
       expect(after.json()).toEqual({ error: 'Not authenticated' });
     });
 
+    it('reads the session on every request: renews it a day on, ends it when expired or forged', async () => {
+      await start();
+      const { cookie } = await signUp();
+      const db = t.deps.database.db;
+      const DAY = 24 * 60 * 60 * 1000;
+      const expiresAt = async () =>
+        (await db.selectFrom('sessions').select('expires_at').executeTakeFirst())?.expires_at;
+      const setExpiry = (at: number) =>
+        db
+          .updateTable('sessions')
+          .set({ expires_at: new Date(at).toISOString() })
+          .execute();
+      // Renewed less than a day ago: answered from the row as it is.
+      await setExpiry(Date.now() + 30 * DAY - 60_000);
+      const before = String(await expiresAt());
+      expect((await session(cookie)).statusCode).toBe(200);
+      expect(String(await expiresAt())).toBe(before);
+      // Last renewed two days ago: used now, it gets a fresh 30 days.
+      await setExpiry(Date.now() + 28 * DAY);
+      expect((await session(cookie)).statusCode).toBe(200);
+      const renewed = new Date(String(await expiresAt())).getTime();
+      expect(renewed).toBeGreaterThan(Date.now() + 29 * DAY);
+      // A cookie whose token was changed (its signature no longer matches) is nobody.
+      const forged = cookie.replace(
+        /session_token=(.)/,
+        (_m, c: string) => `session_token=${c === 'a' ? 'b' : 'a'}`,
+      );
+      expect((await session(forged)).statusCode).toBe(401);
+      // Expired: refused, and the row is gone.
+      await setExpiry(Date.now() - 1000);
+      expect((await session(cookie)).statusCode).toBe(401);
+      expect(await expiresAt()).toBeUndefined();
+    });
+
     it('answers 429 with a clear message after too many sign-in attempts for one email', async () => {
       await start();
       const email = uniqueEmail();

@@ -30,6 +30,18 @@ export class AuthRepo {
       .executeTakeFirstOrThrow();
   }
 
+  /** A cookie session with its user, in one statement: the per-request lookup. */
+  sessionWithUser(
+    token: string,
+  ): Promise<{ user_id: string; email: string; expires_at: string | Date } | undefined> {
+    return this.db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .select(['sessions.user_id', 'users.email', 'sessions.expires_at'])
+      .where('sessions.token', '=', token)
+      .executeTakeFirst();
+  }
+
   sessionByToken(token: string): Promise<{ expires_at: string } | undefined> {
     return this.db
       .selectFrom('sessions')

@@ -1,6 +1,12 @@
 import { APIError } from 'better-auth/api';
 import { AUTH_MESSAGES, type SessionResponse, type SessionUser } from '@takes/contract';
-import type { Auth } from '../../auth/auth';
+import {
+  SESSION_EXPIRES_IN_SECONDS,
+  SESSION_UPDATE_AGE_SECONDS,
+  sessionCookieName,
+  type Auth,
+} from '../../auth/auth';
+import { cookieValue, signedCookieValue } from '../../auth/session-cookie';
 import { passwordProblem } from '../../auth/password-policy';
 import { AUTH_RATE_RULES, type RateLimiter, type RateRule } from '../../auth/rate-limiter';
 import type { Config } from '../../config';
@@ -48,8 +54,14 @@ export class AuthService {
       magic: MagicCodeService;
       desktop: DesktopTokensService;
       config: Config;
+      /** The key better-auth signs its cookies with. */
+      secret: string;
     },
-  ) {}
+  ) {
+    this.sessionCookie = sessionCookieName(deps.config);
+  }
+
+  private readonly sessionCookie: string;
 
   /** The caller, from `Authorization: Bearer` (desktop, CLI) or the session cookie (web). */
   async currentUser(headers: Headers): Promise<AuthenticatedUser | null> {
@@ -68,6 +80,8 @@ export class AuthService {
           }
         : null;
     }
+    const direct = await this.sessionFromCookie(headers);
+    if (direct !== undefined) return direct;
     const found = await this.deps.auth.api.getSession({ headers });
     if (!found) return null;
     return {
@@ -76,6 +90,34 @@ export class AuthService {
       sessionToken: found.session.token,
       tokenFamilyId: null,
       expiresAt: new Date(found.session.expiresAt).toISOString(),
+    };
+  }
+
+  /**
+   * The cookie session in one query, for the common case: a valid signature and a live session
+   * that needs no renewal. `undefined` hands the request to better-auth's getSession, which owns
+   * everything else (renewing a session a day old, removing an expired one, 'don't remember me').
+   * Revocation takes effect at once: the row is read on every request, nothing is cached.
+   */
+  private async sessionFromCookie(headers: Headers): Promise<AuthenticatedUser | null | undefined> {
+    const cookies = headers.get('cookie');
+    const token = signedCookieValue(cookies, this.sessionCookie, this.deps.secret);
+    if (token === null || token === false) return null;
+    if (cookieValue(cookies, `${this.sessionCookie.replace('session_token', 'dont_remember')}`))
+      return undefined;
+    const row = await this.deps.repo.sessionWithUser(token);
+    if (!row) return null;
+    const expiresAt = new Date(row.expires_at).getTime();
+    const now = Date.now();
+    if (!(expiresAt > now)) return undefined;
+    if (expiresAt - SESSION_EXPIRES_IN_SECONDS * 1000 + SESSION_UPDATE_AGE_SECONDS * 1000 <= now)
+      return undefined;
+    return {
+      id: row.user_id,
+      email: row.email,
+      sessionToken: token,
+      tokenFamilyId: null,
+      expiresAt: new Date(expiresAt).toISOString(),
     };
   }
 

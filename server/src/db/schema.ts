@@ -478,8 +478,19 @@ export interface SearchVersionsTable {
   tags: string | null;
 }
 
+/** SQLite only (migration 0019): project and branch names for the FTS5 search index. */
+export interface SearchNamesTable {
+  id: Generated<number>;
+  target_id: string;
+  kind: 'project' | 'branch';
+  project_id: string;
+  name: string;
+  description: string | null;
+}
+
 export interface Database {
   search_versions: SearchVersionsTable;
+  search_names: SearchNamesTable;
   data_exports: DataExportsTable;
   activity: ActivityTable;
   notifications: NotificationsTable;

@@ -123,6 +123,61 @@ describe('dashboard stats, search and debug', () => {
     expect(await found('mix')).toEqual(['Rough "quoted" mix']);
   });
 
+  it('finds project and branch names as they are renamed and deleted, the newest 50 of many', async () => {
+    t = await createTestApp();
+    const owner = api(t, await newUser(t));
+    const stranger = api(t, await newUser(t, 'stranger'));
+    const names = async (q: string) => {
+      const body = (await owner.get(`/api/search?q=${encodeURIComponent(q)}`)).json<{
+        projects: { id: string; name: string }[];
+        branches: { id: string; name: string }[];
+      }>();
+      return {
+        projects: body.projects.map((p) => p.name),
+        branches: body.branches.map((b) => b.name),
+      };
+    };
+    const made: { id: string; name: string }[] = [];
+    for (let n = 1; n <= 55; n++) {
+      const name = `Anthem ${String(n).padStart(2, '0')}`;
+      made.push({
+        id: (await owner.post('/api/projects', { name, is_private: true })).json<{ id: string }>()
+          .id,
+        name,
+      });
+    }
+    // Someone else's newer matches are skipped over, not counted against the caller's 50.
+    for (let n = 1; n <= 5; n++)
+      await stranger.post('/api/projects', { name: `Anthem of theirs ${n}`, is_private: true });
+    const many = await names('anthem');
+    expect(many.projects).toHaveLength(50);
+    expect(many.projects).toEqual(
+      made
+        .slice(5)
+        .map((p) => p.name)
+        .reverse(),
+    );
+    // Renamed: found by the new name only; deleted: gone.
+    const first = made[54]!;
+    expect((await owner.patch(`/api/projects/${first.id}`, { name: 'Ballad' })).statusCode).toBe(
+      200,
+    );
+    expect((await names('ballad')).projects).toEqual(['Ballad']);
+    expect((await names('anthem 55')).projects).toEqual([]);
+    const branch = (
+      await owner.post(`/api/projects/${first.id}/branches`, { name: 'string-section' })
+    ).json<{ id: string }>();
+    expect((await names('string')).branches).toEqual(['string-section']);
+    expect(
+      (await owner.patch(`/api/branches/${branch.id}`, { name: 'brass-section' })).statusCode,
+    ).toBe(200);
+    expect(await names('section')).toEqual({ projects: [], branches: ['brass-section'] });
+    expect((await owner.delete(`/api/branches/${branch.id}`)).statusCode).toBe(204);
+    expect((await names('section')).branches).toEqual([]);
+    expect((await owner.delete(`/api/projects/${first.id}`)).statusCode).toBe(204);
+    expect((await names('ballad')).projects).toEqual([]);
+  });
+
   it('reports the server state and round-trips a test project (for an admin)', async () => {
     const smtp = await startTestSmtp();
     onTestFinished(() => smtp.close());

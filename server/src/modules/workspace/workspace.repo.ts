@@ -8,6 +8,19 @@ function likePattern(q: string): string {
   return `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+/** What a version hit of a search shows. */
+const VERSION_HIT_COLUMNS = [
+  'versions.id',
+  'versions.project_id',
+  'versions.branch_id',
+  'versions.version_number',
+  'versions.message',
+  'versions.tags',
+  'versions.created_at',
+  'projects.name as project_name',
+  'branches.name as branch_name',
+] as const;
+
 /**
  * SQL for the workspace-wide views: the dashboard's figures, search, the debug page's counts.
  * A person's figures and search cover every project they own or are a member of (the access
@@ -50,12 +63,19 @@ export class WorkspaceRepo {
 
   /**
    * Up to 50 each of the projects, branches and versions (of the person's own and shared
-   * projects) whose words contain `q`.
+   * projects) whose words contain `q`. On SQLite, for 3 characters and more, the FTS5 trigram
+   * indexes (migrations 0018, 0019) find the matches newest first and the walk stops at the 50th
+   * the person may read (the owner is a column of the project; shared projects are few), so a
+   * common word costs no more than a rare one; shorter words, and PostgreSQL (pg_trgm indexes),
+   * go through LIKE. Projects come back most recently updated first, branches by name, versions
+   * newest first.
    */
   async search(userId: string, q: string) {
     const pattern = likePattern(q);
     const like = (column: string) =>
       sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
+    if (dialectOf(this.db as unknown as Kysely<unknown>) === 'sqlite' && [...q].length >= 3)
+      return this.searchIndexed(userId, q);
     const projects = await this.db
       .selectFrom('projects')
       .innerJoin(this.visible(userId), 'access.project_id', 'projects.id')
@@ -78,70 +98,85 @@ export class WorkspaceRepo {
       .orderBy('branches.name')
       .limit(50)
       .execute();
-    const versions = await this.searchVersions(userId, q, pattern, like);
-    return { projects, branches, versions };
-  }
-
-  /**
-   * The newest 50 versions whose message or tags contain `q`. On SQLite the match and the order
-   * come from the narrow `search_versions` rows (FTS5 trigram index for 3 characters and more),
-   * and only the 50 found are read from `versions`; PostgreSQL's trigram indexes serve the LIKE.
-   */
-  private async searchVersions(
-    userId: string,
-    q: string,
-    pattern: string,
-    like: (column: string) => RawBuilder<boolean>,
-  ) {
-    const columns = [
-      'versions.id',
-      'versions.project_id',
-      'versions.branch_id',
-      'versions.version_number',
-      'versions.message',
-      'versions.tags',
-      'versions.created_at',
-      'projects.name as project_name',
-      'branches.name as branch_name',
-    ] as const;
-    if (dialectOf(this.db as unknown as Kysely<unknown>) === 'sqlite') {
-      let found = this.db
-        .selectFrom('search_versions as s')
-        .innerJoin(this.visible(userId), 'access.project_id', 's.project_id')
-        .select('s.version_id')
-        .orderBy('s.created_at', 'desc')
-        .orderBy('s.id', 'desc')
-        .limit(50);
-      found =
-        [...q].length >= 3
-          ? found.where(
-              's.id',
-              'in',
-              sql<number>`(select rowid from search_versions_fts where search_versions_fts match ${`"${q.replaceAll('"', '""')}"`})`,
-            )
-          : found.where((eb) => eb.or([like('s.message'), like('s.tags')]));
-      const ids = (await found.execute()).map((row) => row.version_id);
-      if (ids.length === 0) return [];
-      const rows = await this.db
-        .selectFrom('versions')
-        .innerJoin('projects', 'projects.id', 'versions.project_id')
-        .innerJoin('branches', 'branches.id', 'versions.branch_id')
-        .select(columns)
-        .where('versions.id', 'in', ids)
-        .execute();
-      const order = new Map(ids.map((id, index) => [id, index]));
-      return rows.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
-    }
-    return this.db
+    const versions = await this.db
       .selectFrom('versions')
       .innerJoin('projects', 'projects.id', 'versions.project_id')
       .innerJoin('branches', 'branches.id', 'versions.branch_id')
       .innerJoin(this.visible(userId), 'access.project_id', 'projects.id')
-      .select(columns)
+      .select(VERSION_HIT_COLUMNS)
       .where((eb) => eb.or([like('versions.message'), like('versions.tags')]))
       .orderBy('versions.created_at', 'desc')
       .limit(50)
       .execute();
+    return { projects, branches, versions };
+  }
+
+  /** SQLite's FTS5 search of `q` (3 characters or more); see `search`. */
+  private async searchIndexed(userId: string, q: string) {
+    const phrase = `"${q.replaceAll('"', '""')}"`;
+    const readable = (project: 'p') =>
+      sql<boolean>`(${sql.ref(`${project}.owner_id`)} = ${userId} or ${sql.ref(`${project}.id`)} in (select project_id from project_members where user_id = ${userId}))`;
+    const projects = await this.db
+      .selectFrom(sql`search_names_fts`.as('f'))
+      .innerJoin('search_names as n', 'n.id', sql.ref('f.rowid') as never)
+      .innerJoin('projects as p', 'p.id', 'n.target_id')
+      .select(['p.id', 'p.name', 'p.description', 'p.updated_at'])
+      .where(sql<boolean>`search_names_fts match ${phrase}`)
+      .where('n.kind', '=', 'project')
+      .where(readable('p'))
+      .orderBy(sql`f.rowid`, 'desc')
+      .limit(50)
+      .execute();
+    const branches = await this.db
+      .selectFrom(sql`search_names_fts`.as('f'))
+      .innerJoin('search_names as n', 'n.id', sql.ref('f.rowid') as never)
+      .innerJoin('branches as b', 'b.id', 'n.target_id')
+      .innerJoin('projects as p', 'p.id', 'b.project_id')
+      .select(['b.id', 'b.name', 'b.project_id', 'p.name as project_name'])
+      .where(sql<boolean>`search_names_fts match ${phrase}`)
+      .where('n.kind', '=', 'branch')
+      .where(readable('p'))
+      .orderBy(sql`f.rowid`, 'desc')
+      .limit(50)
+      .execute();
+    const found = await this.db
+      .selectFrom(sql`search_versions_fts`.as('f'))
+      .innerJoin('search_versions as s', 's.id', sql.ref('f.rowid') as never)
+      .innerJoin('projects as p', 'p.id', 's.project_id')
+      .select('s.version_id')
+      .where(sql<boolean>`search_versions_fts match ${phrase}`)
+      .where(readable('p'))
+      .orderBy(sql`f.rowid`, 'desc')
+      .limit(50)
+      .execute();
+    const ids = found.map((row) => row.version_id);
+    const versions =
+      ids.length === 0
+        ? []
+        : await this.db
+            .selectFrom('versions')
+            .innerJoin('projects', 'projects.id', 'versions.project_id')
+            .innerJoin('branches', 'branches.id', 'versions.branch_id')
+            .select(VERSION_HIT_COLUMNS)
+            .where('versions.id', 'in', ids)
+            .execute();
+    const byName = (a: { name: string }, b: { name: string }) =>
+      a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+    const newest = (a: { created_at: string; id: string }, b: { created_at: string; id: string }) =>
+      a.created_at !== b.created_at
+        ? a.created_at < b.created_at
+          ? 1
+          : -1
+        : a.id < b.id
+          ? 1
+          : -1;
+    return {
+      projects: projects.sort((a, b) =>
+        a.updated_at === b.updated_at ? 0 : a.updated_at < b.updated_at ? 1 : -1,
+      ),
+      branches: branches.sort(byName),
+      versions: versions.sort(newest),
+    };
   }
 
   /** The migrations applied, in order. */

@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { previewOf } from '../src/modules/audio/previews';
 import type {
   BranchesTable,
   CommentsTable,
@@ -197,6 +198,13 @@ export async function seedAccount(
       versions,
       (d, chunk) => d.insertInto('versions').values(chunk).execute(),
       50,
+    );
+    const previews = versions.flatMap((v) => {
+      const preview = previewOf(v.waveform);
+      return preview ? [{ version_id: v.id, ...preview }] : [];
+    });
+    await insertChunked(trx, previews, (d, chunk) =>
+      d.insertInto('version_previews').values(chunk).execute(),
     );
     await insertChunked(trx, links, (d, chunk) => d.insertInto('links').values(chunk).execute());
     await insertChunked(trx, comments, (d, chunk) =>

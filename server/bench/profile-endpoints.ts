@@ -50,7 +50,9 @@ const byName = new Map<string, number>();
 for (const node of profile.nodes) {
   const n = self.get(node.id) ?? 0;
   if (!n) continue;
-  const where = node.callFrame.url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*\/server\//, '');
+  const where = node.callFrame.url
+    .replace(/^.*node_modules\//, '')
+    .replace(/^file:\/\/.*\/server\//, '');
   const key = `${node.callFrame.functionName || '(anonymous)'} ${where}:${node.callFrame.lineNumber}`;
   byName.set(key, (byName.get(key) ?? 0) + n);
 }

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
+import { previewOf } from '../src/modules/audio/previews';
 import { SESSION_COOKIE_PREFIX } from '../src/auth/auth';
 import type {
   BouncesTable,
@@ -231,6 +232,13 @@ export async function buildVersion(
     ...options.overrides,
   };
   await deps.db.insertInto('versions').values(row).execute();
+  // As processing writes it: a waveform comes with its list and feed preview.
+  const preview = previewOf(row.waveform);
+  if (preview)
+    await deps.db
+      .insertInto('version_previews')
+      .values({ version_id: row.id, ...preview })
+      .execute();
   return row;
 }
 

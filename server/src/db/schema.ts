@@ -488,7 +488,16 @@ export interface SearchNamesTable {
   description: string | null;
 }
 
+/** A processed version's list and feed waveforms (migration 0020; see modules/audio/previews). */
+export interface VersionPreviewsTable {
+  version_id: string;
+  peaks: string;
+  pairs: string;
+  duration: number | null;
+}
+
 export interface Database {
+  version_previews: VersionPreviewsTable;
   search_versions: SearchVersionsTable;
   search_names: SearchNamesTable;
   data_exports: DataExportsTable;

@@ -8,10 +8,10 @@ describe('withStatementCache', () => {
     const sqlite = new SqliteDatabase(':memory:');
     let prepared = 0;
     const original = sqlite.prepare.bind(sqlite);
-    sqlite.prepare = ((source: string) => {
+    sqlite.prepare = (source: string) => {
       prepared++;
       return original(source);
-    }) as typeof sqlite.prepare;
+    };
     const db = new Kysely<{ t: { n: number } }>({
       dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
     });

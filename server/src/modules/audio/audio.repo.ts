@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { dialectOf } from '../../db/dialect-sql';
 import type { Database, ProcessedAudioColumns } from '../../db/schema';
+import { previewOf } from './previews';
 
 /** Tables whose rows carry audio through the pipeline (same processing columns). */
 export type AudioTable = 'versions' | 'bounces';
@@ -139,16 +140,36 @@ export class AudioRepo {
       .executeTakeFirst();
   }
 
+  /**
+   * Writes processing results. A version's waveform takes its list and feed preview with it, in
+   * the same transaction (`version_previews`; none while there is no waveform).
+   */
   async updateProcessed(
     table: AudioTable,
     id: string,
     values: Partial<ProcessedAudioColumns>,
   ): Promise<void> {
-    await this.db
-      .updateTable(table as 'versions')
-      .set(values)
-      .where('id', '=', id)
-      .execute();
+    if (table !== 'versions' || values.waveform === undefined) {
+      await this.db
+        .updateTable(table as 'versions')
+        .set(values)
+        .where('id', '=', id)
+        .execute();
+      return;
+    }
+    const preview = previewOf(values.waveform);
+    await this.db.transaction().execute(async (trx) => {
+      await trx.updateTable('versions').set(values).where('id', '=', id).execute();
+      if (!preview) {
+        await trx.deleteFrom('version_previews').where('version_id', '=', id).execute();
+        return;
+      }
+      await trx
+        .insertInto('version_previews')
+        .values({ version_id: id, ...preview })
+        .onConflict((oc) => oc.column('version_id').doUpdateSet(preview))
+        .execute();
+    });
   }
 
   /**

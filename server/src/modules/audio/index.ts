@@ -13,6 +13,13 @@ export {
   type Renditions,
   type WaveformInfo,
 } from './audio-view';
+export {
+  FEED_WAVEFORM_POINTS,
+  LIST_PEAKS,
+  fewerPeaks,
+  previewOf,
+  type AudioPreview,
+} from './previews';
 export { takeInOriginal, type IntakeDeps, type TakenIn } from './intake';
 export { downloadOf, pickAudio, type Quality, type StoredAudio } from './playback';
 export { processAudio, processVersion, RENDITIONS, type ProcessingDeps } from './processing';

@@ -8,7 +8,7 @@ import type {
   TimelineCommit,
 } from '@takes/contract';
 import type { RepoBranchesTable, RepoCommitsTable } from '../../db/schema';
-import { audioView, downsampled, parseJson, waveformJson } from '../audio';
+import { audioView, downsampled, FEED_WAVEFORM_POINTS, parseJson, waveformJson } from '../audio';
 import type { BounceRow, RepoSummaryRow } from './repos.repo';
 
 /** How rows of the repositories module look in the API (and the URLs they carry). */
@@ -85,9 +85,6 @@ export function toBounce(
   };
 }
 
-/** A feed card draws at most this many bars: the overview is cut to it (a tenth of the bytes). */
-export const FEED_WAVEFORM_POINTS = 300;
-
 function feedWaveform(waveform: Bounce['waveform_json']): Bounce['waveform_json'] {
   return waveform ? downsampled(waveform, FEED_WAVEFORM_POINTS) : null;
 }
@@ -120,7 +117,9 @@ export function toRecentVersion(v: {
   id: string;
   created_at: string;
   metadata: string | null;
-  waveform: string | null;
+  /** The stored feed preview (FEED_WAVEFORM_POINTS min/max pairs) and its decoded length. */
+  preview_pairs: string | null;
+  preview_duration: number | null;
   version_number: number;
   original_key: string | null;
   file_url: string | null;
@@ -128,7 +127,10 @@ export function toRecentVersion(v: {
   project_name: string;
   review_status: ReviewStatus;
 }): RecentBounce {
-  const { waveform, duration } = audioView(v);
+  // As audioView and waveformJson would read the full waveform: the probed length wins.
+  const metadata = parseJson<{ duration?: number | null } | null>(v.metadata, null);
+  const duration = metadata?.duration ?? v.preview_duration ?? null;
+  const pairs = parseJson<{ min: number[]; max: number[] } | null>(v.preview_pairs, null);
   return {
     kind: 'version',
     id: v.id,
@@ -136,7 +138,7 @@ export function toRecentVersion(v: {
     created_at: v.created_at,
     duration,
     stream_url: v.original_key ? `/api/versions/${v.id}/stream` : (v.file_url ?? ''),
-    waveform_json: feedWaveform(waveformJson(waveform, duration)),
+    waveform_json: pairs ? { ...pairs, duration: v.preview_duration ?? duration ?? 0 } : null,
     repo_id: null,
     repo_name: null,
     branch: null,

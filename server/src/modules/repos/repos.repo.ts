@@ -339,11 +339,13 @@ export class ReposRepo {
     const rows = await this.db
       .selectFrom('versions as v')
       .innerJoin('projects as p', 'p.id', 'v.project_id')
+      .leftJoin('version_previews as vp', 'vp.version_id', 'v.id')
       .select([
         'v.id',
         'v.created_at',
         'v.metadata',
-        'v.waveform',
+        'vp.pairs as preview_pairs',
+        'vp.duration as preview_duration',
         'v.version_number',
         'v.message',
         'v.original_key',

@@ -1,21 +1,14 @@
 import type { Version } from '@takes/contract';
 import type { VersionsTable } from '../../db/schema';
-import { parseJson, type WaveformInfo } from '../audio';
+import { fewerPeaks, parseJson, type WaveformInfo } from '../audio';
 
-/** Peaks a version in a list carries: what a row, card or review waveform draws (200 bars). */
-export const LIST_PEAKS = 200;
+export { fewerPeaks, LIST_PEAKS } from '../audio';
 
-/** The loudest of each bucket: `points` peaks from the stored overview (1,000). */
-export function fewerPeaks(peaks: number[], points: number): number[] {
-  if (peaks.length <= points) return peaks;
-  return Array.from({ length: points }, (_, i) => {
-    const from = Math.floor((i * peaks.length) / points);
-    const to = Math.floor(((i + 1) * peaks.length) / points);
-    let max = 0;
-    for (let k = from; k < to; k++) max = Math.max(max, peaks[k] ?? 0);
-    return max;
-  });
-}
+/** A version row as a list reads it: everything but the full waveform, with its preview. */
+export type ListedVersionRow = Omit<VersionsTable, 'waveform'> & {
+  preview_peaks: string | null;
+  preview_duration: number | null;
+};
 
 /**
  * A version row as the API shows it. Lists pass `peaks` to send fewer waveform points (a
@@ -23,6 +16,30 @@ export function fewerPeaks(peaks: number[], points: number): number[] {
  */
 export function toVersion(row: VersionsTable, options: { peaks?: number } = {}): Version {
   const waveform = parseJson<WaveformInfo | null>(row.waveform, null);
+  return versionBody(
+    row,
+    waveform
+      ? {
+          peaks:
+            options.peaks === undefined
+              ? waveform.overview
+              : fewerPeaks(waveform.overview, options.peaks),
+          duration: waveform.duration,
+        }
+      : null,
+  );
+}
+
+/** A version in a list: its waveform is the stored preview (LIST_PEAKS peaks). */
+export function toListedVersion(row: ListedVersionRow): Version {
+  const peaks = parseJson<number[] | null>(row.preview_peaks, null);
+  return versionBody(row, peaks ? { peaks, duration: row.preview_duration } : null);
+}
+
+function versionBody(
+  row: Omit<VersionsTable, 'waveform'>,
+  waveformData: Version['waveform_data'],
+): Version {
   const stored = row.original_key !== null;
   return {
     id: row.id,
@@ -37,15 +54,7 @@ export function toVersion(row: VersionsTable, options: { peaks?: number } = {}):
     file_path: row.original_key,
     original_file_url: stored ? `/api/versions/${row.id}/download` : row.file_url,
     stream_file_url: stored ? `/api/versions/${row.id}/stream` : row.file_url,
-    waveform_data: waveform
-      ? {
-          peaks:
-            options.peaks === undefined
-              ? waveform.overview
-              : fewerPeaks(waveform.overview, options.peaks),
-          duration: waveform.duration,
-        }
-      : null,
+    waveform_data: waveformData,
     metadata: parseJson<Record<string, unknown> | null>(row.metadata, null),
     loudness: parseJson(row.loudness, null),
     review_status: row.review_status,

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, ProjectsTable, VersionsTable } from '../../db/schema';
 import { projectRolesOf } from '../access';
+import type { ListedVersionRow } from './version-view';
 
 /** The database or a transaction on it. */
 export type Executor = Kysely<Database>;
@@ -43,13 +44,37 @@ export class VersionsRepo {
       .executeTakeFirst();
   }
 
-  listForBranches(branchIds: string[], db: Executor = this.db): Promise<VersionsTable[]> {
+  /** The versions of these branches without their full waveforms, with their list previews. */
+  listForBranches(branchIds: string[], db: Executor = this.db): Promise<ListedVersionRow[]> {
     if (branchIds.length === 0) return Promise.resolve([]);
     return db
-      .selectFrom('versions')
-      .selectAll()
-      .where('branch_id', 'in', branchIds)
-      .orderBy('version_number', 'desc')
+      .selectFrom('versions as v')
+      .leftJoin('version_previews as vp', 'vp.version_id', 'v.id')
+      .select([
+        'v.id',
+        'v.project_id',
+        'v.branch_id',
+        'v.version_number',
+        'v.message',
+        'v.tags',
+        'v.original_key',
+        'v.original_name',
+        'v.original_size',
+        'v.original_format',
+        'v.status',
+        'v.error',
+        'v.metadata',
+        'v.loudness',
+        'v.renditions',
+        'v.file_url',
+        'v.created_at',
+        'v.updated_at',
+        'v.review_status',
+        'vp.peaks as preview_peaks',
+        'vp.duration as preview_duration',
+      ])
+      .where('v.branch_id', 'in', branchIds)
+      .orderBy('v.version_number', 'desc')
       .execute();
   }
 

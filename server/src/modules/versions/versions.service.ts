@@ -13,7 +13,7 @@ import {
   type StoredAudio,
   type WaveformInfo,
 } from '../audio';
-import { LIST_PEAKS, toVersion } from './version-view';
+import { toListedVersion, toVersion } from './version-view';
 import type { VersionsRepo } from './versions.repo';
 import { NOT_FOUND, type AccessPolicy, type Action } from '../access';
 import type { ActivityLog } from '../activity';
@@ -73,9 +73,7 @@ export class VersionsService {
    * branch listing, so the query lives once, here.
    */
   async ofBranches(branchIds: string[]): Promise<Version[]> {
-    return (await this.repo.listForBranches(branchIds)).map((row) =>
-      toVersion(row, { peaks: LIST_PEAKS }),
-    );
+    return (await this.repo.listForBranches(branchIds)).map(toListedVersion);
   }
 
   /** The newest versions across the projects the user owns or is a member of. */

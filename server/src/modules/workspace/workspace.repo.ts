@@ -1,4 +1,4 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { dialectOf } from '../../db/dialect-sql';
 import type { Database, JobsTable } from '../../db/schema';
 import { projectRolesOf } from '../access';
@@ -162,14 +162,11 @@ export class WorkspaceRepo {
             .execute();
     const byName = (a: { name: string }, b: { name: string }) =>
       a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
-    const newest = (a: { created_at: string; id: string }, b: { created_at: string; id: string }) =>
-      a.created_at !== b.created_at
-        ? a.created_at < b.created_at
-          ? 1
-          : -1
-        : a.id < b.id
-          ? 1
-          : -1;
+    const newest = (
+      a: { created_at: string; id: string },
+      b: { created_at: string; id: string },
+    ) =>
+      a.created_at !== b.created_at ? (a.created_at < b.created_at ? 1 : -1) : a.id < b.id ? 1 : -1;
     return {
       projects: projects.sort((a, b) =>
         a.updated_at === b.updated_at ? 0 : a.updated_at < b.updated_at ? 1 : -1,

@@ -17,6 +17,7 @@ import * as m0015 from './0015-queue-workers';
 import * as m0016 from './0016-data-exports';
 import * as m0017 from './0017-review';
 import * as m0018 from './0018-search';
+import * as m0019 from './0019-resumable-uploads';
 
 /** Every migration, in order. Names sort lexically; never rename or edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '0016-data-exports': m0016,
   '0017-review': m0017,
   '0018-search': m0018,
+  '0019-resumable-uploads': m0019,
 };

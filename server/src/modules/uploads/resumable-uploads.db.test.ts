@@ -6,9 +6,12 @@ import { MAX_UPLOAD_BYTES, PROJECT_MESSAGES } from '@takes/contract';
 import { ORIGIN, eventually } from '../../../test/api';
 import { makeAudio } from '../../../test/audio-fixtures';
 import { buildMember, buildProject, buildUser, type BuiltUser } from '../../../test/factories';
-import { startLoopbackS3, type LoopbackS3 } from '../../../test/s3-server';
-import { createTestApp, TestClock, type TestApp, type TestAppOptions } from '../../../test/test-app';
-import { S3ObjectStore } from '../../storage/s3';
+import {
+  createTestApp,
+  TestClock,
+  type TestApp,
+  type TestAppOptions,
+} from '../../../test/test-app';
 
 /** A tus client reduced to its requests, against a listening test app. */
 function tus(base: string, cookie: string) {
@@ -50,7 +53,8 @@ async function listening(options: TestAppOptions = {}): Promise<{ t: TestApp; ba
 
 function filesUnder(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { recursive: true, withFileTypes: true })
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
     .map((entry) => path.join(entry.parentPath, entry.name));
 }
@@ -250,69 +254,4 @@ describe('resumable uploads (tus) on the local store', () => {
     expect(filesUnder(tusDir()).filter((file) => path.basename(file).startsWith(id))).toEqual([]);
     expect((await client.head(url)).status).toBe(404);
   });
-});
-
-describe('resumable uploads (tus) on S3 (s3rver on loopback)', () => {
-  let s3: LoopbackS3;
-  let dir: string;
-  beforeAll(async () => {
-    s3 = await startLoopbackS3();
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'takes-tus-s3-'));
-  });
-  afterAll(async () => {
-    await s3.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
-
-  it('resumes across PATCHes in the bucket and creates the version from it', async () => {
-    const { options } = s3;
-    const { t, base } = await listening({
-      storage: () => new S3ObjectStore(options),
-      env: {
-        STORAGE_DRIVER: 's3',
-        S3_BUCKET: options.bucket,
-        S3_REGION: options.region,
-        S3_ENDPOINT: options.endpoint as string,
-        S3_ACCESS_KEY_ID: options.accessKeyId as string,
-        S3_SECRET_ACCESS_KEY: options.secretAccessKey as string,
-        S3_FORCE_PATH_STYLE: 'true',
-      },
-    });
-    try {
-      const owner = await buildUser(t.deps.database.db);
-      const { project, branch } = await buildProject(t.deps.database.db, owner.id);
-      const wav = fs.readFileSync(await makeAudio(dir, 'wav', 2, 'Bucket Take.wav'));
-      const client = tus(base, owner.cookie);
-      const created = await client.create(wav.length, {
-        filename: 'Bucket Take.wav',
-        projectId: project.id,
-        branchId: branch.id,
-        commitMessage: 'From the bucket',
-      });
-      expect(created.status, await created.clone().text()).toBe(201);
-      const url = created.headers.get('location') as string;
-      const half = Math.floor(wav.length / 2);
-      const first = await client.patch(url, 0, wav.subarray(0, half));
-      expect(first.status, await first.text()).toBe(204);
-      const head = await client.head(url);
-      expect(head.headers.get('upload-offset')).toBe(String(half));
-      const last = await client.patch(url, half, wav.subarray(half));
-      const body = await last.text();
-      expect(last.status, body).toBe(200);
-      const { versionId } = JSON.parse(body) as { versionId: string };
-      const version = await t.deps.database.db
-        .selectFrom('versions')
-        .selectAll()
-        .where('id', '=', versionId)
-        .executeTakeFirstOrThrow();
-      expect(Number(version.original_size)).toBe(wav.length);
-      expect((await t.deps.storage.head(version.original_key))?.size).toBe(wav.length);
-      // The tus upload's own objects are gone from the bucket.
-      const id = url.split('/').pop() as string;
-      const left = await t.deps.storage.list('');
-      expect(left.filter((object) => object.key.startsWith(id))).toEqual([]);
-    } finally {
-      await t.close();
-    }
-  }, 60_000);
 });

@@ -144,8 +144,7 @@ export class ResumableUploads {
   async handle(userId: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
     const context: RequestContext = { userId };
     const id = uploadIdOf(req.url);
-    const start =
-      req.method === 'PATCH' ? Number(req.headers['upload-offset']) : Number.NaN;
+    const start = req.method === 'PATCH' ? Number(req.headers['upload-offset']) : Number.NaN;
     await this.context.run(context, () => this.server.handle(req, res));
     if (id && Number.isSafeInteger(start)) await this.countReceived(id, start, context);
   }
@@ -170,8 +169,7 @@ export class ResumableUploads {
     const { userId } = this.caller;
     if (method === 'POST') return;
     const row = await this.deps.repo.byId(id);
-    if (!row || row.user_id !== userId || row.state !== 'receiving')
-      throw refusal(404, NOT_FOUND);
+    if (!row || row.user_id !== userId || row.state !== 'receiving') throw refusal(404, NOT_FOUND);
     if (Date.parse(row.created_at) + RESUMABLE_UPLOAD_TTL_MS <= this.deps.clock.now().getTime())
       throw refusal(410, GONE);
   }

@@ -10,9 +10,10 @@ import { refusal, unreachable } from './http.js';
 
 const { Upload } = tusClient;
 // Exported by the Node build, missing from its type declarations.
-const { FileUrlStorage } = /** @type {{ FileUrlStorage: new (file: string) => import('tus-js-client').UrlStorage }} */ (
-  /** @type {unknown} */ (tusClient)
-);
+const { FileUrlStorage } =
+  /** @type {{ FileUrlStorage: new (file: string) => import('tus-js-client').UrlStorage }} */ (
+    /** @type {unknown} */ (tusClient)
+  );
 
 /** Retries within one run after a dropped connection; past them, running the command again resumes. */
 const RETRY_DELAYS = [0, 1000, 3000];
@@ -73,7 +74,9 @@ export class ResumableFile {
   async previous(wanted) {
     const all = await this.upload.findPreviousUploads();
     return all
-      .filter((entry) => Object.entries(wanted).every(([key, value]) => entry.metadata[key] === value))
+      .filter((entry) =>
+        Object.entries(wanted).every(([key, value]) => entry.metadata[key] === value),
+      )
       .sort((a, b) => Date.parse(b.creationTime) - Date.parse(a.creationTime));
   }
 

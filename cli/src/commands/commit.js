@@ -90,7 +90,9 @@ Options:
       metadata: {},
       onProgress: (sent) => progress.update(sent),
       onResume: (offset) =>
-        ctx.note(`Resuming the upload of ${filename} at ${formatBytes(offset)} of ${formatBytes(size)}`),
+        ctx.note(
+          `Resuming the upload of ${filename} at ${formatBytes(offset)} of ${formatBytes(size)}`,
+        ),
     });
     // The same command run again after a failed upload: its commit was made, and the bytes the
     // server already has are not sent again.

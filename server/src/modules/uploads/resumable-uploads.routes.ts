@@ -1,5 +1,5 @@
 import type {
-  FastifyPluginAsync,
+  FastifyPluginCallback,
   FastifyReply,
   FastifyRequest,
   preHandlerAsyncHookHandler,
@@ -17,8 +17,8 @@ export const resumableUploadRoutes =
   (deps: {
     resumable: ResumableUploads;
     requireUser: preHandlerAsyncHookHandler;
-  }): FastifyPluginAsync =>
-  async (app) => {
+  }): FastifyPluginCallback =>
+  (app, _options, done) => {
     // Encapsulated: the parser leaves the body stream to @tus/server, for these routes only.
     app.addContentTypeParser('application/offset+octet-stream', (_request, _payload, done) =>
       done(null),
@@ -43,4 +43,5 @@ export const resumableUploadRoutes =
       schema: { hide: true },
       handler,
     });
+    done();
   };

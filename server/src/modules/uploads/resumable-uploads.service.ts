@@ -16,7 +16,6 @@ import { S3_TIMEOUTS } from '../../storage/s3';
 import { streamToScratch, SNIFF_BYTES, type ScratchFile } from '../../storage/scratch-file';
 import type { AccessPolicy } from '../access';
 import { uploadLimitFor } from '../demo/demo-policy';
-import type { Executor } from '../demo/demo.repo';
 import type { PublishService } from '../repos/publish.service';
 import type { UploadService } from '../versions/upload.service';
 import type { ResumableUploadsRepo } from './resumable-uploads.repo';
@@ -37,14 +36,20 @@ interface RequestContext {
   finishedOffset?: number;
 }
 
-/** The thrown shape @tus/server turns into a response: our one error body, as JSON. */
-interface TusRefusal {
-  status_code: number;
-  body: string;
+/** What @tus/server turns into a response (its status_code and body): our one error body, as JSON. */
+class TusRefusal extends Error {
+  readonly body: string;
+  constructor(
+    readonly status_code: number,
+    message: string,
+  ) {
+    super(message);
+    this.body = JSON.stringify({ error: message } satisfies ErrorBody);
+  }
 }
 
 function refusal(status: number, message: string): TusRefusal {
-  return { status_code: status, body: JSON.stringify({ error: message } satisfies ErrorBody) };
+  return new TusRefusal(status, message);
 }
 
 function refusalOf(error: unknown): TusRefusal | undefined {
@@ -80,7 +85,8 @@ export function createTusStore(storage: StorageConfig, dataDir: string): DataSto
 
 export interface ResumableUploadsDeps {
   access: AccessPolicy;
-  db: Executor;
+  /** Read by the demo's upload limits (demo-policy takes the database itself). */
+  db: Parameters<typeof uploadLimitFor>[0];
   repo: ResumableUploadsRepo;
   store: DataStore;
   uploads: UploadService;

@@ -1,11 +1,8 @@
-import { routes, type RouteResult } from '@takes/contract';
+import type { routes, RouteResult } from '@takes/contract';
 import * as tus from 'tus-js-client';
-import { api } from '../../lib/api';
-
-const uploadVersion = routes.versions.uploadVersion;
 
 /** The server's answer to an upload (the new version, its project and branch). */
-export type UploadResult = RouteResult<typeof uploadVersion>;
+export type UploadResult = RouteResult<typeof routes.versions.uploadVersion>;
 
 export type UploadFields =
   | { kind: 'version'; projectId: string; branchId: string; commitMessage: string; tags: string[] }

@@ -66,6 +66,14 @@ export class Api {
     return resultOf(response, this.server, endpoint);
   }
 
+  /** The current access token, refreshed first when it is about to run out (for raw requests). */
+  async accessToken() {
+    if (Date.parse(this.credentials.expiresAt) - EXPIRY_MARGIN_MS < Date.now()) {
+      await this.refresh();
+    }
+    return this.credentials.accessToken;
+  }
+
   /**
    * This Api as the contract's client, for its flows (publishBounceFile): its calls refresh the
    * token and fail with the CLI's messages like any other.

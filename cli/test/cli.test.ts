@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -383,6 +384,83 @@ describe('takes, signed in', () => {
     expect(bounce).toMatchObject({ status: 'completed', mime: 'audio/aiff' });
     expect(bounce.duration).toBeCloseTo(2, 0);
   });
+
+  it('resumes an interrupted bounce upload when the command is run again, without a second commit', async () => {
+    // A proxy that cuts the connection once 3 MB of the upload went through, then refuses
+    // connections until it is let through again: a network that dropped mid-upload.
+    const target = new URL(server.url);
+    let budget = 3 * 1024 * 1024;
+    let down = false;
+    const sockets = new Set<net.Socket>();
+    const proxy = net.createServer((client) => {
+      if (down) return client.destroy();
+      const upstream = net.connect(Number(target.port), target.hostname);
+      sockets.add(client).add(upstream);
+      client.on('data', (chunk: Buffer) => {
+        if (down) return;
+        budget -= chunk.length;
+        if (budget < 0) {
+          down = true;
+          for (const socket of sockets) socket.destroy();
+          return;
+        }
+        upstream.write(chunk);
+      });
+      upstream.on('data', (chunk: Buffer) => client.write(chunk));
+      for (const socket of [client, upstream]) {
+        socket.on('error', () => {});
+        socket.on('close', () => {
+          client.destroy();
+          upstream.destroy();
+        });
+      }
+    });
+    const port = await freePort();
+    await new Promise<void>((resolve) => proxy.listen(port, '127.0.0.1', resolve));
+    try {
+      const proxied = `http://127.0.0.1:${port}`;
+      const dir = scratchDir('resume');
+      fs.writeFileSync(
+        credentialsFile(dir),
+        JSON.stringify({ ...readCredentials(), server: proxied }),
+        { mode: 0o600 },
+      );
+      const file = writeWav(path.join(workDir, 'long-take.wav'), 240);
+      const size = fs.statSync(file).size;
+      const args = ['commit', '--repo', 'Night Drive', '-m', 'Long take', '--bounce', file];
+      const first = await run(args, dir);
+      expect(first.code).not.toBe(0);
+      expect(first.stderr).toContain('Run the same command again to resume the upload.');
+      const sha = /^\[main ([0-9a-f]{12})\] Long take$/.exec(first.stdout.trim())?.[1];
+      expect(sha).toBeDefined();
+
+      down = false;
+      budget = Number.POSITIVE_INFINITY;
+      const second = await run(args, dir);
+      expect(second.stderr, second.stdout).toMatch(/Resuming the upload of long-take\.wav at /);
+      expect(second.code, second.stderr).toBe(0);
+      const lines = second.stdout.trim().split('\n');
+      expect(lines[0]).toBe(`[main ${sha}] Long take`);
+      const bounceId = /^Published bounce "long-take" (\S+) \(processing\)$/.exec(
+        lines[1] ?? '',
+      )?.[1];
+      expect(bounceId).toBeDefined();
+      // Resumed, not restarted: the server had bytes from the first run, and the bounce is whole.
+      const resumedAt = /Resuming the upload of long-take\.wav at ([\d.]+) (\w+) of/.exec(
+        second.stderr,
+      );
+      expect(Number(resumedAt?.[1])).toBeGreaterThan(0);
+      expect(resumedAt?.[2]).toBe('MB');
+      const bounce = await waitForCompleted(repoId, bounceId as string);
+      expect(bounce.status).toBe('completed');
+      const log = await run(['log', '--repo', 'Night Drive', '--json']);
+      const commits = JSON.parse(log.stdout) as { sha: string; message: string }[];
+      expect(commits.filter((c) => c.message === 'Long take')).toHaveLength(1);
+      expect(size).toBeGreaterThan(3 * 1024 * 1024);
+    } finally {
+      await new Promise((resolve) => proxy.close(resolve));
+    }
+  }, 90_000);
 
   it('refreshes an expired access token and saves the rotated pair', async () => {
     const dir = scratchDir('refresh');

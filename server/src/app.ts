@@ -32,6 +32,7 @@ import { exportRoutes } from './modules/exports/exports.routes';
 import { profileRoutes } from './modules/profiles/profiles.routes';
 import { projectRoutes } from './modules/projects/projects.routes';
 import { publicRoutes } from './modules/public/public.routes';
+import { resumableUploadRoutes } from './modules/uploads/resumable-uploads.routes';
 import { versionRoutes } from './modules/versions/versions.routes';
 import { bounceUploadRoutes, repoRoutes } from './modules/repos/repos.routes';
 import { crawlerRoutes, siteRoutes } from './modules/site/site.routes';
@@ -128,6 +129,7 @@ export async function buildApp(
       signedDownloads: deps.storage.kind === 's3',
     }),
   );
+  await app.register(resumableUploadRoutes({ resumable: services.resumable, requireUser }));
 
   await app.register(
     repoRoutes({

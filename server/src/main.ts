@@ -6,6 +6,7 @@ import { openDatabase, withStartupLock } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { pruneRateLimitsJob } from './modules/auth/jobs';
 import { expireExportsJob } from './modules/exports';
+import { expireResumableUploadsJob } from './modules/uploads/jobs';
 import { startRecurring } from './jobs/recurring';
 import { runOpsCommand } from './ops/command';
 import { openRuntime, type Runtime } from './runtime';
@@ -114,6 +115,7 @@ function startRecurringJobs(runtime: Runtime, logger: pino.Logger): () => void {
   const stops = [
     startRecurring(runtime.jobs, pruneRateLimitsJob, {}, HOUR_MS, logger),
     startRecurring(runtime.jobs, expireExportsJob, {}, HOUR_MS, logger),
+    startRecurring(runtime.jobs, expireResumableUploadsJob, {}, HOUR_MS, logger),
   ];
   return () => stops.forEach((stop) => stop());
 }

@@ -41,6 +41,8 @@ import { LinksRepo } from './modules/sharing/links.repo';
 import { SharingService } from './modules/sharing/sharing.service';
 import { SiteRepo } from './modules/site/site.repo';
 import { SiteService } from './modules/site/site.service';
+import { ResumableUploadsRepo } from './modules/uploads/resumable-uploads.repo';
+import { createTusStore, ResumableUploads } from './modules/uploads/resumable-uploads.service';
 import { UploadService } from './modules/versions/upload.service';
 import { VersionsRepo } from './modules/versions/versions.repo';
 import { VersionsService } from './modules/versions/versions.service';
@@ -171,6 +173,18 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     activity,
     maxBytes: options.uploadMaxBytes,
   });
+  // Resumable (tus) uploads end in the same intake as the multipart route and the publish.
+  const resumable = new ResumableUploads({
+    access,
+    db,
+    repo: new ResumableUploadsRepo(db),
+    store: createTusStore(config.storage, config.dataDir),
+    uploads,
+    publish,
+    clock,
+    tmpDir,
+    maxBytes: options.uploadMaxBytes,
+  });
 
   const sharing = new SharingService({
     access,
@@ -267,6 +281,7 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     history,
     bounces,
     publish,
+    resumable,
     sharing,
     review,
     comments,

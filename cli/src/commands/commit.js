@@ -1,12 +1,13 @@
 // @ts-check
 import fs from 'node:fs';
 import path from 'node:path';
-import { endpoints, publishBounceFile, PublishStepError } from '@takes/contract/runtime';
+import { endpoints } from '@takes/contract/runtime';
 import { CliError } from '../errors.js';
-import { shortSha } from '../format.js';
+import { formatBytes, shortSha } from '../format.js';
 import { createProgress } from '../progress.js';
 import { resolveRepo } from '../repos.js';
-import { uploadFile } from '../upload.js';
+import { configDir } from '../credentials.js';
+import { ResumableFile } from '../resumable.js';
 import { requiredOption, stringOption } from './command.js';
 
 /** @import { Command } from './command.js' */
@@ -67,53 +68,70 @@ Options:
     const repo = await resolveRepo(api, repoRef);
     const branch = stringOption(values, 'branch')?.trim() || repo.default_branch || 'main';
 
-    const { commit } = await api.call(endpoints.repos.createRepoCommit, {
-      params: { id: repo.id },
-      body: { branch, message },
-    });
-    ctx.print(`[${commit.branch} ${shortSha(commit.sha)}] ${commit.message ?? message}`);
-    if (file === undefined) return;
+    if (file === undefined) {
+      const { commit } = await api.call(endpoints.repos.createRepoCommit, {
+        params: { id: repo.id },
+        body: { branch, message },
+      });
+      ctx.print(`[${commit.branch} ${shortSha(commit.sha)}] ${commit.message ?? message}`);
+      return;
+    }
 
     const filename = path.basename(file);
     const contentType =
       AUDIO_TYPES[path.extname(filename).toLowerCase()] ?? 'application/octet-stream';
-    try {
-      const bounce = await publishBounceFile(api.asClient(), {
-        target: {
-          repoId: repo.id,
-          branch: commit.branch,
-          filename,
-          contentType,
-          commitSha: commit.sha,
-          size,
-        },
-        ...(title ? { title } : {}),
-        // The file goes up streamed from disk, with a progress bar.
-        upload: async (publish) => {
-          const progress = createProgress(ctx.stderr, `Uploading ${filename}`, size);
-          progress.update(0);
-          try {
-            await uploadFile({
-              url: publish.uploadUrl,
-              token: publish.uploadToken,
-              file,
-              size,
-              contentType,
-              onProgress: (sent) => progress.update(sent),
-            });
-          } finally {
-            progress.finish();
-          }
-        },
+    const progress = createProgress(ctx.stderr, `Uploading ${filename}`, size);
+    const upload = new ResumableFile({
+      api,
+      server: ctx.server,
+      configDir: configDir(ctx.env),
+      file,
+      size,
+      metadata: {},
+      onProgress: (sent) => progress.update(sent),
+      onResume: (offset) =>
+        ctx.note(
+          `Resuming the upload of ${filename} at ${formatBytes(offset)} of ${formatBytes(size)}`,
+        ),
+    });
+    // The same command run again after a failed upload: its commit was made, and the bytes the
+    // server already has are not sent again.
+    const wanted = { kind: 'bounce', repoId: repo.id, branch, message };
+    const [earlier] = await upload.previous(wanted);
+    let commitSha = earlier?.metadata.commitSha;
+    if (earlier && commitSha) {
+      upload.resumeFrom(earlier);
+      ctx.print(`[${earlier.metadata.commitBranch ?? branch} ${shortSha(commitSha)}] ${message}`);
+    } else {
+      const { commit } = await api.call(endpoints.repos.createRepoCommit, {
+        params: { id: repo.id },
+        body: { branch, message },
       });
+      ctx.print(`[${commit.branch} ${shortSha(commit.sha)}] ${commit.message ?? message}`);
+      commitSha = commit.sha;
+      upload.setMetadata({
+        ...wanted,
+        commitSha,
+        commitBranch: commit.branch,
+        filename,
+        filetype: contentType,
+        ...(title ? { title } : {}),
+      });
+    }
+    progress.update(0);
+    try {
+      const bounce = /** @type {{ id: string; title: string; status: string }} */ (
+        await upload.send()
+      );
       ctx.print(`Published bounce "${bounce.title}" ${bounce.id} (${bounce.status})`);
     } catch (error) {
-      const cause = error instanceof PublishStepError ? error.cause : error;
-      if (!(cause instanceof CliError)) throw cause;
+      if (!(error instanceof CliError)) throw error;
       throw new CliError(
-        `${cause.message}. Commit ${shortSha(commit.sha)} was made without the bounce.`,
-        { status: cause.status },
+        `${error.message}. Commit ${shortSha(commitSha)} was made without the bounce.`,
+        { status: error.status },
       );
+    } finally {
+      progress.finish();
     }
   },
 };

@@ -468,6 +468,19 @@ export interface DataExportsTable {
   expires_at: string | null;
 }
 
+/** A resumable (tus) upload: its bytes are in the tus store, this row says whose it is. */
+export interface ResumableUploadsTable {
+  id: string;
+  user_id: string;
+  kind: 'version' | 'bounce';
+  size: number | string;
+  state: 'receiving' | 'finished';
+  received_bytes: Generated<number | string>;
+  patches: Generated<number>;
+  created_at: string;
+  updated_at: string;
+}
+
 /** SQLite only: each version's searchable words in a narrow row (see migration 0018). */
 export interface SearchVersionsTable {
   id: Generated<number>;
@@ -498,6 +511,7 @@ export interface VersionPreviewsTable {
 
 export interface Database {
   version_previews: VersionPreviewsTable;
+  resumable_uploads: ResumableUploadsTable;
   search_versions: SearchVersionsTable;
   search_names: SearchNamesTable;
   data_exports: DataExportsTable;

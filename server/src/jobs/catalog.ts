@@ -8,6 +8,7 @@ import { demoJobs } from '../modules/demo/jobs';
 import { exportsJobs } from '../modules/exports/jobs';
 import { notificationsJobs } from '../modules/notifications/jobs';
 import { reposJobs } from '../modules/repos/jobs';
+import { uploadsJobs } from '../modules/uploads/jobs';
 import type { Services } from '../services';
 import { storageJobs } from '../storage/jobs';
 import type { ObjectStore } from '../storage/object-store';
@@ -41,5 +42,6 @@ export function createJobCatalog(deps: JobCatalogDeps): JobDefinition[] {
     ...demoJobs(deps),
     ...notificationsJobs(deps),
     ...exportsJobs(deps),
+    ...uploadsJobs(deps),
   ];
 }

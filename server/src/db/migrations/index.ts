@@ -19,6 +19,7 @@ import * as m0017 from './0017-review';
 import * as m0018 from './0018-search';
 import * as m0019 from './0019-search-names';
 import * as m0020 from './0020-version-previews';
+import * as m0021 from './0021-resumable-uploads';
 
 /** Every migration, in order. Names sort lexically; never rename or edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '0018-search': m0018,
   '0019-search-names': m0019,
   '0020-version-previews': m0020,
+  '0021-resumable-uploads': m0021,
 };

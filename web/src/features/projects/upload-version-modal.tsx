@@ -5,9 +5,9 @@ import { primaryButton, secondaryButton } from '../../ui/button-styles';
 import { Modal } from '../../ui/modal';
 import { audioFileProblem, isAudioFile } from '../upload/audio-file';
 import { FileDropZone } from '../upload/file-drop-zone';
-import { ProgressBar } from '../upload/processing-stages';
+import { ProgressBar, uploadDetail } from '../upload/processing-stages';
 import { TagsInput } from '../upload/tags-input';
-import { uploadAudio, type UploadResult } from '../upload/upload-client';
+import { uploadAudio, type UploadProgress, type UploadResult } from '../upload/upload-client';
 import { TextAreaField } from './create-project-modal';
 
 interface UploadVersionModalProps {
@@ -28,7 +28,7 @@ export function UploadVersionModal({
   const [message, setMessage] = useState('');
   const [tags, setTags] = useState<string[]>([]);
   const [uploading, setUploading] = useState(false);
-  const [progress, setProgress] = useState(0);
+  const [progress, setProgress] = useState<UploadProgress | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   function pickFile(picked: File) {
@@ -49,7 +49,7 @@ export function UploadVersionModal({
     if (!message.trim()) return setError(PROJECT_MESSAGES.messageRequired);
     setError(null);
     setUploading(true);
-    setProgress(0);
+    setProgress(null);
     try {
       const result = await uploadAudio(
         file,
@@ -80,7 +80,13 @@ export function UploadVersionModal({
         <FileDropZone file={file} onFile={pickFile} disabled={uploading} />
         <TextAreaField label="Version Message" value={message} onValueChange={setMessage} />
         <TagsInput tags={tags} onChange={setTags} disabled={uploading} />
-        {uploading && <ProgressBar percent={progress} label="Uploading" />}
+        {uploading && (
+          <ProgressBar
+            percent={progress?.percent ?? 0}
+            label="Uploading"
+            detail={progress ? uploadDetail(progress) : undefined}
+          />
+        )}
         {error && <Alert tone="error">{error}</Alert>}
         <div className="flex justify-end gap-2">
           <button type="button" className={secondaryButton} onClick={onClose} disabled={uploading}>

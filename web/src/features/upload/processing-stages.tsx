@@ -84,7 +84,16 @@ export function ProcessingStages({
   );
 }
 
-export function ProgressBar({ percent, label }: { percent: number; label: string }) {
+export function ProgressBar({
+  percent,
+  label,
+  detail,
+}: {
+  percent: number;
+  label: string;
+  /** Bytes sent, speed and time left, under the bar. */
+  detail?: string | undefined;
+}) {
   return (
     <div>
       <div className="flex justify-between text-sm">
@@ -104,6 +113,36 @@ export function ProgressBar({ percent, label }: { percent: number; label: string
           style={{ width: `${percent}%` }}
         />
       </div>
+      {detail && (
+        <p className="mt-1 text-xs text-zinc-600 tabular-nums dark:text-zinc-400" aria-live="off">
+          {detail}
+        </p>
+      )}
     </div>
   );
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+function duration(seconds: number): string {
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min ${seconds % 60} s`;
+  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+/** "12.0 MB of 60.0 MB · 1.5 MB/s · 32 s left": real bytes, the speed lately and the time left. */
+export function uploadDetail(progress: {
+  sent: number;
+  total: number;
+  bytesPerSecond: number;
+  secondsLeft: number | null;
+}): string {
+  const parts = [`${megabytes(progress.sent)} of ${megabytes(progress.total)}`];
+  if (progress.bytesPerSecond > 0) parts.push(`${megabytes(progress.bytesPerSecond)}/s`);
+  if (progress.secondsLeft !== null && progress.sent < progress.total)
+    parts.push(`${duration(progress.secondsLeft)} left`);
+  return parts.join(' · ');
 }

@@ -18,9 +18,14 @@ import {
 } from '../projects/projects-api';
 import { audioFileProblem, baseName } from './audio-file';
 import { FileDropZone } from './file-drop-zone';
-import { ProcessingStages, ProgressBar } from './processing-stages';
+import { ProcessingStages, ProgressBar, uploadDetail } from './processing-stages';
 import { TagsInput } from './tags-input';
-import { uploadAudio, type UploadFields, type UploadResult } from './upload-client';
+import {
+  uploadAudio,
+  type UploadFields,
+  type UploadProgress,
+  type UploadResult,
+} from './upload-client';
 
 type Mode = 'track' | 'version';
 const TABS = [
@@ -73,7 +78,7 @@ function UploadForm({ mode }: { mode: Mode }) {
   const [creatingBranch, setCreatingBranch] = useState(false);
 
   const [uploading, setUploading] = useState(false);
-  const [progress, setProgress] = useState(0);
+  const [progress, setProgress] = useState<UploadProgress | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [result, setResult] = useState<UploadResult | null>(null);
   const processing = useProcessingStatus(result?.versionId ?? null, POLL_MS);
@@ -131,7 +136,7 @@ function UploadForm({ mode }: { mode: Mode }) {
         : { kind: 'version', projectId, branchId, commitMessage: message.trim(), tags };
     setError(null);
     setUploading(true);
-    setProgress(0);
+    setProgress(null);
     try {
       uploadAbort.current = new AbortController();
       const uploaded = await uploadAudio(file, fields, setProgress, uploadAbort.current.signal);
@@ -187,7 +192,13 @@ function UploadForm({ mode }: { mode: Mode }) {
 
       <TagsInput tags={tags} onChange={setTags} disabled={busy} />
 
-      {uploading && <ProgressBar percent={progress} label="Uploading" />}
+      {uploading && (
+        <ProgressBar
+          percent={progress?.percent ?? 0}
+          label="Uploading"
+          detail={progress ? uploadDetail(progress) : undefined}
+        />
+      )}
       {result && <ProcessingStages status={processing.data} />}
       {result && processing.data?.status === 'failed' && (
         <Link to={`/projects/${result.projectId}`} className={secondaryButton}>

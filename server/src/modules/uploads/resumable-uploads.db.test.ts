@@ -1,0 +1,259 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_UPLOAD_BYTES, PROJECT_MESSAGES } from '@takes/contract';
+import { ORIGIN, eventually } from '../../../test/api';
+import { makeAudio } from '../../../test/audio-fixtures';
+import { buildMember, buildProject, buildUser, type BuiltUser } from '../../../test/factories';
+import {
+  createTestApp,
+  TestClock,
+  type TestApp,
+  type TestAppOptions,
+} from '../../../test/test-app';
+
+/** A tus client reduced to its requests, against a listening test app. */
+function tus(base: string, cookie: string) {
+  const headers = (extra: Record<string, string> = {}) => ({
+    'tus-resumable': '1.0.0',
+    origin: ORIGIN,
+    cookie,
+    ...extra,
+  });
+  const encode = (metadata: Record<string, string>) =>
+    Object.entries(metadata)
+      .map(([key, value]) => `${key} ${Buffer.from(value).toString('base64')}`)
+      .join(',');
+  return {
+    create: (size: number, metadata: Record<string, string>) =>
+      fetch(`${base}/api/uploads`, {
+        method: 'POST',
+        headers: headers({ 'upload-length': String(size), 'upload-metadata': encode(metadata) }),
+      }),
+    patch: (url: string, offset: number, body: Buffer | ReadableStream<Uint8Array>) =>
+      fetch(`${base}${url}`, {
+        method: 'PATCH',
+        headers: headers({
+          'upload-offset': String(offset),
+          'content-type': 'application/offset+octet-stream',
+        }),
+        body,
+        ...(body instanceof Buffer ? {} : { duplex: 'half' }),
+      }),
+    head: (url: string) => fetch(`${base}${url}`, { method: 'HEAD', headers: headers() }),
+  };
+}
+
+async function listening(options: TestAppOptions = {}): Promise<{ t: TestApp; base: string }> {
+  const t = await createTestApp(options);
+  const address = await t.app.listen({ host: '127.0.0.1', port: 0 });
+  return { t, base: address };
+}
+
+function filesUnder(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.join(entry.parentPath, entry.name));
+}
+
+describe('resumable uploads (tus) on the local store', () => {
+  let dir: string;
+  let wav: Buffer;
+  let t: TestApp;
+  let base: string;
+  let clock: TestClock;
+  let owner: BuiltUser;
+  let target: { projectId: string; branchId: string };
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'takes-tus-'));
+    wav = fs.readFileSync(await makeAudio(dir, 'wav', 2, 'Second Take.wav'));
+    clock = new TestClock();
+    ({ t, base } = await listening({ clock }));
+    owner = await buildUser(t.deps.database.db, { name: 'Olivia Owner' });
+    const { project, branch } = await buildProject(t.deps.database.db, owner.id);
+    target = { projectId: project.id, branchId: branch.id };
+  }, 60_000);
+  afterAll(async () => {
+    await t.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const tusDir = () => path.join(t.dir, 'resumable-uploads');
+  const versionMetadata = () => ({
+    filename: 'Second Take.wav',
+    projectId: target.projectId,
+    branchId: target.branchId,
+    commitMessage: 'Louder bass',
+    tags: JSON.stringify(['mix']),
+  });
+  const row = (id: string) =>
+    t.deps.database.db
+      .selectFrom('resumable_uploads')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
+
+  it('takes the file in two PATCHes, tells the offset between them, and makes a version that processes', async () => {
+    const client = tus(base, owner.cookie);
+    const created = await client.create(wav.length, versionMetadata());
+    expect(created.status, await created.clone().text()).toBe(201);
+    const url = created.headers.get('location') as string;
+    expect(url).toMatch(/^\/api\/uploads\/[0-9a-f]{32}$/);
+    const id = url.split('/').pop() as string;
+
+    const half = Math.floor(wav.length / 2);
+    const first = await client.patch(url, 0, wav.subarray(0, half));
+    expect(first.status).toBe(204);
+    const head = await client.head(url);
+    expect(head.status).toBe(200);
+    expect(head.headers.get('upload-offset')).toBe(String(half));
+    expect(head.headers.get('upload-length')).toBe(String(wav.length));
+
+    const last = await client.patch(url, half, wav.subarray(half));
+    const body = await last.text();
+    expect(last.status, body).toBe(200);
+    const { versionId } = JSON.parse(body) as { versionId: string };
+    const version = await t.deps.database.db
+      .selectFrom('versions')
+      .selectAll()
+      .where('id', '=', versionId)
+      .executeTakeFirstOrThrow();
+    expect(version.message).toBe('Louder bass');
+    expect(version.original_name).toBe('Second Take.wav');
+    expect(Number(version.original_size)).toBe(wav.length);
+    expect(JSON.parse(version.tags)).toEqual(['mix']);
+    // Every byte arrived once, and the tus copy is gone: the original is in the object store.
+    // Counted once the request is over (the answer may reach us a moment before).
+    await eventually(async () => (await row(id))?.patches === 2, 5000);
+    const recorded = await row(id);
+    expect(recorded?.state).toBe('finished');
+    expect(Number(recorded?.received_bytes)).toBe(wav.length);
+    expect(recorded?.patches).toBe(2);
+    expect(filesUnder(tusDir())).toEqual([]);
+    expect((await client.head(url)).status).toBe(404);
+
+    await t.deps.jobs.startWorking();
+    await eventually(async () => {
+      const processed = await t.deps.database.db
+        .selectFrom('versions')
+        .select('status')
+        .where('id', '=', versionId)
+        .executeTakeFirstOrThrow();
+      return processed.status === 'completed';
+    });
+  }, 60_000);
+
+  it('refuses an Upload-Length over 500 MB at create, before any byte', async () => {
+    const created = await tus(base, owner.cookie).create(MAX_UPLOAD_BYTES + 1, versionMetadata());
+    expect(created.status).toBe(413);
+    expect(filesUnder(tusDir())).toEqual([]);
+  });
+
+  it('refuses an upload without a length or without a file name', async () => {
+    const noName = await tus(base, owner.cookie).create(10, { projectId: target.projectId });
+    expect(noName.status).toBe(400);
+    expect(JSON.parse(await noName.text())).toEqual({
+      error: 'Upload metadata must name the file (filename)',
+    });
+    const deferred = await fetch(`${base}/api/uploads`, {
+      method: 'POST',
+      headers: {
+        'tus-resumable': '1.0.0',
+        'upload-defer-length': '1',
+        'upload-metadata': `filename ${Buffer.from('a.wav').toString('base64')}`,
+        origin: ORIGIN,
+        cookie: owner.cookie,
+      },
+    });
+    expect(deferred.status).toBe(400);
+  });
+
+  it('cuts off a client that sends more bytes than it declared', async () => {
+    const client = tus(base, owner.cookie);
+    const created = await client.create(1000, versionMetadata());
+    const url = created.headers.get('location') as string;
+    // With a Content-Length past the declared end: refused before reading.
+    const declaredOver = await client.patch(url, 0, Buffer.alloc(1500, 1));
+    expect(declaredOver.status).toBe(413);
+    // Streamed without a length: cut off at the declared end, nothing past it kept.
+    let sent = 0;
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        sent += 64 * 1024;
+        if (sent > 50 * 1024 * 1024) controller.close();
+        else controller.enqueue(new Uint8Array(64 * 1024).fill(2));
+      },
+    });
+    const streamed = await client.patch(url, 0, endless).catch((error: unknown) => error);
+    if (streamed instanceof Response) expect(streamed.status).toBeGreaterThanOrEqual(400);
+    expect(sent).toBeLessThan(50 * 1024 * 1024);
+    const id = url.split('/').pop() as string;
+    const stored = filesUnder(tusDir()).filter((file) => path.basename(file) === id);
+    for (const file of stored) expect(fs.statSync(file).size).toBeLessThanOrEqual(1000);
+  });
+
+  it('refuses a file that is not audio when it finishes, and leaves nothing', async () => {
+    const db = t.deps.database.db;
+    const before = await db.selectFrom('versions').select('id').execute();
+    const objectsBefore = filesUnder(path.join(t.dir, 'objects'));
+    const client = tus(base, owner.cookie);
+    const text = Buffer.from('These are my lyrics, not a song file.\n'.repeat(200));
+    const created = await client.create(text.length, {
+      ...versionMetadata(),
+      filename: 'lyrics.wav',
+    });
+    const url = created.headers.get('location') as string;
+    const id = url.split('/').pop() as string;
+    const last = await client.patch(url, 0, text);
+    expect(last.status).toBe(415);
+    expect(JSON.parse(await last.text())).toEqual({ error: PROJECT_MESSAGES.invalidType });
+    expect(await db.selectFrom('versions').select('id').execute()).toEqual(before);
+    expect(filesUnder(path.join(t.dir, 'objects'))).toEqual(objectsBefore);
+    expect(filesUnder(tusDir()).filter((file) => path.basename(file).startsWith(id))).toEqual([]);
+    expect(await row(id)).toBeUndefined();
+  });
+
+  it('answers 404 to a non-member and 403 to a viewer at create, and 404 to another user’s upload', async () => {
+    const db = t.deps.database.db;
+    const stranger = await buildUser(db);
+    const viewer = await buildMember(db, { projectId: target.projectId }, 'viewer');
+    const asStranger = await tus(base, stranger.cookie).create(wav.length, versionMetadata());
+    expect(asStranger.status).toBe(404);
+    const asViewer = await tus(base, viewer.cookie).create(wav.length, versionMetadata());
+    expect(asViewer.status).toBe(403);
+    const noOne = await fetch(`${base}/api/uploads`, {
+      method: 'POST',
+      headers: { 'tus-resumable': '1.0.0', 'upload-length': '10', origin: ORIGIN },
+    });
+    expect(noOne.status).toBe(401);
+
+    const mine = await tus(base, owner.cookie).create(wav.length, versionMetadata());
+    const url = mine.headers.get('location') as string;
+    expect((await tus(base, stranger.cookie).head(url)).status).toBe(404);
+    expect((await tus(base, stranger.cookie).patch(url, 0, wav.subarray(0, 10))).status).toBe(404);
+    await t.services.resumable.expire();
+  });
+
+  it('expires an upload left for 24 hours: refused at once, removed by the job', async () => {
+    const client = tus(base, owner.cookie);
+    const created = await client.create(wav.length, versionMetadata());
+    const url = created.headers.get('location') as string;
+    const id = url.split('/').pop() as string;
+    expect((await client.patch(url, 0, wav.subarray(0, 1000))).status).toBe(204);
+    expect(filesUnder(tusDir()).some((file) => path.basename(file) === id)).toBe(true);
+
+    clock.advance(23 * 60 * 60 * 1000);
+    expect(await t.services.resumable.expire()).toBe(0);
+    expect((await client.head(url)).status).toBe(200);
+
+    clock.advance(60 * 60 * 1000 + 1000);
+    expect((await client.head(url)).status).toBe(410);
+    expect(await t.services.resumable.expire()).toBeGreaterThanOrEqual(1);
+    expect(await row(id)).toBeUndefined();
+    expect(filesUnder(tusDir()).filter((file) => path.basename(file).startsWith(id))).toEqual([]);
+    expect((await client.head(url)).status).toBe(404);
+  });
+});

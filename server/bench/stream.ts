@@ -13,7 +13,8 @@
  * nginx the nginx columns say so and only Takes' figures print.
  *
  * It starts the built server (NODE_ENV=production, local storage) on a free port with its own
- * data folder, uploads a generated WAV and waits for the renditions.
+ * data folder, uploads a generated WAV and waits for the renditions. BENCH_PROFILE_DIR=DIR writes
+ * a V8 CPU profile of the server (the whole run) there.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -256,7 +257,10 @@ async function main(): Promise<void> {
         LOG_LEVEL: 'info',
         MAIL_TO_LOG: 'true',
       },
-      [],
+      // BENCH_PROFILE_DIR=/some/dir writes a V8 CPU profile of the server there.
+      process.env.BENCH_PROFILE_DIR
+        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
+        : [],
       { quietStdout: true },
     );
     const { origin } = server;

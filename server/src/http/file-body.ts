@@ -122,6 +122,10 @@ export class FileBody extends Readable {
 /** Resolves when the destination can take more, or is gone (then the loop stops). */
 function drained(destination: Writable): Promise<void> {
   return new Promise((resolve) => {
+    if (destination.destroyed || !destination.writableNeedDrain) {
+      resolve();
+      return;
+    }
     const done = () => {
       destination.off('drain', done);
       destination.off('close', done);

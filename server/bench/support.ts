@@ -60,11 +60,12 @@ export async function startBuiltServer(
   port: number,
   env: NodeJS.ProcessEnv,
   nodeArgs: string[] = [],
+  options: { quietStdout?: boolean } = {},
 ): Promise<RunningServer> {
   const origin = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [...nodeArgs, serverEntry, 'serve'], {
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: origin, ...env },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', options.quietStdout ? 'ignore' : 'inherit', 'inherit'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async () => {

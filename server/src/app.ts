@@ -9,7 +9,7 @@ import { registerErrorHandling } from './http/errors';
 import { serializeRequest } from './http/log-redaction';
 import { registerNulGuard } from './http/nul-characters';
 import { registerOpenApi } from './http/openapi';
-import { registerSecurityHeaders } from './http/security';
+import { presignedOrigin, registerSecurityHeaders } from './http/security';
 import { registerSpa } from './http/spa';
 import { storageRoutes } from './http/storage.routes';
 import { registerIdleTimeout, serverTimeoutOptions } from './http/timeouts';
@@ -98,7 +98,10 @@ export async function buildApp(
 
   registerErrorHandling(app);
   registerNulGuard(app);
-  await registerSecurityHeaders(app, { https: deps.config.publicUrl.startsWith('https://') });
+  await registerSecurityHeaders(app, {
+    https: deps.config.publicUrl.startsWith('https://'),
+    storageOrigin: await presignedOrigin(deps.storage),
+  });
   await registerOpenApi(app, { publicUrl: deps.config.publicUrl.replace(/\/+$/, '') });
 
   registerCsrfProtection(app, deps.config.publicUrl);

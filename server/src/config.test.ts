@@ -38,8 +38,25 @@ describe('config', () => {
       driver: 's3',
       bucket: 'takes-audio',
       forcePathStyle: true,
+      presignedRedirect: false,
     });
     expect(config.jobs).toMatchObject({ queue: 'pgboss', runInServe: false });
+  });
+
+  it('turns on presigned redirects for media with S3_PRESIGNED_REDIRECT=true', () => {
+    const config = loadConfig({
+      STORAGE_DRIVER: 's3',
+      S3_BUCKET: 'takes-audio',
+      S3_PRESIGNED_REDIRECT: 'true',
+    });
+    expect(config.storage).toMatchObject({ driver: 's3', presignedRedirect: true });
+    expect(() =>
+      loadConfig({
+        STORAGE_DRIVER: 's3',
+        S3_BUCKET: 'takes-audio',
+        S3_PRESIGNED_REDIRECT: 'maybe',
+      }),
+    ).toThrow(/S3_PRESIGNED_REDIRECT/);
   });
 
   it.each([

@@ -77,6 +77,7 @@ const envSchema = z.object({
   S3_ACCESS_KEY_ID: z.string().min(1).optional(),
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   S3_FORCE_PATH_STYLE: booleanString.default(false),
+  S3_PRESIGNED_REDIRECT: booleanString.default(false),
   JOB_QUEUE: z.enum(['embedded', 'pgboss']).default('embedded'),
   PGBOSS_SCHEMA: z
     .string()
@@ -136,6 +137,8 @@ export type StorageConfig =
       accessKeyId: string | undefined;
       secretAccessKey: string | undefined;
       forcePathStyle: boolean;
+      /** Audio, downloads and covers answer with a 302 to a 60-second presigned URL. */
+      presignedRedirect: boolean;
     };
 
 export interface Config {
@@ -238,6 +241,7 @@ export function loadConfig(rawEnv: RawEnv): Config {
       accessKeyId: env.S3_ACCESS_KEY_ID,
       secretAccessKey: env.S3_SECRET_ACCESS_KEY,
       forcePathStyle: env.S3_FORCE_PATH_STYLE,
+      presignedRedirect: env.S3_PRESIGNED_REDIRECT,
     };
   } else {
     storage = {

@@ -1,11 +1,27 @@
 import helmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
+import type { ObjectStore } from '../storage/object-store';
+
+/**
+ * The origin presigned URLs point at (the bucket's, virtual-hosted or path-style as the client
+ * is set up), read from a URL the store signs, so it is exactly where browsers will be sent.
+ */
+export async function presignedOrigin(store: ObjectStore): Promise<string | undefined> {
+  if (!store.presignedRedirect) return undefined;
+  return new URL(await store.signedUrl('csp-origin', { expiresInSeconds: 60 })).origin;
+}
 
 /**
  * Security headers. The CSP allows only our own origin (plus blob:/data: where audio,
- * images and waveforms need them): the web app loads nothing from anywhere else.
+ * images and waveforms need them): the web app loads nothing from anywhere else. With
+ * S3_PRESIGNED_REDIRECT, audio and covers come from the bucket: its origin (`storageOrigin`) is
+ * allowed for media and images, and for nothing else.
  */
-export async function registerSecurityHeaders(app: FastifyInstance, options: { https: boolean }) {
+export async function registerSecurityHeaders(
+  app: FastifyInstance,
+  options: { https: boolean; storageOrigin?: string | undefined },
+) {
+  const bucket = options.storageOrigin ? [options.storageOrigin] : [];
   await app.register(helmet, {
     global: true,
     contentSecurityPolicy: {
@@ -15,8 +31,8 @@ export async function registerSecurityHeaders(app: FastifyInstance, options: { h
         scriptSrc: ["'self'"],
         // Waveform and player libraries inject <style> into shadow roots.
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        mediaSrc: ["'self'", 'blob:', 'data:'],
+        imgSrc: ["'self'", 'data:', 'blob:', ...bucket],
+        mediaSrc: ["'self'", 'blob:', 'data:', ...bucket],
         fontSrc: ["'self'", 'data:'],
         connectSrc: ["'self'"],
         workerSrc: ["'self'", 'blob:'],

@@ -1,8 +1,15 @@
+import fsp, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { contentDisposition } from '../storage/s3';
-import type { ObjectStore } from '../storage/object-store';
+import {
+  resolveRange,
+  type ByteRange,
+  type ObjectBody,
+  type ObjectStore,
+} from '../storage/object-store';
 import { notFound } from './errors';
+import { FileBody } from './file-body';
 import { ifRangeMatches, noneMatch, parseRange } from './range';
 
 const TYPES: Record<string, string> = {
@@ -29,7 +36,19 @@ export interface SendObjectOptions {
   etag?: string | undefined;
   downloadName?: string;
   cacheControl?: string;
+  /**
+   * Audio, downloads and covers: when the store says so (S3_PRESIGNED_REDIRECT), answer with a
+   * redirect to a presigned URL, so the bytes go from the bucket to the browser, not through
+   * Node. The caller has checked access already; Range and conditional requests then go to the
+   * bucket with the browser. A page's own fetch() (`Sec-Fetch-Dest: empty`, as the compare view
+   * loads both sides) still gets the bytes: following a redirect to another origin would need
+   * the bucket to answer CORS and the CSP to allow connecting to it.
+   */
+  redirect?: boolean;
 }
+
+/** How long a presigned media URL lives: the spec's signed URLs last 60 seconds. */
+export const PRESIGNED_URL_SECONDS = 60;
 
 /**
  * Streams stored audio (an original or a rendition) with Range support, an ETag from its
@@ -44,6 +63,7 @@ export function sendStoredAudio(
   return sendObject(reply, store, audio.key, request.headers.range, {
     contentType: audio.contentType,
     etag: audio.etag,
+    redirect: true,
   });
 }
 
@@ -58,6 +78,17 @@ export async function sendObject(
   rangeHeader: string | undefined,
   options: SendObjectOptions = {},
 ): Promise<FastifyReply> {
+  if (options.redirect && store.presignedRedirect) reply.header('vary', 'Sec-Fetch-Dest');
+  if (
+    options.redirect &&
+    store.presignedRedirect &&
+    reply.request.headers['sec-fetch-dest'] !== 'empty'
+  ) {
+    return redirectToSigned(reply, store, key, {
+      contentType: options.contentType ?? typeOf(key),
+      downloadName: options.downloadName,
+    });
+  }
   const info = await store.head(key);
   if (!info) throw notFound();
   const etag = options.etag ?? info.etag;
@@ -81,17 +112,57 @@ export async function sendObject(
     reply.header('content-range', `bytes */${info.size}`);
     return reply.status(416).send({ error: 'Requested range not satisfiable' });
   }
-  reply.header(
-    'content-type',
-    options.contentType ?? TYPES[path.extname(key).toLowerCase()] ?? 'application/octet-stream',
-  );
+  reply.header('content-type', options.contentType ?? typeOf(key));
   if (options.downloadName)
     reply.header('content-disposition', contentDisposition(options.downloadName));
-  const object = await store.get(key, range);
+  const object = store.localPath
+    ? await openLocal(store.localPath(key), info.size, range)
+    : await store.get(key, range);
   reply.header('content-length', String(object.end - object.start + 1));
   if (range) {
     reply.header('content-range', `bytes ${object.start}-${object.end}/${object.size}`);
     reply.status(206);
   }
   return reply.send(object.body);
+}
+
+/**
+ * A 302 to a presigned URL of the object (60 s) that names its type and, for a download, its
+ * file name (sanitised as in our own Content-Disposition). Never cached: the URL expires.
+ */
+export async function redirectToSigned(
+  reply: FastifyReply,
+  store: ObjectStore,
+  key: string,
+  options: { contentType?: string | undefined; downloadName?: string | undefined },
+): Promise<FastifyReply> {
+  const url = await store.signedUrl(key, {
+    expiresInSeconds: PRESIGNED_URL_SECONDS,
+    ...(options.contentType ? { contentType: options.contentType } : {}),
+    ...(options.downloadName ? { downloadName: options.downloadName } : {}),
+  });
+  reply.header('cache-control', 'no-store');
+  return reply.redirect(url, 302);
+}
+
+function typeOf(key: string): string {
+  return TYPES[path.extname(key).toLowerCase()] ?? 'application/octet-stream';
+}
+
+/** A file of the local store, read in large reused chunks (see FileBody). */
+async function openLocal(
+  file: string,
+  size: number,
+  range: ByteRange | undefined,
+): Promise<ObjectBody> {
+  const { start, end } = resolveRange(size, range);
+  let handle: FileHandle;
+  try {
+    handle = await fsp.open(file, 'r');
+  } catch (error) {
+    // Deleted since it was looked at.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw notFound();
+    throw error;
+  }
+  return { body: new FileBody(handle, start, end), size, start, end };
 }

@@ -41,6 +41,11 @@ export interface SignedUrlOptions {
 /** Where audio, renditions and images live. Keys are made by the server, never by users. */
 export interface ObjectStore {
   readonly kind: 'local' | 's3';
+  /**
+   * When true, media routes (audio, downloads, covers) answer with a redirect to a short-lived
+   * signed URL of the object instead of passing its bytes through this process.
+   */
+  readonly presignedRedirect?: boolean;
   put(key: string, body: Readable, options?: PutOptions): Promise<{ size: number }>;
   /** Throws ObjectNotFoundError or RangeNotSatisfiableError. */
   get(key: string, range?: ByteRange): Promise<ObjectBody>;

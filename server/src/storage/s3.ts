@@ -32,6 +32,8 @@ export interface S3StoreOptions {
   accessKeyId?: string | undefined;
   secretAccessKey?: string | undefined;
   forcePathStyle?: boolean;
+  /** Media routes redirect to presigned URLs (S3_PRESIGNED_REDIRECT). */
+  presignedRedirect?: boolean;
 }
 
 const PART_SIZE = 8 * 1024 * 1024;
@@ -48,6 +50,7 @@ export const S3_TIMEOUTS = { connectionTimeout: 2000, requestTimeout: 15_000, ma
 /** Objects in an S3-compatible bucket; large writes go up as multipart uploads. */
 export class S3ObjectStore implements ObjectStore {
   readonly kind = 's3' as const;
+  readonly presignedRedirect: boolean;
   private readonly client: S3Client;
   private readonly bucket: string;
 
@@ -56,6 +59,7 @@ export class S3ObjectStore implements ObjectStore {
     private readonly now: () => Date = () => new Date(),
   ) {
     this.bucket = options.bucket;
+    this.presignedRedirect = options.presignedRedirect ?? false;
     this.client = new S3Client({
       region: options.region,
       endpoint: options.endpoint,

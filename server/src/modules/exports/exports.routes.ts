@@ -26,6 +26,7 @@ export const exportRoutes =
         contentType: 'application/zip',
         downloadName: zip.fileName,
         cacheControl: 'private, no-store',
+        redirect: true,
       });
     });
     return Promise.resolve();

@@ -73,6 +73,7 @@ export const repoRoutes =
       return sendObject(reply, deps.storage, cover.key, request.headers.range, {
         contentType: cover.contentType,
         cacheControl: 'private, max-age=31536000, immutable',
+        redirect: true,
       });
     });
 

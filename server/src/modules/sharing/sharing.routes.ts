@@ -87,6 +87,7 @@ export const linkRoutes =
       return sendObject(reply, deps.storage, download.key, request.headers.range, {
         contentType: download.contentType,
         downloadName: download.fileName,
+        redirect: true,
       });
     });
 

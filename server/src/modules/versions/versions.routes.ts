@@ -5,7 +5,7 @@ import { userOf } from '../../auth/guard';
 import { HttpError } from '../../http/errors';
 import { holdsNul, NUL_MESSAGE } from '../../http/nul-characters';
 import { route } from '../../http/route';
-import { sendObject, sendStoredAudio } from '../../http/send-object';
+import { redirectToSigned, sendObject, sendStoredAudio } from '../../http/send-object';
 import type { ObjectStore } from '../../storage/object-store';
 import type { ReceivedFile, UploadFields, UploadService } from './upload.service';
 import type { VersionsService } from './versions.service';
@@ -108,16 +108,15 @@ export const versionRoutes =
     route(app, api.downloadVersion, {}, async (request, reply) => {
       const download = await versions.download(userOf(request).id, request.params.versionId);
       if (deps.signedDownloads) {
-        const url = await deps.storage.signedUrl(download.key, {
-          expiresInSeconds: 60,
+        return redirectToSigned(reply, deps.storage, download.key, {
           downloadName: download.fileName,
           contentType: download.contentType,
         });
-        return reply.redirect(url, 302);
       }
       return sendObject(reply, deps.storage, download.key, request.headers.range, {
         contentType: download.contentType,
         downloadName: download.fileName,
+        redirect: true,
       });
     });
   };

@@ -26,9 +26,16 @@ vi.mock('fastify', async (importOriginal) => {
   return { ...actual, default: wrapped, fastify: wrapped };
 });
 
-/** Served by the docs plugins, not by API operations. */
+/**
+ * Served by the docs plugins, not by API operations; and the tus protocol's endpoint (resumable
+ * uploads), which @tus/server answers by the tus 1.0 specification, not by a JSON descriptor.
+ */
 const undocumented = (url: string) =>
-  url === '/api/openapi.json' || url === '/api/docs' || url.startsWith('/api/docs/');
+  url === '/api/openapi.json' ||
+  url === '/api/docs' ||
+  url.startsWith('/api/docs/') ||
+  url === '/api/uploads' ||
+  url.startsWith('/api/uploads/');
 
 /** The success schema a descriptor declares for `status`. */
 function schemaOf(endpoint: Endpoint, status: number): z.ZodType {

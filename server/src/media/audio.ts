@@ -146,7 +146,11 @@ export async function encodeMp3(
   });
 }
 
-/** The peaks stream: 16-bit mono at the file's own sample rate (no resampling), on stdout. */
+/**
+ * The peaks stream: 16-bit mono at the file's own sample rate (no resampling), on stdout.
+ * `-flush_packets 0`: written in 32 KB blocks rather than one small write per decoded packet
+ * (about 1.4 KB), which cost the server a second of CPU per 5 minutes of audio in reads.
+ */
 const PEAKS_OUTPUT = [
   '-map',
   '[peaks]',
@@ -156,6 +160,8 @@ const PEAKS_OUTPUT = [
   's16le',
   '-acodec',
   'pcm_s16le',
+  '-flush_packets',
+  '0',
   'pipe:1',
 ];
 

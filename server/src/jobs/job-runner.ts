@@ -66,6 +66,8 @@ export class JobRunner<R extends ClaimedRun> {
   private readonly running = new Set<Promise<void>>();
   private readonly controllers = new Map<AbortController, R>();
   private wake: (() => void) | undefined;
+  /** A poke that came while the loop was busy claiming: the loop looks again instead of sleeping. */
+  private poked = false;
   private loop: Promise<void> | undefined;
   private stopping: Promise<void> | undefined;
 
@@ -87,7 +89,8 @@ export class JobRunner<R extends ClaimedRun> {
 
   /** Look for jobs now, not at the next poll. */
   poke(): void {
-    this.wake?.();
+    if (this.wake) this.wake();
+    else this.poked = true;
   }
 
   /** Aborts every running job whose claim is gone; they are not settled by this worker. */
@@ -130,6 +133,7 @@ export class JobRunner<R extends ClaimedRun> {
   private async pollLoop(): Promise<void> {
     while (this.working) {
       let claimedAny = false;
+      this.poked = false;
       try {
         await this.options.beforePoll?.();
         while (this.working && this.running.size < this.options.concurrency) {
@@ -150,7 +154,8 @@ export class JobRunner<R extends ClaimedRun> {
         this.options.logger.error({ err: error }, 'job queue poll failed');
       }
       if (!this.working) break;
-      if (!claimedAny || this.running.size >= this.options.concurrency) {
+      const full = this.running.size >= this.options.concurrency;
+      if ((!claimedAny && !this.poked) || full) {
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, this.options.pollIntervalMs);
           this.wake = () => {

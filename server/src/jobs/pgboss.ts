@@ -5,6 +5,7 @@ import PgBoss from 'pg-boss';
 import type { Database } from '../db/schema';
 import type { EnqueueOptions, JobQueue } from './job-queue';
 import { JobRunner, type ClaimStore, type ClaimedRun } from './job-runner';
+import { announceJob, jobChannel, JobWakeup } from './pg-wakeup';
 import type { JobLogger, JobRef, JobRegistry } from './registry';
 
 export interface PgBossQueueOptions {
@@ -46,6 +47,8 @@ export class PgBossJobQueue implements JobQueue, ClaimStore<ClaimedRun> {
   private heartbeat: NodeJS.Timeout | undefined;
   private beating: Promise<void> | undefined;
   private closing: Promise<void> | undefined;
+  private readonly channel: string;
+  private wakeup: JobWakeup | undefined;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -63,6 +66,7 @@ export class PgBossJobQueue implements JobQueue, ClaimStore<ClaimedRun> {
       maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 30,
     });
     this.boss.on('error', (error) => options.logger.error({ err: error }, 'pg-boss error'));
+    this.channel = jobChannel(this.schema);
     this.runner = new JobRunner(registry, this, {
       concurrency: options.concurrency,
       pollIntervalMs: options.pollIntervalMs,
@@ -102,6 +106,8 @@ export class PgBossJobQueue implements JobQueue, ClaimStore<ClaimedRun> {
       startAfter: options.delayMs ? new Date(Date.now() + options.delayMs) : undefined,
     });
     if (!id) throw new Error(`pg-boss did not accept job ${definition.name}`);
+    // Wakes the idle workers of every process (once the enqueuing transaction commits).
+    await announceJob(options.executor ?? this.db, this.channel);
     if (!options.executor) this.runner.poke();
     return id;
   }
@@ -115,6 +121,13 @@ export class PgBossJobQueue implements JobQueue, ClaimStore<ClaimedRun> {
     await this.register();
     // A worker started after a crash recovers the dead one's jobs as soon as they are due.
     await this.sweep();
+    this.wakeup = new JobWakeup({
+      connectionString: this.options.connectionString,
+      channel: this.channel,
+      onJob: () => this.runner.poke(),
+      logger: this.options.logger,
+    });
+    await this.wakeup.open();
     const every = Math.max(Math.floor(this.options.leaseMs / 3), 100);
     this.heartbeat = setInterval(() => {
       this.beating ??= this.beat().finally(() => (this.beating = undefined));
@@ -132,6 +145,7 @@ export class PgBossJobQueue implements JobQueue, ClaimStore<ClaimedRun> {
   }
 
   private async closeOnce(graceMs: number): Promise<void> {
+    await this.wakeup?.close();
     await this.runner.stop(graceMs);
     clearInterval(this.heartbeat);
     await this.beating;

@@ -11,10 +11,14 @@ import type { JobContext } from '../../jobs/registry';
 import {
   analyse,
   encodeMp3,
+  measureLoudness,
   minMaxOverview,
   NotAudioError,
+  PeakFolder,
   probeAudio,
   type AudioMetadata,
+  type Loudness,
+  type Peaks,
 } from '../../media/audio';
 import { MediaTimeoutError, MediaToolError, type MediaRunner } from '../../media/runner';
 import type { ObjectStore } from '../../storage/object-store';
@@ -24,9 +28,8 @@ import { parseJson, type Renditions, type WaveformInfo } from './audio-view';
 import { storageKeys } from './storage-keys';
 import type { ActivityLog } from '../activity';
 
-/** Niceness of the encode on the critical path, and of the work beside it (see below). */
+/** Niceness of the media work: below the server's own requests (see below). */
 const MEDIA_NICENESS = 5;
-const BACKGROUND_NICENESS = 10;
 
 export interface ProcessingDeps {
   storage: ObjectStore;
@@ -62,7 +65,8 @@ export function processVersion(
  * Makes everything a version (or a bounce) needs from its original: metadata, the 320k and
  * 128k MP3 renditions, waveform peaks and loudness. The steps run as separate processes in
  * parallel (faster than one multi-output ffmpeg, which before version 7 runs its outputs in
- * turn). Outputs have fixed keys per row, so running again overwrites rather than duplicates.
+ * turn), in three even shares of work (see below). Outputs have fixed keys per row, so running
+ * again overwrites rather than duplicates.
  */
 export async function processAudio(
   deps: ProcessingDeps,
@@ -117,13 +121,18 @@ export async function processAudio(
       if (failed) throw failed.reason;
     };
 
-    const rendition = async (quality: keyof typeof RENDITIONS, niceness?: number) => {
+    const rendition = async (
+      quality: keyof typeof RENDITIONS,
+      niceness: number,
+      peaks?: PeakFolder,
+    ) => {
       const out = path.join(work, `${quality}.mp3`);
       const maxBytes = renditionLimit(known, RENDITIONS[quality]);
       await encodeMp3(deps.media, source, out, RENDITIONS[quality], {
         ...options,
         maxBytes,
         niceness,
+        peaks,
       });
       const key = storageKeys.rendition(versionId, quality);
       // Its content hash is its ETag: renditions of every version share a file name.
@@ -139,11 +148,7 @@ export async function processAudio(
       });
     };
 
-    const analyses = async (niceness?: number) => {
-      const { peaks, loudness } = await analyse(deps.media, source, known.sampleRate ?? 44_100, {
-        ...options,
-        niceness,
-      });
+    const savePeaks = async (peaks: Peaks) => {
       if (estimated) {
         known.duration = peaks.decodedSeconds;
         known.durationEstimated = false;
@@ -169,32 +174,44 @@ export async function processAudio(
         peaksKey,
         peaksPerSecond: peaks.peaksPerSecond,
       };
-      await save({ waveform: JSON.stringify(waveform), loudness: JSON.stringify(loudness) });
+      await save({ waveform: JSON.stringify(waveform) });
     };
+    const saveLoudness = (loudness: Loudness) => save({ loudness: JSON.stringify(loudness) });
+    const sampleRate = known.sampleRate ?? 44_100;
 
-    // With one core everything runs in turn. With two or more, all three run at once. The
-    // 320k encode is the longest step (LAME is single-threaded), so it keeps a core at the media
-    // priority; the 128k encode and the analysis (together a little shorter) run lower still and
-    // share what is left, instead of taking turns with the critical path. All media work yields
-    // to the server's own requests (niceness above 0): listeners and pages stay quick while
-    // uploads are processed, and the encodes use whatever the requests leave.
+    // The work is three single-threaded processes. With two or more cores all three run at once,
+    // cut into shares as even as they go: the 320k encode; the 128k encode, whose decode also
+    // feeds the waveform peaks; the loudness meter (shortest: it finishes first and leaves its core
+    // to the other two). At one priority the kernel shares two cores among the three evenly, so
+    // the two encodes finish together, near the floor of the whole work spread over both cores.
+    // The priority is below the server's own requests (niceness above 0): listeners and pages stay
+    // quick while uploads are processed, and the encodes use whatever the requests leave.
     if (estimated) {
       // The renditions' size limits need the real length: the analysis (which decodes) first.
-      await analyses(MEDIA_NICENESS);
-      await together([
-        rendition('high', MEDIA_NICENESS),
-        rendition('standard', BACKGROUND_NICENESS),
-      ]);
+      const { peaks, loudness } = await analyse(deps.media, source, sampleRate, {
+        ...options,
+        niceness: MEDIA_NICENESS,
+      });
+      await savePeaks(peaks);
+      await saveLoudness(loudness);
+      await together([rendition('high', MEDIA_NICENESS), rendition('standard', MEDIA_NICENESS)]);
     } else if (os.availableParallelism() > 1) {
+      const peaks = new PeakFolder(sampleRate);
       await together([
         rendition('high', MEDIA_NICENESS),
-        rendition('standard', BACKGROUND_NICENESS),
-        analyses(BACKGROUND_NICENESS),
+        rendition('standard', MEDIA_NICENESS, peaks).then(() => savePeaks(peaks.result())),
+        measureLoudness(deps.media, source, { ...options, niceness: MEDIA_NICENESS }).then(
+          saveLoudness,
+        ),
       ]);
     } else {
+      const peaks = new PeakFolder(sampleRate);
+      await rendition('standard', MEDIA_NICENESS, peaks);
+      await savePeaks(peaks.result());
+      await saveLoudness(
+        await measureLoudness(deps.media, source, { ...options, niceness: MEDIA_NICENESS }),
+      );
       await rendition('high', MEDIA_NICENESS);
-      await analyses(MEDIA_NICENESS);
-      await rendition('standard', MEDIA_NICENESS);
     }
     await settle('completed', null);
   } catch (error) {

@@ -195,6 +195,51 @@ describe('resumable uploads (tus) on the local store', () => {
     for (const file of stored) expect(fs.statSync(file).size).toBeLessThanOrEqual(1000);
   });
 
+  it('counts the bytes a cut-off PATCH kept, and a resume from there sends none of them again', async () => {
+    const client = tus(base, owner.cookie);
+    const created = await client.create(wav.length, versionMetadata());
+    const url = created.headers.get('location') as string;
+    const id = url.split('/').pop() as string;
+    // The connection drops after the first 60 KB of the body (the client aborts mid-request).
+    const abort = new AbortController();
+    const firstPart = wav.subarray(0, 60 * 1024);
+    const stalled = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new Uint8Array(firstPart));
+      },
+      pull: () => new Promise(() => {}),
+    });
+    const cut = fetch(`${base}${url}`, {
+      method: 'PATCH',
+      headers: {
+        'tus-resumable': '1.0.0',
+        origin: ORIGIN,
+        cookie: owner.cookie,
+        'upload-offset': '0',
+        'content-type': 'application/offset+octet-stream',
+      },
+      body: stalled,
+      duplex: 'half',
+      signal: abort.signal,
+    } as RequestInit).catch(() => undefined);
+    await eventually(async () =>
+      filesUnder(tusDir()).some(
+        (file) => path.basename(file) === id && fs.statSync(file).size >= firstPart.length,
+      ),
+    );
+    abort.abort();
+    await cut;
+    // Counted once the store has the bytes, before any resume.
+    await eventually(async () => Number((await row(id))?.received_bytes) === firstPart.length);
+    const offset = Number((await client.head(url)).headers.get('upload-offset'));
+    expect(offset).toBe(firstPart.length);
+    const rest = await client.patch(url, offset, wav.subarray(offset));
+    expect(rest.status).toBe(200);
+    const recorded = await row(id);
+    expect(Number(recorded?.received_bytes)).toBe(wav.length);
+    expect(Number(recorded?.patches)).toBe(2);
+  });
+
   it('refuses a file that is not audio when it finishes, and leaves nothing', async () => {
     const db = t.deps.database.db;
     const before = await db.selectFrom('versions').select('id').execute();

@@ -32,8 +32,6 @@ const GONE = 'This upload has expired. Please start it again.';
 /** The caller of the tus request being handled (hooks get a web Request without our user). */
 interface RequestContext {
   userId: string;
-  /** Set by onUploadFinish: the upload's final offset, the store's record of it being gone. */
-  finishedOffset?: number;
 }
 
 /** What @tus/server turns into a response (its status_code and body): our one error body, as JSON. */
@@ -111,7 +109,7 @@ export class ResumableUploads {
   constructor(private readonly deps: ResumableUploadsDeps) {
     this.server = new Server({
       path: TUS_PATH,
-      datastore: deps.store,
+      datastore: this.counted(deps.store),
       relativeLocation: true,
       // The limit checked at create (Upload-Length) and, for each PATCH, while the bytes arrive.
       maxSize: () => this.maxBytes,
@@ -142,32 +140,45 @@ export class ResumableUploads {
     return context;
   }
 
-  /**
-   * Handles one tus request for a signed-in user. For requests that carry bytes, the bytes the
-   * store kept are added to the upload's count afterwards (from its offsets, whether the request
-   * ended well or was cut off), so a resumed upload shows whether anything was sent twice.
-   */
+  /** Handles one tus request for a signed-in user. */
   async handle(userId: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const context: RequestContext = { userId };
-    const id = uploadIdOf(req.url);
-    const start = req.method === 'PATCH' ? Number(req.headers['upload-offset']) : Number.NaN;
-    await this.context.run(context, () => this.server.handle(req, res));
-    if (id && Number.isSafeInteger(start)) await this.countReceived(id, start, context);
+    await this.context.run({ userId }, () => this.server.handle(req, res));
   }
 
-  private async countReceived(id: string, start: number, context: RequestContext): Promise<void> {
-    const row = await this.deps.repo.byId(id);
-    if (!row || row.user_id !== context.userId) return;
-    let end = context.finishedOffset;
-    if (end === undefined) {
+  /**
+   * The store as @tus/server uses it, with each write's kept bytes added to the upload's count
+   * as the write ends, under the upload's lock: a PATCH that ended well, and one cut off by a
+   * dropped connection (its bytes up to the break are kept; the store's offset says how many),
+   * so a resumed upload shows on the server whether any byte was sent twice.
+   */
+  private counted(store: DataStore): DataStore {
+    const count = async (id: string, start: number, end: number) => {
+      if (end > start) await this.deps.repo.addReceived(id, end - start, this.now());
+    };
+    const write: DataStore['write'] = async (readable, id, offset) => {
+      let end: number;
       try {
-        end = (await this.deps.store.getUpload(id)).offset;
-      } catch {
-        return;
+        end = await store.write(readable, id, offset);
+      } catch (error) {
+        const kept = await store.getUpload(id).then(
+          (upload) => upload.offset,
+          () => offset,
+        );
+        await count(id, offset, kept);
+        throw error;
       }
-    }
-    // A PATCH refused for a wrong offset (409) stored nothing: end equals some other start.
-    if (end > start) await this.deps.repo.addReceived(id, end - start, this.now());
+      await count(id, offset, end);
+      return end;
+    };
+    return new Proxy(store, {
+      get(target, property, receiver) {
+        if (property === 'write') return write;
+        const value: unknown = Reflect.get(target, property, receiver);
+        return typeof value === 'function'
+          ? (value as (...args: unknown[]) => unknown).bind(target)
+          : value;
+      },
+    });
   }
 
   /** Every request but create names an upload: only its own creator may touch it. */
@@ -229,9 +240,7 @@ export class ResumableUploads {
    * and a refused file leaves nothing.
    */
   private async finish(upload: Upload): Promise<unknown> {
-    const context = this.caller;
-    context.finishedOffset = upload.offset;
-    const { userId } = context;
+    const { userId } = this.caller;
     let scratch: ScratchFile | undefined;
     let copied = false;
     try {
@@ -329,13 +338,6 @@ export class ResumableUploads {
   private now(): string {
     return this.deps.clock.now().toISOString();
   }
-}
-
-/** The upload id of a request to `${TUS_PATH}/<id>` (none for create). */
-function uploadIdOf(url: string | undefined): string | undefined {
-  const pathname = (url ?? '').split('?')[0] ?? '';
-  const match = /^\/api\/uploads\/([0-9a-f]{32})$/.exec(pathname);
-  return match?.[1];
 }
 
 type Target =

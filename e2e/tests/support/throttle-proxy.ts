@@ -61,7 +61,8 @@ export async function startThrottleProxy(
     const patch: ForwardedPatch | undefined = isPatch
       ? {
           uploadId: (req.url ?? '').split('?')[0]?.split('/').pop() ?? '',
-          offset: Number(req.headers['upload-offset']), forwarded: 0,
+          offset: Number(req.headers['upload-offset']),
+          forwarded: 0,
           state: 'sending',
         }
       : undefined;

@@ -53,6 +53,12 @@ export interface UploadProgress {
 /** The tus endpoint: resumable uploads that end in the same intake as the multipart route. */
 const TUS_ENDPOINT = '/api/uploads';
 
+/**
+ * The most bytes one PATCH carries: a drop loses at most this much, each request finishes (and the
+ * server counts its bytes) often, and proxies with a body-size limit let every request through.
+ */
+export const CHUNK_BYTES = 8 * 1024 * 1024;
+
 /** Retries after a dropped connection: quick at first, then every 5 s for about 10 minutes. */
 const RETRY_DELAYS = [0, 1000, 2000, 3000, ...Array.from({ length: 120 }, () => 5000)];
 
@@ -137,6 +143,7 @@ export function uploadAudio(
       // Absolute: the server's Location is relative, and tus-js-client resolves it against this.
       endpoint: new URL(TUS_ENDPOINT, window.location.href).href,
       metadata,
+      chunkSize: CHUNK_BYTES,
       retryDelays: RETRY_DELAYS,
       storeFingerprintForResuming: true,
       removeFingerprintOnSuccess: true,

@@ -221,8 +221,8 @@ describe('resumable uploads (tus) on the local store', () => {
       body: stalled,
       duplex: 'half',
       signal: abort.signal,
-    } as RequestInit).catch(() => undefined);
-    await eventually(async () =>
+    }).catch(() => undefined);
+    await eventually(() =>
       filesUnder(tusDir()).some(
         (file) => path.basename(file) === id && fs.statSync(file).size >= firstPart.length,
       ),

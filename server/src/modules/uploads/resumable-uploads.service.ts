@@ -58,10 +58,22 @@ function refusalOf(error: unknown): TusRefusal | undefined {
   return undefined;
 }
 
+/**
+ * FileStore on a folder made beforehand (createTusStore makes it, at once): FileStore's own
+ * mkdir runs later and throws out of a callback (an uncaught exception, the process ends) when
+ * the data folder is gone by then.
+ */
+class MadeFolderFileStore extends FileStore {}
+(
+  MadeFolderFileStore.prototype as unknown as { checkOrCreateDirectory(): void }
+).checkOrCreateDirectory = () => {};
+
 /** The tus datastore beside the object store: a folder under DATA_DIR, or the same S3 bucket. */
 export function createTusStore(storage: StorageConfig, dataDir: string): DataStore {
   if (storage.driver === 'local') {
-    return new FileStore({ directory: path.join(dataDir, 'resumable-uploads') });
+    const directory = path.join(dataDir, 'resumable-uploads');
+    fs.mkdirSync(directory, { recursive: true });
+    return new MadeFolderFileStore({ directory });
   }
   return new S3Store({
     s3ClientConfig: {

@@ -74,12 +74,17 @@ describe('processing survives its worker dying', () => {
         `renditions/${versionId}/standard.mp3`,
       ]);
       expect(await t.deps.storage.list(`peaks/${versionId}`)).toHaveLength(1);
-      const jobs = await t.deps.database.db
-        .selectFrom('jobs')
-        .select(['name', 'state', 'attempts'])
-        .where('name', '=', 'media.process-version')
-        .execute();
-      expect(jobs).toEqual([{ name: 'media.process-version', state: 'completed', attempts: 2 }]);
+      // The version is completed inside the job; the job's own row settles just after it.
+      const jobs = () =>
+        t.deps.database.db
+          .selectFrom('jobs')
+          .select(['name', 'state', 'attempts'])
+          .where('name', '=', 'media.process-version')
+          .execute();
+      await eventually(async () => (await jobs())[0]?.state !== 'active', 30_000);
+      expect(await jobs()).toEqual([
+        { name: 'media.process-version', state: 'completed', attempts: 2 },
+      ]);
     } finally {
       await t.close();
     }

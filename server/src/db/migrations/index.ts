@@ -20,6 +20,7 @@ import * as m0018 from './0018-search';
 import * as m0019 from './0019-search-names';
 import * as m0020 from './0020-version-previews';
 import * as m0021 from './0021-resumable-uploads';
+import * as m0022 from './0022-feed-previews';
 
 /** Every migration, in order. Names sort lexically; never rename or edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '0019-search-names': m0019,
   '0020-version-previews': m0020,
   '0021-resumable-uploads': m0021,
+  '0022-feed-previews': m0022,
 };

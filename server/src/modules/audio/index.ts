@@ -6,7 +6,6 @@
  */
 export {
   audioView,
-  downsampled,
   ownedAudioKeys,
   parseJson,
   waveformJson,
@@ -16,6 +15,7 @@ export {
 export {
   FEED_WAVEFORM_POINTS,
   LIST_PEAKS,
+  feedPairs,
   fewerPeaks,
   previewOf,
   type AudioPreview,

@@ -9,8 +9,8 @@ import { buildProject, buildVersion } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/test-app';
 import { migrateToLatest } from '../../db/migrate';
 import { migrations } from '../../db/migrations';
-import { downsampled, parseJson, waveformJson, type WaveformInfo } from './audio-view';
-import { FEED_WAVEFORM_POINTS, fewerPeaks, LIST_PEAKS } from './previews';
+import { parseJson, waveformJson, type WaveformInfo } from './audio-view';
+import { FEED_WAVEFORM_POINTS, feedPairs, fewerPeaks, LIST_PEAKS } from './previews';
 
 /**
  * Lists and the feed draw a version's stored preview, never its full waveform: the preview must
@@ -71,9 +71,13 @@ describe('version previews', () => {
       }[];
     }>();
     const duration = parseJson<{ duration: number }>(row.metadata, { duration: 0 }).duration;
-    expect(feed.find((item) => item.id === up.versionId)?.waveform_json).toEqual(
-      downsampled(waveformJson(full, duration)!, FEED_WAVEFORM_POINTS),
-    );
+    const card = feed.find((item) => item.id === up.versionId)?.waveform_json;
+    expect(card).toEqual(feedPairs(waveformJson(full, duration)!));
+    // 100 bars in hundredths of full scale, each the loudest of its stretch of the overview.
+    expect(card?.max).toHaveLength(FEED_WAVEFORM_POINTS);
+    expect(card?.min).toHaveLength(FEED_WAVEFORM_POINTS);
+    expect(card?.max.every((v) => Math.round(v * 100) === v * 100)).toBe(true);
+    expect(Math.max(...card!.max)).toBeCloseTo(Math.max(...full.overview), 2);
   });
 
   it('migration 0020 previews the waveforms stored before it', async () => {
@@ -101,5 +105,47 @@ describe('version previews', () => {
     const full = parseJson<WaveformInfo | null>(version.waveform, null)!;
     expect(JSON.parse(preview.peaks)).toEqual(fewerPeaks(full.overview, LIST_PEAKS));
     expect(preview.duration).toBe(full.duration);
+    const { min, max } = feedPairs(waveformJson(full, null)!);
+    expect(JSON.parse(preview.pairs)).toEqual({ min, max });
+  });
+
+  it('migration 0022 draws the feed previews stored before it again, 100 pairs in hundredths', async () => {
+    t = await createTestApp();
+    const db = t.deps.database.db;
+    await newUser(t);
+    const ownerId = (await db.selectFrom('users').select('id').executeTakeFirstOrThrow()).id;
+    const { project, branch } = await buildProject(db, ownerId);
+    const version = await buildVersion(
+      { db, storage: t.deps.storage },
+      { projectId: project.id, branchId: branch.id },
+      { file: wav, processed: true },
+    );
+    const migrator = new Migrator({
+      db,
+      provider: { getMigrations: () => Promise.resolve(migrations) },
+    });
+    expect((await migrator.migrateTo('0021-resumable-uploads')).error).toBeUndefined();
+    // What 0020 stored: 300 pairs at full precision.
+    const old = { min: Array.from({ length: 300 }, (_, i) => -i / 301), max: [] as number[] };
+    old.max = old.min.map((v) => -v);
+    await db
+      .updateTable('version_previews')
+      .set({ pairs: JSON.stringify(old) })
+      .where('version_id', '=', version.id)
+      .execute();
+    await migrateToLatest(db);
+    const preview = await db
+      .selectFrom('version_previews')
+      .select('pairs')
+      .where('version_id', '=', version.id)
+      .executeTakeFirstOrThrow();
+    const full = parseJson<WaveformInfo | null>(version.waveform, null)!;
+    const pairs = JSON.parse(preview.pairs) as { min: number[]; max: number[] };
+    // The factory's waveform has fewer points than a card draws: all of them, in hundredths.
+    expect(pairs.max).toHaveLength(Math.min(FEED_WAVEFORM_POINTS, full.overview.length));
+    expect(pairs).toEqual({
+      min: feedPairs(waveformJson(full, null)!).min,
+      max: feedPairs(waveformJson(full, null)!).max,
+    });
   });
 });

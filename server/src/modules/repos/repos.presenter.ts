@@ -8,7 +8,7 @@ import type {
   TimelineCommit,
 } from '@takes/contract';
 import type { RepoBranchesTable, RepoCommitsTable } from '../../db/schema';
-import { audioView, downsampled, FEED_WAVEFORM_POINTS, parseJson, waveformJson } from '../audio';
+import { audioView, feedPairs, parseJson, waveformJson } from '../audio';
 import type { BounceRow, RepoSummaryRow } from './repos.repo';
 
 /** How rows of the repositories module look in the API (and the URLs they carry). */
@@ -86,7 +86,7 @@ export function toBounce(
 }
 
 function feedWaveform(waveform: Bounce['waveform_json']): Bounce['waveform_json'] {
-  return waveform ? downsampled(waveform, FEED_WAVEFORM_POINTS) : null;
+  return waveform ? feedPairs(waveform) : null;
 }
 
 /** A bounce in the recent feed. */

@@ -152,3 +152,69 @@ test('a 60 MB upload taken offline at about 40 % resumes where it stopped and pr
   console.log(`resumable upload figures: ${JSON.stringify(figures)}`);
   await testInfo.attach('figures', { body: JSON.stringify(figures, null, 2) });
 });
+
+test('an upload cut off by closing its tab resumes from another tab with the same file', async ({
+  page,
+  baseURL,
+}, testInfo) => {
+  // 44.1 kHz 16-bit mono, 4 minutes: about 21 MB, three PATCHes of 8 MB.
+  const wav = toneWav(240, 330, 44_100);
+  const file = testInfo.outputPath('Second Verse.wav');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, wav);
+
+  proxy = await startThrottleProxy(baseURL as string, UPLINK_BYTES_PER_SECOND);
+  const through = proxy;
+  await seedUser(page.request, baseURL, 'resumable-upload-tabs');
+  await page.goto(`${through.origin}/upload`);
+  await page.getByLabel('Audio file').setInputFiles(file);
+  await page.getByRole('button', { name: 'Upload', exact: true }).click();
+  await expect(page.getByRole('progressbar', { name: 'Uploading' })).toBeVisible();
+
+  // Past the first chunk and in the middle of the second: the tab is closed then.
+  await expect
+    .poll(
+      () =>
+        through.patches.some(
+          (p) => p.state === 'sending' && p.offset > 0 && p.forwarded >= 1024 * 1024,
+        ),
+      { timeout: 30_000, intervals: [50] },
+    )
+    .toBe(true);
+  const second = await page.context().newPage();
+  await page.close();
+  await expect
+    .poll(() => through.patches.some((p) => p.state === 'cut'), { timeout: 10_000 })
+    .toBe(true);
+  const uploadId = (through.patches[0] as { uploadId: string }).uploadId;
+  await expect
+    .poll(() => uploadRow(uploadId)?.received_bytes ?? 0, { timeout: 10_000 })
+    .toBeGreaterThan(CHUNK_BYTES);
+  const atClose = uploadRow(uploadId) as UploadRow;
+  expect(atClose.state).toBe('receiving');
+  expect(atClose.received_bytes).toBeLessThan(wav.length);
+  const patchesBeforeClose = through.patches.length;
+
+  // The other tab: the same file with the same fields goes on with the same upload.
+  await second.goto(`${through.origin}/upload`);
+  await second.getByLabel('Audio file').setInputFiles(file);
+  await second.getByRole('button', { name: 'Upload', exact: true }).click();
+  const stages = second.getByRole('region', { name: 'Processing' });
+  await expect(stages).toBeVisible({ timeout: 60_000 });
+  await expect(stages.locator('[data-stage="Waveform"]')).toHaveAttribute('data-done', 'true', {
+    timeout: 60_000,
+  });
+  await expect(second).toHaveURL(/\/projects\/[0-9a-f-]{36}$/, { timeout: 30_000 });
+  await expect(second.getByRole('heading', { name: 'Second Verse', level: 1 })).toBeVisible();
+
+  // No second upload was created: every PATCH went to the first one, and the first from the
+  // other tab started at exactly the bytes the server had kept.
+  expect(new Set(through.patches.map((p) => p.uploadId))).toEqual(new Set([uploadId]));
+  const resumed = through.patches.slice(patchesBeforeClose);
+  expect(resumed.length).toBeGreaterThan(0);
+  expect(resumed[0]?.offset).toBe(atClose.received_bytes);
+  const after = uploadRow(uploadId) as UploadRow;
+  expect(after.state).toBe('finished');
+  expect(after.received_bytes).toBe(wav.length);
+  expect(after.patches).toBe(through.patches.length);
+});

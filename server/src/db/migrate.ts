@@ -1,4 +1,12 @@
-import { Migrator, SqliteAdapter, sql, type Kysely } from 'kysely';
+import {
+  Migrator,
+  SqliteAdapter,
+  sql,
+  type DatabaseIntrospector,
+  type Kysely,
+  type SchemaMetadata,
+  type TableMetadata,
+} from 'kysely';
 import { migrations } from './migrations/index';
 
 /**
@@ -27,12 +35,13 @@ export async function migrateToLatest<DB>(db: Kysely<DB>): Promise<string[]> {
 }
 
 async function runMigrations<DB>(db: Kysely<DB>): Promise<string[]> {
+  const schema = await currentSchema(db);
   const migrator = new Migrator({
-    db,
+    db: schema ? withSchemaIntrospection(db, schema) : db,
     provider: { getMigrations: () => Promise.resolve(migrations) },
     // Kysely looks for its own tables in every schema unless told which one: a database whose
     // other schema already has them (another app, or a parallel test) would hide ours.
-    migrationTableSchema: await currentSchema(db),
+    migrationTableSchema: schema,
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
@@ -60,4 +69,40 @@ async function currentSchema<DB>(db: Kysely<DB>): Promise<string | undefined> {
   if (db.getExecutor().adapter instanceof SqliteAdapter) return undefined;
   const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
   return rows[0]?.schema;
+}
+
+/**
+ * The database as the migrator sees it, with an introspector that looks at `schema` alone.
+ * Kysely's PostgreSQL introspector reads every column of every schema and looks each schema up
+ * by name (has_schema_privilege, pg_get_serial_sequence): a schema dropped meanwhile by someone
+ * else (another app's, a parallel test's) fails the whole run with 'schema "…" does not exist',
+ * and a database with many schemas makes every start-up slower. The migrator only asks which
+ * schemas and which of its own tables exist.
+ */
+function withSchemaIntrospection<DB>(db: Kysely<DB>, schema: string): Kysely<DB> {
+  const introspection: DatabaseIntrospector = {
+    async getSchemas(): Promise<SchemaMetadata[]> {
+      const { rows } = await sql<{ name: string }>`
+        select nspname as name from pg_catalog.pg_namespace where nspname = ${schema}`.execute(db);
+      return rows;
+    },
+    async getTables(): Promise<TableMetadata[]> {
+      const { rows } = await sql<{ name: string }>`
+        select c.relname as name from pg_catalog.pg_class c
+        join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+        where n.nspname = ${schema} and c.relkind in ('r', 'p', 'v')`.execute(db);
+      return rows.map(({ name }) => ({ name, schema, isView: false, columns: [] }));
+    },
+    async getMetadata() {
+      return { tables: await this.getTables() };
+    },
+  };
+  // Methods are bound to the real instance: Kysely keeps its state in private fields.
+  return new Proxy(db, {
+    get(target, property) {
+      if (property === 'introspection') return introspection;
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+    },
+  });
 }

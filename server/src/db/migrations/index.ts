@@ -21,6 +21,7 @@ import * as m0019 from './0019-search-names';
 import * as m0020 from './0020-version-previews';
 import * as m0021 from './0021-resumable-uploads';
 import * as m0022 from './0022-feed-previews';
+import * as m0023 from './0023-feed-walk';
 
 /** Every migration, in order. Names sort lexically; never rename or edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '0020-version-previews': m0020,
   '0021-resumable-uploads': m0021,
   '0022-feed-previews': m0022,
+  '0023-feed-walk': m0023,
 };

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Role } from '@takes/contract';
 import type {
   BouncesTable,
@@ -26,6 +26,9 @@ export type BounceRow = BouncesTable & {
   branch_name: string;
   commit_sha: string;
 };
+
+/** How many of the instance's newest versions the feed walks before it sorts the person's own. */
+export const FEED_WALK_WINDOW = 500;
 
 /**
  * SQL for repositories, their branches, commits, legacy patches, bounces and publish uploads.
@@ -298,6 +301,11 @@ export class ReposRepo {
    * is a member of (the feed's legacy part).
    */
   async recentVersions(userId: string, limit: number) {
+    const walked = await this.newestReadableByWalk(userId, limit);
+    if (walked) {
+      const rows = await this.recentVersionRows(walked);
+      if (rows.length === walked.length) return rows;
+    }
     if (dialectOf(this.db as unknown as Kysely<unknown>) === 'sqlite') {
       // SQLite stores a row's columns in order, so reading created_at of a version walks past
       // its waveform: the newest come from the narrow search rows instead (migration 0018).
@@ -331,6 +339,32 @@ export class ReposRepo {
       .limit(limit)
       .execute();
     return this.recentVersionRows(newest.map((row) => row.id));
+  }
+
+  /**
+   * The ids of the newest `limit` versions the person may read, found by walking the instance's
+   * newest FEED_WALK_WINDOW versions in the feed's order (index on created_at, migration 0023) and
+   * keeping the readable ones; null when fewer than `limit` are among them. The readable ones of
+   * that window are the first of all readable versions in the same order, so `limit` of them are
+   * the answer; a person with many projects then costs no more than one with few, where joining
+   * every visible project's versions and sorting them all grows with the account.
+   */
+  private async newestReadableByWalk(userId: string, limit: number): Promise<string[] | null> {
+    const sqlite = dialectOf(this.db as unknown as Kysely<unknown>) === 'sqlite';
+    // SQLite reads the narrow search rows (a version's own row carries its waveform inline).
+    const window = sqlite
+      ? sql`select version_id as id, project_id, created_at, id as k from search_versions
+          order by created_at desc, id desc limit ${FEED_WALK_WINDOW}`
+      : sql`select id, project_id, created_at, id as k from versions
+          where original_key is not null or file_url is not null
+          order by created_at desc, id desc limit ${FEED_WALK_WINDOW}`;
+    const found = await sql<{ id: string }>`select w.id from (${window}) as w
+      join projects p on p.id = w.project_id
+      where p.owner_id = ${userId}
+        or p.id in (select project_id from project_members where user_id = ${userId})
+      order by w.created_at desc, w.k desc
+      limit ${limit}`.execute(this.db);
+    return found.rows.length === limit ? found.rows.map((row) => row.id) : null;
   }
 
   /** The feed's columns of these versions (those with audio), in the order given. */

@@ -34,15 +34,24 @@ export async function migrateToLatest<DB>(db: Kysely<DB>): Promise<string[]> {
   });
 }
 
-async function runMigrations<DB>(db: Kysely<DB>): Promise<string[]> {
+/**
+ * Takes' migrator for this database: its migrations, its tables in the connection's own schema,
+ * and an introspector that looks at that schema only (see withSchemaIntrospection). Tests that
+ * step through migrations use it too.
+ */
+export async function migratorOf<DB>(db: Kysely<DB>): Promise<Migrator> {
   const schema = await currentSchema(db);
-  const migrator = new Migrator({
+  return new Migrator({
     db: schema ? withSchemaIntrospection(db, schema) : db,
     provider: { getMigrations: () => Promise.resolve(migrations) },
     // Kysely looks for its own tables in every schema unless told which one: a database whose
     // other schema already has them (another app, or a parallel test) would hide ours.
     migrationTableSchema: schema,
   });
+}
+
+async function runMigrations<DB>(db: Kysely<DB>): Promise<string[]> {
+  const migrator = await migratorOf(db);
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName;

@@ -1,8 +1,6 @@
-import { Migrator } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, testDialect, type TestDatabase } from '../../../test/test-database';
-import { migrateToLatest } from '../migrate';
-import { migrations } from './index';
+import { migrateToLatest, migratorOf } from '../migrate';
 
 describe(`migration 0008-account-security (${testDialect()})`, () => {
   let database: TestDatabase;
@@ -14,10 +12,7 @@ describe(`migration 0008-account-security (${testDialect()})`, () => {
   });
 
   it('turns desktop sign-ins made before it into listed families that keep their state', async () => {
-    const migrator = new Migrator({
-      db: database.db,
-      provider: { getMigrations: () => Promise.resolve(migrations) },
-    });
+    const migrator = await migratorOf(database.db);
     // Back to just after 0008 (later migrations come and go), then before it.
     expect((await migrator.migrateTo('0008-account-security')).error).toBeUndefined();
     const down = await migrator.migrateDown();

@@ -1,8 +1,7 @@
-import { Migrator, sql } from 'kysely';
+import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/test-database';
-import { migrateToLatest } from '../migrate';
-import { migrations } from './index';
+import { migrateToLatest, migratorOf } from '../migrate';
 
 describe('migration 0012-rate-limit-expiry', () => {
   let database: TestDatabase;
@@ -12,10 +11,7 @@ describe('migration 0012-rate-limit-expiry', () => {
 
   it('gives the windows counted before it an end a day after they opened', async () => {
     database = await createTestDatabase();
-    const migrator = new Migrator({
-      db: database.db,
-      provider: { getMigrations: () => Promise.resolve(migrations) },
-    });
+    const migrator = await migratorOf(database.db);
     const down = await migrator.migrateTo('0012-rate-limit-expiry');
     expect(down.error).toBeUndefined();
     const back = await migrator.migrateDown();

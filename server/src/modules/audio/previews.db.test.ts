@@ -1,14 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Migrator } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { api, eventually, newUser } from '../../../test/api';
 import { makeAudio } from '../../../test/audio-fixtures';
 import { buildProject, buildVersion } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/test-app';
-import { migrateToLatest } from '../../db/migrate';
-import { migrations } from '../../db/migrations';
+import { migrateToLatest, migratorOf } from '../../db/migrate';
 import { parseJson, waveformJson, type WaveformInfo } from './audio-view';
 import { FEED_WAVEFORM_POINTS, feedPairs, fewerPeaks, LIST_PEAKS } from './previews';
 
@@ -91,10 +89,7 @@ describe('version previews', () => {
       { projectId: project.id, branchId: branch.id },
       { file: wav, processed: true },
     );
-    const migrator = new Migrator({
-      db,
-      provider: { getMigrations: () => Promise.resolve(migrations) },
-    });
+    const migrator = await migratorOf(db);
     expect((await migrator.migrateTo('0019-search-names')).error).toBeUndefined();
     await migrateToLatest(db);
     const preview = await db
@@ -120,10 +115,7 @@ describe('version previews', () => {
       { projectId: project.id, branchId: branch.id },
       { file: wav, processed: true },
     );
-    const migrator = new Migrator({
-      db,
-      provider: { getMigrations: () => Promise.resolve(migrations) },
-    });
+    const migrator = await migratorOf(db);
     expect((await migrator.migrateTo('0021-resumable-uploads')).error).toBeUndefined();
     // What 0020 stored: 300 pairs at full precision.
     const old = { min: Array.from({ length: 300 }, (_, i) => -i / 301), max: [] as number[] };

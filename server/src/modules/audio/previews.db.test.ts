@@ -78,7 +78,8 @@ describe('version previews', () => {
     expect(Math.max(...card!.max)).toBeCloseTo(Math.max(...full.overview), 2);
   });
 
-  it('migration 0020 previews the waveforms stored before it', async () => {
+  /** A test app with one processed version (stored as processing writes it), and its migrator. */
+  async function processedVersionAndMigrator() {
     t = await createTestApp();
     const db = t.deps.database.db;
     await newUser(t);
@@ -89,7 +90,11 @@ describe('version previews', () => {
       { projectId: project.id, branchId: branch.id },
       { file: wav, processed: true },
     );
-    const migrator = await migratorOf(db);
+    return { db, version, migrator: await migratorOf(db) };
+  }
+
+  it('migration 0020 previews the waveforms stored before it', async () => {
+    const { db, version, migrator } = await processedVersionAndMigrator();
     expect((await migrator.migrateTo('0019-search-names')).error).toBeUndefined();
     await migrateToLatest(db);
     const preview = await db
@@ -105,17 +110,7 @@ describe('version previews', () => {
   });
 
   it('migration 0022 draws the feed previews stored before it again, 100 pairs in hundredths', async () => {
-    t = await createTestApp();
-    const db = t.deps.database.db;
-    await newUser(t);
-    const ownerId = (await db.selectFrom('users').select('id').executeTakeFirstOrThrow()).id;
-    const { project, branch } = await buildProject(db, ownerId);
-    const version = await buildVersion(
-      { db, storage: t.deps.storage },
-      { projectId: project.id, branchId: branch.id },
-      { file: wav, processed: true },
-    );
-    const migrator = await migratorOf(db);
+    const { db, version, migrator } = await processedVersionAndMigrator();
     expect((await migrator.migrateTo('0021-resumable-uploads')).error).toBeUndefined();
     // What 0020 stored: 300 pairs at full precision.
     const old = { min: Array.from({ length: 300 }, (_, i) => -i / 301), max: [] as number[] };

@@ -351,10 +351,14 @@ export class ReposRepo {
    */
   private async newestReadableByWalk(userId: string, limit: number): Promise<string[] | null> {
     const sqlite = dialectOf(this.db as unknown as Kysely<unknown>) === 'sqlite';
-    // SQLite reads the narrow search rows (a version's own row carries its waveform inline).
+    // SQLite orders the narrow search rows (a version's own row carries its waveform inline)
+    // and reads a version's row only for its audio: original_key comes before the waveform, and
+    // file_url (after it) only when there is no original.
     const window = sqlite
-      ? sql`select version_id as id, project_id, created_at, id as k from search_versions
-          order by created_at desc, id desc limit ${FEED_WALK_WINDOW}`
+      ? sql`select s.version_id as id, s.project_id, s.created_at, s.id as k
+          from search_versions s join versions v on v.id = s.version_id
+          where v.original_key is not null or v.file_url is not null
+          order by s.created_at desc, s.id desc limit ${FEED_WALK_WINDOW}`
       : sql`select id, project_id, created_at, id as k from versions
           where original_key is not null or file_url is not null
           order by created_at desc, id desc limit ${FEED_WALK_WINDOW}`;

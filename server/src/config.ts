@@ -69,6 +69,7 @@ const envSchema = z.object({
   DATA_DIR: z.string().trim().min(1).default('./data'),
   SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   DATABASE_URL: databaseUrl.optional(),
+  DATABASE_PREPARED_STATEMENTS: booleanString.default(true),
   STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
   STORAGE_DIR: z.string().trim().min(1).optional(),
   S3_BUCKET: z.string().trim().min(3, 'must be a bucket name').optional(),
@@ -125,7 +126,13 @@ export type RawEnv = Record<string, string | undefined>;
 export type { TrustProxy };
 
 export type DatabaseConfig =
-  { dialect: 'sqlite'; file: string } | { dialect: 'postgres'; url: string };
+  | { dialect: 'sqlite'; file: string }
+  | {
+      dialect: 'postgres';
+      url: string;
+      /** Named prepared statements per connection (off behind a transaction-mode pooler). */
+      preparedStatements?: boolean;
+    };
 
 export type StorageConfig =
   | { driver: 'local'; dir: string }
@@ -220,7 +227,11 @@ export function loadConfig(rawEnv: RawEnv): Config {
   const dataDir = path.resolve(env.DATA_DIR);
 
   const database: DatabaseConfig = env.DATABASE_URL?.startsWith('postgres')
-    ? { dialect: 'postgres', url: env.DATABASE_URL }
+    ? {
+        dialect: 'postgres',
+        url: env.DATABASE_URL,
+        preparedStatements: env.DATABASE_PREPARED_STATEMENTS,
+      }
     : {
         dialect: 'sqlite',
         file: env.DATABASE_URL

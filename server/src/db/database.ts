@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config';
 import type { Dialect } from './dialect-sql';
+import { usePreparedStatements } from './pg-prepared';
 import type { Database } from './schema';
 
 export interface DatabaseHandle {
@@ -57,6 +58,10 @@ export function openDatabase(
     // listener: its own listener keeps the process up, its next statement fails (the transaction
     // rolls back with an error the caller sees) and the pool discards it when it is released.
     const onError = options.onConnectionError ?? (() => undefined);
+    if (config.preparedStatements !== false) {
+      usePreparedStatements(pool);
+      usePreparedStatements(authPool);
+    }
     for (const each of [pool, authPool]) {
       each.on('error', onError);
       each.on('connect', (client) => client.on('error', onError));

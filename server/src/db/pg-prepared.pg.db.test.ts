@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { adminQuery } from '../../test/test-database';
 import { openDatabase, type DatabaseHandle } from './database';
-import { MAX_PER_CONNECTION } from './pg-prepared';
+import { MAX_PER_CONNECTION, PLAN_EACH_TIME } from './pg-prepared';
 
 /**
  * Repeated query texts run as named prepared statements on each PostgreSQL connection: parsed once
@@ -60,8 +60,9 @@ describe('named prepared statements on PostgreSQL', () => {
       expect(await byId(1 + (i % 2)).execute()).toEqual([{ name: i % 2 ? 'two' : 'one' }]);
     const text = byId(1).compile().sql;
     expect((await statements(db)).filter((s) => s === text)).toHaveLength(1);
-    // A pattern match is planned with its pattern every time.
-    const like = (q: string) => db.selectFrom('t').select('id').where('name', 'like', q);
+    // A statement marked PLAN_EACH_TIME is planned with its values every time.
+    const like = (q: string) =>
+      db.selectFrom('t').select('id').where('name', 'like', q).modifyEnd(sql.raw(PLAN_EACH_TIME));
     for (const q of ['%n%', '%w%', '%n%']) await like(q).execute();
     expect(await like('t%').execute()).toEqual([{ id: 2 }]);
     expect(await statements(db)).not.toContain(like('').compile().sql);

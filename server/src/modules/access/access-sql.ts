@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Role } from '@takes/contract';
+import { dialectOf } from '../../db/dialect-sql';
 import type { Database } from '../../db/schema';
 
 /**
@@ -35,4 +36,18 @@ export function repoRolesOf(db: Kysely<Database>, userId: string) {
         .select(['repo_members.repo_id as repo_id', sql<Role>`repo_members.role`.as('role')])
         .where('repo_members.user_id', '=', userId),
     );
+}
+
+/**
+ * True when the person may read the project `projectId` (a column of the row being walked): its
+ * owner or a member. For walks over the newest rows of the instance that stop at their 50th
+ * readable row: the check runs per row, in walk order, by the project's primary key. PostgreSQL
+ * would otherwise turn it into a join over all the person's projects (hashed, so the walk's
+ * order is lost and every row of the window is read); `offset 0` keeps it a per-row check.
+ */
+export function readableProjectOf(db: Kysely<Database>, userId: string, projectId: string) {
+  const fence = dialectOf(db as unknown as Kysely<unknown>) === 'postgres' ? sql` offset 0` : sql``;
+  return sql<boolean>`exists (select 1 from projects rp where rp.id = ${sql.ref(projectId)}
+    and (rp.owner_id = ${userId}
+      or rp.id in (select project_id from project_members where user_id = ${userId}))${fence})`;
 }

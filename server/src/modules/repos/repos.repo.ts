@@ -7,7 +7,7 @@ import type {
   RepoCommitsTable,
   ReposTable,
 } from '../../db/schema';
-import { projectRolesOf, repoRolesOf } from '../access';
+import { projectRolesOf, readableProjectOf, repoRolesOf } from '../access';
 import { dialectOf } from '../../db/dialect-sql';
 
 /** The database or a transaction on it. */
@@ -363,9 +363,7 @@ export class ReposRepo {
           where original_key is not null or file_url is not null
           order by created_at desc, id desc limit ${FEED_WALK_WINDOW}`;
     const found = await sql<{ id: string }>`select w.id from (${window}) as w
-      join projects p on p.id = w.project_id
-      where p.owner_id = ${userId}
-        or p.id in (select project_id from project_members where user_id = ${userId})
+      where ${readableProjectOf(this.db, userId, 'w.project_id')}
       order by w.created_at desc, w.k desc
       limit ${limit}`.execute(this.db);
     return found.rows.length === limit ? found.rows.map((row) => row.id) : null;

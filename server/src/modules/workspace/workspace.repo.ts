@@ -1,11 +1,23 @@
 import { sql, type Kysely } from 'kysely';
 import { dialectOf } from '../../db/dialect-sql';
+import { PLAN_EACH_TIME } from '../../db/pg-prepared';
 import type { Database, JobsTable } from '../../db/schema';
-import { projectRolesOf } from '../access';
+import { projectRolesOf, readableProjectOf } from '../access';
 
 /** Likes a user's words literally: % and _ match themselves. */
 function likePattern(q: string): string {
   return `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * How many of the instance's newest versions a search walks for its newest matches before it
+ * sorts all of them (PostgreSQL, and words shorter than FTS5's trigrams on SQLite).
+ */
+export const SEARCH_WALK_WINDOW = 1000;
+
+/** The person owns project `p` (or `alias`) or is a member of it. */
+function readableProject(userId: string, alias = 'p') {
+  return sql<boolean>`(${sql.ref(`${alias}.owner_id`)} = ${userId} or ${sql.ref(`${alias}.id`)} in (select project_id from project_members where user_id = ${userId}))`;
 }
 
 /** What a version hit of a search shows. */
@@ -28,11 +40,6 @@ const VERSION_HIT_COLUMNS = [
  */
 export class WorkspaceRepo {
   constructor(private readonly db: Kysely<Database>) {}
-
-  /** The projects a person can see, as a join target (`access.project_id`). */
-  private visible(userId: string) {
-    return projectRolesOf(this.db, userId).as('access');
-  }
 
   /**
    * The person's project count with the latest update, branch count, and versions since `since`,
@@ -71,8 +78,10 @@ export class WorkspaceRepo {
    * indexes (migrations 0018, 0019) find the matches newest first and the walk stops at the 50th
    * the person may read (the owner is a column of the project; shared projects are few), so a
    * common word costs no more than a rare one; shorter words, and PostgreSQL (pg_trgm indexes),
-   * go through LIKE. Projects come back most recently updated first, branches by name, versions
-   * newest first.
+   * go through LIKE, planned with the word each time, where versions are first looked for among
+   * the instance's newest SEARCH_WALK_WINDOW (a common word stops there) and only otherwise among
+   * all matches (a rare word: the trigram index finds few). Projects come back most recently
+   * updated first, branches by name, versions newest first.
    */
   async search(userId: string, q: string) {
     const pattern = likePattern(q);
@@ -80,36 +89,56 @@ export class WorkspaceRepo {
       sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
     if (dialectOf(this.db as unknown as Kysely<unknown>) === 'sqlite' && [...q].length >= 3)
       return this.searchIndexed(userId, q);
+    const readable = readableProject(userId);
     const projects = await this.db
-      .selectFrom('projects')
-      .innerJoin(this.visible(userId), 'access.project_id', 'projects.id')
-      .select(['projects.id', 'projects.name', 'projects.description', 'projects.updated_at'])
-      .where((eb) => eb.or([like('projects.name'), like('projects.description')]))
-      .orderBy('projects.updated_at', 'desc')
+      .selectFrom('projects as p')
+      .select(['p.id', 'p.name', 'p.description', 'p.updated_at'])
+      .where((eb) => eb.or([like('p.name'), like('p.description')]))
+      .where(readable)
+      .orderBy('p.updated_at', 'desc')
       .limit(50)
+      .modifyEnd(sql.raw(PLAN_EACH_TIME))
       .execute();
     const branches = await this.db
       .selectFrom('branches')
-      .innerJoin('projects', 'projects.id', 'branches.project_id')
-      .innerJoin(this.visible(userId), 'access.project_id', 'projects.id')
-      .select([
-        'branches.id',
-        'branches.name',
-        'branches.project_id',
-        'projects.name as project_name',
-      ])
+      .innerJoin('projects as p', 'p.id', 'branches.project_id')
+      .select(['branches.id', 'branches.name', 'branches.project_id', 'p.name as project_name'])
       .where(like('branches.name'))
+      .where(readable)
       .orderBy('branches.name')
       .limit(50)
+      .modifyEnd(sql.raw(PLAN_EACH_TIME))
       .execute();
+    const matches = sql<boolean>`(${like('v.message')} or ${like('v.tags')})`;
+    // A common word: its 50 newest readable matches are among the instance's newest versions,
+    // found by walking those (index on created_at) instead of sorting every match.
+    const walked = await sql<{ id: string }>`select v.id from (
+        select id, project_id, message, tags, created_at from versions
+        order by created_at desc, id desc limit ${SEARCH_WALK_WINDOW}) as v
+      where ${matches} and ${readableProjectOf(this.db, userId, 'v.project_id')}
+      order by v.created_at desc, v.id desc
+      limit 50`.execute(this.db);
     const versions = await this.db
       .selectFrom('versions')
       .innerJoin('projects', 'projects.id', 'versions.project_id')
       .innerJoin('branches', 'branches.id', 'versions.branch_id')
-      .innerJoin(this.visible(userId), 'access.project_id', 'projects.id')
       .select(VERSION_HIT_COLUMNS)
-      .where((eb) => eb.or([like('versions.message'), like('versions.tags')]))
+      .$if(walked.rows.length === 50, (query) =>
+        query.where(
+          'versions.id',
+          'in',
+          walked.rows.map((row) => row.id),
+        ),
+      )
+      .$if(walked.rows.length < 50, (query) =>
+        query
+          .where((eb) => eb.or([like('versions.message'), like('versions.tags')]))
+          .where(readableProject(userId, 'projects'))
+          // Few matches or many: the trigram index or a walk, chosen by the pattern.
+          .modifyEnd(sql.raw(PLAN_EACH_TIME)),
+      )
       .orderBy('versions.created_at', 'desc')
+      .orderBy('versions.id', 'desc')
       .limit(50)
       .execute();
     return { projects, branches, versions };

@@ -13,7 +13,8 @@
  * (SQLite), or with --postgres on a new database made on that server and dropped after; the
  * accounts are written straight into the database (see api-seed.ts).
  * `--only REGEX` measures the endpoints whose name matches; `--keep` leaves the data folder (or
- * the PostgreSQL database) in place and prints where it is, for EXPLAIN and profiling.
+ * the PostgreSQL database) in place and prints where it is, for EXPLAIN and profiling;
+ * `--profile DIR` writes the server's CPU profile (node --cpu-prof) there when it stops.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -37,6 +38,7 @@ const { values: args } = parseArgs({
     postgres: { type: 'string' },
     only: { type: 'string' },
     keep: { type: 'boolean', default: false },
+    profile: { type: 'string' },
   },
 });
 const seconds = Number(args.seconds);
@@ -109,14 +111,18 @@ async function main() {
       adminQuery(args.postgres as string, `drop database if exists ${name} with (force)`);
   }
   const port = await freePort();
-  const server = await startBuiltServer(port, {
-    NODE_ENV: 'production',
-    DATA_DIR: dataDir,
-    DATABASE_URL: databaseUrl,
-    SECRET_KEY: 'bench-api-secret-key-0123456789abcdef',
-    LOG_LEVEL: 'warn',
-    MAIL_TO_LOG: 'true',
-  });
+  const server = await startBuiltServer(
+    port,
+    {
+      NODE_ENV: 'production',
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl,
+      SECRET_KEY: 'bench-api-secret-key-0123456789abcdef',
+      LOG_LEVEL: 'warn',
+      MAIL_TO_LOG: 'true',
+    },
+    args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args.profile)}`] : [],
+  );
   const { origin } = server;
   try {
     const handle = openDatabase(

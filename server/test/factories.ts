@@ -232,6 +232,13 @@ export async function buildVersion(
     ...options.overrides,
   };
   await deps.db.insertInto('versions').values(row).execute();
+  // As the app does: a new version touches its project (stats rely on it).
+  await deps.db
+    .updateTable('projects')
+    .set({ updated_at: row.created_at })
+    .where('id', '=', row.project_id)
+    .where('updated_at', '<', row.created_at)
+    .execute();
   // As processing writes it: a waveform comes with its list and feed preview.
   const preview = previewOf(row.waveform);
   if (preview)

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { dialectOf } from '../../db/dialect-sql';
 import { PLAN_EACH_TIME } from '../../db/pg-prepared';
 import type { Database, JobsTable } from '../../db/schema';
-import { projectRolesOf, readableProjectOf } from '../access';
+import { readableProjectOf } from '../access';
 
 /** Likes a user's words literally: % and _ match themselves. */
 function likePattern(q: string): string {
@@ -36,7 +36,7 @@ const VERSION_HIT_COLUMNS = [
 /**
  * SQL for the workspace-wide views: the dashboard's figures, search, the debug page's counts.
  * A person's figures and search cover every project they own or are a member of (the access
- * module's `projectRolesOf`, joined).
+ * module's rule: owner or member).
  */
 export class WorkspaceRepo {
   constructor(private readonly db: Kysely<Database>) {}
@@ -46,22 +46,32 @@ export class WorkspaceRepo {
    * over their own and shared projects.
    */
   async stats(userId: string, since: string) {
-    // One statement: the visible projects once, then each figure from its own index.
+    // One statement, each figure from an index. The person's own projects come by the
+    // (owner_id, updated_at) index; shared ones through project_members. A version is never newer
+    // than its project's updated_at (creating one touches the project in the same transaction),
+    // so only projects updated since `since` can hold recent versions: an account with a long
+    // history costs what its last month costs.
+    const shared = sql`select p.id, p.updated_at from projects p
+      join project_members pm on pm.project_id = p.id where pm.user_id = ${userId}`;
     const row = (
       await sql<{
         projects: number | string;
         last: string | Date | null;
         branches: number | string;
         recent: number | string;
-      }>`with access as ${projectRolesOf(this.db, userId)}
-      select
-        (select count(*) from access) as projects,
-        (select max(updated_at) from projects
-          where id in (select project_id from access)) as last,
-        (select count(*) from branches
-          where project_id in (select project_id from access)) as branches,
-        (select count(*) from versions
-          where project_id in (select project_id from access) and created_at >= ${since}) as recent`.execute(
+      }>`select
+        (select count(*) from projects where owner_id = ${userId})
+          + (select count(*) from project_members where user_id = ${userId}) as projects,
+        (select max(m) from (
+          select max(updated_at) as m from projects where owner_id = ${userId}
+          union all select max(s.updated_at) from (${shared}) as s) as l) as last,
+        (select count(*) from branches b join projects p on p.id = b.project_id
+          where p.owner_id = ${userId})
+          + (select count(*) from branches b join (${shared}) as s on s.id = b.project_id)
+          as branches,
+        (select count(*) from versions where created_at >= ${since} and project_id in (
+          select id from projects where owner_id = ${userId} and updated_at >= ${since}
+          union all select s.id from (${shared}) as s where s.updated_at >= ${since})) as recent`.execute(
         this.db,
       )
     ).rows[0];

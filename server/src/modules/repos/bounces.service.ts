@@ -1,9 +1,9 @@
-import { REPO_MESSAGES, type Bounce, type RecentBounce } from '@takes/contract';
+import { REPO_MESSAGES, type Bounce } from '@takes/contract';
 import type { Clock } from '../../clock';
 import { NotFound } from '../../errors';
 import type { JobQueue } from '../../jobs/job-queue';
 import { ownedAudioKeys, pickAudio, queueCleanup, type Quality, type StoredAudio } from '../audio';
-import { toBounce, toRecentBounce, toRecentVersion } from './repos.presenter';
+import { toBounce, toRecentBounce, toRecentVersion, type RecentFeedItem } from './repos.presenter';
 import type { ReposRepo } from './repos.repo';
 import { NOT_FOUND, type AccessPolicy } from '../access';
 
@@ -101,8 +101,10 @@ export class BouncesService {
    * Newest bounces of every repository the caller owns or is a member of; with `all`, the
    * versions of their own and shared projects too.
    */
-  async recent(userId: string, limit: number, all: boolean): Promise<RecentBounce[]> {
-    const items = (await this.repo.recentBounces(userId, limit)).map(toRecentBounce);
+  async recent(userId: string, limit: number, all: boolean): Promise<RecentFeedItem[]> {
+    const items: RecentFeedItem[] = (await this.repo.recentBounces(userId, limit)).map(
+      toRecentBounce,
+    );
     if (all) {
       const versions = await this.repo.recentVersions(userId, limit);
       items.push(...versions.map(toRecentVersion));

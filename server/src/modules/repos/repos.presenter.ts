@@ -8,6 +8,7 @@ import type {
   TimelineCommit,
 } from '@takes/contract';
 import type { RepoBranchesTable, RepoCommitsTable } from '../../db/schema';
+import { RawJson } from '../../http/raw-json';
 import { audioView, feedPairs, parseJson, waveformJson } from '../audio';
 import type { BounceRow, RepoSummaryRow } from './repos.repo';
 
@@ -112,6 +113,26 @@ export function toRecentBounce(row: BounceRow): RecentBounce {
   };
 }
 
+/** An item of the recent feed, whose waveform preview may be stored JSON text kept as text. */
+export type RecentFeedItem = Omit<RecentBounce, 'waveform_json'> & {
+  waveform_json: RecentBounce['waveform_json'] | RawJson;
+};
+
+/**
+ * The stored preview `{"min":[…],"max":[…]}` with its duration, as JSON text: written into the
+ * answer as it is (stringifyWithRaw), never parsed. Anything else is parsed as before.
+ */
+function previewWithDuration(
+  pairs: string | null,
+  duration: number,
+): RecentFeedItem['waveform_json'] {
+  if (pairs === null) return null;
+  if (pairs.startsWith('{"min":[') && pairs.endsWith(']}') && Number.isFinite(duration))
+    return new RawJson(`${pairs.slice(0, -1)},"duration":${duration}}`);
+  const parsed = parseJson<{ min: number[]; max: number[] } | null>(pairs, null);
+  return parsed ? { ...parsed, duration } : null;
+}
+
 /** A legacy project version in the recent feed. */
 export function toRecentVersion(v: {
   id: string;
@@ -126,11 +147,10 @@ export function toRecentVersion(v: {
   project_id: string;
   project_name: string;
   review_status: ReviewStatus;
-}): RecentBounce {
+}): RecentFeedItem {
   // As audioView and waveformJson would read the full waveform: the probed length wins.
   const metadata = parseJson<{ duration?: number | null } | null>(v.metadata, null);
   const duration = metadata?.duration ?? v.preview_duration ?? null;
-  const pairs = parseJson<{ min: number[]; max: number[] } | null>(v.preview_pairs, null);
   return {
     kind: 'version',
     id: v.id,
@@ -138,7 +158,7 @@ export function toRecentVersion(v: {
     created_at: v.created_at,
     duration,
     stream_url: v.original_key ? `/api/versions/${v.id}/stream` : (v.file_url ?? ''),
-    waveform_json: pairs ? { ...pairs, duration: v.preview_duration ?? duration ?? 0 } : null,
+    waveform_json: previewWithDuration(v.preview_pairs, v.preview_duration ?? duration ?? 0),
     repo_id: null,
     repo_name: null,
     branch: null,

@@ -6,6 +6,7 @@ import { userOf } from '../../auth/guard';
 import { audioGitRoutes } from './audio-git.routes';
 import { HttpError } from '../../http/errors';
 import { route } from '../../http/route';
+import { stringifyWithRaw } from '../../http/raw-json';
 import { sendObject, sendStoredAudio } from '../../http/send-object';
 import type { ObjectStore } from '../../storage/object-store';
 import { guardUpload } from '../../storage/scratch-file';
@@ -127,9 +128,17 @@ export const repoRoutes =
       );
       return sendStoredAudio(request, reply, deps.storage, audio);
     });
-    route(app, bouncesApi.listRecentBounces, {}, async (request) => ({
-      bounces: await bounces.recent(userOf(request).id, request.query.limit, request.query.all),
-    }));
+    // Written by hand: the feed's stored waveform previews go into the answer as stored text.
+    route(app, bouncesApi.listRecentBounces, {}, async (request, reply) => {
+      const items = await bounces.recent(
+        userOf(request).id,
+        request.query.limit,
+        request.query.all,
+      );
+      return reply
+        .type('application/json; charset=utf-8')
+        .send(stringifyWithRaw({ bounces: items }));
+    });
 
     // ---- publishing ----
     route(app, bouncesApi.publishBounce, {}, (request) =>

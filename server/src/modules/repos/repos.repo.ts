@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Role } from '@takes/contract';
 import type {
   BouncesTable,
@@ -301,11 +301,18 @@ export class ReposRepo {
    * is a member of (the feed's legacy part).
    */
   async recentVersions(userId: string, limit: number) {
-    const walked = await this.newestReadableByWalk(userId, limit);
-    if (walked) {
-      const rows = await this.recentVersionRows(walked);
-      if (rows.length === walked.length) return rows;
-    }
+    // The walk and the rows in one statement: when `limit` are found the walk was enough.
+    const walked = await this.recentVersionRows(this.newestReadableByWalk(userId, limit));
+    if (walked.length === limit)
+      return walked.sort((a, b) =>
+        a.created_at !== b.created_at
+          ? a.created_at < b.created_at
+            ? 1
+            : -1
+          : a.id < b.id
+            ? 1
+            : -1,
+      );
     if (dialectOf(this.db as unknown as Kysely<unknown>) === 'sqlite') {
       // SQLite stores a row's columns in order, so reading created_at of a version walks past
       // its waveform: the newest come from the narrow search rows instead (migration 0018).
@@ -342,14 +349,14 @@ export class ReposRepo {
   }
 
   /**
-   * The ids of the newest `limit` versions the person may read, found by walking the instance's
-   * newest FEED_WALK_WINDOW versions in the feed's order (index on created_at, migration 0023) and
-   * keeping the readable ones; null when fewer than `limit` are among them. The readable ones of
+   * A query of the ids of the newest `limit` versions the person may read, found by walking the
+   * instance's newest FEED_WALK_WINDOW versions in the feed's order (index on created_at, migration
+   * 0023) and keeping the readable ones; fewer than `limit` when fewer are among them. The readable ones of
    * that window are the first of all readable versions in the same order, so `limit` of them are
    * the answer; a person with many projects then costs no more than one with few, where joining
    * every visible project's versions and sorting them all grows with the account.
    */
-  private async newestReadableByWalk(userId: string, limit: number): Promise<string[] | null> {
+  private newestReadableByWalk(userId: string, limit: number) {
     const sqlite = dialectOf(this.db as unknown as Kysely<unknown>) === 'sqlite';
     // SQLite orders the narrow search rows (a version's own row carries its waveform inline)
     // and reads a version's row only for its audio: original_key comes before the waveform, and
@@ -362,16 +369,18 @@ export class ReposRepo {
       : sql`select id, project_id, created_at, id as k from versions
           where original_key is not null or file_url is not null
           order by created_at desc, id desc limit ${FEED_WALK_WINDOW}`;
-    const found = await sql<{ id: string }>`select w.id from (${window}) as w
+    return sql<string>`select w.id from (${window}) as w
       where ${readableProjectOf(this.db, userId, 'w.project_id')}
       order by w.created_at desc, w.k desc
-      limit ${limit}`.execute(this.db);
-    return found.rows.length === limit ? found.rows.map((row) => row.id) : null;
+      limit ${limit}`;
   }
 
-  /** The feed's columns of these versions (those with audio), in the order given. */
-  private async recentVersionRows(ids: string[]) {
-    if (ids.length === 0) return [];
+  /**
+   * The feed's columns of these versions (those with audio): in the order given for a list of
+   * ids, in no particular order for a query of ids.
+   */
+  private async recentVersionRows(ids: string[] | RawBuilder<string>) {
+    if (Array.isArray(ids) && ids.length === 0) return [];
     const rows = await this.db
       .selectFrom('versions as v')
       .innerJoin('projects as p', 'p.id', 'v.project_id')
@@ -390,11 +399,16 @@ export class ReposRepo {
         'p.id as project_id',
         'p.name as project_name',
       ])
-      .where('v.id', 'in', ids)
+      .where(
+        Array.isArray(ids)
+          ? sql<boolean>`v.id in (${sql.join(ids)})`
+          : sql<boolean>`v.id in (${ids})`,
+      )
       .where((eb) =>
         eb.or([eb('v.original_key', 'is not', null), eb('v.file_url', 'is not', null)]),
       )
       .execute();
+    if (!Array.isArray(ids)) return rows;
     const order = new Map(ids.map((id, index) => [id, index]));
     return rows.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
   }

@@ -14,7 +14,8 @@
  *
  * It starts the built server (NODE_ENV=production, local storage) on a free port with its own
  * data folder, uploads a generated WAV and waits for the renditions. BENCH_PROFILE_DIR=DIR writes
- * a V8 CPU profile of the server (the whole run) there.
+ * a V8 CPU profile of the server (the whole run) there; `--only range` (or whole, health) loads
+ * only that kind of request.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -40,11 +41,14 @@ const { values: args } = parseArgs({
     seconds: { type: 'string', default: '10' },
     connections: { type: 'string', default: '16' },
     'nginx-workers': { type: 'string', default: '1' },
+    // For profiling one kind of request: e.g. `--only range` (whole, range, health).
+    only: { type: 'string', default: 'whole,range,health' },
   },
 });
 const seconds = Number(args.seconds);
 const connections = Number(args.connections);
 const nginxWorkers = Number(args['nginx-workers']);
+const only = new Set(args.only.split(','));
 const RANGE = 'bytes=1048576-1114111';
 const RANGE_BYTES = 65_536;
 
@@ -315,16 +319,20 @@ async function main(): Promise<void> {
 
     const pid = server.child.pid as number;
     const cpuBefore = cpuSeconds(pid);
-    const takesWhole = await load(wrk, streamUrl, { cookie });
+    const skipped: Load = { rps: 0, errors: 0 };
+    const takesWhole = only.has('whole') ? await load(wrk, streamUrl, { cookie }) : skipped;
     const wholeCpu = cpuSeconds(pid) - cpuBefore;
     fail('Takes whole file', takesWhole);
-    const nginxWhole = nginxUrl ? await load(wrk, nginxUrl, {}) : undefined;
+    const nginxWhole = nginxUrl && only.has('whole') ? await load(wrk, nginxUrl, {}) : undefined;
     if (nginxWhole) fail('nginx whole file', nginxWhole);
-    const takesRange = await load(wrk, streamUrl, { cookie, range: RANGE });
+    const takesRange = only.has('range')
+      ? await load(wrk, streamUrl, { cookie, range: RANGE })
+      : skipped;
     fail('Takes range', takesRange);
-    const nginxRange = nginxUrl ? await load(wrk, nginxUrl, { range: RANGE }) : undefined;
+    const nginxRange =
+      nginxUrl && only.has('range') ? await load(wrk, nginxUrl, { range: RANGE }) : undefined;
     if (nginxRange) fail('nginx range', nginxRange);
-    const health = await load(wrk, `${origin}/api/health`, {});
+    const health = only.has('health') ? await load(wrk, `${origin}/api/health`, {}) : skipped;
     fail('health', health);
 
     const wholeTakes = takesWhole.rps * size;

@@ -28,8 +28,8 @@ function giveBack(buffer: Buffer): void {
  * A byte range of an open file as a response body. Piped into a response (what Fastify does
  * with a stream payload) it reads into reused buffers and hands each back only when the write's
  * callback says the socket has taken its bytes; read any other way it is an ordinary Readable
- * (fresh buffers). It closes the file when done, on error, and when destroyed (Fastify destroys
- * it when the client goes away).
+ * (fresh buffers). It closes the file (or hands it back) when done, on error, and when destroyed
+ * (Fastify destroys it when the client goes away).
  */
 export class FileBody extends Readable {
   private position: number;
@@ -37,11 +37,15 @@ export class FileBody extends Readable {
   private closing: Promise<void> | undefined;
   private piped = false;
 
-  /** `end` is inclusive (as in a Range header); an empty range is `end = start - 1`. */
+  /**
+   * `end` is inclusive (as in a Range header); an empty range is `end = start - 1`. `done` is
+   * what finishing does with the file: close it, or hand a shared handle back (OpenFiles).
+   */
   constructor(
     private readonly handle: FileHandle,
     start: number,
     end: number,
+    private readonly done: () => Promise<void> = () => handle.close(),
   ) {
     super({ highWaterMark: FILE_CHUNK_BYTES });
     this.position = start;
@@ -85,7 +89,7 @@ export class FileBody extends Readable {
   }
 
   private close(): Promise<void> {
-    this.closing ??= this.handle.close();
+    this.closing ??= this.done();
     return this.closing;
   }
 

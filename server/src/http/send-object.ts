@@ -1,15 +1,10 @@
-import fsp, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { contentDisposition } from '../storage/s3';
-import {
-  resolveRange,
-  type ByteRange,
-  type ObjectBody,
-  type ObjectStore,
-} from '../storage/object-store';
+import { resolveRange, type ObjectBody, type ObjectStore } from '../storage/object-store';
 import { notFound } from './errors';
 import { FileBody } from './file-body';
+import { OpenFiles, type OpenFileLease } from './open-files';
 import { ifRangeMatches, noneMatch, parseRange } from './range';
 
 const TYPES: Record<string, string> = {
@@ -46,6 +41,9 @@ export interface SendObjectOptions {
    */
   redirect?: boolean;
 }
+
+/** The local store's open files, shared by this process's responses (see OpenFiles). */
+export const openFiles = new OpenFiles();
 
 /** How long a presigned media URL lives: the spec's signed URLs last 60 seconds. */
 export const PRESIGNED_URL_SECONDS = 60;
@@ -89,8 +87,35 @@ export async function sendObject(
       downloadName: options.downloadName,
     });
   }
-  const info = await store.head(key);
+  // The local store's files come open with their size and time (kept for a second); others
+  // are asked for their size first.
+  const lease = store.localPath ? await openFiles.acquire(store.localPath(key)) : undefined;
+  try {
+    return await sendFound(reply, store, key, rangeHeader, options, lease);
+  } catch (error) {
+    await lease?.release();
+    throw error;
+  }
+}
+
+async function sendFound(
+  reply: FastifyReply,
+  store: ObjectStore,
+  key: string,
+  rangeHeader: string | undefined,
+  options: SendObjectOptions,
+  lease: OpenFileLease | null | undefined,
+): Promise<FastifyReply> {
+  const info =
+    lease === undefined
+      ? await store.head(key)
+      : lease && { key, size: lease.size, lastModified: lease.mtime };
   if (!info) throw notFound();
+  // A lease not handed to a body is given back before answering without one.
+  const answer = async (sent: FastifyReply) => {
+    await lease?.release();
+    return sent;
+  };
   const etag = options.etag ?? info.etag;
   const headers = reply.request.headers;
   reply.header('accept-ranges', 'bytes');
@@ -98,7 +123,7 @@ export async function sendObject(
   reply.header('last-modified', info.lastModified.toUTCString());
   if (etag) {
     reply.header('etag', etag);
-    if (noneMatch(headers['if-none-match'], etag)) return reply.status(304).send();
+    if (noneMatch(headers['if-none-match'], etag)) return answer(reply.status(304).send());
   }
   // A Range whose If-Range names another representation is ignored: the whole object goes.
   const ifRange = headers['if-range'];
@@ -110,14 +135,21 @@ export async function sendObject(
     : undefined;
   if (range === 'unsatisfiable') {
     reply.header('content-range', `bytes */${info.size}`);
-    return reply.status(416).send({ error: 'Requested range not satisfiable' });
+    return answer(reply.status(416).send({ error: 'Requested range not satisfiable' }));
   }
   reply.header('content-type', options.contentType ?? typeOf(key));
   if (options.downloadName)
     reply.header('content-disposition', contentDisposition(options.downloadName));
-  const object = store.localPath
-    ? await openLocal(store.localPath(key), info.size, range)
-    : await store.get(key, range);
+  let object: ObjectBody;
+  if (lease) {
+    const { start, end } = resolveRange(info.size, range);
+    object = {
+      body: new FileBody(lease.handle, start, end, () => lease.release()),
+      size: info.size,
+      start,
+      end,
+    };
+  } else object = await store.get(key, range);
   reply.header('content-length', String(object.end - object.start + 1));
   if (range) {
     reply.header('content-range', `bytes ${object.start}-${object.end}/${object.size}`);
@@ -147,22 +179,4 @@ export async function redirectToSigned(
 
 function typeOf(key: string): string {
   return TYPES[path.extname(key).toLowerCase()] ?? 'application/octet-stream';
-}
-
-/** A file of the local store, read in large reused chunks (see FileBody). */
-async function openLocal(
-  file: string,
-  size: number,
-  range: ByteRange | undefined,
-): Promise<ObjectBody> {
-  const { start, end } = resolveRange(size, range);
-  let handle: FileHandle;
-  try {
-    handle = await fsp.open(file, 'r');
-  } catch (error) {
-    // Deleted since it was looked at.
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw notFound();
-    throw error;
-  }
-  return { body: new FileBody(handle, start, end), size, start, end };
 }

@@ -53,6 +53,27 @@ export class AccessRepo {
     userId: string,
     versionId: string,
   ): Promise<(ProjectPlace & { version_id: string; branch_id: string }) | undefined> {
+    return this.versionQuery(userId, versionId).executeTakeFirst();
+  }
+
+  /**
+   * The version's place and role with the columns that say which audio to stream, in the same
+   * query: a Range request of a player is checked and found in one statement, without reading
+   * the version's wide columns (waveform, metadata).
+   */
+  versionAudio(userId: string, versionId: string) {
+    return this.versionQuery(userId, versionId)
+      .select([
+        'versions.renditions',
+        'versions.original_key',
+        'versions.original_format',
+        'versions.original_size',
+        'versions.status',
+      ])
+      .executeTakeFirst();
+  }
+
+  private versionQuery(userId: string, versionId: string) {
     return this.db
       .selectFrom('versions')
       .innerJoin('projects', 'projects.id', 'versions.project_id')
@@ -69,8 +90,7 @@ export class AccessRepo {
         'projects.is_private',
         this.projectRole(userId).as('role'),
       ])
-      .where('versions.id', '=', versionId)
-      .executeTakeFirst();
+      .where('versions.id', '=', versionId);
   }
 
   branch(

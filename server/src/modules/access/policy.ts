@@ -81,6 +81,19 @@ export class AccessPolicy {
     return { ...projectGrant(place), versionId: place.version_id, branchId: place.branch_id };
   }
 
+  /** As `version`, with the columns that say which audio to stream (one query). */
+  async versionAudio(userId: string, versionId: string, action: Action) {
+    const place = allow(await this.repo.versionAudio(userId, versionId), action, NOT_FOUND.version);
+    return {
+      grant: {
+        ...projectGrant(place),
+        versionId: place.version_id,
+        branchId: place.branch_id,
+      } satisfies VersionGrant,
+      audio: place,
+    };
+  }
+
   async branch(
     userId: string,
     branchId: string,

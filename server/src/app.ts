@@ -1,12 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { TrustProxy } from './config';
 import type { AppDeps } from './deps';
 import { createServices, type Services } from './services';
 import { eventRoutes } from './events/events.routes';
 import { registerErrorHandling } from './http/errors';
-import { serializeRequest } from './http/log-redaction';
+import { redactUrl, serializeRequest } from './http/log-redaction';
 import { registerNulGuard } from './http/nul-characters';
 import { registerOpenApi } from './http/openapi';
 import { presignedOrigin, registerSecurityHeaders } from './http/security';
@@ -67,13 +72,15 @@ export async function buildApp(
   options: BuildAppOptions = {},
 ): Promise<FastifyInstance> {
   const app = Fastify({
-    ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
-    // Request logs never show the secrets some URLs carry (?token=, share keys, signatures).
-    childLoggerFactory: (logger, bindings, childOptions) =>
-      logger.child(bindings, {
-        ...childOptions,
-        serializers: { ...childOptions.serializers, req: serializeRequest },
-      }),
+    // Request logs never show the secrets some URLs carry (?token=, share keys, signatures):
+    // the app's logger serialises requests with their URL redacted (set once, here).
+    ...(options.logger
+      ? {
+          loggerInstance: options.logger.child({}, { serializers: { req: serializeRequest } }),
+        }
+      : { logger: false }),
+    // One line per request, when it is answered, instead of Fastify's two.
+    logController: new OneLineRequestLog(),
     // false, a hop count or the proxies' addresses: request.ip is then the one client address
     // every per-IP limit uses (never a raw X-Forwarded-For).
     trustProxy: fastifyTrustProxy(deps.config.trustProxy),
@@ -197,4 +204,27 @@ export async function buildApp(
     indexableProject: (projectId) => services.publicProjects.indexable(projectId),
   });
   return app;
+}
+
+/**
+ * The request log: one line per request when it has been answered (method, redacted URL,
+ * status, time), like a web server's access log. Fastify's default writes two (the whole request
+ * when it arrives, the reply when it ends), which at info level took a fifth of a cheap request.
+ */
+class OneLineRequestLog extends Fastify.LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
+    const line = {
+      req: { method: request.method, url: redactUrl(request.url) },
+      res: { statusCode: reply.statusCode },
+      responseTime: Math.round(reply.elapsedTime * 10) / 10,
+    };
+    if (error) reply.log.error({ ...line, err: error }, 'request errored');
+    else reply.log.info(line, 'request completed');
+  }
 }

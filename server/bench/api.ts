@@ -7,7 +7,7 @@
  * one request alone (median of 30 in a row), then autocannon with `--connections` for `--seconds`:
  * req/s and p50/p95/p99. The app's own /api/health is measured the same way as the floor.
  * PASS/FAIL per endpoint of the big account against issue 18's targets: ≥ 500 req/s, p95 < 100 ms,
- * < 5 ms alone.
+ * < 5 ms alone; the unpaginated project list (the upload page's picker) is printed as "info".
  *
  * It starts the built server (NODE_ENV=production) on a free port with a fresh data folder
  * (SQLite), or with --postgres on a new database made on that server and dropped after; the
@@ -28,6 +28,8 @@ import { BIG, SMALL, seedAccount, seedOthers } from './api-seed';
 import { freePort, median, signUp, startBuiltServer } from './support';
 
 const TARGET = { rps: 500, p95: 100, aloneMs: 5 };
+/** Measured and printed, without a target (marked "info"). */
+const INFO_ONLY = 'GET /api/projects (whole list)';
 
 const fmt = (value: number, digits: number) => value.toFixed(digits);
 
@@ -172,7 +174,8 @@ async function main() {
       const branchId = branches[0]!.id;
       const endpoints: [string, string][] = [
         ['GET /api/projects?limit=50 (dashboard)', '/api/projects?limit=50'],
-        ['GET /api/projects (whole list)', '/api/projects'],
+        // The upload page's project picker: not one of the pages issue 18 sets targets for.
+        [INFO_ONLY, '/api/projects'],
         ['GET /api/stats', '/api/stats'],
         ['GET /api/search?q=mix', '/api/search?q=mix'],
         ['GET /api/search?q=zzqx (miss)', '/api/search?q=zzqx'],
@@ -199,9 +202,14 @@ async function main() {
       const pass =
         account !== 'big'
           ? ''
-          : f.rps >= TARGET.rps && f.p95 < TARGET.p95 && f.alone < TARGET.aloneMs && f.errors === 0
-            ? 'PASS'
-            : 'FAIL';
+          : name === INFO_ONLY
+            ? 'info'
+            : f.rps >= TARGET.rps &&
+                f.p95 < TARGET.p95 &&
+                f.alone < TARGET.aloneMs &&
+                f.errors === 0
+              ? 'PASS'
+              : 'FAIL';
       if (pass === 'FAIL') failed++;
       console.log(
         `${account.padEnd(8)}${name.padEnd(44)}${`${fmt(f.alone, 1)} ms`.padStart(9)}${fmt(f.rps, 0).padStart(9)}${fmt(f.p50, 0).padStart(7)}${fmt(f.p95, 0).padStart(8)}${fmt(f.p99, 0).padStart(7)}${fmt(f.bytes / 1024, 1).padStart(8)}${String(f.errors).padStart(5)}  ${fmt(f.rps / floor.rps, 2).padStart(6)}  ${pass}`,

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Role } from '@takes/contract';
-import type { Database } from '../../db/schema';
+import { CompiledOnce } from '../../db/compiled-once';
+import type { Database, VersionStatus } from '../../db/schema';
 
 /** Where a project's object sits and the caller's role there (null: not a member). */
 export interface ProjectPlace {
@@ -9,6 +10,17 @@ export interface ProjectPlace {
   is_private: number;
   role: Role | null;
 }
+
+/** A version's place with the columns that say which audio to stream. */
+export type VersionAudioRow = ProjectPlace & {
+  version_id: string;
+  branch_id: string;
+  renditions: string;
+  original_key: string | null;
+  original_format: string | null;
+  original_size: number | null;
+  status: VersionStatus;
+};
 
 export interface RepoPlace {
   repo_id: string;
@@ -53,8 +65,16 @@ export class AccessRepo {
     userId: string,
     versionId: string,
   ): Promise<(ProjectPlace & { version_id: string; branch_id: string }) | undefined> {
-    return this.versionQuery(userId, versionId).executeTakeFirst();
+    // Every request on a version makes this check: compiled once (see CompiledOnce).
+    this.versionPlace ??= new CompiledOnce(this.db as unknown as Kysely<never>, 2, (u, v) =>
+      this.versionQuery(u, v),
+    );
+    return this.versionPlace.executeTakeFirst(userId, versionId);
   }
+
+  private versionPlace:
+    | CompiledOnce<[string, string], ProjectPlace & { version_id: string; branch_id: string }>
+    | undefined;
 
   /**
    * The version's place and role with the columns that say which audio to stream, in the same
@@ -62,16 +82,19 @@ export class AccessRepo {
    * the version's wide columns (waveform, metadata).
    */
   versionAudio(userId: string, versionId: string) {
-    return this.versionQuery(userId, versionId)
-      .select([
+    const build = (u: string, v: string) =>
+      this.versionQuery(u, v).select([
         'versions.renditions',
         'versions.original_key',
         'versions.original_format',
         'versions.original_size',
         'versions.status',
-      ])
-      .executeTakeFirst();
+      ]);
+    this.versionAudioPlace ??= new CompiledOnce(this.db as unknown as Kysely<never>, 2, build);
+    return this.versionAudioPlace.executeTakeFirst(userId, versionId);
   }
+
+  private versionAudioPlace: CompiledOnce<[string, string], VersionAudioRow> | undefined;
 
   private versionQuery(userId: string, versionId: string) {
     return this.db

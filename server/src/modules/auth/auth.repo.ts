@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { CompiledOnce } from '../../db/compiled-once';
 import type { Database } from '../../db/schema';
 
 /** The account and session rows our sign-in rules read besides better-auth's own. */
@@ -30,17 +31,23 @@ export class AuthRepo {
       .executeTakeFirstOrThrow();
   }
 
-  /** A cookie session with its user, in one statement: the per-request lookup. */
+  /** A cookie session with its user, in one statement: the per-request lookup (compiled once). */
   sessionWithUser(
     token: string,
   ): Promise<{ user_id: string; email: string; expires_at: string | Date } | undefined> {
-    return this.db
-      .selectFrom('sessions')
-      .innerJoin('users', 'users.id', 'sessions.user_id')
-      .select(['sessions.user_id', 'users.email', 'sessions.expires_at'])
-      .where('sessions.token', '=', token)
-      .executeTakeFirst();
+    this.sessionQuery ??= new CompiledOnce(this.db as unknown as Kysely<never>, 1, (t: string) =>
+      this.db
+        .selectFrom('sessions')
+        .innerJoin('users', 'users.id', 'sessions.user_id')
+        .select(['sessions.user_id', 'users.email', 'sessions.expires_at'])
+        .where('sessions.token', '=', t),
+    );
+    return this.sessionQuery.executeTakeFirst(token);
   }
+
+  private sessionQuery:
+    | CompiledOnce<[string], { user_id: string; email: string; expires_at: string | Date }>
+    | undefined;
 
   sessionByToken(token: string): Promise<{ expires_at: string } | undefined> {
     return this.db

@@ -21,9 +21,20 @@ export function registerAuthGuard(
 ): (request: FastifyRequest) => Promise<void> {
   app.decorateRequest('user', null);
   return async (request) => {
-    const headers = toFetchHeaders(request);
+    if (request.user) return;
     // Audio elements cannot set headers: `?token=` carries a bearer token for them.
     const token = (request.query as { token?: unknown } | undefined)?.token;
+    // The common case, a browser's session cookie alone, without building Fetch headers.
+    const cookie = request.headers.cookie;
+    if (token === undefined && request.headers.authorization === undefined && cookie) {
+      const direct = await auth.sessionFromCookies(cookie);
+      if (direct === null) throw new Unauthenticated(AUTH_MESSAGES.notAuthenticated);
+      if (direct) {
+        request.user = direct;
+        return;
+      }
+    }
+    const headers = toFetchHeaders(request);
     // Only a token's own characters: a header cannot carry others (Headers.set throws on them).
     if (typeof token === 'string' && BEARER_TOKEN.test(token) && !headers.has('authorization'))
       headers.set('authorization', `Bearer ${token}`);

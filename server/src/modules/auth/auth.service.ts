@@ -80,7 +80,7 @@ export class AuthService {
           }
         : null;
     }
-    const direct = await this.sessionFromCookie(headers);
+    const direct = await this.sessionFromCookies(headers.get('cookie'));
     if (direct !== undefined) return direct;
     const found = await this.deps.auth.api.getSession({ headers });
     if (!found) return null;
@@ -99,8 +99,7 @@ export class AuthService {
    * everything else (renewing a session a day old, removing an expired one, 'don't remember me').
    * Revocation takes effect at once: the row is read on every request, nothing is cached.
    */
-  private async sessionFromCookie(headers: Headers): Promise<AuthenticatedUser | null | undefined> {
-    const cookies = headers.get('cookie');
+  async sessionFromCookies(cookies: string | null): Promise<AuthenticatedUser | null | undefined> {
     const token = signedCookieValue(cookies, this.sessionCookie, this.deps.secret);
     if (token === null || token === false) return null;
     if (cookieValue(cookies, `${this.sessionCookie.replace('session_token', 'dont_remember')}`))

@@ -42,6 +42,9 @@ export interface SendObjectOptions {
   redirect?: boolean;
 }
 
+/** Ranges up to this size are read in one go and sent as a buffer (a player asks for 64 KB). */
+const SMALL_RANGE_BYTES = 256 * 1024;
+
 /** The local store's open files, shared by this process's responses (see OpenFiles). */
 export const openFiles = new OpenFiles();
 
@@ -140,15 +143,24 @@ async function sendFound(
   reply.header('content-type', options.contentType ?? typeOf(key));
   if (options.downloadName)
     reply.header('content-disposition', contentDisposition(options.downloadName));
-  let object: ObjectBody;
+  let object: ObjectBody | { body: Buffer; size: number; start: number; end: number };
   if (lease) {
     const { start, end } = resolveRange(info.size, range);
-    object = {
-      body: new FileBody(lease.handle, start, end, () => lease.release()),
-      size: info.size,
-      start,
-      end,
-    };
+    const length = end - start + 1;
+    if (length > 0 && length <= SMALL_RANGE_BYTES) {
+      // A player's Range request: one read, answered as a buffer, without a stream.
+      const body = Buffer.allocUnsafe(length);
+      const { bytesRead } = await lease.handle.read(body, 0, length, start);
+      await lease.release();
+      if (bytesRead !== length) throw new Error('The file ended before the expected length');
+      object = { body, size: info.size, start, end };
+    } else
+      object = {
+        body: new FileBody(lease.handle, start, end, () => lease.release()),
+        size: info.size,
+        start,
+        end,
+      };
   } else object = await store.get(key, range);
   reply.header('content-length', String(object.end - object.start + 1));
   if (range) {

@@ -36,6 +36,16 @@ describe('signedCookieValue', () => {
     );
   });
 
+  it('remembers a verified value for the same key only', async () => {
+    const signed = await cookieFor('takes.session_token', 'remembered1');
+    for (let i = 0; i < 3; i++)
+      expect(signedCookieValue(signed, 'takes.session_token', SECRET)).toBe('remembered1');
+    expect(signedCookieValue(signed, 'takes.session_token', 'another-secret-key-0123456789')).toBe(
+      false,
+    );
+    expect(signedCookieValue(signed, 'takes.session_token', SECRET)).toBe('remembered1');
+  });
+
   it('takes the first of two cookies with the name, as better-call does', () => {
     expect(cookieValue('a=1; a=2', 'a')).toBe('1');
     expect(cookieValue('ab=1; a="2"', 'a')).toBe('2');

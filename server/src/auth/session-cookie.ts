@@ -19,6 +19,8 @@ export function signedCookieValue(
   } catch {
     return false;
   }
+  const known = verified.get(value);
+  if (known !== undefined && known.secret === secret) return known.token;
   const dot = value.lastIndexOf('.');
   if (dot < 1) return false;
   const token = value.slice(0, dot);
@@ -26,8 +28,18 @@ export function signedCookieValue(
   if (signature.length !== 44 || !signature.endsWith('=')) return false;
   const expected = createHmac('sha256', secret).update(token).digest();
   const given = Buffer.from(signature, 'base64');
-  return given.length === expected.length && timingSafeEqual(given, expected) ? token : false;
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return false;
+  verified.set(value, { secret, token });
+  if (verified.size > VERIFIED_KEPT) verified.delete(verified.keys().next().value as string);
+  return token;
 }
+
+/**
+ * Signed values already verified (only valid ones: nothing a client can fill it with), so a
+ * browser's every request does not compute the HMAC again; the oldest are forgotten first.
+ */
+const VERIFIED_KEPT = 2000;
+const verified = new Map<string, { secret: string; token: string }>();
 
 /** The first cookie called `name` in a Cookie header (as better-call parses: first one wins). */
 export function cookieValue(cookieHeader: string | null, name: string): string | null {

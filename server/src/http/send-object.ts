@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { contentDisposition } from '../storage/s3';
@@ -150,7 +151,12 @@ async function sendFound(
     if (length > 0 && length <= SMALL_RANGE_BYTES) {
       // A player's Range request: one read, answered as a buffer, without a stream.
       const body = Buffer.allocUnsafe(length);
-      const { bytesRead } = await lease.handle.read(body, 0, length, start);
+      // fs.read on the descriptor: the FileHandle promise API costs more per call.
+      const bytesRead = await new Promise<number>((resolve, reject) =>
+        fs.read(lease.handle.fd, body, 0, length, start, (error, read) =>
+          error ? reject(error) : resolve(read),
+        ),
+      );
       await lease.release();
       if (bytesRead !== length) throw new Error('The file ended before the expected length');
       object = { body, size: info.size, start, end };

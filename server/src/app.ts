@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, {
+  LogController,
   type FastifyBaseLogger,
   type FastifyInstance,
   type FastifyReply,
@@ -211,7 +212,7 @@ export async function buildApp(
  * status, time), like a web server's access log. Fastify's default writes two (the whole request
  * when it arrives, the reply when it ends), which at info level took a fifth of a cheap request.
  */
-class OneLineRequestLog extends Fastify.LogController {
+class OneLineRequestLog extends LogController {
   override incomingRequest(): void {}
 
   override requestCompleted(

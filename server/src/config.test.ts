@@ -33,7 +33,18 @@ describe('config', () => {
       JOB_QUEUE: 'pgboss',
       RUN_WORKER: 'false',
     });
-    expect(config.database).toEqual({ dialect: 'postgres', url: 'postgres://u@db:5432/takes' });
+    expect(config.database).toEqual({
+      dialect: 'postgres',
+      url: 'postgres://u@db:5432/takes',
+      preparedStatements: true,
+    });
+    expect(
+      loadConfig({ DATABASE_URL: 'postgres://u@db/t', DATABASE_PREPARED_STATEMENTS: 'false' })
+        .database,
+    ).toMatchObject({ preparedStatements: false });
+    expect(() =>
+      loadConfig({ DATABASE_URL: 'postgres://u@db/t', DATABASE_PREPARED_STATEMENTS: 'maybe' }),
+    ).toThrow('DATABASE_PREPARED_STATEMENTS must be true or false');
     expect(config.storage).toMatchObject({
       driver: 's3',
       bucket: 'takes-audio',

@@ -397,3 +397,24 @@ export async function addMember(
       .values({ repo_id: target.repoId, user_id: userId, role, created_at })
       .execute();
 }
+
+/**
+ * Three people for tests of what a person may read among many: `me` with a project of their own
+ * (`mine`), `other` with one `me` may not read (`theirs`), and `sharer` with one `me` is a viewer
+ * of (`shared`).
+ */
+export async function buildReaderWorld(db: Kysely<Database>) {
+  const [me, other, sharer] = [await buildUser(db), await buildUser(db), await buildUser(db)];
+  const mine = await buildProject(db, me.id);
+  const theirs = await buildProject(db, other.id);
+  const shared = await buildProject(db, sharer.id);
+  await addMember(db, { projectId: shared.project.id }, me.id, 'viewer');
+  return { me, other, sharer, mine, theirs, shared };
+}
+
+/** ISO times a minute apart from 1 January 2026, each call the next (creation order = time). */
+export function minuteClock(): () => string {
+  const base = Date.parse('2026-01-01T00:00:00Z');
+  let minute = 0;
+  return () => new Date(base + ++minute * 60_000).toISOString();
+}

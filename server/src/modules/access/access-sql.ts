@@ -48,6 +48,13 @@ export function repoRolesOf(db: Kysely<Database>, userId: string) {
 export function readableProjectOf(db: Kysely<Database>, userId: string, projectId: string) {
   const fence = dialectOf(db as unknown as Kysely<unknown>) === 'postgres' ? sql` offset 0` : sql``;
   return sql<boolean>`exists (select 1 from projects rp where rp.id = ${sql.ref(projectId)}
-    and (rp.owner_id = ${userId}
-      or rp.id in (select project_id from project_members where user_id = ${userId}))${fence})`;
+    and ${readableProject(userId, 'rp')}${fence})`;
+}
+
+/**
+ * True when the person owns the project row `alias` or is a member of it: the rule of
+ * `projectRolesOf` as a condition on a projects row already in the query.
+ */
+export function readableProject(userId: string, alias: string) {
+  return sql<boolean>`(${sql.ref(`${alias}.owner_id`)} = ${userId} or ${sql.ref(`${alias}.id`)} in (select project_id from project_members where user_id = ${userId}))`;
 }

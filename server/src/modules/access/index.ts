@@ -4,7 +4,7 @@
  * to see only what the caller may see.
  */
 export { ACTIONS, may, type Action } from '@takes/contract';
-export { projectRolesOf, readableProjectOf, repoRolesOf } from './access-sql';
+export { projectRolesOf, readableProject, readableProjectOf, repoRolesOf } from './access-sql';
 export {
   AccessPolicy,
   NOT_FOUND,

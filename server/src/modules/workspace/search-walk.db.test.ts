@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { api } from '../../../test/api';
-import { addMember, buildProject, buildUser, buildVersion } from '../../../test/factories';
+import { buildReaderWorld, buildVersion, minuteClock } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/test-app';
 import { SEARCH_WALK_WINDOW } from './workspace.repo';
 
@@ -19,20 +19,15 @@ describe('search finds the newest readable matching versions', () => {
     t = await createTestApp();
     const db = t.deps.database.db;
     const deps = { db, storage: t.deps.storage };
-    const [me, other, sharer] = [await buildUser(db), await buildUser(db), await buildUser(db)];
-    const mine = await buildProject(db, me.id);
-    const theirs = await buildProject(db, other.id);
-    const shared = await buildProject(db, sharer.id);
-    await addMember(db, { projectId: shared.project.id }, me.id, 'viewer');
+    const { me, mine, theirs, shared } = await buildReaderWorld(db);
 
-    const base = Date.parse('2026-01-01T00:00:00Z');
-    let minute = 0;
+    const at = minuteClock();
     const readable: { id: string; created_at: string }[] = [];
     const add = async (
       target: { project: { id: string }; branch: { id: string } },
       message: string,
     ) => {
-      const created_at = new Date(base + ++minute * 60_000).toISOString();
+      const created_at = at();
       const v = await buildVersion(
         deps,
         { projectId: target.project.id, branchId: target.branch.id },

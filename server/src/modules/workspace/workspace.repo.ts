@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { dialectOf } from '../../db/dialect-sql';
 import { PLAN_EACH_TIME } from '../../db/pg-prepared';
 import type { Database, JobsTable } from '../../db/schema';
-import { readableProjectOf } from '../access';
+import { readableProject, readableProjectOf } from '../access';
 
 /** Likes a user's words literally: % and _ match themselves. */
 function likePattern(q: string): string {
@@ -14,11 +14,6 @@ function likePattern(q: string): string {
  * sorts all of them (PostgreSQL, and words shorter than FTS5's trigrams on SQLite).
  */
 export const SEARCH_WALK_WINDOW = 1000;
-
-/** The person owns project `p` (or `alias`) or is a member of it. */
-function readableProject(userId: string, alias = 'p') {
-  return sql<boolean>`(${sql.ref(`${alias}.owner_id`)} = ${userId} or ${sql.ref(`${alias}.id`)} in (select project_id from project_members where user_id = ${userId}))`;
-}
 
 /** What a version hit of a search shows. */
 const VERSION_HIT_COLUMNS = [
@@ -99,7 +94,7 @@ export class WorkspaceRepo {
       sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
     if (dialectOf(this.db as unknown as Kysely<unknown>) === 'sqlite' && [...q].length >= 3)
       return this.searchIndexed(userId, q);
-    const readable = readableProject(userId);
+    const readable = readableProject(userId, 'p');
     const projects = await this.db
       .selectFrom('projects as p')
       .select(['p.id', 'p.name', 'p.description', 'p.updated_at'])
@@ -157,8 +152,7 @@ export class WorkspaceRepo {
   /** SQLite's FTS5 search of `q` (3 characters or more); see `search`. */
   private async searchIndexed(userId: string, q: string) {
     const phrase = `"${q.replaceAll('"', '""')}"`;
-    const readable = (project: 'p') =>
-      sql<boolean>`(${sql.ref(`${project}.owner_id`)} = ${userId} or ${sql.ref(`${project}.id`)} in (select project_id from project_members where user_id = ${userId}))`;
+    const readable = (alias: 'p') => readableProject(userId, alias);
     const projects = await this.db
       .selectFrom(sql`search_names_fts`.as('f'))
       .innerJoin('search_names as n', 'n.id', sql.ref('f.rowid') as never)

@@ -42,7 +42,8 @@ import { SharingService } from './modules/sharing/sharing.service';
 import { SiteRepo } from './modules/site/site.repo';
 import { SiteService } from './modules/site/site.service';
 import { ResumableUploadsRepo } from './modules/uploads/resumable-uploads.repo';
-import { createTusStore, ResumableUploads } from './modules/uploads/resumable-uploads.service';
+import { ResumableUploads } from './modules/uploads/resumable-uploads.service';
+import { createTusStore } from './modules/uploads/tus-store';
 import { UploadService } from './modules/versions/upload.service';
 import { VersionsRepo } from './modules/versions/versions.repo';
 import { VersionsService } from './modules/versions/versions.service';
@@ -178,7 +179,7 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     access,
     db,
     repo: new ResumableUploadsRepo(db),
-    store: createTusStore(config.storage, config.dataDir),
+    store: createTusStore(storage, config.dataDir),
     uploads,
     publish,
     clock,

@@ -154,6 +154,56 @@ describe('2 serve + 2 worker processes on PostgreSQL, S3 and pg-boss', () => {
     expect(status).toBe('completed');
   }, 150_000);
 
+  it('a resumable upload started on one serve process goes on through the other (parts in the bucket)', async () => {
+    const cookie = await signUpOn(serveA, 'scale-resumer@example.com');
+    const long = fs.readFileSync(await makeAudio(dir, 'wav', 60, 'Long Take.wav'));
+    const tusOn = (
+      proc: ClusterProcess,
+      method: string,
+      pathname: string,
+      headers = {},
+      body?: Buffer,
+    ) =>
+      fetch(proc.url(pathname), {
+        method,
+        headers: { origin: proc.url(''), cookie, 'tus-resumable': '1.0.0', ...headers },
+        body,
+      });
+    const patch = (proc: ClusterProcess, url: string, from: number, to: number) =>
+      tusOn(
+        proc,
+        'PATCH',
+        url,
+        { 'upload-offset': String(from), 'content-type': 'application/offset+octet-stream' },
+        long.subarray(from, to),
+      );
+    const offsetOn = async (proc: ClusterProcess, url: string) =>
+      Number((await tusOn(proc, 'HEAD', url)).headers.get('upload-offset'));
+
+    const created = await tusOn(serveA, 'POST', '/api/uploads', {
+      'upload-length': String(long.length),
+      'upload-metadata': `filename ${Buffer.from('Long Take.wav').toString('base64')}`,
+    });
+    expect(created.status, await created.clone().text()).toBe(201);
+    const url = created.headers.get('location') as string;
+    // A: 3 MB (less than a part); B: on to 9.5 MB (a whole part and more); A: the rest.
+    expect((await patch(serveA, url, 0, 3_000_000)).status).toBe(204);
+    expect(await offsetOn(serveB, url)).toBe(3_000_000);
+    expect((await patch(serveB, url, 3_000_000, 9_500_000)).status).toBe(204);
+    expect(await offsetOn(serveA, url)).toBe(9_500_000);
+    const last = await patch(serveA, url, 9_500_000, long.length);
+    const body = await last.text();
+    expect(last.status, body).toBe(200);
+    const { versionId } = JSON.parse(body) as { versionId: string };
+    expect(await clientOf(serveB, cookie).processed(versionId)).toMatchObject({
+      status: 'completed',
+    });
+    const { qualities } = (await (
+      await clientOf(serveB, cookie).get(`/api/versions/${versionId}/qualities`)
+    ).json()) as { qualities: { original?: { fileSize: number } } };
+    expect(qualities.original?.fileSize).toBe(long.length);
+  }, 150_000);
+
   it('the per-email and per-IP sign-in limits are one budget across both processes', async () => {
     // Sign-in attempts per email: 10 per 10 minutes, whichever process answers.
     const email = 'scale-limits@example.com';

@@ -6,6 +6,7 @@ import {
   HeadObjectCommand,
   ListObjectsV2Command,
   S3Client,
+  type S3ClientConfig,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
@@ -47,6 +48,30 @@ const PART_SIZE = 8 * 1024 * 1024;
  */
 export const S3_TIMEOUTS = { connectionTimeout: 2000, requestTimeout: 15_000, maxAttempts: 2 };
 
+/** How Takes talks to an S3-compatible server: the object store and the resumable uploads' parts. */
+export function s3ClientConfig(options: S3StoreOptions): S3ClientConfig {
+  return {
+    region: options.region,
+    endpoint: options.endpoint,
+    forcePathStyle: options.forcePathStyle ?? false,
+    credentials:
+      options.accessKeyId && options.secretAccessKey
+        ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey }
+        : undefined,
+    // Checksums only where S3 requires them: S3-compatible servers often reject the SDK's
+    // default streaming checksums.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    maxAttempts: S3_TIMEOUTS.maxAttempts,
+    requestHandler: {
+      connectionTimeout: S3_TIMEOUTS.connectionTimeout,
+      requestTimeout: S3_TIMEOUTS.requestTimeout,
+      // Without it the SDK only logs a warning when the time is up, and waits on.
+      throwOnRequestTimeout: true,
+    },
+  };
+}
+
 /** Objects in an S3-compatible bucket; large writes go up as multipart uploads. */
 export class S3ObjectStore implements ObjectStore {
   readonly kind = 's3' as const;
@@ -55,31 +80,13 @@ export class S3ObjectStore implements ObjectStore {
   private readonly bucket: string;
 
   constructor(
-    options: S3StoreOptions,
+    /** Also what the resumable uploads' bucket store connects with. */
+    readonly options: S3StoreOptions,
     private readonly now: () => Date = () => new Date(),
   ) {
     this.bucket = options.bucket;
     this.presignedRedirect = options.presignedRedirect ?? false;
-    this.client = new S3Client({
-      region: options.region,
-      endpoint: options.endpoint,
-      forcePathStyle: options.forcePathStyle ?? false,
-      credentials:
-        options.accessKeyId && options.secretAccessKey
-          ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey }
-          : undefined,
-      // Checksums only where S3 requires them: S3-compatible servers often reject the SDK's
-      // default streaming checksums.
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-      maxAttempts: S3_TIMEOUTS.maxAttempts,
-      requestHandler: {
-        connectionTimeout: S3_TIMEOUTS.connectionTimeout,
-        requestTimeout: S3_TIMEOUTS.requestTimeout,
-        // Without it the SDK only logs a warning when the time is up, and waits on.
-        throwOnRequestTimeout: true,
-      },
-    });
+    this.client = new S3Client(s3ClientConfig(options));
   }
 
   async put(key: string, body: Readable, options: PutOptions = {}): Promise<{ size: number }> {
@@ -261,7 +268,7 @@ function unavailableOr(error: unknown): unknown {
   return isUnreachable(error) ? new StorageUnavailableError({ cause: error }) : error;
 }
 
-function isStatus(error: unknown, status: number): boolean {
+export function isStatus(error: unknown, status: number): boolean {
   if (error instanceof S3ServiceException) return error.$metadata.httpStatusCode === status;
   return false;
 }

@@ -6,58 +6,8 @@ import { MAX_UPLOAD_BYTES, PROJECT_MESSAGES } from '@takes/contract';
 import { ORIGIN, eventually } from '../../../test/api';
 import { makeAudio } from '../../../test/audio-fixtures';
 import { buildMember, buildProject, buildUser, type BuiltUser } from '../../../test/factories';
-import {
-  createTestApp,
-  TestClock,
-  type TestApp,
-  type TestAppOptions,
-} from '../../../test/test-app';
-
-/** A tus client reduced to its requests, against a listening test app. */
-function tus(base: string, cookie: string) {
-  const headers = (extra: Record<string, string> = {}) => ({
-    'tus-resumable': '1.0.0',
-    origin: ORIGIN,
-    cookie,
-    ...extra,
-  });
-  const encode = (metadata: Record<string, string>) =>
-    Object.entries(metadata)
-      .map(([key, value]) => `${key} ${Buffer.from(value).toString('base64')}`)
-      .join(',');
-  return {
-    create: (size: number, metadata: Record<string, string>) =>
-      fetch(`${base}/api/uploads`, {
-        method: 'POST',
-        headers: headers({ 'upload-length': String(size), 'upload-metadata': encode(metadata) }),
-      }),
-    patch: (url: string, offset: number, body: Buffer | ReadableStream<Uint8Array>) =>
-      fetch(`${base}${url}`, {
-        method: 'PATCH',
-        headers: headers({
-          'upload-offset': String(offset),
-          'content-type': 'application/offset+octet-stream',
-        }),
-        body,
-        ...(body instanceof Buffer ? {} : { duplex: 'half' }),
-      }),
-    head: (url: string) => fetch(`${base}${url}`, { method: 'HEAD', headers: headers() }),
-  };
-}
-
-async function listening(options: TestAppOptions = {}): Promise<{ t: TestApp; base: string }> {
-  const t = await createTestApp(options);
-  const address = await t.app.listen({ host: '127.0.0.1', port: 0 });
-  return { t, base: address };
-}
-
-function filesUnder(dir: string): string[] {
-  if (!fs.existsSync(dir)) return [];
-  return fs
-    .readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => path.join(entry.parentPath, entry.name));
-}
+import { TestClock, type TestApp } from '../../../test/test-app';
+import { filesUnder, listening, tus } from '../../../test/tus-client';
 
 describe('resumable uploads (tus) on the local store', () => {
   let dir: string;

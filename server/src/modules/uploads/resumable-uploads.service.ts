@@ -9,7 +9,6 @@ import type { S3Store } from '@tus/s3-store';
 import { Server, type DataStore, type Upload } from '@tus/server';
 import { MAX_UPLOAD_BYTES, PROJECT_MESSAGES, type ErrorBody } from '@takes/contract';
 import type { Clock } from '../../clock';
-import type { StorageConfig } from '../../config';
 import { AppError, Invalid, NotFound, TooLarge } from '../../errors';
 import { STATUS_OF } from '../../http/errors';
 import { streamToScratch, SNIFF_BYTES, type ScratchFile } from '../../storage/scratch-file';
@@ -55,28 +54,6 @@ function refusalOf(error: unknown): TusRefusal | undefined {
   if (typeof status === 'number' && status >= 400 && status < 500)
     return refusal(status, (error as Error).message);
   return undefined;
-}
-
-/**
- * FileStore on a folder made beforehand (createTusStore makes it, at once): FileStore's own
- * mkdir runs later and throws out of a callback (an uncaught exception, the process ends) when
- * the data folder is gone by then.
- */
-class MadeFolderFileStore extends FileStore {}
-(
-  MadeFolderFileStore.prototype as unknown as { checkOrCreateDirectory(): void }
-).checkOrCreateDirectory = () => {};
-
-/**
- * The tus datastore: a folder under DATA_DIR on every storage driver (the finished file goes to
- * the object store through the intake). @tus/s3-store needs S3's ListParts, which the S3 test
- * server (s3rver) lacks, so a bucket store would ship untested; uploads resume on the process
- * that holds their parts.
- */
-export function createTusStore(_storage: StorageConfig, dataDir: string): DataStore {
-  const directory = path.join(dataDir, 'resumable-uploads');
-  fs.mkdirSync(directory, { recursive: true });
-  return new MadeFolderFileStore({ directory });
 }
 
 export interface ResumableUploadsDeps {

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { previewOf } from '../src/modules/audio/previews';
 import type {
-  BranchesTable,
+  NewBranch,
   CommentsTable,
   Database,
   LinksTable,
@@ -98,7 +98,7 @@ export async function seedAccount(
   const base = Date.parse('2025-01-01T00:00:00.000Z');
   const at = (n: number) => new Date(base + n * 60_000).toISOString();
   const projects: ProjectsTable[] = [];
-  const branches: BranchesTable[] = [];
+  const branches: NewBranch[] = [];
   for (let p = 0; p < sizes.projects; p++) {
     const id = randomUUID();
     projects.push({

@@ -35,6 +35,7 @@ import {
   uploadFile,
   type RunningServer,
 } from './support';
+import { findWrk, firstExecutable } from './wrk';
 
 const { values: args } = parseArgs({
   options: {
@@ -53,20 +54,6 @@ const RANGE = 'bytes=1048576-1114111';
 const RANGE_BYTES = 65_536;
 
 const NGINX_CANDIDATES = [process.env.NGINX_PATH, '/usr/sbin/nginx', '/usr/bin/nginx'];
-const WRK_CANDIDATES = [process.env.WRK_PATH, '/usr/bin/wrk', '/usr/local/bin/wrk'];
-
-function firstExecutable(candidates: (string | undefined)[]): string | undefined {
-  return candidates.find((file) => {
-    if (!file) return false;
-    try {
-      fs.accessSync(file, fs.constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  });
-}
-
 interface Load {
   rps: number;
   /** Responses outside 2xx/3xx, and socket errors. */
@@ -214,7 +201,7 @@ async function main(): Promise<void> {
   });
   const runner = new MediaRunner(tools);
   const nginxBinary = firstExecutable(NGINX_CANDIDATES);
-  const wrk = firstExecutable(WRK_CANDIDATES);
+  const wrk = findWrk();
   console.log(
     `machine: ${os.cpus().length} cores; node ${process.version}; ffmpeg: ${await runner.version()} (${tools.source.ffmpeg}, ${tools.ffmpeg})`,
   );

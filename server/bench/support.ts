@@ -12,6 +12,22 @@ import { fileURLToPath } from 'node:url';
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const serverEntry = path.resolve(here, '..', 'dist', 'main.js');
 
+/**
+ * The Node flags `npm start` runs the server with (the root package.json's start script: a
+ * larger young generation, see docs/operations.md), so a benchmark measures what runs.
+ */
+export function productionNodeFlags(): string[] {
+  const pkg = JSON.parse(
+    fs.readFileSync(path.resolve(here, '..', '..', 'package.json'), 'utf8'),
+  ) as {
+    scripts: Record<string, string>;
+  };
+  const match = /\bnode((?: --\S+)*) server\/dist\/main\.js serve/.exec(pkg.scripts.start ?? '');
+  if (!match)
+    throw new Error('package.json: the start script does not run server/dist/main.js serve');
+  return (match[1] ?? '').split(' ').filter(Boolean);
+}
+
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The value at the given percentile (0–100) of the values, nearest rank. */
@@ -54,7 +70,8 @@ export interface RunningServer {
 
 /**
  * `node server/dist/main.js serve` on 127.0.0.1:port with the given environment (on top of this
- * process's), resolved once /api/health answers. `nodeArgs` go before the script (--cpu-prof).
+ * process's) and `npm start`'s Node flags, resolved once /api/health answers. `nodeArgs` go
+ * before the script too (--cpu-prof).
  */
 export async function startBuiltServer(
   port: number,
@@ -63,7 +80,8 @@ export async function startBuiltServer(
   options: { quietStdout?: boolean } = {},
 ): Promise<RunningServer> {
   const origin = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [...nodeArgs, serverEntry, 'serve'], {
+  const flags = [...productionNodeFlags(), ...nodeArgs];
+  const child = spawn(process.execPath, [...flags, serverEntry, 'serve'], {
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: origin, ...env },
     stdio: ['ignore', options.quietStdout ? 'ignore' : 'inherit', 'inherit'],
   });

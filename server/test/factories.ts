@@ -7,7 +7,7 @@ import { previewOf } from '../src/modules/audio/previews';
 import { SESSION_COOKIE_PREFIX } from '../src/auth/auth';
 import type {
   BouncesTable,
-  BranchesTable,
+  Branch,
   Database,
   MemberRole,
   ProjectsTable,
@@ -113,7 +113,7 @@ export async function buildProject(
   db: Kysely<Database>,
   ownerId: string,
   overrides: Partial<ProjectsTable> = {},
-): Promise<{ project: ProjectsTable; branch: BranchesTable }> {
+): Promise<{ project: ProjectsTable; branch: Branch }> {
   const now = overrides.created_at ?? new Date().toISOString();
   const project: ProjectsTable = {
     id: randomUUID(),
@@ -126,16 +126,18 @@ export async function buildProject(
     updated_at: now,
     ...overrides,
   };
-  const branch: BranchesTable = {
+  const branch: Branch = {
     id: randomUUID(),
     project_id: project.id,
     name: 'main',
     is_default: 1,
     created_at: now,
     updated_at: now,
+    version_count: 0,
   };
   await db.insertInto('projects').values(project).execute();
-  await db.insertInto('branches').values(branch).execute();
+  const { version_count: _kept, ...row } = branch;
+  await db.insertInto('branches').values(row).execute();
   return { project, branch };
 }
 

@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { Generated, Insertable, Selectable } from 'kysely';
 import type { ReviewStatus } from '@takes/contract';
 
 /**
@@ -161,7 +161,13 @@ export interface BranchesTable {
   is_default: number;
   created_at: string;
   updated_at: string;
+  /** How many versions the branch has; kept by triggers on versions (migration 0024). */
+  version_count: Generated<number>;
 }
+
+/** A branch row as read, and as written (the count is the triggers'). */
+export type Branch = Selectable<BranchesTable>;
+export type NewBranch = Insertable<BranchesTable>;
 
 export type VersionStatus = 'processing' | 'completed' | 'failed';
 

@@ -588,23 +588,12 @@ export class MembersRepo {
     if (!project) return undefined;
     const branches = await this.db
       .selectFrom('branches')
-      .leftJoin('versions', 'versions.branch_id', 'branches.id')
-      .select([
-        'branches.id',
-        'branches.project_id',
-        'branches.name',
-        'branches.is_default',
-        (eb) => eb.fn.count<number>('versions.id').as('version_count'),
-      ])
-      .where('branches.project_id', '=', projectId)
-      .groupBy(['branches.id', 'branches.project_id', 'branches.name', 'branches.is_default'])
-      .orderBy('branches.is_default', 'desc')
-      .orderBy('branches.name')
+      .select(['id', 'project_id', 'name', 'is_default', 'version_count'])
+      .where('project_id', '=', projectId)
+      .orderBy('is_default', 'desc')
+      .orderBy('name')
       .execute();
-    return {
-      project,
-      branches: branches.map((b) => ({ ...b, version_count: Number(b.version_count) })),
-    };
+    return { project, branches };
   }
 
   repoView(repoId: string): Promise<RepoViewRow | undefined> {

@@ -1,15 +1,18 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Role } from '@takes/contract';
 import { projectRolesOf } from '../access';
-import type { BranchesTable, Database, ProjectsTable, VersionsTable } from '../../db/schema';
+import type { Branch, Database, NewBranch, ProjectsTable, VersionsTable } from '../../db/schema';
 
 export type Executor = Kysely<Database> | Transaction<Database>;
 
 /** Ids bound per statement (SQLite allows 32,766 variables; PostgreSQL 65,535). */
 const ID_CHUNK = 500;
 
-export interface BranchCountRow extends BranchesTable {
-  version_count: number;
+export type BranchCountRow = Branch;
+
+/** Branches as every list shows them: the default first, then by name. */
+function defaultThenName(a: Branch, b: Branch): number {
+  return b.is_default - a.is_default || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 }
 
 /** A project shared with the user, with their role and the owner's name and avatar. */
@@ -41,37 +44,75 @@ export class ProjectsRepo {
     return db.selectFrom('versions').selectAll().where('branch_id', '=', branchId).execute();
   }
 
-  /** The projects the user owns ('Your Projects'), newest first. */
   /**
-   * The projects the user owns, most recently updated first; a page of `limit` after the
-   * project `after` (keyset on updated_at and id, served by the owner_id/updated_at index).
+   * The projects the user owns ('Your Projects'), most recently updated first, each with its
+   * branches: a page of `limit` after the project `after` (keyset on updated_at and id, served by
+   * the owner_id/updated_at index), joined to its branches in the same statement (each project's
+   * from the (project_id, name) index), so a page is one round trip whatever its size.
    */
-  listOwned(
+  async listOwned(
     userId: string,
     page: {
       limit?: number | undefined;
       after?: { updated_at: string; id: string } | undefined;
     } = {},
-  ): Promise<ProjectsTable[]> {
-    let query = this.db
+  ): Promise<{ project: ProjectsTable; branches: Branch[] }[]> {
+    let projects = this.db
       .selectFrom('projects')
-      .selectAll('projects')
-      .where('projects.owner_id', '=', userId)
-      .orderBy('projects.updated_at', 'desc')
-      .orderBy('projects.id');
+      .selectAll()
+      .where('owner_id', '=', userId)
+      .orderBy('updated_at', 'desc')
+      .orderBy('id');
     const { after } = page;
     if (after)
-      query = query.where((eb) =>
+      projects = projects.where((eb) =>
         eb.or([
-          eb('projects.updated_at', '<', after.updated_at),
-          eb.and([
-            eb('projects.updated_at', '=', after.updated_at),
-            eb('projects.id', '>', after.id),
-          ]),
+          eb('updated_at', '<', after.updated_at),
+          eb.and([eb('updated_at', '=', after.updated_at), eb('id', '>', after.id)]),
         ]),
       );
-    if (page.limit !== undefined) query = query.limit(page.limit);
-    return query.execute();
+    if (page.limit !== undefined) projects = projects.limit(page.limit);
+    const rows = await this.db
+      .selectFrom(projects.as('page'))
+      .leftJoin('branches as b', 'b.project_id', 'page.id')
+      .selectAll('page')
+      .select([
+        'b.id as branch_id',
+        'b.name as branch_name',
+        'b.is_default as branch_is_default',
+        'b.version_count as branch_version_count',
+        'b.created_at as branch_created_at',
+        'b.updated_at as branch_updated_at',
+      ])
+      .orderBy('page.updated_at', 'desc')
+      .orderBy('page.id')
+      .execute();
+    const out: { project: ProjectsTable; branches: Branch[] }[] = [];
+    for (const row of rows) {
+      const {
+        branch_id,
+        branch_name,
+        branch_is_default,
+        branch_version_count,
+        branch_created_at,
+        branch_updated_at,
+        ...project
+      } = row;
+      let last = out.at(-1);
+      if (last?.project.id !== project.id) out.push((last = { project, branches: [] }));
+      if (branch_id !== null)
+        last.branches.push({
+          id: branch_id,
+          project_id: project.id,
+          name: branch_name as string,
+          is_default: branch_is_default as number,
+          version_count: branch_version_count as number,
+          created_at: branch_created_at as string,
+          updated_at: branch_updated_at as string,
+        });
+    }
+    for (const { branches } of out) branches.sort(defaultThenName);
+    return out;
   }
 
   /**
@@ -132,9 +173,9 @@ export class ProjectsRepo {
   }
 
   /**
-   * Branches of these projects with their version counts: default first, then by name. Each
-   * count is read from the (branch_id, version_number) index, never from the wide version rows;
-   * the ids go in chunks well under SQLite's bound-variable limit.
+   * Branches of these projects with their version counts (the column the triggers on versions
+   * keep): default first, then by name; the ids go in chunks well under SQLite's bound-variable
+   * limit.
    */
   async branchesWithCounts(
     projectIds: string[],
@@ -145,25 +186,16 @@ export class ProjectsRepo {
       const chunk = projectIds.slice(i, i + ID_CHUNK);
       const found = await db
         .selectFrom('branches')
-        .selectAll('branches')
-        .select((eb) =>
-          eb
-            .selectFrom('versions')
-            .select(eb.fn.countAll<number>().as('n'))
-            .whereRef('versions.branch_id', '=', 'branches.id')
-            .as('version_count'),
-        )
-        .where('branches.project_id', 'in', chunk)
+        .selectAll()
+        .where('project_id', 'in', chunk)
         .execute();
-      for (const row of found) rows.push({ ...row, version_count: Number(row.version_count) });
+      for (const row of found) rows.push(row);
     }
-    return rows.sort(
-      (a, b) => b.is_default - a.is_default || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
-    );
+    return rows.sort(defaultThenName);
   }
 
   /** A branch by id (the caller's access was checked by the policy). */
-  findBranch(branchId: string, db: Executor = this.db): Promise<BranchesTable | undefined> {
+  findBranch(branchId: string, db: Executor = this.db): Promise<Branch | undefined> {
     return db.selectFrom('branches').selectAll().where('id', '=', branchId).executeTakeFirst();
   }
 
@@ -171,7 +203,7 @@ export class ProjectsRepo {
     projectId: string,
     name: string,
     db: Executor = this.db,
-  ): Promise<BranchesTable | undefined> {
+  ): Promise<Branch | undefined> {
     return db
       .selectFrom('branches')
       .selectAll()
@@ -180,7 +212,7 @@ export class ProjectsRepo {
       .executeTakeFirst();
   }
 
-  async insertBranch(row: BranchesTable, db: Executor = this.db): Promise<void> {
+  async insertBranch(row: NewBranch, db: Executor = this.db): Promise<void> {
     await db.insertInto('branches').values(row).execute();
   }
 

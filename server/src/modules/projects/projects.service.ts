@@ -7,7 +7,7 @@ import {
   type SharedProject,
 } from '@takes/contract';
 import type { Clock } from '../../clock';
-import type { BranchesTable, ProjectsTable, VersionsTable } from '../../db/schema';
+import type { Branch, ProjectsTable, VersionsTable } from '../../db/schema';
 import { Conflict, Invalid, NotFound } from '../../errors';
 import type { JobQueue } from '../../jobs/job-queue';
 import { ownedAudioKeys, queueCleanup } from '../audio';
@@ -57,9 +57,8 @@ export class ProjectsService {
       if (!found || found.owner_id !== userId) throw new Invalid(PROJECT_MESSAGES.unknownCursor);
       after = found;
     }
-    const projects = await this.repo.listOwned(userId, { limit: page.limit, after });
-    const branches = byProject(await this.repo.branchesWithCounts(projects.map((p) => p.id)));
-    return projects.map((p) => toProject(p, branches.get(p.id) ?? [], 'owner'));
+    const owned = await this.repo.listOwned(userId, { limit: page.limit, after });
+    return owned.map(({ project, branches }) => toProject(project, branches, 'owner'));
   }
 
   /** 'Shared with you': projects others own that the user is a member of, newest first. */
@@ -312,7 +311,7 @@ export class ProjectsService {
    * A branch by id, for the versions module once the access policy has let the caller in (inside
    * its transaction when given, to see a branch deleted meanwhile).
    */
-  branchById(branchId: string, db?: Executor): Promise<BranchesTable | undefined> {
+  branchById(branchId: string, db?: Executor): Promise<Branch | undefined> {
     return this.repo.findBranch(branchId, db);
   }
 

@@ -83,9 +83,10 @@ export class WorkspaceRepo {
    * indexes (migrations 0018, 0019) find the matches newest first and the walk stops at the 50th
    * the person may read (the owner is a column of the project; shared projects are few), so a
    * common word costs no more than a rare one; shorter words, and PostgreSQL (pg_trgm indexes),
-   * go through LIKE, planned with the word each time, where versions are first looked for among
-   * the instance's newest SEARCH_WALK_WINDOW (a common word stops there) and only otherwise among
-   * all matches (a rare word: the trigram index finds few). Projects come back most recently
+   * go through LIKE (names planned once from 3 characters, with the word each time below), where
+   * versions are first looked for among the instance's newest SEARCH_WALK_WINDOW (a common word
+   * stops there) and only otherwise among all matches, planned with the word (a rare word: the
+   * trigram index finds few). Projects come back most recently
    * updated first, branches by name, versions newest first.
    */
   async search(userId: string, q: string) {
@@ -95,6 +96,9 @@ export class WorkspaceRepo {
     if (dialectOf(this.db as unknown as Kysely<unknown>) === 'sqlite' && [...q].length >= 3)
       return this.searchIndexed(userId, q);
     const readable = readableProject(userId, 'p');
+    // From 3 characters the trigram indexes find the names, whatever the word: one plan, kept
+    // per connection. A shorter word has no trigram: planned with the word each time.
+    const planning = sql.raw([...q].length < 3 ? PLAN_EACH_TIME : '');
     const projects = await this.db
       .selectFrom('projects as p')
       .select(['p.id', 'p.name', 'p.description', 'p.updated_at'])
@@ -102,7 +106,7 @@ export class WorkspaceRepo {
       .where(readable)
       .orderBy('p.updated_at', 'desc')
       .limit(50)
-      .modifyEnd(sql.raw(PLAN_EACH_TIME))
+      .modifyEnd(planning)
       .execute();
     const branches = await this.db
       .selectFrom('branches')
@@ -112,40 +116,41 @@ export class WorkspaceRepo {
       .where(readable)
       .orderBy('branches.name')
       .limit(50)
-      .modifyEnd(sql.raw(PLAN_EACH_TIME))
+      .modifyEnd(planning)
       .execute();
     const matches = sql<boolean>`(${like('v.message')} or ${like('v.tags')})`;
     // A common word: its 50 newest readable matches are among the instance's newest versions,
-    // found by walking those (index on created_at) instead of sorting every match.
-    const walked = await sql<{ id: string }>`select v.id from (
+    // found by walking those (index on created_at) instead of sorting every match; the hits'
+    // rows come in the same statement, joined from the walk (so the walk drives the plan).
+    const walk = sql<{ id: string; created_at: string }>`(select v.id, v.created_at from (
         select id, project_id, message, tags, created_at from versions
         order by created_at desc, id desc limit ${SEARCH_WALK_WINDOW}) as v
       where ${matches} and ${readableProjectOf(this.db, userId, 'v.project_id')}
       order by v.created_at desc, v.id desc
-      limit 50`.execute(this.db);
-    const versions = await this.db
-      .selectFrom('versions')
+      limit 50)`;
+    let versions = await this.db
+      .selectFrom(walk.as('w'))
+      .innerJoin('versions', 'versions.id', 'w.id')
       .innerJoin('projects', 'projects.id', 'versions.project_id')
       .innerJoin('branches', 'branches.id', 'versions.branch_id')
       .select(VERSION_HIT_COLUMNS)
-      .$if(walked.rows.length === 50, (query) =>
-        query.where(
-          'versions.id',
-          'in',
-          walked.rows.map((row) => row.id),
-        ),
-      )
-      .$if(walked.rows.length < 50, (query) =>
-        query
-          .where((eb) => eb.or([like('versions.message'), like('versions.tags')]))
-          .where(readableProject(userId, 'projects'))
-          // Few matches or many: the trigram index or a walk, chosen by the pattern.
-          .modifyEnd(sql.raw(PLAN_EACH_TIME)),
-      )
-      .orderBy('versions.created_at', 'desc')
-      .orderBy('versions.id', 'desc')
-      .limit(50)
+      .orderBy('w.created_at', 'desc')
+      .orderBy('w.id', 'desc')
       .execute();
+    if (versions.length < 50)
+      versions = await this.db
+        .selectFrom('versions')
+        .innerJoin('projects', 'projects.id', 'versions.project_id')
+        .innerJoin('branches', 'branches.id', 'versions.branch_id')
+        .select(VERSION_HIT_COLUMNS)
+        .where((eb) => eb.or([like('versions.message'), like('versions.tags')]))
+        .where(readableProject(userId, 'projects'))
+        // Few matches or many: the trigram index or a walk, chosen by the pattern.
+        .orderBy('versions.created_at', 'desc')
+        .orderBy('versions.id', 'desc')
+        .limit(50)
+        .modifyEnd(sql.raw(PLAN_EACH_TIME))
+        .execute();
     return { projects, branches, versions };
   }
 

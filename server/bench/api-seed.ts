@@ -12,7 +12,7 @@ import type {
   CommentsTable,
   Database,
   LinksTable,
-  ProjectsTable,
+  NewProject,
   UsersTable,
   VersionsTable,
 } from '../src/db/schema';
@@ -97,7 +97,7 @@ export async function seedAccount(
 ): Promise<{ projectIds: string[]; versionIds: string[] }> {
   const base = Date.parse('2025-01-01T00:00:00.000Z');
   const at = (n: number) => new Date(base + n * 60_000).toISOString();
-  const projects: ProjectsTable[] = [];
+  const projects: NewProject[] = [];
   const branches: NewBranch[] = [];
   for (let p = 0; p < sizes.projects; p++) {
     const id = randomUUID();

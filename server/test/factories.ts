@@ -10,7 +10,7 @@ import type {
   Branch,
   Database,
   MemberRole,
-  ProjectsTable,
+  ProjectRow,
   RepoBranchesTable,
   RepoCommitsTable,
   ReposTable,
@@ -112,10 +112,10 @@ export async function buildRepo(
 export async function buildProject(
   db: Kysely<Database>,
   ownerId: string,
-  overrides: Partial<ProjectsTable> = {},
-): Promise<{ project: ProjectsTable; branch: Branch }> {
+  overrides: Partial<ProjectRow> = {},
+): Promise<{ project: ProjectRow; branch: Branch }> {
   const now = overrides.created_at ?? new Date().toISOString();
-  const project: ProjectsTable = {
+  const project: ProjectRow = {
     id: randomUUID(),
     owner_id: ownerId,
     name: `Project ${randomUUID().slice(0, 8)}`,
@@ -124,6 +124,8 @@ export async function buildProject(
     listed: 0,
     created_at: now,
     updated_at: now,
+    // Its default branch, below.
+    branch_count: 1,
     ...overrides,
   };
   const branch: Branch = {
@@ -135,7 +137,8 @@ export async function buildProject(
     updated_at: now,
     version_count: 0,
   };
-  await db.insertInto('projects').values(project).execute();
+  const { branch_count: _count, ...projectRow } = project;
+  await db.insertInto('projects').values(projectRow).execute();
   const { version_count: _kept, ...row } = branch;
   await db.insertInto('branches').values(row).execute();
   return { project, branch };

@@ -152,6 +152,8 @@ export interface ProjectsTable {
   listed: number;
   created_at: string;
   updated_at: string;
+  /** How many branches the project has; kept by triggers on branches (migration 0024). */
+  branch_count: Generated<number>;
 }
 
 export interface BranchesTable {
@@ -164,6 +166,10 @@ export interface BranchesTable {
   /** How many versions the branch has; kept by triggers on versions (migration 0024). */
   version_count: Generated<number>;
 }
+
+/** A project row as read, and as written (the count is the triggers'). */
+export type ProjectRow = Selectable<ProjectsTable>;
+export type NewProject = Insertable<ProjectsTable>;
 
 /** A branch row as read, and as written (the count is the triggers'). */
 export type Branch = Selectable<BranchesTable>;

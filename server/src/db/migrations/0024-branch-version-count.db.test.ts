@@ -30,7 +30,24 @@ describe('migration 0024-branch-version-count', () => {
     return new Map(rows.map((row) => [row.id, { kept: row.kept, counted: Number(row.counted) }]));
   }
 
-  it('counts the versions branches already had', async () => {
+  /** A project's kept branch count beside its branches counted. */
+  async function branchCountOf(db: TestDatabase['db'], projectId: string) {
+    const row = await db
+      .selectFrom('projects')
+      .select((eb) => [
+        'projects.branch_count as kept',
+        eb
+          .selectFrom('branches')
+          .select(eb.fn.countAll<number>().as('n'))
+          .whereRef('branches.project_id', '=', 'projects.id')
+          .as('counted'),
+      ])
+      .where('projects.id', '=', projectId)
+      .executeTakeFirstOrThrow();
+    return { kept: row.kept, counted: Number(row.counted) };
+  }
+
+  it('counts the versions branches, and the branches projects, already had', async () => {
     database = await createTestDatabase();
     const migrator = await migratorOf(database.db);
     expect((await migrator.migrateTo('0024-branch-version-count')).error).toBeUndefined();
@@ -46,6 +63,7 @@ describe('migration 0024-branch-version-count', () => {
     const counts = await countsOf(database.db);
     expect(counts.get(branch.id)).toEqual({ kept: 3, counted: 3 });
     expect(counts.get(empty.branch.id)).toEqual({ kept: 0, counted: 0 });
+    expect(await branchCountOf(database.db, project.id)).toEqual({ kept: 1, counted: 1 });
   });
 
   it('keeps the count through inserts, deletes, moves, concurrent writers and cascades', async () => {
@@ -57,6 +75,7 @@ describe('migration 0024-branch-version-count', () => {
     const side = { ...main, id: crypto.randomUUID(), name: 'side', is_default: 0 };
     const { version_count: _count, ...sideRow } = side;
     await db.insertInto('branches').values(sideRow).execute();
+    expect(await branchCountOf(db, project.id)).toEqual({ kept: 2, counted: 2 });
     const onMain = { projectId: project.id, branchId: main.id };
 
     const made = [];
@@ -99,6 +118,7 @@ describe('migration 0024-branch-version-count', () => {
     // A branch deleted with its versions, then the project with the rest.
     await db.deleteFrom('branches').where('id', '=', side.id).execute();
     expect((await countsOf(db)).get(main.id)).toEqual({ kept: 14, counted: 14 });
+    expect(await branchCountOf(db, project.id)).toEqual({ kept: 1, counted: 1 });
     await db.deleteFrom('projects').where('id', '=', project.id).execute();
     expect(await countsOf(db)).toEqual(new Map());
   });

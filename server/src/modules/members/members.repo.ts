@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Database, InvitationsTable, MemberRole, ProjectsTable } from '../../db/schema';
+import type { Database, InvitationsTable, MemberRole, ProjectRow } from '../../db/schema';
 import { isUniqueViolation } from '../../db/unique-violation';
 
 /** A project or a repository: what members and invitations belong to. */
@@ -33,7 +33,7 @@ export interface InvitationRow extends InvitationsTable {
 
 /** The project as the projects module answers it: the row and its branches with counts. */
 export interface ProjectViewRow {
-  project: ProjectsTable;
+  project: ProjectRow;
   branches: {
     id: string;
     project_id: string;

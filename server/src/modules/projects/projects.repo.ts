@@ -1,7 +1,15 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Role } from '@takes/contract';
 import { projectRolesOf } from '../access';
-import type { Branch, Database, NewBranch, ProjectsTable, VersionsTable } from '../../db/schema';
+import type {
+  Branch,
+  Database,
+  NewBranch,
+  NewProject,
+  ProjectRow,
+  ProjectsTable,
+  VersionsTable,
+} from '../../db/schema';
 
 export type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -16,7 +24,7 @@ function defaultThenName(a: Branch, b: Branch): number {
 }
 
 /** A project shared with the user, with their role and the owner's name and avatar. */
-export interface SharedProjectRow extends ProjectsTable {
+export interface SharedProjectRow extends ProjectRow {
   role: Role;
   owner_user_name: string;
   owner_display_name: string | null;
@@ -56,7 +64,7 @@ export class ProjectsRepo {
       limit?: number | undefined;
       after?: { updated_at: string; id: string } | undefined;
     } = {},
-  ): Promise<{ project: ProjectsTable; branches: Branch[] }[]> {
+  ): Promise<{ project: ProjectRow; branches: Branch[] }[]> {
     let projects = this.db
       .selectFrom('projects')
       .selectAll()
@@ -87,7 +95,7 @@ export class ProjectsRepo {
       .orderBy('page.updated_at', 'desc')
       .orderBy('page.id')
       .execute();
-    const out: { project: ProjectsTable; branches: Branch[] }[] = [];
+    const out: { project: ProjectRow; branches: Branch[] }[] = [];
     for (const row of rows) {
       const {
         branch_id,
@@ -140,11 +148,11 @@ export class ProjectsRepo {
   }
 
   /** A project by id (the caller's access was checked by the policy). */
-  findProject(projectId: string, db: Executor = this.db): Promise<ProjectsTable | undefined> {
+  findProject(projectId: string, db: Executor = this.db): Promise<ProjectRow | undefined> {
     return db.selectFrom('projects').selectAll().where('id', '=', projectId).executeTakeFirst();
   }
 
-  async insertProject(row: ProjectsTable, db: Executor = this.db): Promise<void> {
+  async insertProject(row: NewProject, db: Executor = this.db): Promise<void> {
     await db.insertInto('projects').values(row).execute();
   }
 

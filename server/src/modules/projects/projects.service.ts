@@ -7,7 +7,7 @@ import {
   type SharedProject,
 } from '@takes/contract';
 import type { Clock } from '../../clock';
-import type { Branch, ProjectsTable, VersionsTable } from '../../db/schema';
+import type { Branch, ProjectRow, VersionsTable } from '../../db/schema';
 import { Conflict, Invalid, NotFound } from '../../errors';
 import type { JobQueue } from '../../jobs/job-queue';
 import { ownedAudioKeys, queueCleanup } from '../audio';
@@ -146,7 +146,7 @@ export class ProjectsService {
     let role: Role = 'owner';
     for (const action of actions)
       ({ role } = await this.deps.access.project(userId, projectId, action));
-    const changes: Partial<ProjectsTable> = { updated_at: this.now() };
+    const changes: Partial<ProjectRow> = { updated_at: this.now() };
     if (input.name !== undefined) changes.name = input.name;
     if (input.description !== undefined) changes.description = input.description || null;
     if (input.listed !== undefined) changes.listed = input.listed ? 1 : 0;
@@ -352,7 +352,7 @@ export function toBranch(row: BranchCountRow) {
   };
 }
 
-function toProject(row: ProjectsTable, branches: BranchCountRow[], role: Role): Project {
+function toProject(row: ProjectRow, branches: BranchCountRow[], role: Role): Project {
   return {
     id: row.id,
     name: row.name,

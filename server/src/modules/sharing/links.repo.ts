@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { Database, LinksTable, ProjectsTable } from '../../db/schema';
+import type { Database, LinksTable, ProjectRow } from '../../db/schema';
 
 /**
  * SQL for share links. Members' reads and writes go by id once the access policy let them in; a
@@ -89,7 +89,7 @@ export class LinksRepo {
   }
 
   /** The project a link points into. */
-  findProject(projectId: string): Promise<ProjectsTable | undefined> {
+  findProject(projectId: string): Promise<ProjectRow | undefined> {
     return this.db
       .selectFrom('projects')
       .selectAll()

@@ -7,7 +7,7 @@ import {
 } from '@takes/contract';
 import type { Clock } from '../../clock';
 import { AUTH_RATE_RULES, type RateLimiter } from '../../auth/rate-limiter';
-import type { LinksTable, ProjectsTable, VersionsTable } from '../../db/schema';
+import type { LinksTable, ProjectRow, VersionsTable } from '../../db/schema';
 import { Gone, NotFound, RateLimited } from '../../errors';
 import { parseJson, pickAudio, type Renditions, type StoredAudio } from '../audio';
 import { toVersion } from '../versions/version-view';
@@ -27,7 +27,7 @@ export function newShareHash(): string {
 export interface OpenedLink {
   link: LinksTable;
   version: VersionsTable;
-  project: ProjectsTable;
+  project: ProjectRow;
 }
 
 /** What the link's audio route may stream now, or why it may not yet. */
@@ -37,7 +37,7 @@ export type LinkAudio = { ready: true; audio: StoredAudio } | { ready: false };
 export interface VersionLookup {
   findWithProject(
     versionId: string,
-  ): Promise<{ version: VersionsTable; project: ProjectsTable } | undefined>;
+  ): Promise<{ version: VersionsTable; project: ProjectRow } | undefined>;
   findById(versionId: string): Promise<VersionsTable | undefined>;
 }
 

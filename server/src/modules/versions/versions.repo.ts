@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database, ProjectsTable, VersionsTable } from '../../db/schema';
+import type { Database, ProjectRow, VersionsTable } from '../../db/schema';
 import { projectRolesOf } from '../access';
 import type { ListedVersionRow } from './version-view';
 
@@ -24,7 +24,7 @@ export class VersionsRepo {
 
   async findWithProject(
     versionId: string,
-  ): Promise<{ version: VersionsTable; project: ProjectsTable } | undefined> {
+  ): Promise<{ version: VersionsTable; project: ProjectRow } | undefined> {
     const version = await this.find(versionId);
     if (!version) return undefined;
     const project = await this.db

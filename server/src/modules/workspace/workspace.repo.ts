@@ -42,11 +42,12 @@ export class WorkspaceRepo {
    */
   async stats(userId: string, since: string) {
     // One statement, each figure from an index. The person's own projects come by the
-    // (owner_id, updated_at) index; shared ones through project_members. A version is never newer
+    // (owner_id, updated_at) index; shared ones through project_members; branches are the
+    // projects' kept counts (migration 0024). A version is never newer
     // than its project's updated_at (creating one touches the project in the same transaction),
     // so only projects updated since `since` can hold recent versions: an account with a long
     // history costs what its last month costs.
-    const shared = sql`select p.id, p.updated_at from projects p
+    const shared = sql`select p.id, p.updated_at, p.branch_count from projects p
       join project_members pm on pm.project_id = p.id where pm.user_id = ${userId}`;
     const row = (
       await sql<{
@@ -60,10 +61,8 @@ export class WorkspaceRepo {
         (select max(m) from (
           select max(updated_at) as m from projects where owner_id = ${userId}
           union all select max(s.updated_at) from (${shared}) as s) as l) as last,
-        (select count(*) from branches b join projects p on p.id = b.project_id
-          where p.owner_id = ${userId})
-          + (select count(*) from branches b join (${shared}) as s on s.id = b.project_id)
-          as branches,
+        (select coalesce(sum(branch_count), 0) from projects where owner_id = ${userId})
+          + (select coalesce(sum(s.branch_count), 0) from (${shared}) as s) as branches,
         (select count(*) from versions where created_at >= ${since} and project_id in (
           select id from projects where owner_id = ${userId} and updated_at >= ${since}
           union all select s.id from (${shared}) as s where s.updated_at >= ${since})) as recent`.execute(

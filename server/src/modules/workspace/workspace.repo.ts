@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { dialectOf } from '../../db/dialect-sql';
 import { PLAN_EACH_TIME } from '../../db/pg-prepared';
 import type { Database, JobsTable } from '../../db/schema';
@@ -82,10 +82,10 @@ export class WorkspaceRepo {
    * indexes (migrations 0018, 0019) find the matches newest first and the walk stops at the 50th
    * the person may read (the owner is a column of the project; shared projects are few), so a
    * common word costs no more than a rare one; shorter words, and PostgreSQL (pg_trgm indexes),
-   * go through LIKE (names planned once from 3 characters, with the word each time below), where
-   * versions are first looked for among the instance's newest SEARCH_WALK_WINDOW (a common word
-   * stops there) and only otherwise among all matches, planned with the word (a rare word: the
-   * trigram index finds few). Projects come back most recently
+   * go through LIKE (from 3 characters on plans kept per connection, planned with the word each
+   * time below), where versions are first looked for among the instance's newest
+   * SEARCH_WALK_WINDOW (a common word stops there) and only otherwise among all matches (a rare
+   * word: the trigram index finds few). Projects come back most recently
    * updated first, branches by name, versions newest first.
    */
   async search(userId: string, q: string) {
@@ -136,21 +136,49 @@ export class WorkspaceRepo {
       .orderBy('w.created_at', 'desc')
       .orderBy('w.id', 'desc')
       .execute();
-    if (versions.length < 50)
-      versions = await this.db
+    if (versions.length < 50) versions = await this.allMatches(userId, q, like);
+    return { projects, branches, versions };
+  }
+
+  /**
+   * Every readable version matching `q`, newest first (50): what a word rare among the newest
+   * versions needs. From 3 characters the trigram indexes find the matches first (a
+   * materialized step, so the plan kept per connection is that one whatever the word); a
+   * shorter word is planned with the word each time.
+   */
+  private allMatches(userId: string, q: string, like: (column: string) => RawBuilder<boolean>) {
+    if ([...q].length < 3)
+      return this.db
         .selectFrom('versions')
         .innerJoin('projects', 'projects.id', 'versions.project_id')
         .innerJoin('branches', 'branches.id', 'versions.branch_id')
         .select(VERSION_HIT_COLUMNS)
         .where((eb) => eb.or([like('versions.message'), like('versions.tags')]))
         .where(readableProject(userId, 'projects'))
-        // Few matches or many: the trigram index or a walk, chosen by the pattern.
         .orderBy('versions.created_at', 'desc')
         .orderBy('versions.id', 'desc')
         .limit(50)
         .modifyEnd(sql.raw(PLAN_EACH_TIME))
         .execute();
-    return { projects, branches, versions };
+    return this.db
+      .with(
+        (cte) => cte('m').materialized(),
+        (db) =>
+          db
+            .selectFrom('versions')
+            .select('id')
+            .where((eb) => eb.or([like('versions.message'), like('versions.tags')])),
+      )
+      .selectFrom('m')
+      .innerJoin('versions', 'versions.id', 'm.id')
+      .innerJoin('projects', 'projects.id', 'versions.project_id')
+      .innerJoin('branches', 'branches.id', 'versions.branch_id')
+      .select(VERSION_HIT_COLUMNS)
+      .where(readableProject(userId, 'projects'))
+      .orderBy('versions.created_at', 'desc')
+      .orderBy('versions.id', 'desc')
+      .limit(50)
+      .execute();
   }
 
   /** SQLite's FTS5 search of `q` (3 characters or more); see `search`. */

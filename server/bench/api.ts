@@ -86,7 +86,7 @@ function load(url: string, cookie: string): Promise<autocannon.Result> {
 async function measure(url: string, cookie: string): Promise<Figures> {
   const one = await alone(url, cookie);
   if (wrk) {
-    const figures = runWrk(wrk, url, { connections, seconds, headers: { cookie } });
+    const figures = runWrk(wrk, url, { connections, seconds, headers: { cookie }, threads: 1 });
     return { alone: one.ms, bytes: one.bytes, ...figures };
   }
   const result = await load(url, cookie);

@@ -54,7 +54,13 @@ let scriptFile: string | undefined;
 export function runWrk(
   wrk: string,
   url: string,
-  options: { connections: number; seconds: number; headers?: Record<string, string> },
+  options: {
+    connections: number;
+    seconds: number;
+    headers?: Record<string, string>;
+    /** wrk threads: 2 unless given. */
+    threads?: number;
+  },
 ): WrkFigures {
   if (!scriptFile) {
     scriptFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'takes-wrk-')), 'done.lua');
@@ -64,7 +70,7 @@ export function runWrk(
     '-H',
     `${name}: ${value}`,
   ]);
-  const threads = Math.min(2, options.connections);
+  const threads = options.threads ?? Math.min(2, options.connections);
   const run = spawnSync(
     wrk,
     [

@@ -35,6 +35,7 @@ import {
   cpuSeconds,
   freePort,
   median,
+  productionNodeFlags,
   serverEntry,
   signUp,
   sleep,
@@ -352,12 +353,12 @@ function startServer(port: number, env: NodeJS.ProcessEnv): Promise<RunningServe
   );
 }
 
-/** `node server/dist/main.js worker`, resolved once it has registered its heartbeat. */
+/** `node server/dist/main.js worker` (with `npm start`'s Node flags, as `npm run worker`), resolved once it has registered its heartbeat. */
 async function startWorker(
   env: NodeJS.ProcessEnv,
   database: DatabaseHandle,
 ): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [serverEntry, 'worker'], {
+  const child = spawn(process.execPath, [...productionNodeFlags(), serverEntry, 'worker'], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { ORIGIN } from './api';
+import { ORIGIN, eventually } from './api';
 import { createTestApp, type TestApp, type TestAppOptions } from './test-app';
 
 /** A tus client reduced to its requests, against a listening test app. */
@@ -50,4 +50,17 @@ export function filesUnder(dir: string): string[] {
     .readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
     .map((entry) => path.join(entry.parentPath, entry.name));
+}
+
+/** Starts the app's job worker and waits until the version's processing has completed. */
+export async function processed(t: TestApp, versionId: string): Promise<void> {
+  await t.deps.jobs.startWorking();
+  await eventually(async () => {
+    const version = await t.deps.database.db
+      .selectFrom('versions')
+      .select('status')
+      .where('id', '=', versionId)
+      .executeTakeFirstOrThrow();
+    return version.status === 'completed';
+  });
 }

@@ -3,12 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_MESSAGES } from '@takes/contract';
-import { eventually } from '../../../test/api';
 import { makeAudio } from '../../../test/audio-fixtures';
 import { buildProject, buildUser, type BuiltUser } from '../../../test/factories';
 import { startLoopbackS3, type LoopbackS3 } from '../../../test/s3-server';
 import { TestClock, type TestApp } from '../../../test/test-app';
-import { listening, tus } from '../../../test/tus-client';
+import { listening, processed, tus } from '../../../test/tus-client';
 import { S3ObjectStore } from '../../storage/s3';
 import { createTusStore } from './tus-store';
 
@@ -102,15 +101,7 @@ describe('resumable uploads (tus) with their parts in the bucket (s3rver on loop
     expect(openMultipartUploads()).toEqual([]);
     expect((await client.head(url)).status).toBe(404);
 
-    await t.deps.jobs.startWorking();
-    await eventually(async () => {
-      const processed = await t.deps.database.db
-        .selectFrom('versions')
-        .select('status')
-        .where('id', '=', versionId)
-        .executeTakeFirstOrThrow();
-      return processed.status === 'completed';
-    }, 30_000);
+    await processed(t, versionId);
   }, 90_000);
 
   it('refuses a file that is not audio when it finishes, and leaves nothing in the bucket', async () => {

@@ -7,7 +7,7 @@ import { ORIGIN, eventually } from '../../../test/api';
 import { makeAudio } from '../../../test/audio-fixtures';
 import { buildMember, buildProject, buildUser, type BuiltUser } from '../../../test/factories';
 import { TestClock, type TestApp } from '../../../test/test-app';
-import { filesUnder, listening, tus } from '../../../test/tus-client';
+import { filesUnder, listening, processed, tus } from '../../../test/tus-client';
 
 describe('resumable uploads (tus) on the local store', () => {
   let dir: string;
@@ -85,15 +85,7 @@ describe('resumable uploads (tus) on the local store', () => {
     expect(filesUnder(tusDir())).toEqual([]);
     expect((await client.head(url)).status).toBe(404);
 
-    await t.deps.jobs.startWorking();
-    await eventually(async () => {
-      const processed = await t.deps.database.db
-        .selectFrom('versions')
-        .select('status')
-        .where('id', '=', versionId)
-        .executeTakeFirstOrThrow();
-      return processed.status === 'completed';
-    });
+    await processed(t, versionId);
   }, 60_000);
 
   it('refuses an Upload-Length over 500 MB at create, before any byte', async () => {

@@ -14,6 +14,7 @@ import {
   type ObjectStore,
 } from './object-store';
 import { S3ObjectStore } from './s3';
+import { putFileHashed } from './scratch-file';
 import { UrlSigner } from './url-signer';
 
 interface StoreFixture {
@@ -184,6 +185,37 @@ describe.each(implementations)('object store: %s', (_name, makeFixture) => {
         'client went away',
       );
       expect(await store.list('')).toEqual([]);
+    }));
+
+  it('stores a file from disk with its SHA-256 from one read (putFileHashed)', () =>
+    withStore(async ({ store }) => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'takes-hashed-'));
+      try {
+        // Over several 1 MiB read chunks, and not a whole number of them.
+        const data = randomBytes(3 * 1024 * 1024 + 12_345);
+        const file = path.join(dir, 'high.mp3');
+        fs.writeFileSync(file, data);
+        const stored = await putFileHashed(store, 'renditions/ab/high.mp3', file, {
+          contentType: 'audio/mpeg',
+        });
+        expect(stored).toEqual({
+          size: data.length,
+          sha256: createHash('sha256').update(data).digest('hex'),
+        });
+        const got = await store.get('renditions/ab/high.mp3');
+        expect(Buffer.compare(await buffer(got.body), data)).toBe(0);
+
+        // Over the limit: refused, nothing stored; a missing file: its own error, nothing stored.
+        await expect(
+          putFileHashed(store, 'renditions/ab/low.mp3', file, { maxBytes: 1024 * 1024 }),
+        ).rejects.toBeInstanceOf(ObjectTooLargeError);
+        await expect(
+          putFileHashed(store, 'renditions/ab/low.mp3', path.join(dir, 'gone.mp3'), {}),
+        ).rejects.toMatchObject({ code: 'ENOENT' });
+        expect((await store.list('')).map((o) => o.key)).toEqual(['renditions/ab/high.mp3']);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
     }));
 
   it('overwrites an existing key in one step', () =>

@@ -2,10 +2,10 @@ import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { PassThrough, Transform, type Readable } from 'node:stream';
+import { PassThrough, Transform, pipeline as chain, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ByteCounter } from './byte-limit';
-import { ObjectTooLargeError } from './object-store';
+import { ObjectTooLargeError, type ObjectStore, type PutOptions } from './object-store';
 
 /** How many leading bytes are kept for sniffing the file's type by its content. */
 export const SNIFF_BYTES = 64;
@@ -115,9 +115,25 @@ export function isTooLarge(error: unknown): boolean {
   );
 }
 
-/** SHA-256 (hex) of a file on disk, read as a stream. */
-export async function hashFile(file: string): Promise<string> {
+/**
+ * Stores a file from disk under `key` and answers its SHA-256 (hex) too, from one read of the
+ * file in 1 MiB chunks: the hash is taken as the bytes pass to the store.
+ */
+export async function putFileHashed(
+  store: ObjectStore,
+  key: string,
+  file: string,
+  options: PutOptions,
+): Promise<{ size: number; sha256: string }> {
   const hash = createHash('sha256');
-  await pipeline(fs.createReadStream(file), hash);
-  return hash.digest('hex');
+  const hashing = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      hash.update(chunk);
+      done(null, chunk);
+    },
+  });
+  // An error on either side destroys both; the store sees it through `hashing`.
+  const body = chain(fs.createReadStream(file, { highWaterMark: 1 << 20 }), hashing, () => {});
+  const { size } = await store.put(key, body, options);
+  return { size, sha256: hash.digest('hex') };
 }

@@ -22,7 +22,7 @@ import {
 } from '../../media/audio';
 import { MediaTimeoutError, MediaToolError, type MediaRunner } from '../../media/runner';
 import type { ObjectStore } from '../../storage/object-store';
-import { hashFile } from '../../storage/scratch-file';
+import { putFileHashed } from '../../storage/scratch-file';
 import { AudioRepo, type AudioTable } from './audio.repo';
 import { parseJson, type Renditions, type WaveformInfo } from './audio-view';
 import { storageKeys } from './storage-keys';
@@ -136,8 +136,7 @@ export async function processAudio(
       });
       const key = storageKeys.rendition(versionId, quality);
       // Its content hash is its ETag: renditions of every version share a file name.
-      const sha256 = await hashFile(out);
-      const { size } = await deps.storage.put(key, fs.createReadStream(out), {
+      const { size, sha256 } = await putFileHashed(deps.storage, key, out, {
         contentType: 'audio/mpeg',
         maxBytes,
       });
@@ -179,11 +178,12 @@ export async function processAudio(
     const saveLoudness = (loudness: Loudness) => save({ loudness: JSON.stringify(loudness) });
     const sampleRate = known.sampleRate ?? 44_100;
 
-    // The work is three single-threaded processes. With two or more cores all three run at once,
-    // cut into shares as even as they go: the 320k encode; the 128k encode, whose decode also
-    // feeds the waveform peaks; the loudness meter (shortest: it finishes first and leaves its core
-    // to the other two). At one priority the kernel shares two cores among the three evenly, so
-    // the two encodes finish together, near the floor of the whole work spread over both cores.
+    // The work is three single-threaded processes. With two or more cores all three run at once:
+    // the 320k encode; the 128k encode; the loudness meter, whose decode also feeds the waveform
+    // peaks (the shortest share, so the peaks' extra work lands where there is room: it still
+    // finishes first and leaves its core to the two encodes). At one priority the kernel shares two cores among the three evenly, so the
+    // two encodes finish together, near the floor of the whole work spread over both cores. With
+    // one core they run in turn, the peaks taken from the 128k encode's decode.
     // The priority is below the server's own requests (niceness above 0): listeners and pages stay
     // quick while uploads are processed, and the encodes use whatever the requests leave.
     if (estimated) {
@@ -196,12 +196,14 @@ export async function processAudio(
       await saveLoudness(loudness);
       await together([rendition('high', MEDIA_NICENESS), rendition('standard', MEDIA_NICENESS)]);
     } else if (os.availableParallelism() > 1) {
-      const peaks = new PeakFolder(sampleRate);
       await together([
         rendition('high', MEDIA_NICENESS),
-        rendition('standard', MEDIA_NICENESS, peaks).then(() => savePeaks(peaks.result())),
-        measureLoudness(deps.media, source, { ...options, niceness: MEDIA_NICENESS }).then(
-          saveLoudness,
+        rendition('standard', MEDIA_NICENESS),
+        analyse(deps.media, source, sampleRate, { ...options, niceness: MEDIA_NICENESS }).then(
+          async ({ peaks, loudness }) => {
+            await savePeaks(peaks);
+            await saveLoudness(loudness);
+          },
         ),
       ]);
     } else {

@@ -64,6 +64,10 @@ describe('redactUrl', () => {
     ['/x?flag&token', '/x?flag&token'],
     ['/share/abc?x=1', '/share/[redacted]?x=1'],
     ['/invite/Tok3n_secret', '/invite/[redacted]'],
+    ['/api/versions/0b9e/stream?quality=high', '/api/versions/0b9e/stream?quality=high'],
+    ['/x?a=%25&b=1', '/x?a=%25&b=1'],
+    ['/x?to+ken=a&%73ig=b', '/x?to+ken=a&%73ig=[redacted]'],
+    ['/api/links/hash/Abc123/comments?page=2', '/api/links/hash/[redacted]/comments?page=2'],
   ])('%s → %s', (url, shown) => {
     expect(redactUrl(url)).toBe(shown);
   });

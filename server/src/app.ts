@@ -137,6 +137,7 @@ export async function buildApp(
       uploads: services.uploads,
       storage: deps.storage,
       requireUser,
+      sessions: authService,
       signedDownloads: deps.storage.kind === 's3',
     }),
   );

@@ -22,6 +22,13 @@ export type VersionAudioRow = ProjectPlace & {
   status: VersionStatus;
 };
 
+/** A cookie session's row with a version's audio place for its user (all null: no such version). */
+export type SessionAudioRow = {
+  user_id: string;
+  email: string;
+  expires_at: string | Date;
+} & { [K in keyof VersionAudioRow]: VersionAudioRow[K] | null };
+
 export interface RepoPlace {
   repo_id: string;
   owner_id: string;
@@ -95,6 +102,51 @@ export class AccessRepo {
   }
 
   private versionAudioPlace: CompiledOnce<[string, string], VersionAudioRow> | undefined;
+
+  /**
+   * A cookie session with its user and, for that user, `versionAudio` of a version: one statement
+   * for a player's Range request, which otherwise reads the session and then the version. No row:
+   * no such session. A row without `version_id`: no such version.
+   */
+  sessionVersionAudio(token: string, versionId: string): Promise<SessionAudioRow | undefined> {
+    this.sessionAudioPlace ??= new CompiledOnce(
+      this.db as unknown as Kysely<never>,
+      2,
+      (t: string, v: string) =>
+        this.db
+          .selectFrom('sessions')
+          .innerJoin('users', 'users.id', 'sessions.user_id')
+          .leftJoin('versions', (j) => j.on('versions.id', '=', v))
+          .leftJoin('projects', 'projects.id', 'versions.project_id')
+          .leftJoin('project_members', (j) =>
+            j
+              .onRef('project_members.project_id', '=', 'projects.id')
+              .onRef('project_members.user_id', '=', 'sessions.user_id'),
+          )
+          .select([
+            'sessions.user_id',
+            'users.email',
+            'sessions.expires_at',
+            'versions.id as version_id',
+            'versions.branch_id',
+            'projects.id as project_id',
+            'projects.owner_id',
+            'projects.is_private',
+            sql<Role | null>`case when projects.owner_id = sessions.user_id then 'owner' else project_members.role end`.as(
+              'role',
+            ),
+            'versions.renditions',
+            'versions.original_key',
+            'versions.original_format',
+            'versions.original_size',
+            'versions.status',
+          ])
+          .where('sessions.token', '=', t),
+    );
+    return this.sessionAudioPlace.executeTakeFirst(token, versionId);
+  }
+
+  private sessionAudioPlace: CompiledOnce<[string, string], SessionAudioRow> | undefined;
 
   private versionQuery(userId: string, versionId: string) {
     return this.db

@@ -1,6 +1,12 @@
 import { ACTIONS, MEMBER_MESSAGES, roleAtLeast, type Action, type Role } from '@takes/contract';
 import { Forbidden, NotFound } from '../../errors';
-import type { AccessRepo, ProjectPlace, RepoPlace } from './access.repo';
+import type {
+  AccessRepo,
+  ProjectPlace,
+  RepoPlace,
+  SessionAudioRow,
+  VersionAudioRow,
+} from './access.repo';
 
 /** A yes from the policy: where the object is and the caller's role there. */
 export interface ProjectGrant {
@@ -83,7 +89,21 @@ export class AccessPolicy {
 
   /** As `version`, with the columns that say which audio to stream (one query). */
   async versionAudio(userId: string, versionId: string, action: Action) {
-    const place = allow(await this.repo.versionAudio(userId, versionId), action, NOT_FOUND.version);
+    return this.versionAudioOf(await this.repo.versionAudio(userId, versionId), action);
+  }
+
+  /**
+   * A cookie session and `versionAudio` for its user, read in one statement (see
+   * AccessRepo.sessionVersionAudio): the caller judges the session first, then asks
+   * `versionAudioOf` about the version.
+   */
+  sessionVersionAudio(token: string, versionId: string): Promise<SessionAudioRow | undefined> {
+    return this.repo.sessionVersionAudio(token, versionId);
+  }
+
+  /** The policy's answer for a version's audio place read by `versionAudio` or `sessionVersionAudio`. */
+  versionAudioOf(found: VersionAudioRow | SessionAudioRow | undefined, action: Action) {
+    const place = allow(isVersionAudio(found) ? found : undefined, action, NOT_FOUND.version);
     return {
       grant: {
         ...projectGrant(place),
@@ -179,6 +199,13 @@ function allow<P extends { role: Role | null }>(
   const needed = ACTIONS[action];
   if (!roleAtLeast(place.role, needed)) throw new Forbidden(MEMBER_MESSAGES.needRole(needed));
   return place as P & { role: Role };
+}
+
+/** A place row that names a version (a session's row names none when the version is missing). */
+function isVersionAudio(
+  found: VersionAudioRow | SessionAudioRow | undefined,
+): found is VersionAudioRow {
+  return found?.version_id != null;
 }
 
 function projectGrant(place: ProjectPlace & { role: Role }): ProjectGrant {

@@ -100,12 +100,34 @@ export class AuthService {
    * Revocation takes effect at once: the row is read on every request, nothing is cached.
    */
   async sessionFromCookies(cookies: string | null): Promise<AuthenticatedUser | null | undefined> {
+    const token = this.cookieSessionToken(cookies);
+    if (token === null || token === undefined) return token;
+    const row = await this.deps.repo.sessionWithUser(token);
+    if (!row) return null;
+    return this.liveCookieSession(token, row);
+  }
+
+  /**
+   * The session token of a request's cookies when the one-query path can judge it: null for no
+   * session cookie or a bad signature (signed out), undefined for what better-auth handles itself
+   * ('don't remember me').
+   */
+  cookieSessionToken(cookies: string | null): string | null | undefined {
     const token = signedCookieValue(cookies, this.sessionCookie, this.deps.secret);
     if (token === null || token === false) return null;
     if (cookieValue(cookies, `${this.sessionCookie.replace('session_token', 'dont_remember')}`))
       return undefined;
-    const row = await this.deps.repo.sessionWithUser(token);
-    if (!row) return null;
+    return token;
+  }
+
+  /**
+   * The signed-in user of a session row read with its token, or undefined when better-auth must
+   * see the session (expired: it removes it; a day old: it renews it).
+   */
+  liveCookieSession(
+    token: string,
+    row: { user_id: string; email: string; expires_at: string | Date },
+  ): AuthenticatedUser | undefined {
     const expiresAt = new Date(row.expires_at).getTime();
     const now = Date.now();
     if (!(expiresAt > now)) return undefined;

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
+import type { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEMBER_MESSAGES } from '@takes/contract';
 import { api } from '../../../test/api';
@@ -195,6 +196,61 @@ describe('versions and uploads: what each role may do', () => {
       .where('user_id', '=', people.viewer.id)
       .execute();
     expect((await as('viewer').get('/api/versions/recent')).json()).toEqual([]);
+  });
+
+  it("reads a Range request's cookie session and version in one statement, with the guard's answers", async () => {
+    const { version, people, as } = await team();
+    const db = t.deps.database.db;
+    const url = `/api/versions/${version.id}/stream?quality=standard`;
+    const range = { range: 'bytes=0-99' };
+    // Statements of the compiled-once queries (the session, the access checks) go through here.
+    const statements: string[] = [];
+    const executeQuery = db.executeQuery.bind(db);
+    db.executeQuery = ((query: CompiledQuery) => {
+      statements.push(query.sql);
+      return executeQuery(query);
+    }) as typeof db.executeQuery;
+    try {
+      const played = await as('viewer').get(url, range);
+      expect(played.statusCode, played.body).toBe(206);
+      expect(statements).toHaveLength(1);
+      expect(statements[0]).toMatch(/from "sessions".*join "versions"/s);
+
+      // A missing version (signed in): 404; a stranger: 404; a forged cookie: 401.
+      expectError(
+        await as('viewer').get(`/api/versions/${version.id.replace(/.$/, '0')}0/stream`, range),
+        404,
+        'Version not found',
+      );
+      expectError(await as('stranger').get(url, range), 404, 'Version not found');
+      const forged = people.viewer.cookie.replace(
+        /session_token=(.)/,
+        (_m, c: string) => `session_token=${c === 'a' ? 'b' : 'a'}`,
+      );
+      expectError(await api(t, forged).get(url, range), 401, 'Not authenticated');
+
+      // A session due for renewal goes to better-auth (which renews it) and still plays.
+      const DAY = 24 * 60 * 60 * 1000;
+      await db
+        .updateTable('sessions')
+        .set({ expires_at: new Date(Date.now() + 28 * DAY).toISOString() })
+        .where('user_id', '=', people.commenter.id)
+        .execute();
+      const renewed = await as('commenter').get(url, range);
+      expect(renewed.statusCode, renewed.body).toBe(206);
+      const row = await db
+        .selectFrom('sessions')
+        .select('expires_at')
+        .where('user_id', '=', people.commenter.id)
+        .executeTakeFirstOrThrow();
+      expect(new Date(row.expires_at).getTime()).toBeGreaterThan(Date.now() + 29 * DAY);
+
+      // Signed out (the session row gone): the next Range request is refused.
+      await db.deleteFrom('sessions').where('user_id', '=', people.viewer.id).execute();
+      expectError(await as('viewer').get(url, range), 401, 'Not authenticated');
+    } finally {
+      db.executeQuery = executeQuery;
+    }
   });
 
   it("refuses a removed member's next Range request on an open stream (no cached grant)", async () => {

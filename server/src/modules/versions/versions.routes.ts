@@ -1,12 +1,14 @@
 import multipart from '@fastify/multipart';
-import type { FastifyPluginAsync, preHandlerAsyncHookHandler } from 'fastify';
-import { endpoints, MAX_UPLOAD_BYTES } from '@takes/contract';
-import { userOf } from '../../auth/guard';
+import type { FastifyPluginAsync } from 'fastify';
+import { AUTH_MESSAGES, endpoints, MAX_UPLOAD_BYTES } from '@takes/contract';
+import { plainCookie, userOf, type AuthGuard } from '../../auth/guard';
+import { Unauthenticated } from '../../errors';
 import { HttpError } from '../../http/errors';
 import { holdsNul, NUL_MESSAGE } from '../../http/nul-characters';
 import { route } from '../../http/route';
 import { redirectToSigned, sendObject, sendStoredAudio } from '../../http/send-object';
 import type { ObjectStore } from '../../storage/object-store';
+import type { AuthService } from '../auth/auth.service';
 import type { ReceivedFile, UploadFields, UploadService } from './upload.service';
 import type { VersionsService } from './versions.service';
 
@@ -27,7 +29,9 @@ export const versionRoutes =
     versions: VersionsService;
     uploads: UploadService;
     storage: ObjectStore;
-    requireUser: preHandlerAsyncHookHandler;
+    requireUser: AuthGuard;
+    /** The cookie-session checks of the one-statement path of audio requests. */
+    sessions: Pick<AuthService, 'cookieSessionToken' | 'liveCookieSession'>;
     signedDownloads: boolean;
   }): FastifyPluginAsync =>
   async (app) => {
@@ -93,14 +97,33 @@ export const versionRoutes =
     route(app, api.getVersionQualities, {}, (request) =>
       versions.qualities(userOf(request).id, request.params.versionId),
     );
-    route(app, api.streamVersion, {}, async (request, reply) => {
-      const audio = await versions.audio(
-        userOf(request).id,
-        request.params.versionId,
-        request.query.quality,
-      );
-      return sendStoredAudio(request, reply, deps.storage, audio);
-    });
+    // A player's Range requests: a plain cookie session is read in the same statement as the
+    // version (the guard lets these through to here); anything else goes through the guard.
+    route(
+      app,
+      api.streamVersion,
+      { config: { sessionInHandler: true } },
+      async (request, reply) => {
+        const { versionId } = request.params;
+        const { quality } = request.query;
+        const cookie = request.user ? undefined : plainCookie(request);
+        const token = cookie === undefined ? undefined : deps.sessions.cookieSessionToken(cookie);
+        if (token) {
+          const found = await versions.audioForSession(token, versionId, quality, (row) =>
+            deps.sessions.liveCookieSession(token, row),
+          );
+          if (found === null) throw new Unauthenticated(AUTH_MESSAGES.notAuthenticated);
+          if (found) {
+            request.user = found.user;
+            return sendStoredAudio(request, reply, deps.storage, found.audio);
+          }
+        }
+        // A bearer token, 'don't remember me', a session to renew or none: the guard's whole check.
+        await deps.requireUser.full(request);
+        const audio = await versions.audio(userOf(request).id, versionId, quality);
+        return sendStoredAudio(request, reply, deps.storage, audio);
+      },
+    );
     route(app, api.getVersionPeaks, {}, async (request, reply) => {
       const key = await versions.peaksKey(userOf(request).id, request.params.versionId);
       return sendObject(reply, deps.storage, key, undefined, { contentType: 'application/json' });

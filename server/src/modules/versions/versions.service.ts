@@ -228,6 +228,28 @@ export class VersionsService {
     );
   }
 
+  /**
+   * `audio` for a cookie session's token, the session read in the same statement as the version
+   * (a player's Range requests come here). `live` judges the session row: undefined when it is
+   * one better-auth must see first (expired, or due for renewal). Answers null when the token
+   * names no session, undefined when `live` said so; the caller then authenticates the usual way.
+   */
+  async audioForSession<U>(
+    token: string,
+    versionId: string,
+    quality: Quality,
+    live: (row: { user_id: string; email: string; expires_at: string | Date }) => U | undefined,
+  ): Promise<{ user: U; audio: StoredAudio } | null | undefined> {
+    const row = await this.deps.access.sessionVersionAudio(token, versionId);
+    if (!row) return null;
+    const user = live(row);
+    if (user === undefined) return undefined;
+    return {
+      user,
+      audio: pickAudio(this.deps.access.versionAudioOf(row, 'listen').audio, quality),
+    };
+  }
+
   /** The original, named after its project: the project name, a dash, the first 8 characters of the version id, its extension. */
   async download(userId: string, versionId: string): Promise<StoredAudio & { fileName: string }> {
     await this.deps.access.version(userId, versionId, 'download');

@@ -3,8 +3,12 @@ import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { commitCommand } from './commands/commit.js';
 import { loginCommand, logoutCommand, whoamiCommand } from './commands/login.js';
-import { logCommand, pullCommand } from './commands/log.js';
+import { linkRegisterCommand, linkUnregisterCommand } from './commands/link.js';
+import { logCommand } from './commands/log.js';
+import { openCommand } from './commands/open.js';
+import { pullCommand } from './commands/pull.js';
 import { repoCreateCommand, repoListCommand } from './commands/repo.js';
+import { watchCommand } from './commands/watch.js';
 import { Context } from './context.js';
 import { configDir, CredentialStore, resolveServer } from './credentials.js';
 import { CliError, UsageError } from './errors.js';
@@ -21,6 +25,10 @@ const COMMANDS = [
   commitCommand,
   logCommand,
   pullCommand,
+  linkRegisterCommand,
+  linkUnregisterCommand,
+  openCommand,
+  watchCommand,
 ];
 
 /** @type {OptionsConfig} */
@@ -34,7 +42,7 @@ const GENERAL_USAGE = `Usage: takes COMMAND [options]
 The command-line client for Takes.
 
 Commands:
-${COMMANDS.map((c) => `  ${c.name.padEnd(13)} ${c.summary}`).join('\n')}
+${COMMANDS.map((c) => `  ${c.name.padEnd(15)} ${c.summary}`).join('\n')}
 
 Options for every command:
   --server URL  the Takes server (else $TAKES_SERVER, the last one signed in to,
@@ -171,7 +179,7 @@ function groupUsage(group, commands) {
   return `Usage: takes ${group} COMMAND
 
 Commands:
-${commands.map((c) => `  ${c.name.padEnd(13)} ${c.summary}`).join('\n')}`;
+${commands.map((c) => `  ${c.name.padEnd(15)} ${c.summary}`).join('\n')}`;
 }
 
 function version() {

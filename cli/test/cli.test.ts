@@ -153,10 +153,41 @@ describe('takes, before signing in', () => {
   });
 });
 
+describe('the takes package a server offers', () => {
+  it('installs with npm from /downloads/takes-cli.tgz, with nothing to fetch from a registry', async () => {
+    const prefix = scratchDir('npm-global');
+    const url = `${server.url}/downloads/takes-cli.tgz`;
+    // The registry is pointed at a closed port: the package must need nothing from it.
+    const closed = await freePort();
+    execFileSync(
+      'npm',
+      ['install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', '--loglevel=error', url],
+      {
+        env: {
+          PATH: process.env.PATH,
+          HOME: prefix,
+          npm_config_cache: path.join(prefix, 'cache'),
+          npm_config_registry: `http://127.0.0.1:${closed}/`,
+        },
+        stdio: 'pipe',
+      },
+    );
+    const installed = path.join(prefix, 'bin', 'takes');
+    const pkg = JSON.parse(
+      fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
+    ) as {
+      version: string;
+    };
+    expect(execFileSync(installed, ['--version'], { encoding: 'utf8' })).toBe(`${pkg.version}\n`);
+    const help = execFileSync(installed, ['--help'], { encoding: 'utf8' });
+    for (const command of ['login', 'commit', 'watch', 'pull', 'open', 'link register'])
+      expect(help).toContain(`  ${command} `);
+  });
+});
+
 describe('takes login, the browser way', () => {
-  it('accepts the whole takes://auth-callback address pasted from the browser', async () => {
-    // What the /desktop-auth page does for a signed-in person: approve, then hand over the code.
-    const address = 'desktop-user@example.com';
+  /** What the /desktop-auth page does for a signed-in person: approve, then hand over the code. */
+  async function approveInBrowser(address: string) {
     const post = (urlPath: string, body: unknown, cookie?: string) =>
       fetch(`${server.url}${urlPath}`, {
         method: 'POST',
@@ -176,6 +207,39 @@ describe('takes login, the browser way', () => {
       .join('; ');
     const approved = await post('/api/desktop/approve', undefined, cookie);
     const { code: oneTime } = (await approved.json()) as { code: string };
+    return { cookie, oneTime };
+  }
+
+  it('completes by itself when the browser returns to takes:// (takes open hands the code over)', async () => {
+    const address = 'desktop-return@example.com';
+    const { oneTime } = await approveInBrowser(address);
+    const dir = scratchDir('desktop-return');
+    let opened: ReturnType<typeof takes> | undefined;
+    const result = await takes(['login', '--server', server.url], {
+      configDir: dir,
+      onStderr(stderr) {
+        if (opened || !stderr.includes('Paste the code shown after approval:')) return;
+        // What the operating system runs for the takes:// link the browser was sent to.
+        opened = takes(['open', `takes://auth-callback?code=${encodeURIComponent(oneTime)}`], {
+          configDir: dir,
+        });
+      },
+    });
+    expect(opened).toBeDefined();
+    expect(await opened).toMatchObject({ code: 0 });
+    expect(result.stderr).toContain('Sign-in approved in the browser.');
+    expect(result).toMatchObject({
+      code: 0,
+      stdout: `Signed in as ${address} on ${server.url}\n`,
+    });
+    // The hand-over point is gone with the login.
+    expect(fs.existsSync(path.join(dir, 'pending-login.json'))).toBe(false);
+    expect(readCredentials(dir)).toMatchObject({ server: server.url, email: address });
+  });
+
+  it('accepts the whole takes://auth-callback address pasted from the browser', async () => {
+    const address = 'desktop-user@example.com';
+    const { cookie, oneTime } = await approveInBrowser(address);
 
     const dir = scratchDir('desktop');
     let answered = false;
@@ -297,10 +361,20 @@ describe('takes, signed in', () => {
     );
   });
 
-  it('prints the desktop pull link', async () => {
-    const result = await run(['pull', '--repo', 'NIGHT DRIVE']);
-    expect(result.code).toBe(0);
-    expect(result.stdout).toBe(`takes://pull?repo=${repoId}&branch=main\n`);
+  it('pulls the default branch into DIR/REPO/BRANCH (as the desktop pull link does)', async () => {
+    const dir = scratchDir('pull');
+    const result = await run(['pull', '--repo', 'NIGHT DRIVE', '--dir', dir]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/\n2 downloaded, 0 already up to date\n$/);
+    const folder = path.join(dir, 'Night Drive', 'main');
+    const names = [`${shas[0]} First take.wav`, `${shas[1]} Second take.wav`];
+    expect(fs.readdirSync(folder).sort()).toEqual(['.takes-pull.json', ...names].sort());
+    for (const [index, name] of names.entries()) {
+      const uploaded = fs.readFileSync(path.join(workDir, `take-${index + 1}.wav`));
+      expect(fs.readFileSync(path.join(folder, name)).equals(uploaded)).toBe(true);
+    }
+    const { repo } = await api<{ repo: { pull_url: string } }>(`/api/repos/${repoId}`);
+    expect(repo.pull_url).toBe(`takes://pull?repo=${repoId}&branch=main`);
   });
 
   it('names a repository it cannot find', async () => {

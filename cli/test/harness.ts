@@ -31,7 +31,12 @@ export async function freePort(from = 18400, to = 18499): Promise<number> {
 
 export interface RunningServer {
   url: string;
+  /** Stops the server for good and removes its data folder. */
   stop(): Promise<void>;
+  /** Stops the server process (an outage), keeping its port and data folder. */
+  halt(): Promise<void>;
+  /** Starts the server again on the same port and data folder (after halt). */
+  restart(): Promise<void>;
 }
 
 /** The built server (`node server/dist/main.js serve`) on a fresh data directory. */
@@ -46,39 +51,55 @@ export async function startServer(smtpUrl: string): Promise<RunningServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const dataDir = tempDir('data');
-  const child = spawn(process.execPath, [serverMain, 'serve'], {
-    // Its own directory, so a developer's .env is not picked up.
-    cwd: dataDir,
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      NODE_ENV: 'test',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: url,
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      TRUST_PROXY: '127.0.0.1',
-      SMTP_URL: smtpUrl,
-      JOB_CONCURRENCY: '1',
-      ...(process.env.FFMPEG_PATH ? { FFMPEG_PATH: process.env.FFMPEG_PATH } : {}),
-      ...(process.env.FFPROBE_PATH ? { FFPROBE_PATH: process.env.FFPROBE_PATH } : {}),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let log = '';
-  child.stdout.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  await waitForHealth(url, child, () => log);
+  const launch = async (): Promise<ChildProcess> => {
+    const child = spawn(process.execPath, [serverMain, 'serve'], {
+      // Its own directory, so a developer's .env is not picked up.
+      cwd: dataDir,
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        NODE_ENV: 'test',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        PUBLIC_URL: url,
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'warn',
+        TRUST_PROXY: '127.0.0.1',
+        SMTP_URL: smtpUrl,
+        JOB_CONCURRENCY: '1',
+        ...(process.env.FFMPEG_PATH ? { FFMPEG_PATH: process.env.FFMPEG_PATH } : {}),
+        ...(process.env.FFPROBE_PATH ? { FFPROBE_PATH: process.env.FFPROBE_PATH } : {}),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let log = '';
+    child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    await waitForHealth(url, child, () => log);
+    return child;
+  };
+  const halt = async (running: ChildProcess | undefined) => {
+    if (running && running.exitCode === null && running.signalCode === null) {
+      const exited = new Promise((resolve) => running.once('exit', resolve));
+      running.kill('SIGTERM');
+      await exited;
+    }
+  };
+  let child: ChildProcess | undefined = await launch();
   return {
     url,
     async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await exited;
-      }
+      await halt(child);
+      child = undefined;
       fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+    async halt() {
+      await halt(child);
+      child = undefined;
+    },
+    async restart() {
+      await halt(child);
+      child = await launch();
     },
   };
 }
@@ -136,12 +157,104 @@ export function takes(args: string[], options: RunOptions): Promise<RunResult> {
   });
 }
 
-/** A WAV file of a 440 Hz tone (16-bit mono PCM), written without ffmpeg. */
-export function writeWav(file: string, seconds: number, sampleRate = 22_050): string {
+/** A `takes` process left running (`takes watch`), its output read as it comes. */
+export interface TakesProcess {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves when `pattern` is in the stream's output; fails after `timeoutMs` or if it exits. */
+  waitFor(stream: 'stdout' | 'stderr', pattern: RegExp | string, timeoutMs?: number): Promise<void>;
+  /** Its exit, with everything it printed. */
+  exited: Promise<RunResult>;
+}
+
+/** Starts `takes ARGS` as its own process without waiting for it to end. */
+export function startTakes(args: string[], options: RunOptions): TakesProcess {
+  const child = spawn(process.execPath, [takesBin, ...args], {
+    env: {
+      PATH: process.env.PATH,
+      HOME: options.configDir,
+      TAKES_CONFIG_DIR: options.configDir,
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output = { stdout: '', stderr: '' };
+  let closed = false;
+  const listeners = new Set<() => void>();
+  const changed = () => {
+    for (const listener of listeners) listener();
+  };
+  child.stdout.on('data', (chunk: Buffer) => {
+    output.stdout += chunk.toString();
+    changed();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    output.stderr += chunk.toString();
+    changed();
+  });
+  const exited = new Promise<RunResult>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => {
+      closed = true;
+      resolve({ code, stdout: output.stdout, stderr: output.stderr });
+      changed();
+    });
+  });
+  return {
+    child,
+    stdout: () => output.stdout,
+    stderr: () => output.stderr,
+    exited,
+    waitFor(stream, pattern, timeoutMs = 30_000) {
+      const found = () =>
+        typeof pattern === 'string'
+          ? output[stream].includes(pattern)
+          : pattern.test(output[stream]);
+      return new Promise<void>((resolve, reject) => {
+        const check = () => {
+          if (found()) return done();
+          if (closed) done(new Error(`takes exited before printing ${String(pattern)}`));
+        };
+        const timer = setTimeout(
+          () => done(new Error(`no ${String(pattern)} on ${stream} in ${timeoutMs} ms`)),
+          timeoutMs,
+        );
+        const done = (error?: Error) => {
+          clearTimeout(timer);
+          listeners.delete(check);
+          if (!error) return resolve();
+          reject(
+            new Error(`${error.message}\nstdout:\n${output.stdout}\nstderr:\n${output.stderr}`),
+          );
+        };
+        listeners.add(check);
+        check();
+      });
+    },
+  };
+}
+
+/** A WAV file of a tone (16-bit mono PCM), written without ffmpeg. */
+export function writeWav(
+  file: string,
+  seconds: number,
+  sampleRate = 22_050,
+  frequency = 440,
+): string {
+  fs.writeFileSync(file, wavBytes(seconds, sampleRate, frequency));
+  return file;
+}
+
+/** The bytes of a WAV file of a tone (16-bit mono PCM); another frequency, other bytes. */
+export function wavBytes(seconds: number, sampleRate = 22_050, frequency = 440): Buffer {
   const samples = Math.round(seconds * sampleRate);
   const data = Buffer.alloc(samples * 2);
   for (let i = 0; i < samples; i++) {
-    data.writeInt16LE(Math.round(Math.sin((2 * Math.PI * 440 * i) / sampleRate) * 12_000), i * 2);
+    data.writeInt16LE(
+      Math.round(Math.sin((2 * Math.PI * frequency * i) / sampleRate) * 12_000),
+      i * 2,
+    );
   }
   const header = Buffer.alloc(44);
   header.write('RIFF', 0, 'ascii');
@@ -157,6 +270,5 @@ export function writeWav(file: string, seconds: number, sampleRate = 22_050): st
   header.writeUInt16LE(16, 34);
   header.write('data', 36, 'ascii');
   header.writeUInt32LE(data.length, 40);
-  fs.writeFileSync(file, Buffer.concat([header, data]));
-  return file;
+  return Buffer.concat([header, data]);
 }

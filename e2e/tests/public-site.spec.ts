@@ -240,4 +240,19 @@ test('the download page reports a missing installer in red', async ({ page }) =>
   await expect(error).toBeVisible();
   await expect(error).toHaveClass(/text-red-600/);
   await expect(page.getByRole('button', { name: /macOS/ })).toBeEnabled();
+
+  // Instead, the takes CLI this server offers as one npm package, and how to use it.
+  await expect(
+    page.getByRole('heading', { name: 'Use the takes command-line tool instead' }),
+  ).toBeVisible();
+  const origin = new URL(page.url()).origin;
+  await expect(
+    page.getByText(`npm install -g ${origin}/downloads/takes-cli.tgz`, { exact: true }),
+  ).toBeVisible();
+  await expect(page.getByText('takes link register', { exact: true })).toBeVisible();
+  const tarball = await page.request.get(`${origin}/downloads/takes-cli.tgz`);
+  expect(tarball.status()).toBe(200);
+  expect(tarball.headers()['content-type']).toBe('application/gzip');
+  // A gzip stream (the npm package built by cli/build.mjs).
+  expect([...(await tarball.body()).subarray(0, 2)]).toEqual([0x1f, 0x8b]);
 });

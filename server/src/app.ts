@@ -16,6 +16,7 @@ import { redactUrl, serializeRequest } from './http/log-redaction';
 import { registerNulGuard } from './http/nul-characters';
 import { registerOpenApi } from './http/openapi';
 import { presignedOrigin, registerSecurityHeaders } from './http/security';
+import { registerCliPackage } from './http/cli-package';
 import { registerSpa } from './http/spa';
 import { storageRoutes } from './http/storage.routes';
 import { registerIdleTimeout, serverTimeoutOptions } from './http/timeouts';
@@ -202,6 +203,7 @@ export async function buildApp(
   await app.register(healthRoutes({ service: services.health, auth: authService, admins }));
   await app.register(storageRoutes(deps));
 
+  registerCliPackage(app, deps.config.cliPackageFile);
   await registerSpa(app, deps.config.webDistDir, {
     indexableProject: (projectId) => services.publicProjects.indexable(projectId),
   });

@@ -101,6 +101,7 @@ const envSchema = z.object({
   ADMIN_EMAILS: emailList.optional(),
   MAIL_FROM: z.string().trim().min(3).default('Takes <no-reply@takes.localhost>'),
   WEB_DIST_DIR: z.string().trim().min(1).optional(),
+  CLI_PACKAGE_FILE: z.string().trim().min(1).optional(),
   BLOG_DIR: z.string().trim().min(1).optional(),
   DESKTOP_RELEASES_FILE: z.string().trim().min(1).optional(),
   DESKTOP_DOWNLOAD_URL_MAC: httpUrl.optional(),
@@ -182,6 +183,8 @@ export interface Config {
   media: { ffmpegPath: string | undefined; ffprobePath: string | undefined; timeoutMs: number };
   mail: { smtpUrl: string | undefined; from: string; toLog: boolean };
   webDistDir: string;
+  /** The takes CLI as one npm package (cli/build.mjs), offered at /downloads/takes-cli.tgz. */
+  cliPackageFile: string;
   blogDir: string;
   desktopDownloads: {
     /** A JSON file { mac?: {url, version?}, win?: …, linux?: … }, read on each request. */
@@ -210,6 +213,7 @@ const serverDir = path.dirname(fileURLToPath(import.meta.url));
 // Both server/src/config.ts and the bundled server/dist/main.js sit one level below server/.
 const defaultWebDist = path.resolve(serverDir, '..', '..', 'web', 'dist');
 const defaultBlogDir = path.resolve(serverDir, '..', '..', 'content', 'blog');
+const defaultCliPackage = path.resolve(serverDir, '..', '..', 'cli', 'dist', 'takes-cli.tgz');
 
 /** Reads and validates the environment. Throws ConfigError with one line naming the variable. */
 export function loadConfig(rawEnv: RawEnv): Config {
@@ -309,6 +313,7 @@ export function loadConfig(rawEnv: RawEnv): Config {
     },
     mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, toLog: env.MAIL_TO_LOG },
     webDistDir: path.resolve(env.WEB_DIST_DIR ?? defaultWebDist),
+    cliPackageFile: path.resolve(env.CLI_PACKAGE_FILE ?? defaultCliPackage),
     blogDir: path.resolve(env.BLOG_DIR ?? defaultBlogDir),
     desktopDownloads: {
       releasesFile: env.DESKTOP_RELEASES_FILE ? path.resolve(env.DESKTOP_RELEASES_FILE) : undefined,

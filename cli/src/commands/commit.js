@@ -3,11 +3,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { endpoints } from '@takes/contract/runtime';
 import { CliError } from '../errors.js';
-import { formatBytes, shortSha } from '../format.js';
-import { createProgress } from '../progress.js';
+import { shortSha } from '../format.js';
+import { publishBounce } from '../publish.js';
 import { resolveRepo } from '../repos.js';
-import { configDir } from '../credentials.js';
-import { ResumableFile } from '../resumable.js';
 import { requiredOption, stringOption } from './command.js';
 
 /** @import { Command } from './command.js' */
@@ -80,58 +78,29 @@ Options:
     const filename = path.basename(file);
     const contentType =
       AUDIO_TYPES[path.extname(filename).toLowerCase()] ?? 'application/octet-stream';
-    const progress = createProgress(ctx.stderr, `Uploading ${filename}`, size);
-    const upload = new ResumableFile({
-      api,
-      server: ctx.server,
-      configDir: configDir(ctx.env),
-      file,
-      size,
-      metadata: {},
-      onProgress: (sent) => progress.update(sent),
-      onResume: (offset) =>
-        ctx.note(
-          `Resuming the upload of ${filename} at ${formatBytes(offset)} of ${formatBytes(size)}`,
-        ),
-    });
-    // The same command run again after a failed upload: its commit was made, and the bytes the
-    // server already has are not sent again.
-    const wanted = { kind: 'bounce', repoId: repo.id, branch, message };
-    const [earlier] = await upload.previous(wanted);
-    let commitSha = earlier?.metadata.commitSha;
-    if (earlier && commitSha) {
-      upload.resumeFrom(earlier);
-      ctx.print(`[${earlier.metadata.commitBranch ?? branch} ${shortSha(commitSha)}] ${message}`);
-    } else {
-      const { commit } = await api.call(endpoints.repos.createRepoCommit, {
-        params: { id: repo.id },
-        body: { branch, message },
-      });
-      ctx.print(`[${commit.branch} ${shortSha(commit.sha)}] ${commit.message ?? message}`);
-      commitSha = commit.sha;
-      upload.setMetadata({
-        ...wanted,
-        commitSha,
-        commitBranch: commit.branch,
-        filename,
-        filetype: contentType,
-        ...(title ? { title } : {}),
-      });
-    }
-    progress.update(0);
+    /** @type {string | undefined} */
+    let commitSha;
     try {
-      const bounce = /** @type {{ id: string; title: string; status: string }} */ (
-        await upload.send()
-      );
+      const { bounce } = await publishBounce(ctx, api, {
+        repoId: repo.id,
+        branch,
+        message,
+        file,
+        size,
+        contentType,
+        title,
+        onCommit: (commit) => {
+          commitSha = commit.sha;
+          ctx.print(`[${commit.branch} ${shortSha(commit.sha)}] ${commit.message}`);
+        },
+      });
       ctx.print(`Published bounce "${bounce.title}" ${bounce.id} (${bounce.status})`);
     } catch (error) {
-      if (!(error instanceof CliError)) throw error;
+      if (!(error instanceof CliError) || commitSha === undefined) throw error;
       throw new CliError(
         `${error.message}. Commit ${shortSha(commitSha)} was made without the bounce.`,
         { status: error.status },
       );
-    } finally {
-      progress.finish();
     }
   },
 };

@@ -85,26 +85,3 @@ Options:
     }
   },
 };
-
-/** @type {Command} */
-export const pullCommand = {
-  name: 'pull',
-  summary: 'Print the link that opens a repository in Takes Desktop',
-  usage: `Usage: takes pull --repo REPO
-
-Prints the desktop deep link (takes://pull?…) that opens REPO in Takes Desktop and pulls it.
-
-Options:
-  --repo REPO  repository name or id`,
-  options: { repo: { type: 'string' } },
-  async run(ctx, { values }) {
-    const repoRef = requiredOption(
-      pullCommand,
-      values,
-      'repo',
-      'A repository is required (--repo)',
-    );
-    const repo = await resolveRepo(ctx.api(), repoRef);
-    ctx.print(repo.pull_url);
-  },
-};

@@ -2,8 +2,10 @@
 import { hostname } from 'node:os';
 import { endpoints } from '@takes/contract/runtime';
 import { credentialsFrom } from '../api.js';
+import { configDir } from '../credentials.js';
 import { CliError } from '../errors.js';
 import { callServer, resultOf, serverClient } from '../http.js';
+import { awaitAuthCode } from '../pending-login.js';
 import { ask } from '../prompt.js';
 
 /** @import { DesktopTokenPair, SessionResponse } from '@takes/contract' */
@@ -18,7 +20,9 @@ export const loginCommand = {
 
 Signs in to a Takes server and saves the credentials for the other commands.
 
-  takes login                  open the address shown, approve, paste the code shown
+  takes login                  open the address shown and approve: when the browser
+                               returns to takes:// (see \`takes link register\`), the
+                               sign-in completes by itself; else paste the code shown
                                (or the whole takes://auth-callback address)
   takes login --email ADDRESS  a 6-digit code is emailed to you; enter it when asked
 
@@ -81,10 +85,26 @@ Prints the signed-in account and server.`,
 async function signInWithBrowser(ctx, given) {
   let answer = given;
   if (answer === undefined) {
-    ctx.note(
-      `Open this address in your browser and approve the sign-in: ${ctx.server}/desktop-auth`,
-    );
-    answer = await ask('Paste the code shown after approval:');
+    // Either way in: the browser's return to takes:// (the handler `takes link register` set up
+    // runs `takes open`, which hands the code over here), or the code pasted.
+    const pending = await awaitAuthCode(configDir(ctx.env));
+    const pasted = new AbortController();
+    try {
+      ctx.note(
+        `Open this address in your browser and approve the sign-in: ${ctx.server}/desktop-auth`,
+      );
+      ctx.note('Takes continues here by itself once the browser returns to the desktop.');
+      answer = await Promise.race([
+        pending.code.then((code) => {
+          ctx.note('Sign-in approved in the browser.');
+          return code;
+        }),
+        ask('Paste the code shown after approval:', { signal: pasted.signal }),
+      ]);
+    } finally {
+      pasted.abort();
+      await pending.close();
+    }
   }
   const code = codeFromAnswer(answer);
   if (!code) throw new CliError('No code was entered.');

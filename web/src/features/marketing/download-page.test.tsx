@@ -75,6 +75,35 @@ describe('DownloadPage', () => {
     expect(buttons().some((button) => button.disabled)).toBe(false);
   });
 
+  it('shows how to use the takes CLI from this server when no installer is configured', async () => {
+    fetchMock.mockResolvedValueOnce(
+      new Response(JSON.stringify({ error: 'no_url' }), { status: 404 }),
+    );
+    renderPage();
+    expect(screen.queryByText('Use the takes command-line tool instead')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: /Linux/ }));
+    expect(await screen.findByText('Use the takes command-line tool instead')).toBeTruthy();
+    const origin = window.location.origin;
+    const commands = Array.from(document.querySelectorAll('code')).map((c) => c.textContent);
+    expect(commands).toEqual(
+      expect.arrayContaining([
+        `npm install -g ${origin}/downloads/takes-cli.tgz`,
+        `npx --yes --package ${origin}/downloads/takes-cli.tgz takes --help`,
+        `takes login --server ${origin}`,
+        'takes link register',
+        'takes watch ~/Music/Bounces --repo "Night Drive"',
+      ]),
+    );
+  });
+
+  it('keeps the CLI instructions for a missing installer only', async () => {
+    fetchMock.mockResolvedValueOnce(new Response('', { status: 500 }));
+    renderPage();
+    fireEvent.click(screen.getByRole('button', { name: /Linux/ }));
+    await screen.findByText('failed');
+    expect(screen.queryByText('Use the takes command-line tool instead')).toBeNull();
+  });
+
   it("shows 'failed' when the server answers an error without a message", async () => {
     fetchMock.mockResolvedValueOnce(new Response('', { status: 500 }));
     renderPage();

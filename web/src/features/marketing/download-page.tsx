@@ -110,6 +110,10 @@ export function DownloadPage() {
         )}
       </div>
 
+      {state.kind === 'failed' && state.error === 'no_url' && (
+        <CliInstructions origin={window.location.origin} />
+      )}
+
       <Section title="After installing">
         <p>
           Open Takes Desktop and choose to sign in. It opens Takes in your browser, where you
@@ -124,5 +128,45 @@ export function DownloadPage() {
         </p>
       </Section>
     </PageShell>
+  );
+}
+
+const commandClass =
+  'block overflow-x-auto rounded-md bg-zinc-100 px-3 py-2 font-mono text-sm text-zinc-800 dark:bg-zinc-900 dark:text-zinc-200';
+
+/**
+ * What a visitor of an instance without installers can use today: the takes CLI, which this
+ * server offers as one npm package (no registry needed), as the desktop companion.
+ */
+function CliInstructions({ origin }: { origin: string }) {
+  const packageUrl = `${origin}/downloads/takes-cli.tgz`;
+  return (
+    <Section title="Use the takes command-line tool instead">
+      <p>
+        It signs in through your browser, publishes every bounce your DAW exports and opens the Pull
+        links of this site. It needs Node.js 20 or later.
+      </p>
+      <ol className="list-decimal space-y-3 pl-5">
+        <li>
+          Install it from this server:
+          <code className={commandClass}>npm install -g {packageUrl}</code>
+          or run it without installing: <code>npx --yes --package {packageUrl} takes --help</code>
+        </li>
+        <li>
+          Sign in (your browser opens this site to approve):
+          <code className={commandClass}>takes login --server {origin}</code>
+        </li>
+        <li>
+          Let this site&apos;s Pull buttons and sign-in links open it:
+          <code className={commandClass}>takes link register</code>
+        </li>
+        <li>
+          Publish every bounce you export to a repository as it appears:
+          <code className={commandClass}>
+            takes watch ~/Music/Bounces --repo &quot;Night Drive&quot;
+          </code>
+        </li>
+      </ol>
+    </Section>
   );
 }

@@ -38,6 +38,7 @@ import { notificationRoutes } from './modules/notifications/notifications.routes
 import { exportRoutes } from './modules/exports/exports.routes';
 import { profileRoutes } from './modules/profiles/profiles.routes';
 import { projectRoutes } from './modules/projects/projects.routes';
+import { collectionRoutes } from './modules/collections/collections.routes';
 import { publicRoutes } from './modules/public/public.routes';
 import { resumableUploadRoutes } from './modules/uploads/resumable-uploads.routes';
 import { versionRoutes } from './modules/versions/versions.routes';
@@ -132,6 +133,7 @@ export async function buildApp(
   );
 
   await app.register(projectRoutes({ service: services.projects, requireUser }));
+  await app.register(collectionRoutes({ service: services.collections, requireUser }));
   await app.register(
     versionRoutes({
       versions: services.versions,

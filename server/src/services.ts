@@ -13,6 +13,8 @@ import { DesktopTokensRepo } from './modules/auth/desktop-tokens.repo';
 import { DesktopTokensService } from './modules/auth/desktop-tokens.service';
 import { MagicCodeService } from './modules/auth/magic-code.service';
 import { MagicCodesRepo } from './modules/auth/magic-codes.repo';
+import { CollectionsRepo } from './modules/collections/collections.repo';
+import { CollectionsService } from './modules/collections/collections.service';
 import { CommentsRepo } from './modules/comments/comments.repo';
 import { CommentsService } from './modules/comments/comments.service';
 import { ReviewRepo, ReviewService } from './modules/review';
@@ -210,6 +212,8 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     limiter,
     activity,
   });
+  // A person's own collections of takes from any project they may listen to.
+  const collections = new CollectionsService({ access, repo: new CollectionsRepo(db), clock });
   // Public projects' read-only pages, for anyone (the policy says whether a project is Public).
   const publicProjects = new PublicService({ access, repo: new PublicRepo(db) });
 
@@ -284,6 +288,7 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     publish,
     resumable,
     sharing,
+    collections,
     review,
     comments,
     members,

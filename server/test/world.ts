@@ -65,6 +65,7 @@ export function defaultParams(w: World, withShareKey: boolean): Record<string, s
     linkId: w.link.id,
     hash: withShareKey ? w.link.hash : 'wrong-key-' + randomUUID().slice(0, 8),
     id: w.repo.id,
+    itemId: randomUUID(),
     bounceId: w.repo.bounceId,
     sha: w.repo.sha,
     invitationId: w.invitation.id,

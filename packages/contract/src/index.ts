@@ -9,6 +9,7 @@ export * from './public';
 export * from './sharing';
 export * from './review';
 export * from './repos';
+export * from './collections';
 export * from './site';
 export * from './demo';
 export * from './profiles';

@@ -767,6 +767,56 @@ export const routes = {
       body: 'none',
     } as RouteOf<Endpoints['audioGit']['listRepositories']>,
   },
+  collections: {
+    addCollectionItem: {
+      name: 'addCollectionItem',
+      method: 'POST',
+      path: '/api/collections/:id/items',
+      body: 'json',
+    } as RouteOf<Endpoints['collections']['addCollectionItem']>,
+    createCollection: {
+      name: 'createCollection',
+      method: 'POST',
+      path: '/api/collections',
+      body: 'json',
+    } as RouteOf<Endpoints['collections']['createCollection']>,
+    deleteCollection: {
+      name: 'deleteCollection',
+      method: 'DELETE',
+      path: '/api/collections/:id',
+      body: 'none',
+    } as RouteOf<Endpoints['collections']['deleteCollection']>,
+    getCollection: {
+      name: 'getCollection',
+      method: 'GET',
+      path: '/api/collections/:id',
+      body: 'none',
+    } as RouteOf<Endpoints['collections']['getCollection']>,
+    listCollections: {
+      name: 'listCollections',
+      method: 'GET',
+      path: '/api/collections',
+      body: 'none',
+    } as RouteOf<Endpoints['collections']['listCollections']>,
+    removeCollectionItem: {
+      name: 'removeCollectionItem',
+      method: 'DELETE',
+      path: '/api/collections/:id/items/:itemId',
+      body: 'none',
+    } as RouteOf<Endpoints['collections']['removeCollectionItem']>,
+    reorderCollection: {
+      name: 'reorderCollection',
+      method: 'PUT',
+      path: '/api/collections/:id/order',
+      body: 'json',
+    } as RouteOf<Endpoints['collections']['reorderCollection']>,
+    updateCollection: {
+      name: 'updateCollection',
+      method: 'PATCH',
+      path: '/api/collections/:id',
+      body: 'json',
+    } as RouteOf<Endpoints['collections']['updateCollection']>,
+  },
   workspace: {
     getDebugReport: {
       name: 'getDebugReport',

@@ -521,7 +521,31 @@ export interface VersionPreviewsTable {
   duration: number | null;
 }
 
+/** A person's own ordered list of takes (migration 0025). */
+export interface CollectionsTable {
+  id: string;
+  owner_id: string;
+  name: string;
+  description: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One entry of a collection: a pinned version, or the newest processed version of a branch. */
+export interface CollectionItemsTable {
+  id: string;
+  collection_id: string;
+  /** Order key within the collection; the API numbers items 0..n-1 in this order. */
+  position: number;
+  version_id: string | null;
+  branch_id: string | null;
+  added_by: string;
+  created_at: string;
+}
+
 export interface Database {
+  collections: CollectionsTable;
+  collection_items: CollectionItemsTable;
   version_previews: VersionPreviewsTable;
   resumable_uploads: ResumableUploadsTable;
   search_versions: SearchVersionsTable;

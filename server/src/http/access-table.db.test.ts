@@ -172,6 +172,28 @@ const TABLE: Record<string, Row> = {
   viewInvitation: { expect: everyone(410), call: () => ({ body: { token: 'x'.repeat(43) } }) },
   acceptInvitation: { expect: signedIn(410), call: () => ({ body: { token: 'x'.repeat(43) } }) },
 
+  // ---- collections: the caller's own (another person's, or none, is not found) ----
+  listCollections: { expect: signedIn(200) },
+  createCollection: { expect: signedIn(201), call: () => ({ body: { name: 'Mixes' } }) },
+  getCollection: { expect: signedIn(404), call: () => ({ params: { id: randomUUID() } }) },
+  updateCollection: {
+    expect: signedIn(404),
+    call: () => ({ params: { id: randomUUID() }, body: { name: 'Renamed' } }),
+  },
+  deleteCollection: { expect: signedIn(404), call: () => ({ params: { id: randomUUID() } }) },
+  // The version is checked first: members may listen to it, the collection is nobody's.
+  addCollectionItem: {
+    expect: needs('listen', 404),
+    call: (w) => ({ params: { id: randomUUID() }, body: { versionId: w.version.id } }),
+  },
+  removeCollectionItem: {
+    expect: signedIn(404),
+    call: () => ({ params: { id: randomUUID(), itemId: randomUUID() } }),
+  },
+  reorderCollection: {
+    expect: signedIn(404),
+    call: () => ({ params: { id: randomUUID() }, body: { itemIds: [] } }),
+  },
   // ---- notifications: the caller's own ----
   listNotifications: { expect: signedIn(200) },
   markNotificationsRead: { expect: signedIn(204), call: () => ({ body: { all: true } }) },

@@ -191,6 +191,28 @@ describe('JSON answers parse with their descriptor’s response schema', () => {
     );
   });
 
+  it('collections, with a processed upload pinned and its branch followed', async () => {
+    const owner = client(t, cookie);
+    const { id } = await owner.call(endpoints.collections.createCollection, {
+      body: { name: 'Descriptor Set' },
+    });
+    await owner.call(endpoints.collections.addCollectionItem, {
+      params: { id },
+      body: { versionId },
+    });
+    await owner.call(endpoints.collections.addCollectionItem, {
+      params: { id },
+      body: { branchId },
+    });
+    const collection = (await check(endpoints.collections.getCollection, {
+      params: { id },
+    })) as { items: { versionId?: string }[]; totalDuration: number };
+    expect(collection.items.map((item) => item.versionId)).toEqual([versionId, versionId]);
+    // The processed upload is two seconds long, counted once per item.
+    expect(collection.totalDuration).toBeCloseTo(4, 0);
+    await check(endpoints.collections.listCollections);
+  });
+
   it('repos, audio-git and bounces', async () => {
     await check(endpoints.repos.getRepo, { params: { id: repoId } });
     await check(endpoints.repos.listRepoBranches, { params: { id: repoId } });

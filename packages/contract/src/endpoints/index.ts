@@ -3,6 +3,7 @@ import * as activity from './activity';
 import * as audioGit from './audio-git';
 import * as auth from './auth';
 import * as bounces from './bounces';
+import * as collections from './collections';
 import * as comments from './comments';
 import * as demo from './demo';
 import * as desktop from './desktop';
@@ -39,6 +40,7 @@ export const endpoints = {
   repos,
   bounces,
   audioGit,
+  collections,
   workspace,
   site,
   storage,

@@ -23,6 +23,7 @@ import * as m0021 from './0021-resumable-uploads';
 import * as m0022 from './0022-feed-previews';
 import * as m0023 from './0023-feed-walk';
 import * as m0024 from './0024-branch-version-count';
+import * as m0025 from './0025-collections';
 
 /** Every migration, in order. Names sort lexically; never rename or edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '0022-feed-previews': m0022,
   '0023-feed-walk': m0023,
   '0024-branch-version-count': m0024,
+  '0025-collections': m0025,
 };

@@ -1,0 +1,122 @@
+import { z } from 'zod';
+
+/** What the collections API says, in the product's words (server and clients share them). */
+export const COLLECTION_MESSAGES = {
+  nameRequired: 'Give the collection a name.',
+  nameTooLong: 'A collection name can be at most 100 characters.',
+  descriptionTooLong: 'A description can be at most 2000 characters.',
+  notFound: 'Collection not found',
+  itemNotFound: 'Item not found',
+  oneTarget: 'Add either a version or a branch, not both.',
+  duplicateVersion: 'This version is already in the collection.',
+  duplicateBranch: 'The latest version of this branch is already in the collection.',
+  stale: 'The collection changed; reload and try again',
+  duplicateIds: 'Each item may appear only once in the order.',
+} as const;
+
+export const COLLECTION_NAME_MAX = 100;
+export const COLLECTION_DESCRIPTION_MAX = 2000;
+
+const name = z
+  .string({ error: COLLECTION_MESSAGES.nameRequired })
+  .trim()
+  .min(1, COLLECTION_MESSAGES.nameRequired)
+  .max(COLLECTION_NAME_MAX, COLLECTION_MESSAGES.nameTooLong);
+const description = z
+  .string()
+  .trim()
+  .max(COLLECTION_DESCRIPTION_MAX, COLLECTION_MESSAGES.descriptionTooLong);
+const id = z.string().min(1).max(64);
+
+export const createCollectionBodySchema = z.object({
+  name,
+  description: description.nullish(),
+});
+
+export const updateCollectionBodySchema = z.object({
+  name: name.optional(),
+  description: description.nullable().optional(),
+});
+
+/** Exactly one of the two: a version pinned, or a branch followed. */
+export const addCollectionItemBodySchema = z
+  .object({ versionId: id.optional(), branchId: id.optional() })
+  .refine((body) => (body.versionId === undefined) !== (body.branchId === undefined), {
+    message: COLLECTION_MESSAGES.oneTarget,
+  });
+
+export const reorderCollectionBodySchema = z.object({
+  itemIds: z
+    .array(id)
+    .max(1000)
+    .refine((ids) => new Set(ids).size === ids.length, {
+      message: COLLECTION_MESSAGES.duplicateIds,
+    }),
+});
+
+/** 'version': a pinned version; 'latest': the newest processed version of a branch. */
+export const collectionItemKindSchema = z.enum(['version', 'latest']);
+
+/** An item whose version the caller may play now. */
+export const availableCollectionItemSchema = z.object({
+  id: z.string(),
+  /** 0..n-1 in the collection's order. */
+  position: z.number().int(),
+  kind: collectionItemKindSchema,
+  unavailable: z.literal(false),
+  versionId: z.string(),
+  versionNumber: z.number().int(),
+  message: z.string().nullable(),
+  projectId: z.string(),
+  projectName: z.string(),
+  branchId: z.string(),
+  branchName: z.string(),
+  /** Seconds; null until known. */
+  duration: z.number().nullable(),
+  status: z.enum(['processing', 'completed', 'failed']),
+  streamUrl: z.string(),
+});
+
+/**
+ * An item with nothing to play for this caller: 'no_access' (they can no longer read its
+ * project; nothing of the project is shown) or 'not_processed' (its branch has no processed
+ * version yet).
+ */
+export const unavailableCollectionItemSchema = z.object({
+  id: z.string(),
+  position: z.number().int(),
+  kind: collectionItemKindSchema,
+  unavailable: z.literal(true),
+  reason: z.enum(['no_access', 'not_processed']),
+});
+
+export const collectionItemSchema = z.discriminatedUnion('unavailable', [
+  availableCollectionItemSchema,
+  unavailableCollectionItemSchema,
+]);
+
+export const collectionSummarySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  itemCount: z.number().int(),
+  /** Seconds: the sum of the durations of the items the caller may play. */
+  totalDuration: z.number(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
+export const collectionSchema = collectionSummarySchema.extend({
+  items: z.array(collectionItemSchema),
+});
+
+export const collectionsResponseSchema = z.object({
+  collections: z.array(collectionSummarySchema),
+});
+
+export type CollectionItem = z.infer<typeof collectionItemSchema>;
+export type CollectionSummary = z.infer<typeof collectionSummarySchema>;
+export type Collection = z.infer<typeof collectionSchema>;
+export type CreateCollectionBody = z.infer<typeof createCollectionBodySchema>;
+export type UpdateCollectionBody = z.infer<typeof updateCollectionBodySchema>;
+export type AddCollectionItemBody = z.infer<typeof addCollectionItemBodySchema>;

@@ -1,0 +1,115 @@
+import { z } from 'zod';
+import { defineEndpoint, empty } from '../endpoint';
+import {
+  addCollectionItemBodySchema,
+  collectionItemSchema,
+  collectionSchema,
+  collectionsResponseSchema,
+  createCollectionBodySchema,
+  reorderCollectionBodySchema,
+  updateCollectionBodySchema,
+} from '../collections';
+import { signedIn } from './shared';
+
+const tag = 'collections';
+const auth = signedIn;
+const id = z.string().min(1).max(64);
+const collectionParams = z.object({ id });
+
+export const listCollections = defineEndpoint({
+  name: 'listCollections',
+  method: 'GET',
+  path: '/api/collections',
+  summary: "The caller's collections, most recently updated first",
+  tag,
+  auth,
+  responses: { 200: collectionsResponseSchema },
+  errors: [401],
+});
+
+export const createCollection = defineEndpoint({
+  name: 'createCollection',
+  method: 'POST',
+  path: '/api/collections',
+  summary: 'Create a collection',
+  tag,
+  auth,
+  body: createCollectionBodySchema,
+  responses: { 201: collectionSchema },
+  errors: [400, 401],
+});
+
+export const getCollection = defineEndpoint({
+  name: 'getCollection',
+  method: 'GET',
+  path: '/api/collections/:id',
+  summary: 'One of the caller’s collections with its items in order',
+  tag,
+  auth,
+  params: collectionParams,
+  responses: { 200: collectionSchema },
+  errors: [400, 401, 404],
+});
+
+export const updateCollection = defineEndpoint({
+  name: 'updateCollection',
+  method: 'PATCH',
+  path: '/api/collections/:id',
+  summary: "Change a collection's name or description",
+  tag,
+  auth,
+  params: collectionParams,
+  body: updateCollectionBodySchema,
+  responses: { 200: collectionSchema },
+  errors: [400, 401, 404],
+});
+
+export const deleteCollection = defineEndpoint({
+  name: 'deleteCollection',
+  method: 'DELETE',
+  path: '/api/collections/:id',
+  summary: 'Delete a collection (the versions in it stay)',
+  tag,
+  auth,
+  params: collectionParams,
+  responses: { 204: empty('Deleted.') },
+  errors: [400, 401, 404],
+});
+
+export const addCollectionItem = defineEndpoint({
+  name: 'addCollectionItem',
+  method: 'POST',
+  path: '/api/collections/:id/items',
+  summary: 'Add a version, or the latest version of a branch, at the end of a collection',
+  tag,
+  auth,
+  params: collectionParams,
+  body: addCollectionItemBodySchema,
+  responses: { 201: collectionItemSchema },
+  errors: [400, 401, 403, 404, 409],
+});
+
+export const removeCollectionItem = defineEndpoint({
+  name: 'removeCollectionItem',
+  method: 'DELETE',
+  path: '/api/collections/:id/items/:itemId',
+  summary: 'Remove an item from a collection',
+  tag,
+  auth,
+  params: z.object({ id, itemId: id }),
+  responses: { 204: empty('Removed.') },
+  errors: [400, 401, 404],
+});
+
+export const reorderCollection = defineEndpoint({
+  name: 'reorderCollection',
+  method: 'PUT',
+  path: '/api/collections/:id/order',
+  summary: "Put a collection's items in a new order (every current item id, once)",
+  tag,
+  auth,
+  params: collectionParams,
+  body: reorderCollectionBodySchema,
+  responses: { 200: collectionSchema },
+  errors: [400, 401, 404, 409],
+});

@@ -1,0 +1,249 @@
+import { sql, type Kysely } from 'kysely';
+import { dialectOf } from '../../db/dialect-sql';
+import type { CollectionItemsTable, CollectionsTable, Database } from '../../db/schema';
+import { readableProject } from '../access/access-sql';
+
+/** An item as read for one person: its target resolved to a version, if any, and whether they may read it. */
+export interface ResolvedItemRow {
+  id: string;
+  collection_id: string;
+  position: number;
+  version_id: string | null;
+  branch_id: string | null;
+  /** The target's project (a pinned version's, or a followed branch's) is readable by the person. */
+  readable: boolean;
+  resolved_id: string | null;
+  version_number: number | null;
+  message: string | null;
+  status: 'processing' | 'completed' | 'failed' | null;
+  project_id: string | null;
+  project_name: string | null;
+  resolved_branch_id: string | null;
+  branch_name: string | null;
+  duration: number | null;
+}
+
+export type AppendResult = { kind: 'added' } | { kind: 'missing' } | { kind: 'duplicate' };
+export type ReorderResult = 'reordered' | 'missing' | 'stale';
+
+/** The SQL of collections and their items. */
+export class CollectionsRepo {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async insert(row: CollectionsTable): Promise<void> {
+    await this.db.insertInto('collections').values(row).execute();
+  }
+
+  /** The collection if `ownerId` owns it. */
+  findOwned(ownerId: string, id: string): Promise<CollectionsTable | undefined> {
+    return this.db
+      .selectFrom('collections')
+      .selectAll()
+      .where('id', '=', id)
+      .where('owner_id', '=', ownerId)
+      .executeTakeFirst();
+  }
+
+  listOwned(ownerId: string): Promise<CollectionsTable[]> {
+    return this.db
+      .selectFrom('collections')
+      .selectAll()
+      .where('owner_id', '=', ownerId)
+      .orderBy('updated_at', 'desc')
+      .orderBy('id')
+      .execute();
+  }
+
+  async update(
+    ownerId: string,
+    id: string,
+    patch: Partial<Pick<CollectionsTable, 'name' | 'description' | 'updated_at'>>,
+  ): Promise<boolean> {
+    const result = await this.db
+      .updateTable('collections')
+      .set(patch)
+      .where('id', '=', id)
+      .where('owner_id', '=', ownerId)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async delete(ownerId: string, id: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('collections')
+      .where('id', '=', id)
+      .where('owner_id', '=', ownerId)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  /**
+   * The items of these collections with their targets resolved for `userId`: a pinned version
+   * itself, or the newest version of a followed branch whose processing completed. Ordered by
+   * collection, then position.
+   */
+  async resolvedItems(userId: string, collectionIds: string[]): Promise<ResolvedItemRow[]> {
+    if (collectionIds.length === 0) return [];
+    const items = this.db
+      .selectFrom('collection_items as ci')
+      .select((eb) => [
+        'ci.id',
+        'ci.collection_id',
+        'ci.position',
+        'ci.version_id',
+        'ci.branch_id',
+        eb.fn
+          .coalesce(
+            'ci.version_id',
+            eb
+              .selectFrom('versions as lv')
+              .select('lv.id')
+              .whereRef('lv.branch_id', '=', 'ci.branch_id')
+              .where('lv.status', '=', 'completed')
+              .orderBy('lv.version_number', 'desc')
+              .limit(1),
+          )
+          .as('resolved_id'),
+      ])
+      .where('ci.collection_id', 'in', collectionIds)
+      .as('r');
+    const rows = await this.db
+      .selectFrom(items)
+      .leftJoin('versions as v', 'v.id', 'r.resolved_id')
+      .leftJoin('branches as fb', 'fb.id', 'r.branch_id')
+      .leftJoin('projects as p', (join) =>
+        join.on(sql<boolean>`p.id = coalesce(v.project_id, fb.project_id)`),
+      )
+      .leftJoin('branches as vb', 'vb.id', 'v.branch_id')
+      .leftJoin('version_previews as vp', 'vp.version_id', 'v.id')
+      .select([
+        'r.id',
+        'r.collection_id',
+        'r.position',
+        'r.version_id',
+        'r.branch_id',
+        'r.resolved_id',
+        'v.version_number',
+        'v.message',
+        'v.status',
+        'p.id as project_id',
+        'p.name as project_name',
+        'vb.id as resolved_branch_id',
+        'vb.name as branch_name',
+        'vp.duration',
+        sql<boolean | number | null>`(p.id is not null and ${readableProject(userId, 'p')})`.as(
+          'readable',
+        ),
+      ])
+      .orderBy('r.collection_id')
+      .orderBy('r.position')
+      .execute();
+    return rows.map((row) => ({
+      ...row,
+      readable: Boolean(row.readable),
+      duration: row.duration == null ? null : Number(row.duration),
+    }));
+  }
+
+  /**
+   * Appends an item at the end of an owned collection, in one transaction that first locks the
+   * collection (so concurrent appends and reorders take turns).
+   */
+  appendItem(ownerId: string, item: CollectionItemsTable): Promise<AppendResult> {
+    return this.db.transaction().execute(async (trx) => {
+      if (!(await this.lockOwned(trx, ownerId, item.collection_id))) return { kind: 'missing' };
+      let same = trx
+        .selectFrom('collection_items')
+        .select('id')
+        .where('collection_id', '=', item.collection_id);
+      same =
+        item.version_id !== null
+          ? same.where('version_id', '=', item.version_id)
+          : same.where('branch_id', '=', item.branch_id ?? '');
+      if (await same.executeTakeFirst()) return { kind: 'duplicate' };
+      const last = await trx
+        .selectFrom('collection_items')
+        .select((eb) => eb.fn.max<number | null>('position').as('max'))
+        .where('collection_id', '=', item.collection_id)
+        .executeTakeFirst();
+      const position = last?.max == null ? 0 : Number(last.max) + 1;
+      await trx
+        .insertInto('collection_items')
+        .values({ ...item, position })
+        .execute();
+      await this.touch(trx, item.collection_id, item.created_at);
+      return { kind: 'added' };
+    });
+  }
+
+  /** Removes an item of an owned collection; false when either is not there. */
+  removeItem(ownerId: string, collectionId: string, itemId: string, now: string) {
+    return this.db.transaction().execute(async (trx) => {
+      if (!(await this.lockOwned(trx, ownerId, collectionId))) return 'missing' as const;
+      const result = await trx
+        .deleteFrom('collection_items')
+        .where('id', '=', itemId)
+        .where('collection_id', '=', collectionId)
+        .executeTakeFirst();
+      if (Number(result.numDeletedRows) === 0) return 'no-item' as const;
+      await this.touch(trx, collectionId, now);
+      return 'removed' as const;
+    });
+  }
+
+  /**
+   * Gives the items positions 0..n-1 in the order of `itemIds`, which must be exactly the
+   * collection's current items ('stale' otherwise), in one transaction after locking the
+   * collection.
+   */
+  reorder(
+    ownerId: string,
+    collectionId: string,
+    itemIds: string[],
+    now: string,
+  ): Promise<ReorderResult> {
+    return this.db.transaction().execute(async (trx) => {
+      if (!(await this.lockOwned(trx, ownerId, collectionId))) return 'missing';
+      const current = await trx
+        .selectFrom('collection_items')
+        .select('id')
+        .where('collection_id', '=', collectionId)
+        .execute();
+      const ids = new Set(current.map((row) => row.id));
+      if (ids.size !== itemIds.length || itemIds.some((id) => !ids.has(id))) return 'stale';
+      // Two steps so that no row ever takes a position another still holds (the unique key
+      // is checked row by row): first -1..-n, then 0..n-1.
+      for (const [index, id] of itemIds.entries())
+        await trx
+          .updateTable('collection_items')
+          .set({ position: -1 - index })
+          .where('id', '=', id)
+          .execute();
+      await trx
+        .updateTable('collection_items')
+        .set({ position: sql<number>`-1 - position` })
+        .where('collection_id', '=', collectionId)
+        .execute();
+      await this.touch(trx, collectionId, now);
+      return 'reordered';
+    });
+  }
+
+  /**
+   * Whether the person owns the collection, locking its row until the transaction ends
+   * (PostgreSQL: `for update`; SQLite: the one connection's transaction already runs alone).
+   */
+  private async lockOwned(trx: Kysely<Database>, ownerId: string, id: string): Promise<boolean> {
+    let query = trx
+      .selectFrom('collections')
+      .select('id')
+      .where('id', '=', id)
+      .where('owner_id', '=', ownerId);
+    if (dialectOf(trx as unknown as Kysely<unknown>) === 'postgres') query = query.forUpdate();
+    return (await query.executeTakeFirst()) !== undefined;
+  }
+
+  private async touch(trx: Kysely<Database>, id: string, now: string): Promise<void> {
+    await trx.updateTable('collections').set({ updated_at: now }).where('id', '=', id).execute();
+  }
+}

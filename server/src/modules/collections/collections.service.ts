@@ -1,0 +1,220 @@
+import { randomUUID } from 'node:crypto';
+import {
+  COLLECTION_MESSAGES,
+  type AddCollectionItemBody,
+  type Collection,
+  type CollectionItem,
+  type CollectionSummary,
+  type CreateCollectionBody,
+  type UpdateCollectionBody,
+} from '@takes/contract';
+import type { Clock } from '../../clock';
+import { isUniqueViolation } from '../../db/unique-violation';
+import type { CollectionsTable } from '../../db/schema';
+import { Conflict, NotFound } from '../../errors';
+import type { AccessPolicy } from '../access';
+import type { CollectionsRepo, ResolvedItemRow } from './collections.repo';
+
+export interface CollectionsDeps {
+  access: AccessPolicy;
+  repo: CollectionsRepo;
+  clock: Clock;
+}
+
+/**
+ * A person's own collections of takes. A collection is its owner's alone: anyone else's answers
+ * 404 'Collection not found', exactly like a missing one. Items come from any project the owner
+ * may listen to; what an item shows is resolved on every read with the owner's role read fresh,
+ * so an item of a project they have left is listed as unavailable, with nothing of that project.
+ */
+export class CollectionsService {
+  constructor(private readonly deps: CollectionsDeps) {}
+
+  async list(userId: string): Promise<{ collections: CollectionSummary[] }> {
+    const rows = await this.deps.repo.listOwned(userId);
+    const items = await this.deps.repo.resolvedItems(
+      userId,
+      rows.map((row) => row.id),
+    );
+    const byCollection = new Map<string, ResolvedItemRow[]>();
+    for (const item of items) {
+      const list = byCollection.get(item.collection_id);
+      if (list) list.push(item);
+      else byCollection.set(item.collection_id, [item]);
+    }
+    return {
+      collections: rows.map((row) => {
+        const { items: _items, ...summary } = toCollection(row, byCollection.get(row.id) ?? []);
+        return summary;
+      }),
+    };
+  }
+
+  async create(userId: string, body: CreateCollectionBody): Promise<Collection> {
+    const now = this.now();
+    const row: CollectionsTable = {
+      id: randomUUID(),
+      owner_id: userId,
+      name: body.name,
+      description: emptyToNull(body.description),
+      created_at: now,
+      updated_at: now,
+    };
+    await this.deps.repo.insert(row);
+    return toCollection(row, []);
+  }
+
+  async get(userId: string, collectionId: string): Promise<Collection> {
+    const row = await this.owned(userId, collectionId);
+    return toCollection(row, await this.deps.repo.resolvedItems(userId, [row.id]));
+  }
+
+  async update(
+    userId: string,
+    collectionId: string,
+    body: UpdateCollectionBody,
+  ): Promise<Collection> {
+    const patch = {
+      ...(body.name !== undefined ? { name: body.name } : {}),
+      ...(body.description !== undefined ? { description: emptyToNull(body.description) } : {}),
+      updated_at: this.now(),
+    };
+    if (!(await this.deps.repo.update(userId, collectionId, patch)))
+      throw new NotFound(COLLECTION_MESSAGES.notFound);
+    return this.get(userId, collectionId);
+  }
+
+  async delete(userId: string, collectionId: string): Promise<void> {
+    if (!(await this.deps.repo.delete(userId, collectionId)))
+      throw new NotFound(COLLECTION_MESSAGES.notFound);
+  }
+
+  /**
+   * Appends a pinned version or a followed branch. The caller must be able to listen to it
+   * (the policy's 404 'Version not found' / 'Branch not found' otherwise), then own the
+   * collection; each version and each branch appears once per collection (409).
+   */
+  async addItem(
+    userId: string,
+    collectionId: string,
+    body: AddCollectionItemBody,
+  ): Promise<CollectionItem> {
+    const target = body.versionId
+      ? {
+          version_id: (await this.deps.access.version(userId, body.versionId, 'listen')).versionId,
+          branch_id: null,
+        }
+      : {
+          version_id: null,
+          branch_id: (await this.deps.access.branch(userId, body.branchId ?? '', 'listen'))
+            .branchId,
+        };
+    const duplicate = new Conflict(
+      target.version_id
+        ? COLLECTION_MESSAGES.duplicateVersion
+        : COLLECTION_MESSAGES.duplicateBranch,
+    );
+    const id = randomUUID();
+    let result;
+    try {
+      result = await this.deps.repo.appendItem(userId, {
+        id,
+        collection_id: collectionId,
+        position: 0,
+        ...target,
+        added_by: userId,
+        created_at: this.now(),
+      });
+    } catch (error) {
+      // Two adds of the same target at once: the unique key refuses the second.
+      if (isUniqueViolation(error)) throw duplicate;
+      throw error;
+    }
+    if (result.kind === 'missing') throw new NotFound(COLLECTION_MESSAGES.notFound);
+    if (result.kind === 'duplicate') throw duplicate;
+    const added = (await this.get(userId, collectionId)).items.find((item) => item.id === id);
+    // Removed again between the two statements: as if it had never been added.
+    if (!added) throw new NotFound(COLLECTION_MESSAGES.itemNotFound);
+    return added;
+  }
+
+  async removeItem(userId: string, collectionId: string, itemId: string): Promise<void> {
+    const result = await this.deps.repo.removeItem(userId, collectionId, itemId, this.now());
+    if (result === 'missing') throw new NotFound(COLLECTION_MESSAGES.notFound);
+    if (result === 'no-item') throw new NotFound(COLLECTION_MESSAGES.itemNotFound);
+  }
+
+  /** A new order: exactly the collection's current item ids (409 when it changed meanwhile). */
+  async reorder(userId: string, collectionId: string, itemIds: string[]): Promise<Collection> {
+    const result = await this.deps.repo.reorder(userId, collectionId, itemIds, this.now());
+    if (result === 'missing') throw new NotFound(COLLECTION_MESSAGES.notFound);
+    if (result === 'stale') throw new Conflict(COLLECTION_MESSAGES.stale);
+    return this.get(userId, collectionId);
+  }
+
+  private async owned(userId: string, collectionId: string): Promise<CollectionsTable> {
+    const row = await this.deps.repo.findOwned(userId, collectionId);
+    if (!row) throw new NotFound(COLLECTION_MESSAGES.notFound);
+    return row;
+  }
+
+  private now(): string {
+    return this.deps.clock.now().toISOString();
+  }
+}
+
+function emptyToNull(text: string | null | undefined): string | null {
+  return text ? text : null;
+}
+
+/** A collection as the API shows it: items numbered 0..n-1 in stored order (gaps closed). */
+function toCollection(row: CollectionsTable, items: ResolvedItemRow[]): Collection {
+  const shown = [...items]
+    .sort((a, b) => a.position - b.position)
+    .map((item, index) => toItem(item, index));
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    itemCount: shown.length,
+    totalDuration: shown.reduce(
+      (sum, item) => sum + (item.unavailable ? 0 : (item.duration ?? 0)),
+      0,
+    ),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    items: shown,
+  };
+}
+
+/** One item; nothing of its project unless the caller may read that project now. */
+function toItem(row: ResolvedItemRow, position: number): CollectionItem {
+  const kind = row.version_id !== null ? 'version' : 'latest';
+  if (!row.readable) return { id: row.id, position, kind, unavailable: true, reason: 'no_access' };
+  if (
+    row.resolved_id === null ||
+    row.version_number === null ||
+    row.status === null ||
+    row.project_id === null ||
+    row.project_name === null ||
+    row.resolved_branch_id === null ||
+    row.branch_name === null
+  )
+    return { id: row.id, position, kind, unavailable: true, reason: 'not_processed' };
+  return {
+    id: row.id,
+    position,
+    kind,
+    unavailable: false,
+    versionId: row.resolved_id,
+    versionNumber: row.version_number,
+    message: row.message,
+    projectId: row.project_id,
+    projectName: row.project_name,
+    branchId: row.resolved_branch_id,
+    branchName: row.branch_name,
+    duration: row.duration,
+    status: row.status,
+    streamUrl: `/api/versions/${row.resolved_id}/stream`,
+  };
+}

@@ -25,6 +25,7 @@ const signedInLinks = [
   { to: '/upload', label: 'Upload' },
   { to: '/repositories', label: 'Repositories' },
   { to: '/bounces', label: 'Bounces' },
+  { to: '/collections', label: 'Collections' },
 ] as const;
 
 function navLinkClass({ isActive }: { isActive: boolean }): string {

@@ -43,6 +43,16 @@ const VersionComparePage = lazy(() =>
 const CommitPage = lazy(() =>
   import('../features/repos/commit-page').then((m) => ({ default: m.CommitPage })),
 );
+const CollectionsPage = lazy(() =>
+  import('../features/collections/collections-page').then((m) => ({
+    default: m.CollectionsPage,
+  })),
+);
+const CollectionPage = lazy(() =>
+  import('../features/collections/collection-page').then((m) => ({
+    default: m.CollectionPage,
+  })),
+);
 const DebugPage = lazy(() =>
   import('../features/debug/debug-page').then((m) => ({ default: m.DebugPage })),
 );
@@ -179,6 +189,8 @@ const protectedRoutes: RouteObject[] = [
   lazyRoute('/repositories/:repoId', RepoPage),
   lazyRoute('/repositories/:repoId/branch/:name', BranchPage),
   lazyRoute('/repositories/:repoId/commit/:sha', CommitPage),
+  lazyRoute('/collections', CollectionsPage),
+  lazyRoute('/collections/:id', CollectionPage),
   lazyRoute('/debug', DebugPage),
   lazyRoute('/profile', ProfilePage),
   lazyRoute('/settings', SettingsPage),

@@ -16,6 +16,7 @@ import { VersionReview } from '../review/version-review';
 import { ProcessingStages } from '../upload/processing-stages';
 import { ReviewStatusBadge } from '../review/review-status';
 import { CompareActions } from '../compare/compare-menu';
+import { AddToCollectionButton } from '../collections/add-to-collection';
 import { Icon } from './branches-panel';
 import { useRowPlay } from './use-row-play';
 import { downloadUrl, versionTrack } from './version-track';
@@ -73,6 +74,7 @@ export function VersionsPanel(props: VersionsPanelProps) {
       {selectedVersion && (
         <SelectedVersionCard
           version={selectedVersion}
+          branchName={branch.name}
           projectName={props.projectName}
           role={props.role}
           processing={props.processing}
@@ -103,11 +105,13 @@ export function VersionsPanel(props: VersionsPanelProps) {
 
 function SelectedVersionCard({
   version,
+  branchName,
   projectName,
   role,
   processing,
 }: {
   version: Version;
+  branchName: string;
   projectName: string;
   role: Role;
   processing: ProcessingResponse | undefined;
@@ -170,6 +174,7 @@ function SelectedVersionCard({
           Open version
         </Link>
         {may(role, 'share') && <ShareButton version={version} projectName={projectName} />}
+        <AddToCollectionButton version={version} branchName={branchName} />
       </div>
     </article>
   );

@@ -1,0 +1,91 @@
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { axeViolations } from '../../ui/axe-test-support';
+import { ProjectPage } from '../projects/project-page';
+import { branch, project } from '../projects/test-support';
+import { renderAt, stubApi } from '../repos/test-support';
+import { available, collection, summary } from './test-support';
+
+// wavesurfer.js draws on a canvas jsdom does not have.
+vi.mock('../bounces/waveform-canvas', () => ({
+  WaveformCanvas: () => <div data-testid="waveform-canvas" />,
+}));
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+function stubProjectAndCollections(
+  add: (body: unknown) => unknown = () => ({ status: 201, body: available('i1') }),
+) {
+  return stubApi({
+    '/api/projects/p1': project(),
+    '/api/projects/p1/branches': [branch()],
+    '/api/collections': (_url: URL, init: RequestInit | undefined) =>
+      init?.method === 'POST'
+        ? { status: 201, body: collection([], { id: 'c2', name: 'Fresh' }) }
+        : { collections: [summary({ id: 'c1', name: 'Favourites' })] },
+    '/api/collections/c1/items': (_url: URL, init: RequestInit | undefined) =>
+      add(JSON.parse(init!.body as string)),
+    '/api/collections/c2/items': { status: 201, body: available('i2') },
+  });
+}
+
+function posts(fetchMock: ReturnType<typeof stubApi>, path: string) {
+  return fetchMock.mock.calls
+    .filter(([url, init]) => init?.method === 'POST' && url.endsWith(path))
+    .map(([, init]) => JSON.parse(init!.body as string) as unknown);
+}
+
+async function openDialog() {
+  renderAt(<ProjectPage />, { pattern: '/projects/:projectId', url: '/projects/p1' });
+  const card = await screen.findByRole('article', { name: 'Selected version' });
+  fireEvent.click(within(card).getByRole('button', { name: 'Add to collection' }));
+  return screen.getByRole('dialog', { name: 'Add to collection' });
+}
+
+describe('Add to collection on the project page', () => {
+  it('adds the version, then a follow of its branch', async () => {
+    const fetchMock = stubProjectAndCollections();
+    const dialog = await openDialog();
+    fireEvent.click(await within(dialog).findByRole('button', { name: 'Add to Favourites' }));
+    expect((await within(dialog).findByText('Added to Favourites')).getAttribute('role')).toBe(
+      'status',
+    );
+
+    fireEvent.click(within(dialog).getByLabelText(/Follow the latest of this branch/));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Add to Favourites' }));
+    await waitFor(() =>
+      expect(posts(fetchMock, '/api/collections/c1/items')).toEqual([
+        { versionId: 'v1' },
+        { branchId: 'b1' },
+      ]),
+    );
+  });
+
+  it("shows the server's message for a duplicate", async () => {
+    stubProjectAndCollections(() => ({
+      status: 409,
+      body: { error: 'This version is already in the collection.' },
+    }));
+    const dialog = await openDialog();
+    fireEvent.click(await within(dialog).findByRole('button', { name: 'Add to Favourites' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe(
+      'This version is already in the collection.',
+    );
+    expect(await axeViolations(dialog)).toEqual([]);
+  });
+
+  it('creates a new collection inline and adds the version to it', async () => {
+    const fetchMock = stubProjectAndCollections();
+    const dialog = await openDialog();
+    fireEvent.change(within(dialog).getByLabelText('New collection name'), {
+      target: { value: 'Fresh' },
+    });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'New Collection' }));
+    expect((await within(dialog).findByText('Added to Fresh')).getAttribute('role')).toBe('status');
+    expect(posts(fetchMock, '/api/collections')).toEqual([{ name: 'Fresh', description: null }]);
+    expect(posts(fetchMock, '/api/collections/c2/items')).toEqual([{ versionId: 'v1' }]);
+  });
+});

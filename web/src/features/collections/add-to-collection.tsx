@@ -1,0 +1,194 @@
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { COLLECTION_MESSAGES, type AddCollectionItemBody, type Version } from '@takes/contract';
+import { errorMessage } from '../../lib/api';
+import { Alert } from '../../ui/alert';
+import { primaryButton, secondaryButton } from '../../ui/button-styles';
+import { Modal } from '../../ui/modal';
+import { Spinner } from '../../ui/spinner';
+import { inputClass } from '../../ui/text-field';
+import { useAddCollectionItem, useCollections, useCreateCollection } from './collections-api';
+
+type Target = 'version' | 'branch';
+
+/** 'Add to collection' on a version: this version, or the latest of its branch. */
+export function AddToCollectionButton({
+  version,
+  branchName,
+}: {
+  version: Version;
+  branchName: string;
+}) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button
+        type="button"
+        className={`${secondaryButton} px-3 py-1.5`}
+        onClick={() => setOpen(true)}
+      >
+        Add to collection
+      </button>
+      {open && (
+        <AddToCollectionDialog
+          version={version}
+          branchName={branchName}
+          onClose={() => setOpen(false)}
+        />
+      )}
+    </>
+  );
+}
+
+function AddToCollectionDialog({
+  version,
+  branchName,
+  onClose,
+}: {
+  version: Version;
+  branchName: string;
+  onClose: () => void;
+}) {
+  const collections = useCollections();
+  const add = useAddCollectionItem();
+  const create = useCreateCollection();
+  const [target, setTarget] = useState<Target>('version');
+  const [newName, setNewName] = useState('');
+  const [nameError, setNameError] = useState<string | null>(null);
+  const [added, setAdded] = useState<string | null>(null);
+
+  const body = (): AddCollectionItemBody =>
+    target === 'version' ? { versionId: version.id } : { branchId: version.branch_id };
+
+  function addTo(collectionId: string, name: string) {
+    setAdded(null);
+    create.reset();
+    add.mutate({ collectionId, body: body() }, { onSuccess: () => setAdded(`Added to ${name}`) });
+  }
+
+  function createAndAdd(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const name = newName.trim();
+    if (!name) {
+      setNameError(COLLECTION_MESSAGES.nameRequired);
+      return;
+    }
+    setNameError(null);
+    setAdded(null);
+    add.reset();
+    create.mutate(
+      { name, description: null },
+      {
+        onSuccess: (collection) => {
+          setNewName('');
+          addTo(collection.id, collection.name);
+        },
+      },
+    );
+  }
+
+  const failure = add.isError
+    ? errorMessage(add.error, 'Failed to add to collection')
+    : create.isError
+      ? errorMessage(create.error, 'Failed to create collection')
+      : null;
+  const busy = add.isPending || create.isPending;
+
+  return (
+    <Modal title="Add to collection" onClose={onClose}>
+      <div className="space-y-4">
+        <fieldset>
+          <legend className="text-sm font-medium text-zinc-800 dark:text-zinc-200">Add</legend>
+          <div className="mt-1 space-y-1 text-sm">
+            <label className="flex items-center gap-2">
+              <input
+                type="radio"
+                name="collection-target"
+                checked={target === 'version'}
+                onChange={() => setTarget('version')}
+              />
+              This version (v{version.version_number})
+            </label>
+            <label className="flex items-center gap-2">
+              <input
+                type="radio"
+                name="collection-target"
+                checked={target === 'branch'}
+                onChange={() => setTarget('branch')}
+              />
+              Follow the latest of this branch ({branchName})
+            </label>
+          </div>
+        </fieldset>
+
+        {collections.isPending ? (
+          <Spinner label="Loading collections" />
+        ) : collections.isError ? (
+          <Alert tone="error">{errorMessage(collections.error, 'Failed to load')}</Alert>
+        ) : collections.data.length === 0 ? (
+          <p className="text-sm text-zinc-600 dark:text-zinc-300">No collections yet</p>
+        ) : (
+          <ul aria-label="Your collections" className="max-h-60 space-y-1 overflow-y-auto">
+            {collections.data.map((collection) => (
+              <li key={collection.id} className="flex items-center justify-between gap-2">
+                <span className="truncate text-sm font-medium">{collection.name}</span>
+                <button
+                  type="button"
+                  className={`${secondaryButton} px-3 py-1`}
+                  disabled={busy}
+                  onClick={() => addTo(collection.id, collection.name)}
+                  aria-label={`Add to ${collection.name}`}
+                >
+                  Add
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+
+        <form onSubmit={createAndAdd} noValidate className="flex items-end gap-2">
+          <div className="flex-1">
+            <label
+              htmlFor="new-collection-name"
+              className="block text-sm font-medium text-zinc-800 dark:text-zinc-200"
+            >
+              New collection name
+            </label>
+            <input
+              id="new-collection-name"
+              value={newName}
+              onChange={(event) => setNewName(event.target.value)}
+              autoComplete="off"
+              aria-invalid={nameError ? true : undefined}
+              aria-describedby={nameError ? 'new-collection-error' : undefined}
+              className={`${inputClass} mt-1 border-zinc-300 dark:border-zinc-700`}
+            />
+          </div>
+          <button type="submit" className={`${primaryButton} px-3`} disabled={busy}>
+            New Collection
+          </button>
+        </form>
+        {nameError && (
+          <p id="new-collection-error" className="text-sm text-red-600 dark:text-red-400">
+            {nameError}
+          </p>
+        )}
+
+        {added && <Alert tone="success">{added}</Alert>}
+        {failure && <Alert tone="error">{failure}</Alert>}
+
+        <div className="flex items-center justify-between gap-2">
+          <Link
+            to="/collections"
+            className="text-sm text-indigo-700 hover:underline dark:text-indigo-300"
+          >
+            Your collections
+          </Link>
+          <button type="button" className={secondaryButton} onClick={onClose}>
+            Close
+          </button>
+        </div>
+      </div>
+    </Modal>
+  );
+}

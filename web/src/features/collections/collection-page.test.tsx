@@ -1,0 +1,244 @@
+import type { Collection } from '@takes/contract';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { axeViolations } from '../../ui/axe-test-support';
+import { fakePlayer } from '../player/test-support';
+import { Landed, renderAt, stubApi } from '../repos/test-support';
+import { CollectionPage } from './collection-page';
+import { available, collection, unavailable } from './test-support';
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+const three = () =>
+  collection(
+    [available('a'), available('b', { message: null, versionNumber: 4 }), available('c')],
+    {
+      name: 'Road trip',
+      description: 'For the van',
+      totalDuration: 270,
+    },
+  );
+
+function renderCollection(player = fakePlayer()) {
+  renderAt(<CollectionPage />, {
+    pattern: '/collections/:id',
+    url: '/collections/c1',
+    player,
+    routes: [{ path: '/collections', element: <Landed name="Collections page" /> }],
+  });
+}
+
+/** Serves the collection, and answers PUT /order with `order` (the new order by default). */
+function stubCollection(
+  initial: Collection,
+  order: (body: { itemIds: string[] }) => unknown = (body) => ({
+    ...initial,
+    items: body.itemIds.map((id, position) => ({
+      ...initial.items.find((item) => item.id === id)!,
+      position,
+    })),
+  }),
+) {
+  let current = initial;
+  const fetchMock = stubApi({
+    '/api/collections/c1': () => current,
+    '/api/collections/c1/order': (_url: URL, init: RequestInit | undefined) =>
+      order(JSON.parse(init!.body as string) as { itemIds: string[] }),
+  });
+  return { fetchMock, set: (next: Collection) => (current = next) };
+}
+
+function orderBodies(fetchMock: ReturnType<typeof stubApi>) {
+  return fetchMock.mock.calls
+    .filter(([url, init]) => init?.method === 'PUT' && url.endsWith('/order'))
+    .map(([, init]) => JSON.parse(init!.body as string) as unknown);
+}
+
+function titles() {
+  const list = screen.getByRole('list', { name: 'Collection items' });
+  return within(list)
+    .getAllByRole('listitem')
+    .map((row) => row.getAttribute('data-item'));
+}
+
+describe('CollectionPage', () => {
+  it('shows the name, the description, the total and the items in order', async () => {
+    stubCollection(three());
+    renderCollection();
+    expect(await screen.findByRole('heading', { name: 'Road trip', level: 1 })).toBeTruthy();
+    expect(screen.getByText('For the van')).toBeTruthy();
+    expect(screen.getByText(/3 items · Total 4:30/)).toBeTruthy();
+    const rows = within(screen.getByRole('list', { name: 'Collection items' })).getAllByRole(
+      'listitem',
+    );
+    expect(rows.map((row) => row.textContent)).toEqual([
+      expect.stringMatching(/^1.*Mix a.*Night Drive · main.*1:30/),
+      expect.stringMatching(/^2.*Version 4.*Night Drive · main.*1:30/),
+      expect.stringMatching(/^3.*Mix c/),
+    ]);
+  });
+
+  it('greys unavailable items with their reason, with no Play; Play plays an available one', async () => {
+    stubCollection(
+      collection([
+        available('a'),
+        unavailable('x', 'no_access'),
+        unavailable('y', 'not_processed'),
+      ]),
+    );
+    const player = fakePlayer();
+    renderCollection(player);
+    const list = await screen.findByRole('list', { name: 'Collection items' });
+    const [, gone, pending] = within(list).getAllByRole('listitem');
+    expect(within(gone!).getByText('No longer available to you')).toBeTruthy();
+    expect(within(pending!).getByText('Not processed yet')).toBeTruthy();
+    for (const row of [gone!, pending!]) {
+      expect(row.className).toContain('text-zinc-400');
+      expect(within(row).queryByRole('button', { name: /^Play/ })).toBeNull();
+      expect(within(row).getByRole('button', { name: /^Remove/ })).toBeTruthy();
+    }
+    expect(within(list).getAllByRole('button', { name: /^Play/ })).toHaveLength(1);
+
+    fireEvent.click(within(list).getByRole('button', { name: 'Play "Mix a"' }));
+    expect(player.playTrack).toHaveBeenCalledWith(
+      expect.objectContaining({
+        title: 'Mix a',
+        artist: 'Night Drive',
+        audioUrl: '/api/versions/v-a/stream',
+      }),
+    );
+  });
+
+  it('has no axe violations, with available and unavailable items', async () => {
+    stubCollection(collection([available('a'), unavailable('x', 'no_access')]));
+    renderCollection();
+    await screen.findByRole('list', { name: 'Collection items' });
+    expect(await axeViolations()).toEqual([]);
+  });
+
+  it('Remove deletes the item and shows the reloaded collection', async () => {
+    const stub = stubCollection(three());
+    stub.fetchMock.mockClear();
+    renderCollection();
+    await screen.findByRole('list', { name: 'Collection items' });
+    const inner = stub.fetchMock.getMockImplementation()!;
+    stub.fetchMock.mockImplementation((input: string, init?: RequestInit) => {
+      if (init?.method === 'DELETE') {
+        stub.set(collection([available('a'), available('c')]));
+        return Promise.resolve(new Response(null, { status: 204 }));
+      }
+      return inner(input, init);
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Remove "Version 4"' }));
+    await waitFor(() => expect(titles()).toEqual(['a', 'c']));
+    const deletes = stub.fetchMock.mock.calls.filter(([, init]) => init?.method === 'DELETE');
+    expect(deletes.map(([url]) => new URL(url, 'http://localhost').pathname)).toEqual([
+      '/api/collections/c1/items/b',
+    ]);
+  });
+
+  it('Move down then Move up send the full new order each time', async () => {
+    const { fetchMock } = stubCollection(three());
+    renderCollection();
+    await screen.findByRole('list', { name: 'Collection items' });
+    fireEvent.click(screen.getByRole('button', { name: 'Move down "Mix a"' }));
+    await waitFor(() => expect(titles()).toEqual(['b', 'a', 'c']));
+    await waitFor(() => expect(orderBodies(fetchMock)).toHaveLength(1));
+    fireEvent.click(screen.getByRole('button', { name: 'Move up "Mix c"' }));
+    await waitFor(() => expect(titles()).toEqual(['b', 'c', 'a']));
+    await waitFor(() =>
+      expect(orderBodies(fetchMock)).toEqual([
+        { itemIds: ['b', 'a', 'c'] },
+        { itemIds: ['b', 'c', 'a'] },
+      ]),
+    );
+    expect(screen.getByRole('button', { name: 'Move up "Version 4"' })).toHaveProperty(
+      'disabled',
+      true,
+    );
+  });
+
+  it('Alt+ArrowDown on a focused handle moves the item; focus follows; it is announced', async () => {
+    const { fetchMock } = stubCollection(three());
+    renderCollection();
+    const handle = await screen.findByRole('button', { name: 'Reorder "Mix a"' });
+    act(() => handle.focus());
+    fireEvent.keyDown(handle, { key: 'ArrowDown' });
+    expect(titles()).toEqual(['a', 'b', 'c']);
+    fireEvent.keyDown(handle, { key: 'ArrowDown', altKey: true });
+    await waitFor(() => expect(titles()).toEqual(['b', 'a', 'c']));
+    await waitFor(() =>
+      expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Reorder "Mix a"' })),
+    );
+    const live = screen
+      .getAllByRole('status')
+      .find((element) => element.getAttribute('aria-live') === 'polite');
+    expect(live?.textContent).toBe('Moved "Mix a" to position 2 of 3');
+    await waitFor(() => expect(orderBodies(fetchMock)).toEqual([{ itemIds: ['b', 'a', 'c'] }]));
+  });
+
+  it('a failed reorder rolls back with an error line', async () => {
+    let fail: () => void = () => undefined;
+    const answer = new Promise<Response>(
+      (resolve) =>
+        (fail = () =>
+          resolve(
+            new Response(JSON.stringify({ error: 'Could not save the order' }), { status: 500 }),
+          )),
+    );
+    stubCollection(three(), () => answer);
+    renderCollection();
+    await screen.findByRole('list', { name: 'Collection items' });
+    fireEvent.click(screen.getByRole('button', { name: 'Move down "Mix a"' }));
+    await waitFor(() => expect(titles()).toEqual(['b', 'a', 'c']));
+    fail();
+    expect((await screen.findByRole('alert')).textContent).toBe('Could not save the order');
+    await waitFor(() => expect(titles()).toEqual(['a', 'b', 'c']));
+  });
+
+  it('a 409 reloads the collection and says so', async () => {
+    const stub = stubCollection(three(), () => {
+      stub.set(collection([available('a'), available('c')]));
+      return { status: 409, body: { error: 'The collection changed; reload and try again' } };
+    });
+    renderCollection();
+    await screen.findByRole('list', { name: 'Collection items' });
+    fireEvent.click(screen.getByRole('button', { name: 'Move down "Mix a"' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'The collection changed; reloaded.',
+    );
+    await waitFor(() => expect(titles()).toEqual(['a', 'c']));
+  });
+
+  it('renames, and deletes after a confirmation, back to the list', async () => {
+    const { fetchMock } = stubCollection(three());
+    fetchMock.mockImplementation((input: string, init?: RequestInit) => {
+      const body =
+        init?.method === 'DELETE'
+          ? null
+          : JSON.stringify(init?.method === 'PATCH' ? { ...three(), name: 'Van mix' } : three());
+      return Promise.resolve(new Response(body, { status: init?.method === 'DELETE' ? 204 : 200 }));
+    });
+    renderCollection();
+    await screen.findByRole('heading', { name: 'Road trip', level: 1 });
+    fireEvent.click(screen.getByRole('button', { name: 'Edit' }));
+    const dialog = screen.getByRole('dialog', { name: 'Edit collection' });
+    fireEvent.change(within(dialog).getByLabelText('Name'), { target: { value: 'Van mix' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByRole('heading', { name: 'Van mix', level: 1 })).toBeTruthy();
+    const patch = fetchMock.mock.calls.find(([, init]) => init?.method === 'PATCH');
+    expect(JSON.parse(patch![1]!.body as string)).toEqual({
+      name: 'Van mix',
+      description: 'For the van',
+    });
+
+    fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
+    const confirm = screen.getByRole('dialog', { name: 'Delete collection' });
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Delete' }));
+    expect((await screen.findByTestId('landed-at')).textContent).toBe('/collections');
+    expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'DELETE')).toBe(true);
+  });
+});

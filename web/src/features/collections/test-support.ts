@@ -1,0 +1,54 @@
+import type { Collection, CollectionItem, CollectionSummary } from '@takes/contract';
+
+/** Test-only builders for collections as the API answers them. */
+
+export function summary(overrides: Partial<CollectionSummary> = {}): CollectionSummary {
+  return {
+    id: 'c1',
+    name: 'Favourites',
+    description: null,
+    itemCount: 0,
+    totalDuration: 0,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-05T00:00:00.000Z',
+    ...overrides,
+  };
+}
+
+export function available(
+  id: string,
+  overrides: Partial<Extract<CollectionItem, { unavailable: false }>> = {},
+): CollectionItem {
+  return {
+    id,
+    position: 0,
+    kind: 'version',
+    unavailable: false,
+    versionId: `v-${id}`,
+    versionNumber: 1,
+    message: `Mix ${id}`,
+    projectId: 'p1',
+    projectName: 'Night Drive',
+    branchId: 'b1',
+    branchName: 'main',
+    duration: 90,
+    status: 'completed',
+    streamUrl: `/api/versions/v-${id}/stream`,
+    ...overrides,
+  };
+}
+
+export function unavailable(id: string, reason: 'no_access' | 'not_processed'): CollectionItem {
+  return { id, position: 0, kind: 'latest', unavailable: true, reason };
+}
+
+export function collection(
+  items: CollectionItem[],
+  overrides: Partial<Collection> = {},
+): Collection {
+  return {
+    ...summary({ itemCount: items.length }),
+    items: items.map((item, position) => ({ ...item, position })),
+    ...overrides,
+  };
+}

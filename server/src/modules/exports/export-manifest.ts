@@ -29,7 +29,8 @@ const bool = (n: number) => n === 1;
 
 /**
  * What an export holds for a person: every project they own (branches, versions, comments, share
- * links) and every repository they own (branches, commits, bounces), described in the manifest,
+ * links), every repository they own (branches, commits, bounces) and their collections (items by
+ * reference), described in the manifest,
  * and the stored originals to copy beside it. A stored original that has gone missing is listed
  * with `file: null` rather than failing the whole export.
  */
@@ -236,6 +237,21 @@ export async function planExport(
     });
   }
 
+  // Collections hold no audio of their own: each item names the version it pins or the branch
+  // whose newest processed version it follows (which may be in someone else's project).
+  const collections = (await deps.repo.ownedCollections(user.id)).map((c) => ({
+    id: c.id,
+    name: c.name,
+    description: c.description,
+    createdAt: c.created_at,
+    updatedAt: c.updated_at,
+    items: c.items.map((item) =>
+      item.version_id
+        ? { kind: 'version' as const, versionId: item.version_id, addedAt: item.created_at }
+        : { kind: 'latest' as const, branchId: item.branch_id, addedAt: item.created_at },
+    ),
+  }));
+
   const manifest = {
     ...MANIFEST_FORMAT,
     exportId: meta.exportId,
@@ -243,6 +259,7 @@ export async function planExport(
     user,
     projects,
     repositories,
+    collections,
     files: files.map((f) => ({ path: f.path, size: f.size })),
   };
   return { manifest, files, totalBytes: files.reduce((sum, f) => sum + f.size, 0) };

@@ -217,6 +217,20 @@ describe('data exports', () => {
     );
     await buildRepo(db(), other.id, { name: 'Their repo' });
 
+    // A collection of the owner's (a pinned version, then a followed branch of a project they are
+    // a member of), and another person's collection, which stays out.
+    const mine = await api(t, owner.cookie).post('/api/collections', { name: 'EP pitch' });
+    expect(mine.statusCode, mine.body).toBe(201);
+    const collectionId = mine.json<{ id: string }>().id;
+    for (const item of [{ versionId: v2.id }, { branchId: sharedBranch.id }]) {
+      const added = await api(t, owner.cookie).post(`/api/collections/${collectionId}/items`, item);
+      expect(added.statusCode, added.body).toBe(201);
+    }
+    expect(
+      (await api(t, other.cookie).post('/api/collections', { name: 'Not theirs to export' }))
+        .statusCode,
+    ).toBe(201);
+
     const ready = await exportReady(owner);
     expect(ready).toMatchObject({ state: 'ready', progress: 100, error: null });
     expect(Date.parse(ready.expiresAt!) - Date.parse(ready.readyAt!)).toBe(24 * 60 * 60 * 1000);
@@ -322,6 +336,17 @@ describe('data exports', () => {
         title: 'Rough Mix',
         commitSha: bounce.commit_sha,
         file: 'repositories/Album sessions/main/Rough Mix.wav',
+      }),
+    ]);
+    expect(manifest.collections).toEqual([
+      expect.objectContaining({
+        id: collectionId,
+        name: 'EP pitch',
+        description: null,
+        items: [
+          expect.objectContaining({ kind: 'version', versionId: v2.id }),
+          expect.objectContaining({ kind: 'latest', branchId: sharedBranch.id }),
+        ],
       }),
     ]);
     // Every listed file is in the zip with its size.

@@ -62,6 +62,41 @@ export class ExportsRepo {
       .executeTakeFirst();
   }
 
+  /** The person's collections, each with its items in order (references only: no audio). */
+  async ownedCollections(userId: string) {
+    const collections = await this.db
+      .selectFrom('collections')
+      .select(['id', 'name', 'description', 'created_at', 'updated_at'])
+      .where('owner_id', '=', userId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    if (collections.length === 0) return [];
+    const items = await this.db
+      .selectFrom('collection_items')
+      .innerJoin('collections', 'collections.id', 'collection_items.collection_id')
+      .select([
+        'collection_items.collection_id',
+        'collection_items.version_id',
+        'collection_items.branch_id',
+        'collection_items.created_at',
+      ])
+      .where('collections.owner_id', '=', userId)
+      .orderBy('collection_items.collection_id')
+      .orderBy('collection_items.position')
+      .execute();
+    const byCollection = new Map<string, typeof items>();
+    for (const item of items) {
+      const list = byCollection.get(item.collection_id);
+      if (list) list.push(item);
+      else byCollection.set(item.collection_id, [item]);
+    }
+    return collections.map((collection) => ({
+      ...collection,
+      items: byCollection.get(collection.id) ?? [],
+    }));
+  }
+
   ownedProjects(userId: string) {
     return this.db
       .selectFrom('projects')

@@ -3,7 +3,7 @@ import { apiAs, callExpecting } from './support/api';
 import { expect, test } from './support/test';
 import { branchesOf, createProject, signedInAt, uploadVersion } from './support/workspace';
 
-test('a 3-item collection from two projects: added from a project page, reordered by keyboard, kept after a reload', async ({
+test('a 3-item collection from two projects: added from a project page, reordered by keyboard, kept after a reload, played in order with auto-advance', async ({
   page,
   baseURL,
 }) => {
@@ -85,8 +85,13 @@ test('a 3-item collection from two projects: added from a project page, reordere
       expect.stringContaining('Chorus take'),
       expect.stringContaining('Intro take'),
     ]);
-  await page.getByRole('button', { name: 'Play "Outro take"' }).click();
-  await expect(
-    page.getByRole('region', { name: 'Audio player' }).getByText('Outro take'),
-  ).toBeVisible();
+  // 'Play all': the first plays, and at its end (a 1-second take) the next follows by itself.
+  const player = page.getByRole('region', { name: 'Audio player' });
+  await page.getByRole('button', { name: 'Play all' }).click();
+  await expect(player.getByTestId('player-title')).toHaveText('Outro take');
+  await expect(player.getByRole('button', { name: 'Next track' })).toBeEnabled();
+  await expect(player.getByTestId('player-title')).toHaveText('Chorus take', { timeout: 15_000 });
+  await player.getByRole('button', { name: 'Next track' }).click();
+  await expect(player.getByTestId('player-title')).toHaveText('Intro take');
+  await expect(player.getByRole('button', { name: 'Next track' })).toBeDisabled();
 });

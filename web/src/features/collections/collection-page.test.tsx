@@ -102,14 +102,44 @@ describe('CollectionPage', () => {
     }
     expect(within(list).getAllByRole('button', { name: /^Play/ })).toHaveLength(1);
 
+    // An item's Play plays the collection from there on (the unavailable ones are not in it).
     fireEvent.click(within(list).getByRole('button', { name: 'Play "Mix a"' }));
-    expect(player.playTrack).toHaveBeenCalledWith(
-      expect.objectContaining({
-        title: 'Mix a',
-        artist: 'Night Drive',
-        audioUrl: '/api/versions/v-a/stream',
-      }),
+    expect(player.playQueue).toHaveBeenCalledWith(
+      [
+        expect.objectContaining({
+          title: 'Mix a',
+          artist: 'Night Drive',
+          audioUrl: '/api/versions/v-a/stream',
+        }),
+      ],
+      0,
     );
+  });
+
+  it("'Play all' plays the playable items in order, and an item's Play starts the list there", async () => {
+    stubCollection(
+      collection([available('a'), unavailable('x', 'no_access'), available('b'), available('c')]),
+    );
+    const player = fakePlayer();
+    renderCollection(player);
+    const list = await screen.findByRole('list', { name: 'Collection items' });
+    fireEvent.click(screen.getByRole('button', { name: 'Play all' }));
+    const titles = (call: unknown[] | undefined) =>
+      (call?.[0] as { title: string }[]).map((track) => track.title);
+    expect(titles(vi.mocked(player.playQueue).mock.calls[0])).toEqual(['Mix a', 'Mix b', 'Mix c']);
+
+    fireEvent.click(within(list).getByRole('button', { name: 'Play "Mix c"' }));
+    const second = vi.mocked(player.playQueue).mock.calls[1];
+    expect(titles(second)).toEqual(['Mix a', 'Mix b', 'Mix c']);
+    expect(second?.[1]).toBe(2);
+    expect(player.playTrack).not.toHaveBeenCalled();
+  });
+
+  it("offers no 'Play all' when nothing can play", async () => {
+    stubCollection(collection([unavailable('x', 'no_access')]));
+    renderCollection();
+    await screen.findByRole('list', { name: 'Collection items' });
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Play all' }).disabled).toBe(true);
   });
 
   it('has no axe violations, with available and unavailable items', async () => {

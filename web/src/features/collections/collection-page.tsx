@@ -7,11 +7,11 @@ import { formatDate, pluralize } from '../../lib/format';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { Alert } from '../../ui/alert';
 import { Badge } from '../../ui/badge';
-import { secondaryButton } from '../../ui/button-styles';
+import { primaryButton, secondaryButton } from '../../ui/button-styles';
 import { ConfirmDeleteModal } from '../../ui/confirm-delete-modal';
 import { PageSpinner } from '../../ui/spinner';
 import { formatTime } from '../player/format-time';
-import type { PlayerTrack } from '../player/use-audio-player';
+import { useAudioPlayer, type PlayerTrack } from '../player/use-audio-player';
 import { useRowPlay } from '../projects/use-row-play';
 import { CollectionFormModal } from './collection-form-modal';
 import { itemTitle, UNAVAILABLE_REASONS } from './collection-format';
@@ -75,6 +75,7 @@ function CollectionView({ collection }: { collection: Collection }) {
           </p>
         </div>
         <div className="flex gap-2">
+          <PlayAllButton collection={collection} />
           <button
             type="button"
             className={`${secondaryButton} px-3 py-1.5`}
@@ -287,7 +288,7 @@ function ItemList({ collection }: { collection: Collection }) {
                     {UNAVAILABLE_REASONS[item.reason]}
                   </span>
                 ) : (
-                  <AvailableItem item={item} />
+                  <AvailableItem item={item} collection={collection} />
                 )}
                 <span className="flex items-center gap-1">
                   <button
@@ -345,14 +346,55 @@ function itemTrack(item: AvailableCollectionItem): PlayerTrack {
   };
 }
 
-function AvailableItem({ item }: { item: AvailableCollectionItem }) {
+/** The items that can play now, as the player's tracks, in the collection's order. */
+function playableTracks(collection: Collection): PlayerTrack[] {
+  return collection.items
+    .filter(
+      (item): item is AvailableCollectionItem => !item.unavailable && item.status === 'completed',
+    )
+    .map(itemTrack);
+}
+
+/** Plays every playable item in order, each going on to the next when it ends. */
+function PlayAllButton({ collection }: { collection: Collection }) {
+  const player = useAudioPlayer();
+  const tracks = playableTracks(collection);
+  return (
+    <button
+      type="button"
+      className={`${primaryButton} px-3 py-1.5`}
+      disabled={tracks.length === 0}
+      onClick={() => player.playQueue(tracks)}
+    >
+      Play all
+    </button>
+  );
+}
+
+function AvailableItem({
+  item,
+  collection,
+}: {
+  item: AvailableCollectionItem;
+  collection: Collection;
+}) {
   const title = itemTitle(item);
-  const row = useRowPlay(itemTrack(item));
+  const track = itemTrack(item);
+  const row = useRowPlay(track);
+  const player = useAudioPlayer();
+  // Not playing yet: the collection plays from this item on, going on to the next.
+  const onClick = () => {
+    if (row.current) return row.onClick();
+    const tracks = playableTracks(collection);
+    const index = tracks.findIndex((t) => t.id === track.id);
+    if (index === -1) row.onClick();
+    else player.playQueue(tracks, index);
+  };
   return (
     <>
       <button
         type="button"
-        onClick={row.onClick}
+        onClick={onClick}
         disabled={row.disabled || item.status !== 'completed'}
         aria-label={`${row.playing ? 'Pause' : 'Play'} "${title}"`}
         className="flex size-8 shrink-0 items-center justify-center rounded-full bg-indigo-600 text-white hover:bg-indigo-500 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 disabled:opacity-50"

@@ -116,6 +116,80 @@ describe('AudioPlayerProvider', () => {
     expect(fetchMock).toHaveBeenCalledTimes(1);
   });
 
+  it('plays a list in order: the next starts when one ends, next/previous move, the end stops', async () => {
+    const { fetchMock, pending } = deferredFetch();
+    vi.stubGlobal('fetch', fetchMock);
+    const trackC: PlayerTrack = { id: 'c', title: 'Take C', audioUrl: '/api/versions/c/stream' };
+    const { result } = renderHook(() => useAudioPlayer(), { wrapper });
+    const audio = result.current.audioElement;
+    if (!audio) throw new Error('no audio element');
+    const answer = async (index: number, id: string) => {
+      act(() => pending[index]?.resolve(new Response('x', { status: 206 })));
+      await waitFor(() =>
+        expect(audio.getAttribute('src')).toBe(`/api/versions/${id}/stream?quality=high`),
+      );
+      await waitFor(() => expect(result.current.state.switchingTrack).toBe(false));
+    };
+
+    act(() => result.current.playQueue([trackA, trackB, trackC]));
+    expect(result.current.queue).toEqual({ tracks: [trackA, trackB, trackC], index: 0 });
+    await answer(0, 'a');
+    // Take A plays to its end: Take B follows by itself.
+    act(() => {
+      audio.dispatchEvent(new Event('ended'));
+    });
+    expect(result.current.state.currentTrack).toBe(trackB);
+    expect(result.current.queue?.index).toBe(1);
+    await answer(1, 'b');
+    expect(result.current.state.isPlaying).toBe(true);
+
+    act(() => result.current.next());
+    await answer(2, 'c');
+    expect(result.current.queue?.index).toBe(2);
+    // Past the last: nothing more; its end stops the player.
+    act(() => result.current.next());
+    expect(fetchMock).toHaveBeenCalledTimes(3);
+    act(() => {
+      audio.dispatchEvent(new Event('ended'));
+    });
+    expect(result.current.state.isPlaying).toBe(false);
+    expect(result.current.state.currentTrack).toBe(trackC);
+
+    // Previous early in a track goes to the one before; later in it, back to its start.
+    act(() => result.current.previous());
+    await answer(3, 'b');
+    audio.currentTime = 12;
+    act(() => result.current.previous());
+    expect(audio.currentTime).toBe(0);
+    expect(result.current.queue?.index).toBe(1);
+    expect(fetchMock).toHaveBeenCalledTimes(4);
+  });
+
+  it('a track played from outside the list ends the list', async () => {
+    const { fetchMock, pending } = deferredFetch();
+    vi.stubGlobal('fetch', fetchMock);
+    const other: PlayerTrack = { id: 'z', title: 'Elsewhere', audioUrl: '/api/versions/z/stream' };
+    const { result } = renderHook(() => useAudioPlayer(), { wrapper });
+    const audio = result.current.audioElement;
+    if (!audio) throw new Error('no audio element');
+    act(() => result.current.playQueue([trackA, trackB]));
+    act(() => pending[0]?.resolve(new Response('x', { status: 206 })));
+    await waitFor(() => expect(result.current.state.switchingTrack).toBe(false));
+    // The list's own track again (a pause and play on its row) keeps the list.
+    act(() => result.current.playTrack({ ...trackA }));
+    expect(result.current.queue?.index).toBe(0);
+
+    act(() => result.current.playTrack(other));
+    expect(result.current.queue).toBeNull();
+    act(() => pending[1]?.resolve(new Response('x', { status: 206 })));
+    await waitFor(() => expect(result.current.state.switchingTrack).toBe(false));
+    act(() => {
+      audio.dispatchEvent(new Event('ended'));
+    });
+    expect(result.current.state.currentTrack).toBe(other);
+    expect(result.current.state.isPlaying).toBe(false);
+  });
+
   it('a later track cancels the stale load', async () => {
     const { fetchMock, pending } = deferredFetch();
     vi.stubGlobal('fetch', fetchMock);

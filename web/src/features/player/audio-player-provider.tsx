@@ -25,6 +25,7 @@ import {
   AudioPlayerContext,
   type AudioPlayerApi,
   type AudioQuality,
+  type PlayerQueue,
   type PlayerTrack,
   type PlayTrackOptions,
 } from './use-audio-player';
@@ -33,6 +34,8 @@ import {
 const TIME_SAMPLE_MS = 100;
 /** Quality change: restart with the new URL, at the same position, after a short delay. */
 const QUALITY_RESTART_DELAY_MS = 150;
+/** 'Previous' further into a track than this goes back to its start instead. */
+const PREVIOUS_RESTARTS_AFTER_SECONDS = 3;
 
 function isAbortError(error: unknown): boolean {
   return error instanceof DOMException && error.name === 'AbortError';
@@ -47,6 +50,7 @@ export function AudioPlayerProvider({ children }: { children: ReactNode }) {
   const [audioElement, setAudioElement] = useState<HTMLAudioElement | null>(null);
   const [loop, setLoop] = useState(false);
   const [quality, setQualityState] = useState<AudioQuality>('auto');
+  const [queue, setQueueState] = useState<PlayerQueue | null>(null);
 
   const audioRef = useRef<HTMLAudioElement | null>(null);
   // Refs read by callbacks that must see changes made in the same tick (double clicks, quick switches).
@@ -57,6 +61,14 @@ export function AudioPlayerProvider({ children }: { children: ReactNode }) {
   const abortRef = useRef<AbortController | null>(null);
   const pendingSeekRef = useRef<number | null>(null);
   const lastSampleRef = useRef(0);
+  const queueRef = useRef<PlayerQueue | null>(null);
+  /** What the audio element's 'ended' does: the next track of a list, if there is one. */
+  const endedRef = useRef<() => boolean>(() => false);
+
+  const setQueue = useCallback((next: PlayerQueue | null) => {
+    queueRef.current = next;
+    setQueueState(next);
+  }, []);
 
   const attachAudio = useCallback((element: HTMLAudioElement | null) => {
     audioRef.current = element;
@@ -123,7 +135,7 @@ export function AudioPlayerProvider({ children }: { children: ReactNode }) {
     audioRef.current?.pause();
   }, []);
 
-  const playTrack = useCallback(
+  const startTrack = useCallback(
     (track: PlayerTrack, options?: PlayTrackOptions) => {
       const audio = audioRef.current;
       const plan = planPlayTrack(
@@ -143,6 +155,62 @@ export function AudioPlayerProvider({ children }: { children: ReactNode }) {
     },
     [loadTrack, resume, setSwitching],
   );
+
+  const playTrack = useCallback(
+    (track: PlayerTrack, options?: PlayTrackOptions) => {
+      const list = queueRef.current;
+      // Something outside the list being played: the list ends here.
+      if (list && !isSameTrack(list.tracks[list.index] ?? null, track)) setQueue(null);
+      startTrack(track, options);
+    },
+    [setQueue, startTrack],
+  );
+
+  /** Plays item `index` of the list; false when there is no such item. */
+  const playQueueItem = useCallback(
+    (list: PlayerQueue, index: number) => {
+      const track = list.tracks[index];
+      if (!track) return false;
+      setQueue({ tracks: list.tracks, index });
+      startTrack(track);
+      return true;
+    },
+    [setQueue, startTrack],
+  );
+
+  const playQueue = useCallback(
+    (tracks: PlayerTrack[], startIndex = 0) => {
+      if (tracks.length === 0) return;
+      playQueueItem({ tracks: [...tracks], index: startIndex }, startIndex);
+    },
+    [playQueueItem],
+  );
+
+  const next = useCallback(() => {
+    const list = queueRef.current;
+    if (list) playQueueItem(list, list.index + 1);
+  }, [playQueueItem]);
+
+  const previous = useCallback(() => {
+    const audio = audioRef.current;
+    const list = queueRef.current;
+    if (
+      audio &&
+      (!list || list.index === 0 || audio.currentTime > PREVIOUS_RESTARTS_AFTER_SECONDS)
+    ) {
+      audio.currentTime = 0;
+      dispatch({ type: 'SET_CURRENT_TIME', currentTime: 0 });
+      return;
+    }
+    if (list) playQueueItem(list, list.index - 1);
+  }, [playQueueItem]);
+
+  useEffect(() => {
+    endedRef.current = () => {
+      const list = queueRef.current;
+      return list ? playQueueItem(list, list.index + 1) : false;
+    };
+  }, [playQueueItem]);
 
   const togglePlay = useCallback(() => {
     const audio = audioRef.current;
@@ -228,7 +296,10 @@ export function AudioPlayerProvider({ children }: { children: ReactNode }) {
         sampleTime(true);
       },
       canplay: () => dispatch({ type: 'SET_LOADING', loading: false }),
-      ended: () => dispatch({ type: 'PAUSE' }),
+      // The end of a track: the next of the list being played, else stop.
+      ended: () => {
+        if (!endedRef.current()) dispatch({ type: 'PAUSE' });
+      },
       error: () => {
         console.error('Audio element error:', audio.error);
         dispatch({ type: 'PAUSE' });
@@ -284,6 +355,10 @@ export function AudioPlayerProvider({ children }: { children: ReactNode }) {
     () => ({
       state,
       playTrack,
+      playQueue,
+      queue,
+      next,
+      previous,
       pause,
       resume,
       togglePlay,
@@ -301,6 +376,10 @@ export function AudioPlayerProvider({ children }: { children: ReactNode }) {
     [
       state,
       playTrack,
+      playQueue,
+      queue,
+      next,
+      previous,
       pause,
       resume,
       togglePlay,

@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { stubApi } from '../repos/test-support';
 import { GlobalPlayer } from './global-player';
@@ -14,12 +14,12 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-function renderPlayer(track: PlayerTrack) {
+function renderPlayer(track: PlayerTrack, player = fakePlayer(track, { duration: 60 })) {
   stubApi({});
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
     <QueryClientProvider client={client}>
-      <AudioPlayerContext value={fakePlayer(track, { duration: 60 })}>
+      <AudioPlayerContext value={player}>
         <GlobalPlayer onShare={vi.fn()} />
       </AudioPlayerContext>
     </QueryClientProvider>,
@@ -55,5 +55,34 @@ describe('GlobalPlayer: what a track offers', () => {
     });
     expect(screen.queryByRole('link', { name: 'Download track' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Share track' })).toBeNull();
+  });
+});
+
+describe('GlobalPlayer: a list being played', () => {
+  it('offers Previous and Next only while a list plays, Next not at its end', () => {
+    renderPlayer(memberTrack);
+    expect(screen.queryByRole('button', { name: 'Next track' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Previous track' })).toBeNull();
+    cleanup();
+
+    const second: PlayerTrack = { ...memberTrack, id: 'v2', versionId: 'v2', title: 'Second' };
+    const player = {
+      ...fakePlayer(memberTrack, { duration: 60 }),
+      queue: { tracks: [memberTrack, second], index: 0 },
+    };
+    renderPlayer(memberTrack, player);
+    fireEvent.click(screen.getByRole('button', { name: 'Next track' }));
+    expect(player.next).toHaveBeenCalledTimes(1);
+    fireEvent.click(screen.getByRole('button', { name: 'Previous track' }));
+    expect(player.previous).toHaveBeenCalledTimes(1);
+    cleanup();
+
+    renderPlayer(second, {
+      ...fakePlayer(second, { duration: 60 }),
+      queue: { tracks: [memberTrack, second], index: 1 },
+    });
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Next track' }).disabled).toBe(
+      true,
+    );
   });
 });

@@ -5,8 +5,10 @@ import { formatTime } from './format-time';
 import {
   DownloadIcon,
   LoopIcon,
+  NextTrackIcon,
   PauseIcon,
   PlayIcon,
+  PreviousTrackIcon,
   ShareIcon,
   SkipBackIcon,
   SkipForwardIcon,
@@ -46,7 +48,7 @@ function isInteractiveTarget(target: EventTarget | null): boolean {
 /** The bottom bar with the global audio player's controls, shared by every signed-in page. */
 export function GlobalPlayer({ onShare }: GlobalPlayerProps) {
   const player = useAudioPlayer();
-  const { state } = player;
+  const { state, queue } = player;
   const track = state.currentTrack;
   useMediaSession(player);
 
@@ -153,6 +155,17 @@ export function GlobalPlayer({ onShare }: GlobalPlayerProps) {
             </div>
 
             <div className="flex items-center gap-1">
+              {queue ? (
+                <button
+                  type="button"
+                  aria-label="Previous track"
+                  title="Previous track"
+                  className={iconButton}
+                  onClick={() => player.previous()}
+                >
+                  <PreviousTrackIcon />
+                </button>
+              ) : null}
               <button
                 type="button"
                 aria-label="Skip back 10 seconds"
@@ -182,6 +195,18 @@ export function GlobalPlayer({ onShare }: GlobalPlayerProps) {
               >
                 <SkipForwardIcon />
               </button>
+              {queue ? (
+                <button
+                  type="button"
+                  aria-label="Next track"
+                  title="Next track"
+                  className={iconButton}
+                  disabled={queue.index >= queue.tracks.length - 1}
+                  onClick={() => player.next()}
+                >
+                  <NextTrackIcon />
+                </button>
+              ) : null}
               <button
                 type="button"
                 aria-label="Loop"

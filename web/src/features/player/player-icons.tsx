@@ -22,6 +22,22 @@ export function PauseIcon() {
   );
 }
 
+export function PreviousTrackIcon() {
+  return (
+    <svg {...common}>
+      <path d="M6 5h2.5v14H6zM19 5.5v13L9.5 12 19 5.5Z" />
+    </svg>
+  );
+}
+
+export function NextTrackIcon() {
+  return (
+    <svg {...common}>
+      <path d="M15.5 5H18v14h-2.5zM5 5.5v13l9.5-6.5L5 5.5Z" />
+    </svg>
+  );
+}
+
 export function SkipBackIcon() {
   return (
     <svg {...common}>

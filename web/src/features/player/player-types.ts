@@ -44,9 +44,24 @@ export interface PlayTrackOptions {
   shouldPlay?: boolean;
 }
 
+/** A list being played in order (a collection's 'Play all'): the tracks and the one playing. */
+export interface PlayerQueue {
+  tracks: PlayerTrack[];
+  index: number;
+}
+
 export interface AudioPlayerApi {
   state: PlayerState;
+  /** Plays one track; a track outside the list being played ends that list. */
   playTrack: (track: PlayerTrack, options?: PlayTrackOptions) => void;
+  /** Plays `tracks` in order from `startIndex`, going on to the next when one ends. */
+  playQueue: (tracks: PlayerTrack[], startIndex?: number) => void;
+  /** The list being played, or null. */
+  queue: PlayerQueue | null;
+  /** The next track of the list (nothing at its end). */
+  next: () => void;
+  /** Back to the start of this track after 3 s, else the previous track of the list. */
+  previous: () => void;
   pause: () => void;
   resume: () => void;
   togglePlay: () => void;

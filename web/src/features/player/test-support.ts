@@ -14,6 +14,10 @@ export function fakePlayer(
   return {
     state: { ...initialPlayerState, ...state, currentTrack: current },
     playTrack: vi.fn(),
+    playQueue: vi.fn(),
+    queue: null,
+    next: vi.fn(),
+    previous: vi.fn(),
     pause: vi.fn(),
     resume: vi.fn(),
     togglePlay: vi.fn(),

@@ -4,6 +4,7 @@ import type { AudioPlayerApi } from './player-types';
 export type {
   AudioPlayerApi,
   AudioQuality,
+  PlayerQueue,
   PlayerState,
   PlayerTrack,
   PlayTrackOptions,

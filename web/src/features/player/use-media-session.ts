@@ -42,6 +42,33 @@ export function useMediaSession(player: AudioPlayerApi) {
     };
   }, []);
 
+  // A list being played: the lock screen's next/previous buttons move through it.
+  const inList = player.queue !== null;
+  useEffect(() => {
+    if (!inList || typeof navigator === 'undefined' || !('mediaSession' in navigator)) return;
+    const session = navigator.mediaSession;
+    const actions: [MediaSessionAction, MediaSessionActionHandler][] = [
+      ['previoustrack', () => playerRef.current.previous()],
+      ['nexttrack', () => playerRef.current.next()],
+    ];
+    for (const [action, handler] of actions) {
+      try {
+        session.setActionHandler(action, handler);
+      } catch {
+        // An action this browser does not support.
+      }
+    }
+    return () => {
+      for (const [action] of actions) {
+        try {
+          session.setActionHandler(action, null);
+        } catch {
+          // See above.
+        }
+      }
+    };
+  }, [inList]);
+
   useEffect(() => {
     if (typeof navigator === 'undefined' || !('mediaSession' in navigator)) return;
     if (!currentTrack) {

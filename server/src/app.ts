@@ -38,6 +38,10 @@ import { notificationRoutes } from './modules/notifications/notifications.routes
 import { exportRoutes } from './modules/exports/exports.routes';
 import { profileRoutes } from './modules/profiles/profiles.routes';
 import { projectRoutes } from './modules/projects/projects.routes';
+import {
+  collectionLinkRoutes,
+  publicCollectionLinkRoutes,
+} from './modules/collections/collection-links.routes';
 import { collectionRoutes } from './modules/collections/collections.routes';
 import { publicRoutes } from './modules/public/public.routes';
 import { resumableUploadRoutes } from './modules/uploads/resumable-uploads.routes';
@@ -134,6 +138,7 @@ export async function buildApp(
 
   await app.register(projectRoutes({ service: services.projects, requireUser }));
   await app.register(collectionRoutes({ service: services.collections, requireUser }));
+  await app.register(collectionLinkRoutes({ service: services.collectionLinks, requireUser }));
   await app.register(
     versionRoutes({
       versions: services.versions,
@@ -170,6 +175,9 @@ export async function buildApp(
   await app.register(memberReviewRoutes({ service: services.review, requireUser }));
   await app.register(
     linkRoutes({ service: services.sharing, review: services.review, storage: deps.storage }),
+  );
+  await app.register(
+    publicCollectionLinkRoutes({ service: services.collectionLinks, storage: deps.storage }),
   );
   await app.register(
     linkCommentRoutes({ service: services.comments, sharing: services.sharing, auth: authService }),

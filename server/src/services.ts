@@ -13,6 +13,8 @@ import { DesktopTokensRepo } from './modules/auth/desktop-tokens.repo';
 import { DesktopTokensService } from './modules/auth/desktop-tokens.service';
 import { MagicCodeService } from './modules/auth/magic-code.service';
 import { MagicCodesRepo } from './modules/auth/magic-codes.repo';
+import { CollectionLinksRepo } from './modules/collections/collection-links.repo';
+import { CollectionLinksService } from './modules/collections/collection-links.service';
 import { CollectionsRepo } from './modules/collections/collections.repo';
 import { CollectionsService } from './modules/collections/collections.service';
 import { CommentsRepo } from './modules/comments/comments.repo';
@@ -213,7 +215,18 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     activity,
   });
   // A person's own collections of takes from any project they may listen to.
-  const collections = new CollectionsService({ access, repo: new CollectionsRepo(db), clock });
+  const collectionsRepo = new CollectionsRepo(db);
+  const collections = new CollectionsService({ access, repo: collectionsRepo, clock });
+  // Share links to a collection, made by its owner.
+  const collectionLinks = new CollectionLinksService({
+    collections: collectionsRepo,
+    links: new CollectionLinksRepo(db),
+    versions: versionsRepo,
+    clock,
+    limiter,
+    secret: deps.secretKey,
+    secureCookies: config.publicUrl.startsWith('https:'),
+  });
   // Public projects' read-only pages, for anyone (the policy says whether a project is Public).
   const publicProjects = new PublicService({ access, repo: new PublicRepo(db) });
 
@@ -289,6 +302,7 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     resumable,
     sharing,
     collections,
+    collectionLinks,
     review,
     comments,
     members,

@@ -50,6 +50,8 @@ export interface World {
   sideVersion: { id: string };
   comment: { id: string };
   link: { id: string; hash: string };
+  /** The owner's collection holding `version`, shared by a link without a password. */
+  collectionLink: { collectionId: string; itemId: string; hash: string };
   invitation: { id: string };
   publicProject: { id: string; versionId: string };
   repo: { id: string; sha: string; bounceId: string };
@@ -174,6 +176,50 @@ export async function buildWorld(t: TestApp, files: WorldFiles): Promise<World> 
       last_played_at: null,
     })
     .execute();
+  const collectionLink = {
+    collectionId: randomUUID(),
+    itemId: randomUUID(),
+    hash: randomUUID().replaceAll('-', ''),
+  };
+  await db
+    .insertInto('collections')
+    .values({
+      id: collectionLink.collectionId,
+      owner_id: owner.id,
+      name: 'Mixes',
+      description: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  await db
+    .insertInto('collection_items')
+    .values({
+      id: collectionLink.itemId,
+      collection_id: collectionLink.collectionId,
+      position: 0,
+      version_id: version.id,
+      branch_id: null,
+      added_by: owner.id,
+      created_at: now,
+    })
+    .execute();
+  await db
+    .insertInto('collection_links')
+    .values({
+      id: randomUUID(),
+      collection_id: collectionLink.collectionId,
+      hash: collectionLink.hash,
+      name: 'For the band',
+      recipient_name: null,
+      recipient_email: null,
+      expires_at: null,
+      download_enabled: 1,
+      password_hash: null,
+      revoked_at: null,
+      created_at: now,
+    })
+    .execute();
   const invitationId = randomUUID();
   await db
     .insertInto('invitations')
@@ -210,6 +256,7 @@ export async function buildWorld(t: TestApp, files: WorldFiles): Promise<World> 
     sideVersion: { id: sideVersion.id },
     comment: { id: commentId },
     link,
+    collectionLink,
     invitation: { id: invitationId },
     publicProject: { id: pub.id, versionId: pubVersion.id },
     repo: { id: repo.id, sha: bounce.commit_sha, bounceId: bounce.id },

@@ -10,6 +10,7 @@ export * from './sharing';
 export * from './review';
 export * from './repos';
 export * from './collections';
+export * from './collection-links';
 export * from './site';
 export * from './demo';
 export * from './profiles';

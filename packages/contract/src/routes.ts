@@ -817,6 +817,50 @@ export const routes = {
       body: 'json',
     } as RouteOf<Endpoints['collections']['updateCollection']>,
   },
+  collectionLinks: {
+    createCollectionLinks: {
+      name: 'createCollectionLinks',
+      method: 'POST',
+      path: '/api/collections/:id/links',
+      body: 'json',
+    } as RouteOf<Endpoints['collectionLinks']['createCollectionLinks']>,
+    listCollectionLinks: {
+      name: 'listCollectionLinks',
+      method: 'GET',
+      path: '/api/collections/:id/links',
+      body: 'none',
+    } as RouteOf<Endpoints['collectionLinks']['listCollectionLinks']>,
+    openCollectionLink: {
+      name: 'openCollectionLink',
+      method: 'GET',
+      path: '/api/collection-links/:hash',
+      body: 'none',
+    } as RouteOf<Endpoints['collectionLinks']['openCollectionLink']>,
+    recordCollectionLinkReceipt: {
+      name: 'recordCollectionLinkReceipt',
+      method: 'POST',
+      path: '/api/collection-links/:hash/items/:itemId/receipts',
+      body: 'json',
+    } as RouteOf<Endpoints['collectionLinks']['recordCollectionLinkReceipt']>,
+    revokeCollectionLink: {
+      name: 'revokeCollectionLink',
+      method: 'DELETE',
+      path: '/api/collections/:id/links/:linkId',
+      body: 'none',
+    } as RouteOf<Endpoints['collectionLinks']['revokeCollectionLink']>,
+    streamCollectionLinkItem: {
+      name: 'streamCollectionLinkItem',
+      method: 'GET',
+      path: '/api/collection-links/:hash/items/:itemId/stream',
+      body: 'none',
+    } as RouteOf<Endpoints['collectionLinks']['streamCollectionLinkItem']>,
+    unlockCollectionLink: {
+      name: 'unlockCollectionLink',
+      method: 'POST',
+      path: '/api/collection-links/:hash/unlock',
+      body: 'json',
+    } as RouteOf<Endpoints['collectionLinks']['unlockCollectionLink']>,
+  },
   workspace: {
     getDebugReport: {
       name: 'getDebugReport',

@@ -543,8 +543,36 @@ export interface CollectionItemsTable {
   created_at: string;
 }
 
+/** A share link to a collection (migration 0026); `password_hash` is never shown. */
+export interface CollectionLinksTable {
+  id: string;
+  collection_id: string;
+  hash: string;
+  name: string;
+  recipient_name: string | null;
+  recipient_email: string | null;
+  expires_at: string | null;
+  download_enabled: number;
+  password_hash: string | null;
+  revoked_at: string | null;
+  created_at: string;
+}
+
+/** Listen receipts of a collection link, per item (migration 0026): counts only. */
+export interface CollectionLinkReceiptsTable {
+  link_id: string;
+  item_id: string;
+  plays_started: number;
+  plays_30s: number;
+  plays_90: number;
+  downloads: number;
+  last_activity_at: string;
+}
+
 export interface Database {
   collections: CollectionsTable;
+  collection_link_receipts: CollectionLinkReceiptsTable;
+  collection_links: CollectionLinksTable;
   collection_items: CollectionItemsTable;
   version_previews: VersionPreviewsTable;
   resumable_uploads: ResumableUploadsTable;

@@ -194,6 +194,48 @@ const TABLE: Record<string, Row> = {
     expect: signedIn(404),
     call: () => ({ params: { id: randomUUID() }, body: { itemIds: [] } }),
   },
+  createCollectionLinks: {
+    expect: signedIn(404),
+    call: () => ({ params: { id: randomUUID() }, body: { name: 'For the band' } }),
+  },
+  listCollectionLinks: { expect: signedIn(404), call: () => ({ params: { id: randomUUID() } }) },
+  revokeCollectionLink: {
+    expect: signedIn(404),
+    call: () => ({ params: { id: randomUUID(), linkId: randomUUID() } }),
+  },
+  // ---- collection links (the key is the credential; the world's link has no password) ----
+  openCollectionLink: {
+    expect: withShareKey(200),
+    call: (w, caller) =>
+      caller === 'linkVisitor' ? { params: { hash: w.collectionLink.hash } } : {},
+  },
+  streamCollectionLinkItem: {
+    expect: withShareKey(200),
+    call: (w, caller) => ({
+      params: {
+        ...(caller === 'linkVisitor' ? { hash: w.collectionLink.hash } : {}),
+        itemId: w.collectionLink.itemId,
+      },
+    }),
+  },
+  recordCollectionLinkReceipt: {
+    expect: withShareKey(204),
+    call: (w, caller) => ({
+      params: {
+        ...(caller === 'linkVisitor' ? { hash: w.collectionLink.hash } : {}),
+        itemId: w.collectionLink.itemId,
+      },
+      body: { event: 'play' },
+    }),
+  },
+  // No password set: any password is wrong.
+  unlockCollectionLink: {
+    expect: withShareKey(401),
+    call: (w, caller) => ({
+      ...(caller === 'linkVisitor' ? { params: { hash: w.collectionLink.hash } } : {}),
+      body: { password: 'not-the-password' },
+    }),
+  },
   // ---- notifications: the caller's own ----
   listNotifications: { expect: signedIn(200) },
   markNotificationsRead: { expect: signedIn(204), call: () => ({ body: { all: true } }) },

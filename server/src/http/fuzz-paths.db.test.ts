@@ -94,6 +94,12 @@ describe('fuzzing path parameters and Range headers', () => {
     // A Public project's version for the public route; the world's own for the rest.
     if (endpoint.name === 'streamPublicVersion')
       return pathOf(endpoint, { versionId: c.world.publicProject.versionId });
+    // A collection link's item: the world's collection link and its one item.
+    if (endpoint.name === 'streamCollectionLinkItem')
+      return pathOf(endpoint, {
+        hash: c.world.collectionLink.hash,
+        itemId: c.world.collectionLink.itemId,
+      });
     if (endpoint.name !== 'getStoredObject') return pathOf(endpoint, defaultParams(c.world, true));
     const { original_key: key } = await c.t.deps.database.db
       .selectFrom('versions')

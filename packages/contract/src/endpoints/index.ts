@@ -3,6 +3,7 @@ import * as activity from './activity';
 import * as audioGit from './audio-git';
 import * as auth from './auth';
 import * as bounces from './bounces';
+import * as collectionLinks from './collection-links';
 import * as collections from './collections';
 import * as comments from './comments';
 import * as demo from './demo';
@@ -41,6 +42,7 @@ export const endpoints = {
   bounces,
   audioGit,
   collections,
+  collectionLinks,
   workspace,
   site,
   storage,

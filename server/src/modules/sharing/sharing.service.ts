@@ -178,23 +178,12 @@ export class SharingService {
     return { link, version, project };
   }
 
-  /**
-   * The audio a link may stream. With download rights: the quality asked for (the original until
-   * renditions exist). Without: a rendition only ('Listen in' High or Standard; the standard one
-   * when Original is asked), never the original in any format, so until processing has made the
-   * standard rendition the link must wait.
-   */
+  /** The audio a link may stream (see linkAudioOf). */
   linkAudio(
     { link, version }: Pick<OpenedLink, 'link' | 'version'>,
     quality: 'original' | 'high' | 'standard',
   ): LinkAudio {
-    if (link.download_enabled === 1) return { ready: true, audio: pickAudio(version, quality) };
-    const renditions = parseJson<Renditions>(version.renditions, {});
-    if (quality === 'high' && renditions.high)
-      return { ready: true, audio: pickAudio(version, 'high') };
-    if (renditions.standard) return { ready: true, audio: pickAudio(version, 'standard') };
-    if (version.status === 'failed') throw new NotFound('This quality is not available');
-    return { ready: false };
+    return linkAudioOf(link, version, quality);
   }
 
   sharedPage(opened: OpenedLink, review: ReviewState) {
@@ -233,6 +222,26 @@ export class SharingService {
   private now(): string {
     return this.deps.clock.now().toISOString();
   }
+}
+
+/**
+ * The audio a link may stream (version links and collection links alike). With download rights:
+ * the quality asked for (the original until renditions exist). Without: a rendition only
+ * ('Listen in' High or Standard; the standard one when Original is asked), never the original in
+ * any format, so until processing has made the standard rendition the link must wait.
+ */
+export function linkAudioOf(
+  link: Pick<LinksTable, 'download_enabled'>,
+  version: VersionsTable,
+  quality: 'original' | 'high' | 'standard',
+): LinkAudio {
+  if (link.download_enabled === 1) return { ready: true, audio: pickAudio(version, quality) };
+  const renditions = parseJson<Renditions>(version.renditions, {});
+  if (quality === 'high' && renditions.high)
+    return { ready: true, audio: pickAudio(version, 'high') };
+  if (renditions.standard) return { ready: true, audio: pickAudio(version, 'standard') };
+  if (version.status === 'failed') throw new NotFound('This quality is not available');
+  return { ready: false };
 }
 
 /** 'Listen in' on a link: the renditions made so far, and Original only with download rights. */

@@ -1,0 +1,107 @@
+import { z } from 'zod';
+
+/** What collection share links say (server and clients share them). */
+export const COLLECTION_LINK_MESSAGES = {
+  nameRequired: 'Give the link a name.',
+  nameTooLong: 'A link name can be at most 100 characters.',
+  passwordTooShort: 'A link password must be at least 8 characters.',
+  passwordTooLong: 'A link password can be at most 200 characters.',
+  recipientNameRequired: 'Give each recipient a name.',
+  linkNotFound: 'Link not found',
+  needsPassword: 'This link needs a password',
+  wrongPassword: 'Wrong password',
+  itemNotFound: 'Item not found',
+} as const;
+
+export const COLLECTION_LINK_NAME_MAX = 100;
+export const COLLECTION_LINK_PASSWORD_MIN = 8;
+export const COLLECTION_LINK_PASSWORD_MAX = 200;
+/** At most this many recipients (one link each) per request. */
+export const COLLECTION_LINK_RECIPIENTS_MAX = 50;
+
+const recipientSchema = z.object({
+  name: z
+    .string({ error: COLLECTION_LINK_MESSAGES.recipientNameRequired })
+    .trim()
+    .min(1, COLLECTION_LINK_MESSAGES.recipientNameRequired)
+    .max(COLLECTION_LINK_NAME_MAX),
+  email: z.email().max(254).nullish(),
+});
+
+export const createCollectionLinkBodySchema = z.object({
+  name: z
+    .string({ error: COLLECTION_LINK_MESSAGES.nameRequired })
+    .trim()
+    .min(1, COLLECTION_LINK_MESSAGES.nameRequired)
+    .max(COLLECTION_LINK_NAME_MAX, COLLECTION_LINK_MESSAGES.nameTooLong),
+  expiresAt: z.iso.datetime({ offset: true }).nullish(),
+  downloadEnabled: z.boolean().optional(),
+  /** Kept only as a slow hash; never shown again. */
+  password: z
+    .string()
+    .min(COLLECTION_LINK_PASSWORD_MIN, COLLECTION_LINK_MESSAGES.passwordTooShort)
+    .max(COLLECTION_LINK_PASSWORD_MAX, COLLECTION_LINK_MESSAGES.passwordTooLong)
+    .optional(),
+  /** One link per recipient, each with its own key; none: one link. */
+  recipients: z.array(recipientSchema).max(COLLECTION_LINK_RECIPIENTS_MAX).optional(),
+});
+
+export const collectionLinkSchema = z.object({
+  id: z.string(),
+  key: z.string(),
+  url: z.string(),
+  name: z.string(),
+  recipient: z.object({ name: z.string(), email: z.string().nullable() }).nullable(),
+  expiresAt: z.string().nullable(),
+  downloadEnabled: z.boolean(),
+  hasPassword: z.boolean(),
+  revoked: z.boolean(),
+  createdAt: z.string(),
+  /** Listen receipts per item that had any activity on this link. */
+  receipts: z.array(
+    z.object({
+      itemId: z.string(),
+      playsStarted: z.number().int(),
+      plays30s: z.number().int(),
+      plays90: z.number().int(),
+      downloads: z.number().int(),
+      lastActivityAt: z.string(),
+    }),
+  ),
+});
+
+export const collectionLinksResponseSchema = z.object({ links: z.array(collectionLinkSchema) });
+
+export const unlockCollectionLinkBodySchema = z.object({
+  password: z.string().min(1).max(COLLECTION_LINK_PASSWORD_MAX),
+});
+
+/** An item a link's visitor may play: the owner may read it now and it has a processed version. */
+export const sharedCollectionItemSchema = z.object({
+  id: z.string(),
+  /** 0..n-1 among the items shown. */
+  position: z.number().int(),
+  kind: z.enum(['version', 'latest']),
+  title: z.string(),
+  projectName: z.string(),
+  /** Seconds; null until known. */
+  duration: z.number().nullable(),
+  downloadEnabled: z.boolean(),
+  streamUrl: z.string(),
+});
+
+export const sharedCollectionSchema = z.object({
+  name: z.string(),
+  description: z.string().nullable(),
+  items: z.array(sharedCollectionItemSchema),
+});
+
+/** 'play': started; 'played_30s': heard 30 seconds; 'played_90': heard 90%; 'download'. */
+export const collectionLinkReceiptBodySchema = z.object({
+  event: z.enum(['play', 'played_30s', 'played_90', 'download']),
+});
+
+export type SharedCollection = z.infer<typeof sharedCollectionSchema>;
+export type SharedCollectionItem = z.infer<typeof sharedCollectionItemSchema>;
+export type CreateCollectionLinkBody = z.infer<typeof createCollectionLinkBodySchema>;
+export type CollectionLink = z.infer<typeof collectionLinkSchema>;

@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import { binary, defineEndpoint, empty } from '../endpoint';
+import {
+  collectionLinkReceiptBodySchema,
+  collectionLinksResponseSchema,
+  createCollectionLinkBodySchema,
+  sharedCollectionSchema,
+  unlockCollectionLinkBodySchema,
+} from '../collection-links';
+import { AUDIO_MEDIA_TYPES, notModified, shareLink, signedIn } from './shared';
+
+const tag = 'collections';
+const auth = signedIn;
+const id = z.string().min(1).max(64);
+
+export const createCollectionLinks = defineEndpoint({
+  name: 'createCollectionLinks',
+  method: 'POST',
+  path: '/api/collections/:id/links',
+  summary: 'Share a collection: one link, or one link per recipient (each with its own key)',
+  tag,
+  auth,
+  params: z.object({ id }),
+  body: createCollectionLinkBodySchema,
+  responses: { 201: collectionLinksResponseSchema },
+  errors: [400, 401, 404],
+});
+
+export const listCollectionLinks = defineEndpoint({
+  name: 'listCollectionLinks',
+  method: 'GET',
+  path: '/api/collections/:id/links',
+  summary: "A collection's share links, newest first (revoked ones too)",
+  tag,
+  auth,
+  params: z.object({ id }),
+  responses: { 200: collectionLinksResponseSchema },
+  errors: [400, 401, 404],
+});
+
+export const revokeCollectionLink = defineEndpoint({
+  name: 'revokeCollectionLink',
+  method: 'DELETE',
+  path: '/api/collections/:id/links/:linkId',
+  summary: 'Revoke one share link of a collection',
+  tag,
+  auth,
+  params: z.object({ id, linkId: id }),
+  responses: { 204: empty('Revoked.') },
+  errors: [400, 401, 404],
+});
+
+const hash = z.string().min(1).max(64);
+
+export const openCollectionLink = defineEndpoint({
+  name: 'openCollectionLink',
+  method: 'GET',
+  path: '/api/collection-links/:hash',
+  summary: 'A shared collection: its name, description and the items its owner may still play',
+  description:
+    "401 'This link needs a password' (and nothing else) until the link's unlock cookie is sent.",
+  tag,
+  auth: shareLink,
+  params: z.object({ hash }),
+  responses: { 200: sharedCollectionSchema },
+  errors: [400, 401, 404, 410, 429],
+});
+
+export const streamCollectionLinkItem = defineEndpoint({
+  name: 'streamCollectionLinkItem',
+  method: 'GET',
+  path: '/api/collection-links/:hash/items/:itemId/stream',
+  summary: 'Play an item of a shared collection',
+  description:
+    'Without download rights only renditions stream. 409 with Retry-After while the standard one is still being made.',
+  tag,
+  auth: shareLink,
+  params: z.object({ hash, itemId: id }),
+  query: z.object({ quality: z.enum(['original', 'high', 'standard']).default('standard') }),
+  responses: {
+    200: binary(AUDIO_MEDIA_TYPES, 'The audio.', { ranges: true }),
+    304: notModified,
+  },
+  errors: [400, 401, 404, 409, 410, 429],
+});
+
+export const unlockCollectionLink = defineEndpoint({
+  name: 'unlockCollectionLink',
+  method: 'POST',
+  path: '/api/collection-links/:hash/unlock',
+  summary: "Unlock a password-protected collection link (sets that link's cookie)",
+  tag,
+  auth: shareLink,
+  params: z.object({ hash }),
+  body: unlockCollectionLinkBodySchema,
+  responses: { 204: empty('Unlocked: an HttpOnly cookie for this link is set.') },
+  errors: [400, 401, 404, 410, 429],
+});
+
+export const recordCollectionLinkReceipt = defineEndpoint({
+  name: 'recordCollectionLinkReceipt',
+  method: 'POST',
+  path: '/api/collection-links/:hash/items/:itemId/receipts',
+  summary: 'Count a play, a 30-second listen, a 90% listen or a download of a shared item',
+  description: 'Counts only: nothing about the listener (address, user agent, cookie) is kept.',
+  tag,
+  auth: shareLink,
+  params: z.object({ hash, itemId: id }),
+  body: collectionLinkReceiptBodySchema,
+  responses: { 204: empty('Counted.') },
+  errors: [400, 401, 404, 410, 429],
+});

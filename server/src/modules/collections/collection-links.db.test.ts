@@ -1,0 +1,478 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CollectionLink, SharedCollection } from '@takes/contract';
+import { api, ORIGIN } from '../../../test/api';
+import { makeAudio } from '../../../test/audio-fixtures';
+import { addMember, buildProject, buildUser, buildVersion, depsOf } from '../../../test/factories';
+import { createTestApp, type TestApp } from '../../../test/test-app';
+
+function expectError(response: LightMyRequestResponse, status: number, message: string) {
+  expect(response.statusCode, response.body).toBe(status);
+  expect(response.json<{ error: string }>().error).toBe(message);
+}
+
+let addresses = 0;
+/** A visitor with no session, from one client address. */
+function visitor(t: TestApp, address = `10.9.${(addresses >> 8) & 255}.${++addresses & 255}`) {
+  return {
+    get: (url: string, cookie?: string) =>
+      t.app.inject({
+        method: 'GET',
+        url,
+        remoteAddress: address,
+        headers: cookie ? { cookie } : {},
+      }),
+    post: (url: string, payload: object, cookie?: string) =>
+      t.app.inject({
+        method: 'POST',
+        url,
+        payload,
+        remoteAddress: address,
+        headers: { origin: ORIGIN, ...(cookie ? { cookie } : {}) },
+      }),
+  };
+}
+
+describe('collection links', () => {
+  let t: TestApp;
+  let dir: string;
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'takes-collection-links-'));
+    t = await createTestApp();
+  }, 60_000);
+  afterAll(async () => {
+    await t.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  /**
+   * Me with a collection of three processed takes: one of my project, one of a band project I
+   * am a viewer of, one more of mine; and an item of another collection of mine.
+   */
+  async function world() {
+    const db = t.deps.database.db;
+    const wav = await makeAudio(dir, 'wav', 1, `${randomUUID()}.wav`);
+    const me = await buildUser(db, { name: 'Mia' });
+    const bandOwner = await buildUser(db, { name: 'Bo' });
+    const mine = await buildProject(db, me.id, { name: 'Night Drive' });
+    const band = await buildProject(db, bandOwner.id, { name: 'Band Demos' });
+    await addMember(db, { projectId: band.project.id }, me.id, 'viewer');
+    const on = (p: typeof mine) => ({ projectId: p.project.id, branchId: p.branch.id });
+    const deps = depsOf(t);
+    const take = (p: typeof mine, message: string) =>
+      buildVersion(deps, on(p), { file: wav, processed: true, overrides: { message } });
+    const mine1 = await take(mine, 'First mix');
+    const band1 = await take(band, 'Band take');
+    const mine2 = await take(mine, 'Second mix');
+    const as = api(t, me.cookie);
+    const collection = (await as.post('/api/collections', { name: 'For the label' })).json<{
+      id: string;
+    }>();
+    const itemIds: string[] = [];
+    for (const version of [mine1, band1, mine2]) {
+      const added = await as.post(`/api/collections/${collection.id}/items`, {
+        versionId: version.id,
+      });
+      expect(added.statusCode, added.body).toBe(201);
+      itemIds.push(added.json<{ id: string }>().id);
+    }
+    const other = (await as.post('/api/collections', { name: 'Other' })).json<{ id: string }>();
+    const otherItem = (
+      await as.post(`/api/collections/${other.id}/items`, { versionId: mine1.id })
+    ).json<{ id: string }>();
+    return { me, bandOwner, mine, band, collection, itemIds, otherItem, as };
+  }
+
+  async function share(
+    as: ReturnType<typeof api>,
+    collectionId: string,
+    body: object = { name: 'For the label' },
+  ): Promise<CollectionLink[]> {
+    const made = await as.post(`/api/collections/${collectionId}/links`, body);
+    expect(made.statusCode, made.body).toBe(201);
+    return made.json<{ links: CollectionLink[] }>().links;
+  }
+
+  describe('owner', () => {
+    it('creates one link, or one per recipient, each with its own 22-character key', async () => {
+      const w = await world();
+      const [one] = await share(w.as, w.collection.id, { name: 'Label', downloadEnabled: true });
+      expect(one).toMatchObject({
+        name: 'Label',
+        recipient: null,
+        downloadEnabled: true,
+        hasPassword: false,
+        revoked: false,
+        expiresAt: null,
+      });
+      expect(one?.key).toMatch(/^[A-Za-z0-9]{22}$/);
+      expect(one?.url).toBe(`/share/${one?.key}`);
+      const each = await share(w.as, w.collection.id, {
+        name: 'Press',
+        expiresAt: '2099-01-01T00:00:00.000Z',
+        recipients: [{ name: 'Ana', email: 'ana@example.com' }, { name: 'Ben' }],
+      });
+      expect(each.map((link) => link.recipient)).toEqual([
+        { name: 'Ana', email: 'ana@example.com' },
+        { name: 'Ben', email: null },
+      ]);
+      expect(new Set([one?.key, ...each.map((link) => link.key)]).size).toBe(3);
+      expect(each.every((link) => link.expiresAt === '2099-01-01T00:00:00.000Z')).toBe(true);
+
+      const listed = await w.as.get(`/api/collections/${w.collection.id}/links`);
+      expect(listed.statusCode, listed.body).toBe(200);
+      const keys = listed.json<{ links: CollectionLink[] }>().links.map((link) => link.key);
+      expect(keys.sort()).toEqual([one?.key, ...each.map((link) => link.key)].sort());
+    });
+
+    it("answers 404 'Collection not found' for another person's collection", async () => {
+      const w = await world();
+      const [link] = await share(w.as, w.collection.id);
+      const other = api(t, w.bandOwner.cookie);
+      const base = `/api/collections/${w.collection.id}/links`;
+      expectError(await other.post(base, { name: 'Mine now' }), 404, 'Collection not found');
+      expectError(await other.get(base), 404, 'Collection not found');
+      expectError(await other.delete(`${base}/${link?.id}`), 404, 'Collection not found');
+      expect(
+        await t.deps.database.db
+          .selectFrom('collection_links')
+          .select('revoked_at')
+          .where('id', '=', link?.id ?? '')
+          .executeTakeFirstOrThrow(),
+      ).toEqual({ revoked_at: null });
+    });
+
+    it('refuses a password shorter than 8 characters', async () => {
+      const w = await world();
+      const made = await w.as.post(`/api/collections/${w.collection.id}/links`, {
+        name: 'Short',
+        password: 'short',
+      });
+      expect(made.statusCode).toBe(400);
+    });
+
+    it("revoking one recipient's link stops only that link", async () => {
+      const w = await world();
+      const [ana, ben] = await share(w.as, w.collection.id, {
+        name: 'Press',
+        recipients: [{ name: 'Ana' }, { name: 'Ben' }],
+      });
+      const revoked = await w.as.delete(`/api/collections/${w.collection.id}/links/${ana?.id}`);
+      expect(revoked.statusCode, revoked.body).toBe(204);
+      expectError(
+        await w.as.delete(`/api/collections/${w.collection.id}/links/${ana?.id}`),
+        404,
+        'Link not found',
+      );
+      const anon = visitor(t);
+      expectError(await anon.get(`/api/collection-links/${ana?.key}`), 404, 'Link not found');
+      expect((await anon.get(`/api/collection-links/${ben?.key}`)).statusCode).toBe(200);
+      const listed = (await w.as.get(`/api/collections/${w.collection.id}/links`)).json<{
+        links: CollectionLink[];
+      }>().links;
+      expect(listed.find((link) => link.id === ana?.id)?.revoked).toBe(true);
+      expect(listed.find((link) => link.id === ben?.id)?.revoked).toBe(false);
+    });
+  });
+
+  describe('public', () => {
+    it("shows exactly the collection's items in order, and streams only those", async () => {
+      const w = await world();
+      const [link] = await share(w.as, w.collection.id);
+      const anon = visitor(t);
+      const opened = await anon.get(`/api/collection-links/${link?.key}`);
+      expect(opened.statusCode, opened.body).toBe(200);
+      const page = opened.json<SharedCollection>();
+      expect(page.name).toBe('For the label');
+      expect(page.items.map((item) => item.id)).toEqual(w.itemIds);
+      expect(page.items.map((item) => [item.title, item.projectName])).toEqual([
+        ['First mix', 'Night Drive'],
+        ['Band take', 'Band Demos'],
+        ['Second mix', 'Night Drive'],
+      ]);
+      expect(page.items.every((item) => item.kind === 'version' && !item.downloadEnabled)).toBe(
+        true,
+      );
+      const stream = (itemId: string, headers?: string) =>
+        anon.get(`/api/collection-links/${link?.key}/items/${itemId}/stream`, headers);
+      const played = await stream(w.itemIds[1] ?? '');
+      expect(played.statusCode, played.body).toBe(200);
+      expect(played.headers['content-type']).toBe('audio/mpeg');
+      const ranged = await t.app.inject({
+        method: 'GET',
+        url: `/api/collection-links/${link?.key}/items/${w.itemIds[0]}/stream`,
+        headers: { range: 'bytes=0-9' },
+      });
+      expect(ranged.statusCode).toBe(206);
+      // Another collection's item (of the same version), a random id: not this link's.
+      expect((await stream(w.otherItem.id)).statusCode).toBe(404);
+      expect((await stream(randomUUID())).statusCode).toBe(404);
+    });
+
+    it("leaves out a project's items once the owner can no longer read it", async () => {
+      const w = await world();
+      const [link] = await share(w.as, w.collection.id);
+      const anon = visitor(t);
+      const bandItem = w.itemIds[1] ?? '';
+      const streamUrl = `/api/collection-links/${link?.key}/items/${bandItem}/stream`;
+      expect((await anon.get(streamUrl)).statusCode).toBe(200);
+      await t.deps.database.db
+        .deleteFrom('project_members')
+        .where('user_id', '=', w.me.id)
+        .where('project_id', '=', w.band.project.id)
+        .execute();
+      const page = (await anon.get(`/api/collection-links/${link?.key}`)).json<SharedCollection>();
+      expect(page.items.map((item) => item.id)).toEqual([w.itemIds[0], w.itemIds[2]]);
+      expect(JSON.stringify(page)).not.toContain('Band');
+      expectError(await anon.get(streamUrl), 404, 'Item not found');
+    });
+
+    it('answers 410 for an expired link and 404 for a revoked or unknown one', async () => {
+      const w = await world();
+      const [expired] = await share(w.as, w.collection.id, {
+        name: 'Old',
+        expiresAt: new Date(Date.now() - 60_000).toISOString(),
+      });
+      const [revoked] = await share(w.as, w.collection.id, { name: 'Gone' });
+      await w.as.delete(`/api/collections/${w.collection.id}/links/${revoked?.id}`);
+      const anon = visitor(t);
+      expectError(
+        await anon.get(`/api/collection-links/${expired?.key}`),
+        410,
+        'This link has expired',
+      );
+      expectError(
+        await anon.get(`/api/collection-links/${expired?.key}/items/${w.itemIds[0]}/stream`),
+        410,
+        'This link has expired',
+      );
+      expectError(await anon.get(`/api/collection-links/${revoked?.key}`), 404, 'Link not found');
+      expectError(
+        await anon.get(`/api/collection-links/${revoked?.key}/items/${w.itemIds[0]}/stream`),
+        404,
+        'Link not found',
+      );
+      expectError(await anon.get(`/api/collection-links/${'x'.repeat(22)}`), 404, 'Link not found');
+    });
+  });
+
+  describe('password', () => {
+    it('asks for the password and says nothing else; the right one sets a cookie that opens it', async () => {
+      const w = await world();
+      const [link] = await share(w.as, w.collection.id, {
+        name: 'Secret',
+        password: 'correct horse',
+      });
+      expect(link?.hasPassword).toBe(true);
+      const anon = visitor(t);
+      const base = `/api/collection-links/${link?.key}`;
+      const locked = await anon.get(base);
+      expect(locked.statusCode).toBe(401);
+      expect(locked.json()).toEqual({ error: 'This link needs a password' });
+      const lockedStream = await anon.get(`${base}/items/${w.itemIds[0]}/stream`);
+      expect(lockedStream.json()).toEqual({ error: 'This link needs a password' });
+      expect(lockedStream.statusCode).toBe(401);
+
+      const wrong = await anon.post(`${base}/unlock`, { password: 'wrong horse' });
+      expect(wrong.statusCode).toBe(401);
+      expect(wrong.json()).toEqual({ error: 'Wrong password' });
+      expect(wrong.headers['set-cookie']).toBeUndefined();
+
+      const right = await anon.post(`${base}/unlock`, { password: 'correct horse' });
+      expect(right.statusCode, right.body).toBe(204);
+      const setCookie = String(right.headers['set-cookie']);
+      expect(setCookie).toMatch(/HttpOnly/);
+      expect(setCookie).toMatch(/SameSite=Lax/);
+      expect(setCookie).toMatch(/Path=\//);
+      const cookie = setCookie.split(';')[0] ?? '';
+      const opened = await anon.get(base, cookie);
+      expect(opened.statusCode, opened.body).toBe(200);
+      expect(opened.json<SharedCollection>().items).toHaveLength(3);
+      expect((await anon.get(`${base}/items/${w.itemIds[0]}/stream`, cookie)).statusCode).toBe(200);
+      // The cookie opens only its own link.
+      const [other] = await share(w.as, w.collection.id, {
+        name: 'Other',
+        password: 'correct horse',
+      });
+      expect((await anon.get(`/api/collection-links/${other?.key}`, cookie)).statusCode).toBe(401);
+      // A forged value does not open it.
+      const forged = `${cookie.split('=')[0]}=${'A'.repeat(43)}`;
+      expect((await anon.get(base, forged)).statusCode).toBe(401);
+
+      // The hash is never shown, by any answer.
+      const stored = await t.deps.database.db
+        .selectFrom('collection_links')
+        .select('password_hash')
+        .where('id', '=', link?.id ?? '')
+        .executeTakeFirstOrThrow();
+      expect(stored.password_hash).toMatch(/^scrypt\$/);
+      const answers = [
+        locked.body,
+        wrong.body,
+        opened.body,
+        JSON.stringify(link),
+        (await w.as.get(`/api/collections/${w.collection.id}/links`)).body,
+      ];
+      for (const body of answers) {
+        expect(body).not.toContain(stored.password_hash);
+        expect(body).not.toContain('correct horse');
+      }
+    });
+
+    it('refuses the 6th wrong try in 10 minutes with 429, and then the right one too', async () => {
+      const w = await world();
+      const [link] = await share(w.as, w.collection.id, {
+        name: 'Secret',
+        password: 'correct horse',
+      });
+      const unlock = `/api/collection-links/${link?.key}/unlock`;
+      const anon = visitor(t);
+      for (let i = 0; i < 5; i++)
+        expectError(await anon.post(unlock, { password: `wrong ${i}` }), 401, 'Wrong password');
+      const sixth = await anon.post(unlock, { password: 'wrong 6' });
+      expect(sixth.statusCode).toBe(429);
+      expect(sixth.json<{ error: string }>().error).toMatch(/^Too many attempts/);
+      expect((await anon.post(unlock, { password: 'correct horse' })).statusCode).toBe(429);
+      // Another address is counted apart.
+      expect((await visitor(t).post(unlock, { password: 'correct horse' })).statusCode).toBe(204);
+    });
+  });
+
+  describe('receipts', () => {
+    it('counts each event per link and item and shows the counts to the owner', async () => {
+      const w = await world();
+      const [ana, ben] = await share(w.as, w.collection.id, {
+        name: 'Press',
+        recipients: [{ name: 'Ana' }, { name: 'Ben' }],
+      });
+      const anon = visitor(t);
+      const receipt = async (
+        key: string | undefined,
+        itemId: string | undefined,
+        event: string,
+      ) => {
+        const response = await anon.post(`/api/collection-links/${key}/items/${itemId}/receipts`, {
+          event,
+        });
+        expect(response.statusCode, response.body).toBe(204);
+      };
+      const [first, second] = w.itemIds;
+      await receipt(ana?.key, first, 'play');
+      await receipt(ana?.key, first, 'play');
+      await receipt(ana?.key, first, 'played_30s');
+      await receipt(ana?.key, first, 'played_90');
+      await receipt(ana?.key, first, 'download');
+      await receipt(ana?.key, second, 'play');
+      await receipt(ben?.key, second, 'played_30s');
+      const bad = await anon.post(`/api/collection-links/${ana?.key}/items/${first}/receipts`, {
+        event: 'skipped',
+      });
+      expect(bad.statusCode).toBe(400);
+      expectError(
+        await anon.post(`/api/collection-links/${ana?.key}/items/${w.otherItem.id}/receipts`, {
+          event: 'play',
+        }),
+        404,
+        'Item not found',
+      );
+
+      const links = (await w.as.get(`/api/collections/${w.collection.id}/links`)).json<{
+        links: CollectionLink[];
+      }>().links;
+      const of = (id: string | undefined) =>
+        links
+          .find((link) => link.id === id)
+          ?.receipts.map(({ lastActivityAt, ...counts }) => {
+            expect(typeof lastActivityAt).toBe('string');
+            return counts;
+          });
+      expect(
+        of(ana?.id)?.sort((a, b) => w.itemIds.indexOf(a.itemId) - w.itemIds.indexOf(b.itemId)),
+      ).toEqual([
+        { itemId: first, playsStarted: 2, plays30s: 1, plays90: 1, downloads: 1 },
+        { itemId: second, playsStarted: 1, plays30s: 0, plays90: 0, downloads: 0 },
+      ]);
+      expect(of(ben?.id)).toEqual([
+        { itemId: second, playsStarted: 0, plays30s: 1, plays90: 0, downloads: 0 },
+      ]);
+    });
+
+    it('asks for the password like the other public routes', async () => {
+      const w = await world();
+      const [link] = await share(w.as, w.collection.id, {
+        name: 'Secret',
+        password: 'correct horse',
+      });
+      const response = await visitor(t).post(
+        `/api/collection-links/${link?.key}/items/${w.itemIds[0]}/receipts`,
+        { event: 'play' },
+      );
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toEqual({ error: 'This link needs a password' });
+      const stored = await t.deps.database.db
+        .selectFrom('collection_link_receipts')
+        .selectAll()
+        .where('link_id', '=', link?.id ?? '')
+        .execute();
+      expect(stored).toEqual([]);
+    });
+
+    it('keeps counts only: no address, user agent or cookie column', async () => {
+      const w = await world();
+      const [link] = await share(w.as, w.collection.id);
+      await t.app.inject({
+        method: 'POST',
+        url: `/api/collection-links/${link?.key}/items/${w.itemIds[0]}/receipts`,
+        payload: { event: 'play' },
+        remoteAddress: '10.77.77.77',
+        headers: { origin: ORIGIN, 'user-agent': 'Listener/1.0', cookie: 'a=b' },
+      });
+      const row = await t.deps.database.db
+        .selectFrom('collection_link_receipts')
+        .selectAll()
+        .where('link_id', '=', link?.id ?? '')
+        .executeTakeFirstOrThrow();
+      expect(Object.keys(row).sort()).toEqual(
+        [
+          'link_id',
+          'item_id',
+          'plays_started',
+          'plays_30s',
+          'plays_90',
+          'downloads',
+          'last_activity_at',
+        ].sort(),
+      );
+      expect(JSON.stringify(row)).not.toMatch(/10\.77|Listener|a=b/);
+    });
+  });
+
+  it('stores links in a table of exactly these columns', async () => {
+    const w = await world();
+    await share(w.as, w.collection.id);
+    const row = await t.deps.database.db
+      .selectFrom('collection_links')
+      .selectAll()
+      .where('collection_id', '=', w.collection.id)
+      .executeTakeFirstOrThrow();
+    expect(Object.keys(row).sort()).toEqual(
+      [
+        'id',
+        'collection_id',
+        'hash',
+        'name',
+        'recipient_name',
+        'recipient_email',
+        'expires_at',
+        'download_enabled',
+        'password_hash',
+        'revoked_at',
+        'created_at',
+      ].sort(),
+    );
+  });
+});

@@ -1,0 +1,109 @@
+import type { Kysely } from 'kysely';
+import type {
+  CollectionLinkReceiptsTable,
+  CollectionLinksTable,
+  CollectionsTable,
+  Database,
+} from '../../db/schema';
+
+/** The counter each receipt event adds one to. */
+export const RECEIPT_COLUMNS = {
+  play: 'plays_started',
+  played_30s: 'plays_30s',
+  played_90: 'plays_90',
+  download: 'downloads',
+} as const;
+export type ReceiptEvent = keyof typeof RECEIPT_COLUMNS;
+
+/** The SQL of collection share links. */
+export class CollectionLinksRepo {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** All the links at once (one per recipient), or none. */
+  async insertAll(rows: CollectionLinksTable[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.db.insertInto('collection_links').values(rows).execute();
+  }
+
+  /** A collection's links, revoked ones too, newest first. */
+  listByCollection(collectionId: string): Promise<CollectionLinksTable[]> {
+    return this.db
+      .selectFrom('collection_links')
+      .selectAll()
+      .where('collection_id', '=', collectionId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id')
+      .execute();
+  }
+
+  /** False when the link is not this collection's, or was revoked already. */
+  async revoke(collectionId: string, linkId: string, at: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('collection_links')
+      .set({ revoked_at: at })
+      .where('id', '=', linkId)
+      .where('collection_id', '=', collectionId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** A link by its key, with the collection it opens. */
+  async findByHash(
+    hash: string,
+  ): Promise<{ link: CollectionLinksTable; collection: CollectionsTable } | undefined> {
+    const link = await this.db
+      .selectFrom('collection_links')
+      .selectAll()
+      .where('hash', '=', hash)
+      .executeTakeFirst();
+    if (!link) return undefined;
+    const collection = await this.db
+      .selectFrom('collections')
+      .selectAll()
+      .where('id', '=', link.collection_id)
+      .executeTakeFirst();
+    return collection ? { link, collection } : undefined;
+  }
+
+  /** One more of this event for the link and item: one upsert (concurrent ones add up). */
+  async countReceipt(
+    linkId: string,
+    itemId: string,
+    event: ReceiptEvent,
+    at: string,
+  ): Promise<void> {
+    const column = RECEIPT_COLUMNS[event];
+    await this.db
+      .insertInto('collection_link_receipts')
+      .values({
+        link_id: linkId,
+        item_id: itemId,
+        plays_started: 0,
+        plays_30s: 0,
+        plays_90: 0,
+        downloads: 0,
+        [column]: 1,
+        last_activity_at: at,
+      })
+      .onConflict((oc) =>
+        oc.columns(['link_id', 'item_id']).doUpdateSet((eb) => ({
+          [column]: eb(`collection_link_receipts.${column}`, '+', 1),
+          last_activity_at: at,
+        })),
+      )
+      .execute();
+  }
+
+  /** The receipts of these links. */
+  receipts(linkIds: string[]): Promise<CollectionLinkReceiptsTable[]> {
+    if (linkIds.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom('collection_link_receipts')
+      .selectAll()
+      .where('link_id', 'in', linkIds)
+      .orderBy('link_id')
+      .orderBy('item_id')
+      .execute();
+  }
+}

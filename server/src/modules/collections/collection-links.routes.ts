@@ -1,0 +1,68 @@
+import type { FastifyPluginAsync, preHandlerAsyncHookHandler } from 'fastify';
+import { endpoints, SHARE_MESSAGES } from '@takes/contract';
+import { userOf } from '../../auth/guard';
+import { route } from '../../http/route';
+import { sendStoredAudio } from '../../http/send-object';
+import type { ObjectStore } from '../../storage/object-store';
+import { hideShareUrls, PROCESSING_RETRY_AFTER_SECONDS } from '../sharing/sharing.routes';
+import type { CollectionLinksService } from './collection-links.service';
+
+const api = endpoints.collectionLinks;
+
+/** The owner's side of a collection's share links; every route needs a signed-in user. */
+export const collectionLinkRoutes =
+  (deps: {
+    service: CollectionLinksService;
+    requireUser: preHandlerAsyncHookHandler;
+  }): FastifyPluginAsync =>
+  (app) => {
+    const { service } = deps;
+    const guarded = { preHandler: deps.requireUser };
+    route(app, api.createCollectionLinks, guarded, (request) =>
+      service.create(userOf(request).id, request.params.id, request.body),
+    );
+    route(app, api.listCollectionLinks, guarded, (request) =>
+      service.list(userOf(request).id, request.params.id),
+    );
+    route(app, api.revokeCollectionLink, guarded, (request) =>
+      service.revoke(userOf(request).id, request.params.id, request.params.linkId),
+    );
+    return Promise.resolve();
+  };
+
+/** What anyone holding a collection link may do: see the collection and play its items. */
+export const publicCollectionLinkRoutes =
+  (deps: { service: CollectionLinksService; storage: ObjectStore }): FastifyPluginAsync =>
+  (app) => {
+    const { service } = deps;
+    hideShareUrls(app);
+
+    route(app, api.openCollectionLink, {}, async (request) =>
+      service.page(await service.open(request.params.hash, request.ip, request.headers.cookie)),
+    );
+
+    route(app, api.streamCollectionLinkItem, {}, async (request, reply) => {
+      const opened = await service.open(request.params.hash, request.ip, request.headers.cookie);
+      const result = await service.itemAudio(opened, request.params.itemId, request.query.quality);
+      if (!result.ready) {
+        return reply
+          .status(409)
+          .header('retry-after', String(PROCESSING_RETRY_AFTER_SECONDS))
+          .send({ error: SHARE_MESSAGES.stillProcessing });
+      }
+      return sendStoredAudio(request, reply, deps.storage, result.audio);
+    });
+
+    route(app, api.recordCollectionLinkReceipt, {}, async (request, reply) => {
+      const opened = await service.open(request.params.hash, request.ip, request.headers.cookie);
+      await service.countReceipt(opened, request.params.itemId, request.body.event);
+      return reply.status(204).send();
+    });
+
+    route(app, api.unlockCollectionLink, {}, async (request, reply) => {
+      const cookie = await service.unlock(request.params.hash, request.ip, request.body.password);
+      return reply.header('set-cookie', cookie).status(204).send();
+    });
+
+    return Promise.resolve();
+  };

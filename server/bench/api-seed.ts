@@ -168,6 +168,7 @@ export async function seedAccount(
     play_count: i % 7,
     last_played_at: null,
     allow_approval: 0,
+    password_hash: null,
   }));
   const comments: CommentsTable[] = Array.from({ length: sizes.comments }, (_, c) => {
     const v = versions[c % versions.length]!;

@@ -177,7 +177,12 @@ export async function buildApp(
     linkRoutes({ service: services.sharing, review: services.review, storage: deps.storage }),
   );
   await app.register(
-    publicCollectionLinkRoutes({ service: services.collectionLinks, storage: deps.storage }),
+    publicCollectionLinkRoutes({
+      service: services.collectionLinks,
+      comments: services.comments,
+      auth: authService,
+      storage: deps.storage,
+    }),
   );
   await app.register(
     linkCommentRoutes({ service: services.comments, sharing: services.sharing, auth: authService }),

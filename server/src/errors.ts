@@ -48,8 +48,8 @@ export class Forbidden extends AppError {
 }
 /** Does not exist, or the caller may not know that it does: 404. */
 export class NotFound extends AppError {
-  constructor(message = 'Not found') {
-    super('not_found', message);
+  constructor(message = 'Not found', details?: unknown) {
+    super('not_found', message, details);
   }
 }
 /** Clashes with the current state (a stale head, a name taken, a token used): 409. */

@@ -42,6 +42,7 @@ import { PublishService } from './modules/repos/publish.service';
 import { ReposRepo } from './modules/repos/repos.repo';
 import { ReposService } from './modules/repos/repos.service';
 import { LinksRepo } from './modules/sharing/links.repo';
+import { LinkPasswords } from './modules/sharing/link-password';
 import { SharingService } from './modules/sharing/sharing.service';
 import { SiteRepo } from './modules/site/site.repo';
 import { SiteService } from './modules/site/site.service';
@@ -191,6 +192,25 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     maxBytes: options.uploadMaxBytes,
   });
 
+  // Passwords on share links (version and collection links alike).
+  const linkPasswords = new LinkPasswords({
+    limiter,
+    secret: deps.secretKey,
+    secureCookies: config.publicUrl.startsWith('https:'),
+  });
+  // A person's own collections of takes from any project they may listen to.
+  const collectionsRepo = new CollectionsRepo(db);
+  // Share links to a collection, made by its owner.
+  const collectionLinks = new CollectionLinksService({
+    collections: collectionsRepo,
+    links: new CollectionLinksRepo(db),
+    versions: versionsRepo,
+    clock,
+    limiter,
+    passwords: linkPasswords,
+    mailer: deps.mailer,
+    publicUrl: config.publicUrl,
+  });
   const sharing = new SharingService({
     access,
     links: new LinksRepo(db),
@@ -198,6 +218,8 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     clock,
     limiter,
     activity,
+    passwords: linkPasswords,
+    collectionKeys: collectionLinks,
   });
   const comments = new CommentsService({
     access,
@@ -214,19 +236,7 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     limiter,
     activity,
   });
-  // A person's own collections of takes from any project they may listen to.
-  const collectionsRepo = new CollectionsRepo(db);
   const collections = new CollectionsService({ access, repo: collectionsRepo, clock });
-  // Share links to a collection, made by its owner.
-  const collectionLinks = new CollectionLinksService({
-    collections: collectionsRepo,
-    links: new CollectionLinksRepo(db),
-    versions: versionsRepo,
-    clock,
-    limiter,
-    secret: deps.secretKey,
-    secureCookies: config.publicUrl.startsWith('https:'),
-  });
   // Public projects' read-only pages, for anyone (the policy says whether a project is Public).
   const publicProjects = new PublicService({ access, repo: new PublicRepo(db) });
 

@@ -8,6 +8,8 @@ import { SESSION_COOKIE_PREFIX } from '../src/auth/auth';
 import type {
   BouncesTable,
   Branch,
+  CollectionItemsTable,
+  CollectionsTable,
   Database,
   MemberRole,
   ProjectRow,
@@ -422,4 +424,44 @@ export function minuteClock(): () => string {
   const base = Date.parse('2026-01-01T00:00:00Z');
   let minute = 0;
   return () => new Date(base + ++minute * 60_000).toISOString();
+}
+
+/** A collection row of `ownerId` (straight into the table, as migration tests need). */
+export async function buildCollection(
+  db: Kysely<Database>,
+  ownerId: string,
+  overrides: Partial<CollectionsTable> = {},
+): Promise<CollectionsTable> {
+  const now = new Date().toISOString();
+  const row: CollectionsTable = {
+    id: randomUUID(),
+    owner_id: ownerId,
+    name: 'Mixes',
+    description: null,
+    created_at: now,
+    updated_at: now,
+    ...overrides,
+  };
+  await db.insertInto('collections').values(row).execute();
+  return row;
+}
+
+/** An item of a collection: a pinned version or the latest of a branch. */
+export async function buildCollectionItem(
+  db: Kysely<Database>,
+  collection: Pick<CollectionsTable, 'id' | 'owner_id'>,
+  target: { version_id: string } | { branch_id: string },
+  position = 0,
+): Promise<CollectionItemsTable> {
+  const row: CollectionItemsTable = {
+    id: randomUUID(),
+    collection_id: collection.id,
+    position,
+    version_id: 'version_id' in target ? target.version_id : null,
+    branch_id: 'branch_id' in target ? target.branch_id : null,
+    added_by: collection.owner_id,
+    created_at: new Date().toISOString(),
+  };
+  await db.insertInto('collection_items').values(row).execute();
+  return row;
 }

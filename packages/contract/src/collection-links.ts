@@ -1,21 +1,28 @@
 import { z } from 'zod';
+import {
+  LINK_PASSWORD_MAX,
+  LINK_PASSWORD_MESSAGES,
+  LINK_PASSWORD_MIN,
+  linkPasswordSchema,
+  unlockLinkBodySchema,
+} from './sharing';
 
 /** What collection share links say (server and clients share them). */
 export const COLLECTION_LINK_MESSAGES = {
   nameRequired: 'Give the link a name.',
   nameTooLong: 'A link name can be at most 100 characters.',
-  passwordTooShort: 'A link password must be at least 8 characters.',
-  passwordTooLong: 'A link password can be at most 200 characters.',
+  passwordTooShort: LINK_PASSWORD_MESSAGES.tooShort,
+  passwordTooLong: LINK_PASSWORD_MESSAGES.tooLong,
   recipientNameRequired: 'Give each recipient a name.',
   linkNotFound: 'Link not found',
-  needsPassword: 'This link needs a password',
-  wrongPassword: 'Wrong password',
+  needsPassword: LINK_PASSWORD_MESSAGES.needsPassword,
+  wrongPassword: LINK_PASSWORD_MESSAGES.wrongPassword,
   itemNotFound: 'Item not found',
 } as const;
 
 export const COLLECTION_LINK_NAME_MAX = 100;
-export const COLLECTION_LINK_PASSWORD_MIN = 8;
-export const COLLECTION_LINK_PASSWORD_MAX = 200;
+export const COLLECTION_LINK_PASSWORD_MIN = LINK_PASSWORD_MIN;
+export const COLLECTION_LINK_PASSWORD_MAX = LINK_PASSWORD_MAX;
 /** At most this many recipients (one link each) per request. */
 export const COLLECTION_LINK_RECIPIENTS_MAX = 50;
 
@@ -37,13 +44,11 @@ export const createCollectionLinkBodySchema = z.object({
   expiresAt: z.iso.datetime({ offset: true }).nullish(),
   downloadEnabled: z.boolean().optional(),
   /** Kept only as a slow hash; never shown again. */
-  password: z
-    .string()
-    .min(COLLECTION_LINK_PASSWORD_MIN, COLLECTION_LINK_MESSAGES.passwordTooShort)
-    .max(COLLECTION_LINK_PASSWORD_MAX, COLLECTION_LINK_MESSAGES.passwordTooLong)
-    .optional(),
+  password: linkPasswordSchema.optional(),
   /** One link per recipient, each with its own key; none: one link. */
   recipients: z.array(recipientSchema).max(COLLECTION_LINK_RECIPIENTS_MAX).optional(),
+  /** Email each recipient who has an address their own link (through the Mailer). */
+  emailRecipients: z.boolean().optional(),
 });
 
 export const collectionLinkSchema = z.object({
@@ -68,13 +73,24 @@ export const collectionLinkSchema = z.object({
       lastActivityAt: z.string(),
     }),
   ),
+  /** Whether this link was emailed to its recipient when it was made. */
+  emailed: z.boolean(),
+  /** Comments made through this link, oldest first (each on one item). */
+  comments: z.array(
+    z.object({
+      id: z.string(),
+      itemId: z.string().nullable(),
+      author: z.string(),
+      content: z.string(),
+      timestamp: z.number().nullable(),
+      createdAt: z.string(),
+    }),
+  ),
 });
 
 export const collectionLinksResponseSchema = z.object({ links: z.array(collectionLinkSchema) });
 
-export const unlockCollectionLinkBodySchema = z.object({
-  password: z.string().min(1).max(COLLECTION_LINK_PASSWORD_MAX),
-});
+export const unlockCollectionLinkBodySchema = unlockLinkBodySchema;
 
 /** An item a link's visitor may play: the owner may read it now and it has a processed version. */
 export const sharedCollectionItemSchema = z.object({
@@ -88,11 +104,16 @@ export const sharedCollectionItemSchema = z.object({
   duration: z.number().nullable(),
   downloadEnabled: z.boolean(),
   streamUrl: z.string(),
+  /** The original file as an attachment; null when the link does not allow downloads. */
+  downloadUrl: z.string().nullable(),
 });
 
 export const sharedCollectionSchema = z.object({
   name: z.string(),
   description: z.string().nullable(),
+  /** The recipient's name on a per-recipient link (a page may offer it as the visitor's name). */
+  recipientName: z.string().nullable(),
+  downloadEnabled: z.boolean(),
   items: z.array(sharedCollectionItemSchema),
 });
 

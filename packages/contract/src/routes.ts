@@ -546,6 +546,12 @@ export const routes = {
       path: '/api/links/hash/:hash/audio',
       body: 'none',
     } as RouteOf<Endpoints['sharing']['streamShareLink']>,
+    unlockShareLink: {
+      name: 'unlockShareLink',
+      method: 'POST',
+      path: '/api/links/hash/:hash/unlock',
+      body: 'json',
+    } as RouteOf<Endpoints['sharing']['unlockShareLink']>,
     updateShareLink: {
       name: 'updateShareLink',
       method: 'PATCH',
@@ -818,12 +824,30 @@ export const routes = {
     } as RouteOf<Endpoints['collections']['updateCollection']>,
   },
   collectionLinks: {
+    addCollectionLinkItemComment: {
+      name: 'addCollectionLinkItemComment',
+      method: 'POST',
+      path: '/api/collection-links/:hash/items/:itemId/comments',
+      body: 'json',
+    } as RouteOf<Endpoints['collectionLinks']['addCollectionLinkItemComment']>,
     createCollectionLinks: {
       name: 'createCollectionLinks',
       method: 'POST',
       path: '/api/collections/:id/links',
       body: 'json',
     } as RouteOf<Endpoints['collectionLinks']['createCollectionLinks']>,
+    downloadCollectionLinkItem: {
+      name: 'downloadCollectionLinkItem',
+      method: 'GET',
+      path: '/api/collection-links/:hash/items/:itemId/download',
+      body: 'none',
+    } as RouteOf<Endpoints['collectionLinks']['downloadCollectionLinkItem']>,
+    listCollectionLinkItemComments: {
+      name: 'listCollectionLinkItemComments',
+      method: 'GET',
+      path: '/api/collection-links/:hash/items/:itemId/comments',
+      body: 'none',
+    } as RouteOf<Endpoints['collectionLinks']['listCollectionLinkItemComments']>,
     listCollectionLinks: {
       name: 'listCollectionLinks',
       method: 'GET',

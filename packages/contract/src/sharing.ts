@@ -21,6 +21,26 @@ export const SHARE_MESSAGES = {
   commentNotFound: 'Comment not found',
 } as const;
 
+/** What link passwords say (version and collection links alike). */
+export const LINK_PASSWORD_MESSAGES = {
+  tooShort: 'A link password must be at least 8 characters.',
+  tooLong: 'A link password can be at most 200 characters.',
+  needsPassword: 'This link needs a password',
+  wrongPassword: 'Wrong password',
+} as const;
+export const LINK_PASSWORD_MIN = 8;
+export const LINK_PASSWORD_MAX = 200;
+
+/** A new link password: kept only as a slow hash, never shown again. */
+export const linkPasswordSchema = z
+  .string()
+  .min(LINK_PASSWORD_MIN, LINK_PASSWORD_MESSAGES.tooShort)
+  .max(LINK_PASSWORD_MAX, LINK_PASSWORD_MESSAGES.tooLong);
+
+export const unlockLinkBodySchema = z.object({
+  password: z.string().min(1).max(LINK_PASSWORD_MAX),
+});
+
 export const createLinkBodySchema = z.object({
   name: z.string().trim().max(200).optional(),
   download_enabled: z.boolean().default(false),
@@ -29,6 +49,8 @@ export const createLinkBodySchema = z.object({
   listeners_see_each_other: z.boolean().default(true),
   /** 'Allow approval': the link's listeners may set the version's review status. */
   allow_approval: z.boolean().default(false),
+  /** Optional: the share page asks for it before showing anything. */
+  password: linkPasswordSchema.optional(),
 });
 
 /** What the owner may change on an existing link (one option or more). */
@@ -36,11 +58,16 @@ export const updateLinkBodySchema = z
   .object({
     listeners_see_each_other: z.boolean().optional(),
     allow_approval: z.boolean().optional(),
+    /** A new password (every earlier unlock ends), or null to remove it. */
+    password: linkPasswordSchema.nullable().optional(),
   })
   .refine(
-    (body) => body.listeners_see_each_other !== undefined || body.allow_approval !== undefined,
+    (body) =>
+      body.listeners_see_each_other !== undefined ||
+      body.allow_approval !== undefined ||
+      body.password !== undefined,
     {
-      message: 'Nothing to change: give listeners_see_each_other or allow_approval',
+      message: 'Nothing to change: give listeners_see_each_other, allow_approval or password',
     },
   );
 
@@ -59,6 +86,8 @@ export const shareLinkSchema = z.object({
   /** Plays by visitors ('Played N times · last played …'). */
   play_count: z.number().int(),
   last_played_at: z.string().nullable(),
+  /** The link asks for a password (which is never shown). */
+  has_password: z.boolean(),
 });
 export type ShareLink = z.infer<typeof shareLinkSchema>;
 

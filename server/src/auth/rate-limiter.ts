@@ -121,8 +121,8 @@ export const AUTH_RATE_RULES = {
   codeVerifyEmail: { name: 'code-verify:email', limit: 15, windowMs: 10 * MINUTE },
   // Guessing share-link keys: a few wrong keys are typos, many are a search.
   linkMissIp: { name: 'link-miss:ip', limit: 20, windowMs: 10 * MINUTE },
-  // Wrong passwords on one collection link from one address.
-  collectionLinkUnlock: { name: 'collection-link-unlock:link-ip', limit: 5, windowMs: 10 * MINUTE },
+  // Wrong passwords on one share link (version or collection) from one address.
+  linkUnlock: { name: 'link-unlock:link-ip', limit: 5, windowMs: 10 * MINUTE },
   visitorCommentLinkIp: { name: 'visitor-comment:link-ip', limit: 20, windowMs: 10 * MINUTE },
   // Invitation emails (new ones and resends) per inviter per hour.
   invitationSendUser: {

@@ -225,6 +225,8 @@ export interface LinksTable {
   last_played_at: string | null;
   /** 1: 'Allow approval', the link's listeners may set the version's review status. */
   allow_approval: number;
+  /** A slow hash of the link's optional password (migration 0027); never shown. */
+  password_hash: string | null;
 }
 
 /** One change of a version's review status: by a member, or by a visitor through a link. */
@@ -556,6 +558,15 @@ export interface CollectionLinksTable {
   password_hash: string | null;
   revoked_at: string | null;
   created_at: string;
+  /** When the link was emailed to its recipient (migration 0027); null: never. */
+  emailed_at: string | null;
+}
+
+/** Which collection link and item a comment came through (migration 0027). */
+export interface CollectionLinkCommentsTable {
+  comment_id: string;
+  link_id: string;
+  item_id: string | null;
 }
 
 /** Listen receipts of a collection link, per item (migration 0026): counts only. */
@@ -571,6 +582,7 @@ export interface CollectionLinkReceiptsTable {
 
 export interface Database {
   collections: CollectionsTable;
+  collection_link_comments: CollectionLinkCommentsTable;
   collection_link_receipts: CollectionLinkReceiptsTable;
   collection_links: CollectionLinksTable;
   collection_items: CollectionItemsTable;

@@ -15,7 +15,8 @@ export const RETRY_MS = 3_000;
 
 /** Who a stream is for: a signed-in person, or a share link's visitor. */
 type Subscriber =
-  { kind: 'user'; userId: string; headers: Headers } | { kind: 'link'; hash: string; ip: string };
+  | { kind: 'user'; userId: string; headers: Headers }
+  | { kind: 'link'; hash: string; ip: string; cookies: string | undefined };
 
 /** What a browser tab is told: which of its queries to refresh. */
 type Hint =
@@ -51,8 +52,8 @@ export const eventRoutes =
       const key = request.query.link;
       if (key) {
         // The key is the credential: a wrong or revoked one 404, an expired one 410.
-        await deps.sharing.open(key, request.ip);
-        subscriber = { kind: 'link', hash: key, ip: request.ip };
+        await deps.sharing.open(key, request.ip, request.headers.cookie);
+        subscriber = { kind: 'link', hash: key, ip: request.ip, cookies: request.headers.cookie };
       } else {
         const headers = toFetchHeaders(request);
         const user = await deps.auth.currentUser(headers);
@@ -126,7 +127,7 @@ export const eventRoutes =
       if (subscriber.kind === 'user')
         return (await deps.auth.currentUser(subscriber.headers))?.id === subscriber.userId;
       try {
-        await deps.sharing.open(subscriber.hash, subscriber.ip);
+        await deps.sharing.open(subscriber.hash, subscriber.ip, subscriber.cookies);
         return true;
       } catch {
         return false;
@@ -141,7 +142,7 @@ export const eventRoutes =
         if (!shown || !event.versionId) return null;
         let opened: OpenedLink;
         try {
-          opened = await deps.sharing.open(subscriber.hash, subscriber.ip);
+          opened = await deps.sharing.open(subscriber.hash, subscriber.ip, subscriber.cookies);
         } catch {
           // Revoked, expired or gone since the page opened: the stream stops here.
           return 'end';

@@ -228,6 +228,35 @@ const TABLE: Record<string, Row> = {
       body: { event: 'play' },
     }),
   },
+  // The world's link allows downloads.
+  downloadCollectionLinkItem: {
+    expect: withShareKey(200),
+    call: (w, caller) => ({
+      params: {
+        ...(caller === 'linkVisitor' ? { hash: w.collectionLink.hash } : {}),
+        itemId: w.collectionLink.itemId,
+      },
+    }),
+  },
+  listCollectionLinkItemComments: {
+    expect: withShareKey(200),
+    call: (w, caller) => ({
+      params: {
+        ...(caller === 'linkVisitor' ? { hash: w.collectionLink.hash } : {}),
+        itemId: w.collectionLink.itemId,
+      },
+    }),
+  },
+  addCollectionLinkItemComment: {
+    expect: withShareKey(201),
+    call: (w, caller) => ({
+      params: {
+        ...(caller === 'linkVisitor' ? { hash: w.collectionLink.hash } : {}),
+        itemId: w.collectionLink.itemId,
+      },
+      body: { content: 'Lovely', visitor_name: 'Sam' },
+    }),
+  },
   // No password set: any password is wrong.
   unlockCollectionLink: {
     expect: withShareKey(401),
@@ -370,6 +399,11 @@ const TABLE: Record<string, Row> = {
 
   // ---- share links (the key is the credential) ----
   openShareLink: { expect: withShareKey(200) },
+  // The world's link has no password: any password is wrong.
+  unlockShareLink: {
+    expect: withShareKey(401),
+    call: () => ({ body: { password: 'not-the-password' } }),
+  },
   streamShareLink: { expect: withShareKey(200) },
   // The world's link allows approval; the visitor gives a name.
   setShareLinkReview: {

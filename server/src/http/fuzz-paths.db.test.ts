@@ -95,7 +95,10 @@ describe('fuzzing path parameters and Range headers', () => {
     if (endpoint.name === 'streamPublicVersion')
       return pathOf(endpoint, { versionId: c.world.publicProject.versionId });
     // A collection link's item: the world's collection link and its one item.
-    if (endpoint.name === 'streamCollectionLinkItem')
+    if (
+      endpoint.name === 'streamCollectionLinkItem' ||
+      endpoint.name === 'downloadCollectionLinkItem'
+    )
       return pathOf(endpoint, {
         hash: c.world.collectionLink.hash,
         itemId: c.world.collectionLink.itemId,

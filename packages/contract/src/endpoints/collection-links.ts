@@ -7,6 +7,7 @@ import {
   sharedCollectionSchema,
   unlockCollectionLinkBodySchema,
 } from '../collection-links';
+import { commentSchema, visitorCommentBodySchema } from '../sharing';
 import { AUDIO_MEDIA_TYPES, notModified, shareLink, signedIn } from './shared';
 
 const tag = 'collections';
@@ -108,5 +109,50 @@ export const recordCollectionLinkReceipt = defineEndpoint({
   params: z.object({ hash, itemId: id }),
   body: collectionLinkReceiptBodySchema,
   responses: { 204: empty('Counted.') },
+  errors: [400, 401, 404, 410, 429],
+});
+
+export const downloadCollectionLinkItem = defineEndpoint({
+  name: 'downloadCollectionLinkItem',
+  method: 'GET',
+  path: '/api/collection-links/:hash/items/:itemId/download',
+  summary: "Download a shared item's original file (when the link allows downloads)",
+  description: 'Counted as a download in the link’s listen receipts.',
+  tag,
+  auth: shareLink,
+  params: z.object({ hash, itemId: id }),
+  responses: {
+    200: binary(AUDIO_MEDIA_TYPES, 'The original file.', { ranges: true, attachment: true }),
+    304: notModified,
+  },
+  errors: [400, 401, 403, 404, 410, 429],
+});
+
+export const listCollectionLinkItemComments = defineEndpoint({
+  name: 'listCollectionLinkItemComments',
+  method: 'GET',
+  path: '/api/collection-links/:hash/items/:itemId/comments',
+  summary: 'The comments a collection link shows its listener on one item',
+  description:
+    'Only the threads started or joined through this link: per-recipient links never show each other’s comments.',
+  tag,
+  auth: shareLink,
+  params: z.object({ hash, itemId: id }),
+  responses: { 200: z.array(commentSchema) },
+  errors: [400, 401, 404, 410, 429],
+});
+
+export const addCollectionLinkItemComment = defineEndpoint({
+  name: 'addCollectionLinkItemComment',
+  method: 'POST',
+  path: '/api/collection-links/:hash/items/:itemId/comments',
+  summary: 'Comment on one item through a collection link',
+  description:
+    'A signed-in listener comments under their account (the session cookie is read when sent); anyone else gives a visitor_name.',
+  tag,
+  auth: shareLink,
+  params: z.object({ hash, itemId: id }),
+  body: visitorCommentBodySchema,
+  responses: { 201: commentSchema },
   errors: [400, 401, 404, 410, 429],
 });

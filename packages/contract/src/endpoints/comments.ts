@@ -79,7 +79,7 @@ export const listShareLinkComments = defineEndpoint({
   auth: shareLink,
   params: hashParams,
   responses: { 200: z.array(commentSchema) },
-  errors: [400, 404, 410, 429],
+  errors: [400, 401, 404, 410, 429],
 });
 
 export const addShareLinkComment = defineEndpoint({
@@ -94,5 +94,5 @@ export const addShareLinkComment = defineEndpoint({
   params: hashParams,
   body: visitorCommentBodySchema,
   responses: { 201: commentSchema },
-  errors: [400, 404, 410, 429],
+  errors: [400, 401, 404, 410, 429],
 });

@@ -56,7 +56,7 @@ export const setShareLinkReview = defineEndpoint({
   params: hashParams,
   body: visitorReviewBodySchema,
   responses: { 200: reviewStateSchema },
-  errors: [400, 403, 404, 410, 429],
+  errors: [400, 401, 403, 404, 410, 429],
 });
 
 export const compareVersions = defineEndpoint({

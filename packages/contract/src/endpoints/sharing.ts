@@ -3,6 +3,7 @@ import { binary, defineEndpoint, empty } from '../endpoint';
 import {
   createLinkBodySchema,
   SHARE_MESSAGES,
+  unlockLinkBodySchema,
   shareLinkSchema,
   sharedVersionSchema,
   updateLinkBodySchema,
@@ -66,16 +67,33 @@ export const updateShareLink = defineEndpoint({
   errors: [400, 401, 403, 404],
 });
 
+export const unlockShareLink = defineEndpoint({
+  name: 'unlockShareLink',
+  method: 'POST',
+  path: '/api/links/hash/:hash/unlock',
+  summary: "Unlock a password-protected share link (sets that link's cookie)",
+  description:
+    "401 'Wrong password'; more than 5 wrong tries per 10 minutes from one address on one link: 429.",
+  tag,
+  auth: shareLink,
+  params: hashParams,
+  body: unlockLinkBodySchema,
+  responses: { 204: empty('Unlocked: an HttpOnly cookie for this link is set.') },
+  errors: [400, 401, 404, 410, 429],
+});
+
 export const openShareLink = defineEndpoint({
   name: 'openShareLink',
   method: 'GET',
   path: '/api/links/hash/:hash',
   summary: 'What a share link opens: the version, its project and what the link allows',
+  description:
+    "A collection link's key answers 404 'Link not found' with details { kind: 'collection' }: open it with GET /api/collection-links/:hash.",
   tag,
   auth: shareLink,
   params: hashParams,
   responses: { 200: sharedVersionSchema },
-  errors: [400, 404, 410, 429],
+  errors: [400, 401, 404, 410, 429],
 });
 
 export const streamShareLink = defineEndpoint({
@@ -93,7 +111,7 @@ export const streamShareLink = defineEndpoint({
     200: binary(AUDIO_MEDIA_TYPES, 'The audio.', { ranges: true }),
     304: notModified,
   },
-  errors: [400, 404, 409, 410, 429],
+  errors: [400, 401, 404, 409, 410, 429],
 });
 
 export const downloadShareLink = defineEndpoint({
@@ -108,5 +126,5 @@ export const downloadShareLink = defineEndpoint({
     200: binary(AUDIO_MEDIA_TYPES, 'The original file.', { ranges: true, attachment: true }),
     304: notModified,
   },
-  errors: [400, 403, 404, 410, 429],
+  errors: [400, 401, 403, 404, 410, 429],
 });

@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildProject, buildUser, buildVersion } from '../../../test/factories';
+import {
+  buildCollection,
+  buildCollectionItem,
+  buildProject,
+  buildUser,
+  buildVersion,
+} from '../../../test/factories';
 import type { ObjectStore } from '../../storage/object-store';
 import { createTestDatabase, type TestDatabase } from '../../../test/test-database';
 import type { CollectionLinksTable } from '../schema';
@@ -26,19 +32,9 @@ describe('migration 0026-collection-links', () => {
     database = await createTestDatabase();
     const db = database.db;
     const owner = await buildUser(db);
-    const collectionId = randomUUID();
+    const collection = await buildCollection(db, owner.id);
+    const collectionId = collection.id;
     const now = new Date().toISOString();
-    await db
-      .insertInto('collections')
-      .values({
-        id: collectionId,
-        owner_id: owner.id,
-        name: 'Mixes',
-        description: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
     const link = (hash: string): CollectionLinksTable => ({
       id: randomUUID(),
       collection_id: collectionId,
@@ -51,6 +47,7 @@ describe('migration 0026-collection-links', () => {
       password_hash: null,
       revoked_at: null,
       created_at: now,
+      emailed_at: null,
     });
     await db
       .insertInto('collection_links')
@@ -69,19 +66,7 @@ describe('migration 0026-collection-links', () => {
       { db, storage: noStore },
       { projectId: project.id, branchId: branch.id },
     );
-    const itemId = randomUUID();
-    await db
-      .insertInto('collection_items')
-      .values({
-        id: itemId,
-        collection_id: collectionId,
-        position: 0,
-        version_id: version.id,
-        branch_id: null,
-        added_by: owner.id,
-        created_at: now,
-      })
-      .execute();
+    const itemId = (await buildCollectionItem(db, collection, { version_id: version.id })).id;
     const receipt = {
       link_id: second.id,
       item_id: itemId,

@@ -25,6 +25,7 @@ import * as m0023 from './0023-feed-walk';
 import * as m0024 from './0024-branch-version-count';
 import * as m0025 from './0025-collections';
 import * as m0026 from './0026-collection-links';
+import * as m0027 from './0027-link-passwords-and-comments';
 
 /** Every migration, in order. Names sort lexically; never rename or edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   '0024-branch-version-count': m0024,
   '0025-collections': m0025,
   '0026-collection-links': m0026,
+  '0027-link-passwords-and-comments': m0027,
 };

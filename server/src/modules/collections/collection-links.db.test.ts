@@ -2,40 +2,16 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CollectionLink, SharedCollection } from '@takes/contract';
 import { api, ORIGIN } from '../../../test/api';
-import { makeAudio } from '../../../test/audio-fixtures';
-import { addMember, buildProject, buildUser, buildVersion, depsOf } from '../../../test/factories';
+import {
+  collectionWorld,
+  expectError,
+  shareCollection,
+  visitor,
+} from '../../../test/collection-world';
 import { createTestApp, type TestApp } from '../../../test/test-app';
-
-function expectError(response: LightMyRequestResponse, status: number, message: string) {
-  expect(response.statusCode, response.body).toBe(status);
-  expect(response.json<{ error: string }>().error).toBe(message);
-}
-
-let addresses = 0;
-/** A visitor with no session, from one client address. */
-function visitor(t: TestApp, address = `10.9.${(addresses >> 8) & 255}.${++addresses & 255}`) {
-  return {
-    get: (url: string, cookie?: string) =>
-      t.app.inject({
-        method: 'GET',
-        url,
-        remoteAddress: address,
-        headers: cookie ? { cookie } : {},
-      }),
-    post: (url: string, payload: object, cookie?: string) =>
-      t.app.inject({
-        method: 'POST',
-        url,
-        payload,
-        remoteAddress: address,
-        headers: { origin: ORIGIN, ...(cookie ? { cookie } : {}) },
-      }),
-  };
-}
 
 describe('collection links', () => {
   let t: TestApp;
@@ -49,53 +25,8 @@ describe('collection links', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  /**
-   * Me with a collection of three processed takes: one of my project, one of a band project I
-   * am a viewer of, one more of mine; and an item of another collection of mine.
-   */
-  async function world() {
-    const db = t.deps.database.db;
-    const wav = await makeAudio(dir, 'wav', 1, `${randomUUID()}.wav`);
-    const me = await buildUser(db, { name: 'Mia' });
-    const bandOwner = await buildUser(db, { name: 'Bo' });
-    const mine = await buildProject(db, me.id, { name: 'Night Drive' });
-    const band = await buildProject(db, bandOwner.id, { name: 'Band Demos' });
-    await addMember(db, { projectId: band.project.id }, me.id, 'viewer');
-    const on = (p: typeof mine) => ({ projectId: p.project.id, branchId: p.branch.id });
-    const deps = depsOf(t);
-    const take = (p: typeof mine, message: string) =>
-      buildVersion(deps, on(p), { file: wav, processed: true, overrides: { message } });
-    const mine1 = await take(mine, 'First mix');
-    const band1 = await take(band, 'Band take');
-    const mine2 = await take(mine, 'Second mix');
-    const as = api(t, me.cookie);
-    const collection = (await as.post('/api/collections', { name: 'For the label' })).json<{
-      id: string;
-    }>();
-    const itemIds: string[] = [];
-    for (const version of [mine1, band1, mine2]) {
-      const added = await as.post(`/api/collections/${collection.id}/items`, {
-        versionId: version.id,
-      });
-      expect(added.statusCode, added.body).toBe(201);
-      itemIds.push(added.json<{ id: string }>().id);
-    }
-    const other = (await as.post('/api/collections', { name: 'Other' })).json<{ id: string }>();
-    const otherItem = (
-      await as.post(`/api/collections/${other.id}/items`, { versionId: mine1.id })
-    ).json<{ id: string }>();
-    return { me, bandOwner, mine, band, collection, itemIds, otherItem, as };
-  }
-
-  async function share(
-    as: ReturnType<typeof api>,
-    collectionId: string,
-    body: object = { name: 'For the label' },
-  ): Promise<CollectionLink[]> {
-    const made = await as.post(`/api/collections/${collectionId}/links`, body);
-    expect(made.statusCode, made.body).toBe(201);
-    return made.json<{ links: CollectionLink[] }>().links;
-  }
+  const world = () => collectionWorld(t, dir);
+  const share = shareCollection;
 
   describe('owner', () => {
     it('creates one link, or one per recipient, each with its own 22-character key', async () => {
@@ -472,6 +403,7 @@ describe('collection links', () => {
         'password_hash',
         'revoked_at',
         'created_at',
+        'emailed_at',
       ].sort(),
     );
   });

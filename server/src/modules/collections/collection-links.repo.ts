@@ -106,4 +106,62 @@ export class CollectionLinksRepo {
       .orderBy('item_id')
       .execute();
   }
+
+  /** Notes that a link was emailed to its recipient. */
+  async markEmailed(linkId: string, at: string): Promise<void> {
+    await this.db
+      .updateTable('collection_links')
+      .set({ emailed_at: at })
+      .where('id', '=', linkId)
+      .execute();
+  }
+
+  /** The comments made through these links, oldest first, with their author's names. */
+  comments(linkIds: string[]): Promise<LinkCommentRow[]> {
+    if (linkIds.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom('collection_link_comments as clc')
+      .innerJoin('comments as c', 'c.id', 'clc.comment_id')
+      .leftJoin('users as u', 'u.id', 'c.user_id')
+      .leftJoin('profiles as pr', 'pr.user_id', 'c.user_id')
+      .select([
+        'c.id',
+        'clc.link_id',
+        'clc.item_id',
+        'c.content',
+        'c.timestamp_seconds',
+        'c.created_at',
+        'c.visitor_name',
+        'u.name as user_name',
+        'pr.display_name',
+      ])
+      .where('clc.link_id', 'in', linkIds)
+      .orderBy('c.created_at')
+      .orderBy('c.id')
+      .execute();
+  }
+
+  /** How the owner signs a link's email: the profile's display name, else the account's name. */
+  async ownerName(userId: string): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('users')
+      .leftJoin('profiles', 'profiles.user_id', 'users.id')
+      .select(['users.name', 'profiles.display_name'])
+      .where('users.id', '=', userId)
+      .executeTakeFirst();
+    return row ? row.display_name?.trim() || row.name?.trim() || undefined : undefined;
+  }
+}
+
+/** A comment made through a collection link, as its owner's list shows it. */
+export interface LinkCommentRow {
+  id: string;
+  link_id: string;
+  item_id: string | null;
+  content: string;
+  timestamp_seconds: number | null;
+  created_at: string;
+  visitor_name: string | null;
+  user_name: string | null;
+  display_name: string | null;
 }

@@ -2,7 +2,10 @@ import type { FastifyPluginAsync, preHandlerAsyncHookHandler } from 'fastify';
 import { endpoints, SHARE_MESSAGES } from '@takes/contract';
 import { userOf } from '../../auth/guard';
 import { route } from '../../http/route';
-import { sendStoredAudio } from '../../http/send-object';
+import type { AuthService } from '../auth/auth.service';
+import { toFetchHeaders } from '../auth/fetch-bridge';
+import { sendObject, sendStoredAudio } from '../../http/send-object';
+import type { CommentsService } from '../comments/comments.service';
 import type { ObjectStore } from '../../storage/object-store';
 import { hideShareUrls, PROCESSING_RETRY_AFTER_SECONDS } from '../sharing/sharing.routes';
 import type { CollectionLinksService } from './collection-links.service';
@@ -32,7 +35,12 @@ export const collectionLinkRoutes =
 
 /** What anyone holding a collection link may do: see the collection and play its items. */
 export const publicCollectionLinkRoutes =
-  (deps: { service: CollectionLinksService; storage: ObjectStore }): FastifyPluginAsync =>
+  (deps: {
+    service: CollectionLinksService;
+    comments: CommentsService;
+    auth: AuthService;
+    storage: ObjectStore;
+  }): FastifyPluginAsync =>
   (app) => {
     const { service } = deps;
     hideShareUrls(app);
@@ -57,6 +65,40 @@ export const publicCollectionLinkRoutes =
       const opened = await service.open(request.params.hash, request.ip, request.headers.cookie);
       await service.countReceipt(opened, request.params.itemId, request.body.event);
       return reply.status(204).send();
+    });
+
+    route(app, api.downloadCollectionLinkItem, {}, async (request, reply) => {
+      const opened = await service.open(request.params.hash, request.ip, request.headers.cookie);
+      const download = await service.itemDownload(opened, request.params.itemId);
+      return sendObject(reply, deps.storage, download.key, request.headers.range, {
+        contentType: download.contentType,
+        downloadName: download.fileName,
+        redirect: true,
+      });
+    });
+
+    route(app, api.listCollectionLinkItemComments, {}, async (request) => {
+      const opened = await service.open(request.params.hash, request.ip, request.headers.cookie);
+      const { version } = await service.item(opened, request.params.itemId);
+      return deps.comments.collectionLinkComments(opened.link.id, version.id);
+    });
+
+    route(app, api.addCollectionLinkItemComment, {}, async (request) => {
+      const opened = await service.open(request.params.hash, request.ip, request.headers.cookie);
+      const { item, version } = await service.item(opened, request.params.itemId);
+      const user = await deps.auth.currentUser(toFetchHeaders(request));
+      return deps.comments.addCollectionLinkComment(
+        { linkId: opened.link.id, itemId: item.id, versionId: version.id },
+        request.ip,
+        {
+          userId: user?.id ?? null,
+          visitorName: user ? null : (request.body.visitor_name ?? null),
+          content: request.body.content,
+          timestamp: request.body.timestamp,
+          endTimestamp: request.body.end_timestamp,
+          parentId: request.body.parent_id,
+        },
+      );
     });
 
     route(app, api.unlockCollectionLink, {}, async (request, reply) => {

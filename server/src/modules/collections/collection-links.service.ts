@@ -1,4 +1,4 @@
-import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import {
   COLLECTION_LINK_MESSAGES,
   COLLECTION_MESSAGES,
@@ -8,7 +8,6 @@ import {
   type SharedCollection,
   type SharedCollectionItem,
 } from '@takes/contract';
-import { hashPassword, verifyPassword } from '../../auth/password-hash';
 import { AUTH_RATE_RULES, type RateLimiter } from '../../auth/rate-limiter';
 import type { Clock } from '../../clock';
 import type {
@@ -17,9 +16,13 @@ import type {
   CollectionsTable,
   VersionsTable,
 } from '../../db/schema';
-import { Gone, NotFound, RateLimited, Unauthenticated } from '../../errors';
+import { Forbidden, Gone, NotFound, RateLimited } from '../../errors';
+import type { Mailer } from '../../mail/mailer';
+import { downloadOf } from '../audio';
+import type { LinkPasswords } from '../sharing/link-password';
 import { linkAudioOf, newShareHash, type LinkAudio } from '../sharing/sharing.service';
-import type { CollectionLinksRepo, ReceiptEvent } from './collection-links.repo';
+import { collectionLinkEmail } from './collection-link-email';
+import type { CollectionLinksRepo, LinkCommentRow, ReceiptEvent } from './collection-links.repo';
 import type { CollectionsRepo, ResolvedItemRow } from './collections.repo';
 
 export interface CollectionLinksDeps {
@@ -28,10 +31,10 @@ export interface CollectionLinksDeps {
   versions: { findById(versionId: string): Promise<VersionsTable | undefined> };
   clock: Clock;
   limiter: RateLimiter;
-  /** The server secret: unlock cookies are HMACs with it. */
-  secret: string;
-  /** Mark unlock cookies Secure (the public URL is https). */
-  secureCookies: boolean;
+  passwords: LinkPasswords;
+  mailer: Mailer;
+  /** The web app's address, for the links in emails. */
+  publicUrl: string;
 }
 
 /** A valid link (not revoked, not expired) with its collection. */
@@ -40,14 +43,13 @@ export interface OpenedCollectionLink {
   collection: CollectionsTable;
 }
 
-const TOO_MANY = 'Too many attempts. Please wait a moment and try again.';
-/** How long an unlock cookie lasts in the browser (the link's own checks still apply). */
-const UNLOCK_COOKIE_SECONDS = 30 * 24 * 60 * 60;
-
-/** The name of a link's unlock cookie: one per link. */
-export function unlockCookieName(linkId: string): string {
-  return `takes_cl_${linkId.replace(/[^A-Za-z0-9]/g, '')}`;
+/** One item a link shows, with the version it plays now. */
+export interface OpenedItem {
+  item: ResolvedItemRow;
+  version: VersionsTable;
 }
+
+const TOO_MANY = 'Too many attempts. Please wait a moment and try again.';
 
 /**
  * Share links to a collection, made, listed and revoked by the collection's owner only (anyone
@@ -62,8 +64,8 @@ export class CollectionLinksService {
     collectionId: string,
     body: CreateCollectionLinkBody,
   ): Promise<{ links: CollectionLink[] }> {
-    await this.owned(userId, collectionId);
-    const passwordHash = body.password === undefined ? null : await hashPassword(body.password);
+    const collection = await this.owned(userId, collectionId);
+    const passwordHash = await this.deps.passwords.hash(body.password);
     const now = this.deps.clock.now().toISOString();
     const recipients = body.recipients?.length
       ? body.recipients.map((r) => ({ name: r.name, email: r.email ?? null }))
@@ -80,20 +82,55 @@ export class CollectionLinksService {
       password_hash: passwordHash,
       revoked_at: null,
       created_at: now,
+      emailed_at: null,
     }));
     await this.deps.links.insertAll(rows);
-    return { links: rows.map((row) => toLink(row, [])) };
+    if (body.emailRecipients) await this.email(userId, collection, rows);
+    return { links: rows.map((row) => toLink(row, [], [])) };
+  }
+
+  /**
+   * Emails each recipient with an address their own link. The links exist already: a failed
+   * send leaves that link unmarked (its owner sees it was not emailed and can copy it).
+   */
+  private async email(
+    userId: string,
+    collection: CollectionsTable,
+    rows: CollectionLinksTable[],
+  ): Promise<void> {
+    const sender = (await this.deps.links.ownerName(userId)) ?? 'Someone';
+    for (const row of rows) {
+      if (!row.recipient_email || !row.recipient_name) continue;
+      await this.deps.mailer.send(
+        collectionLinkEmail({
+          to: row.recipient_email,
+          recipientName: row.recipient_name,
+          sender,
+          collectionName: collection.name,
+          link: `${this.deps.publicUrl}/share/${row.hash}`,
+          expiresAt: row.expires_at,
+          hasPassword: row.password_hash !== null,
+        }),
+      );
+      row.emailed_at = this.deps.clock.now().toISOString();
+      await this.deps.links.markEmailed(row.id, row.emailed_at);
+    }
   }
 
   async list(userId: string, collectionId: string): Promise<{ links: CollectionLink[] }> {
     await this.owned(userId, collectionId);
     const rows = await this.deps.links.listByCollection(collectionId);
-    const receipts = await this.deps.links.receipts(rows.map((row) => row.id));
+    const ids = rows.map((row) => row.id);
+    const [receipts, comments] = await Promise.all([
+      this.deps.links.receipts(ids),
+      this.deps.links.comments(ids),
+    ]);
     return {
       links: rows.map((row) =>
         toLink(
           row,
           receipts.filter((receipt) => receipt.link_id === row.id),
+          comments.filter((comment) => comment.link_id === row.id),
         ),
       ),
     };
@@ -113,12 +150,12 @@ export class CollectionLinksService {
    */
   async open(hash: string, ip: string, cookies: string | undefined): Promise<OpenedCollectionLink> {
     const opened = await this.find(hash, ip);
-    const { link } = opened;
-    if (link.password_hash !== null) {
-      const sent = readCookie(cookies, unlockCookieName(link.id));
-      if (sent === undefined || !sameText(sent, this.unlockToken(link)))
-        throw new Unauthenticated(COLLECTION_LINK_MESSAGES.needsPassword);
-    }
+    this.deps.passwords.requireOpen(
+      'collection',
+      opened.link,
+      cookies,
+      COLLECTION_LINK_MESSAGES.needsPassword,
+    );
     return opened;
   }
 
@@ -128,22 +165,45 @@ export class CollectionLinksService {
     return {
       name: collection.name,
       description: collection.description,
+      recipientName: link.recipient_name,
+      downloadEnabled: link.download_enabled === 1,
       items: items.map((item, position) => toSharedItem(link, item, position)),
     };
   }
 
   /** The audio of one item of the link's collection, if its owner may read it now (404 else). */
   async itemAudio(
-    { link, collection }: OpenedCollectionLink,
+    opened: OpenedCollectionLink,
     itemId: string,
     quality: 'original' | 'high' | 'standard',
   ): Promise<LinkAudio> {
+    const { version } = await this.item(opened, itemId);
+    return linkAudioOf(opened.link, version, quality);
+  }
+
+  /**
+   * The original file of an item for a link that allows downloads (403 otherwise), counted in
+   * the link's receipts as a download.
+   */
+  async itemDownload(
+    opened: OpenedCollectionLink,
+    itemId: string,
+  ): Promise<ReturnType<typeof downloadOf>> {
+    if (opened.link.download_enabled !== 1) throw new Forbidden(SHARE_MESSAGES.downloadNotAllowed);
+    const { item, version } = await this.item(opened, itemId);
+    const download = downloadOf(version, item.project_name ?? '');
+    await this.count(opened.link, item.id, 'download');
+    return download;
+  }
+
+  /** An item the link shows now, with the version it plays (404 for any other). */
+  async item({ collection }: OpenedCollectionLink, itemId: string): Promise<OpenedItem> {
     const item = (await this.playable(collection)).find((row) => row.id === itemId);
     const version = item?.resolved_id
       ? await this.deps.versions.findById(item.resolved_id)
       : undefined;
-    if (!version) throw new NotFound(COLLECTION_LINK_MESSAGES.itemNotFound);
-    return linkAudioOf(link, version, quality);
+    if (!item || !version) throw new NotFound(COLLECTION_LINK_MESSAGES.itemNotFound);
+    return { item, version };
   }
 
   /**
@@ -157,39 +217,37 @@ export class CollectionLinksService {
   ): Promise<void> {
     const item = (await this.playable(collection)).find((row) => row.id === itemId);
     if (!item) throw new NotFound(COLLECTION_LINK_MESSAGES.itemNotFound);
-    await this.deps.links.countReceipt(
+    await this.count(link, item.id, event);
+  }
+
+  private count(link: CollectionLinksTable, itemId: string, event: ReceiptEvent): Promise<void> {
+    return this.deps.links.countReceipt(
       link.id,
-      item.id,
+      itemId,
       event,
       this.deps.clock.now().toISOString(),
     );
   }
 
   /**
-   * Checks a protected link's password and answers the unlock cookie to set. More than 5 wrong
-   * tries per 10 minutes from one address on one link: 429, and while limited even the right
-   * password is refused.
+   * Checks a protected link's password and answers the unlock cookie to set (5 wrong tries per
+   * 10 minutes per link and address, then 429).
    */
   async unlock(hash: string, ip: string, password: string): Promise<string> {
     const { link } = await this.find(hash, ip);
-    const rule = AUTH_RATE_RULES.collectionLinkUnlock;
-    const subject = `${link.id}:${ip}`;
-    if (await this.deps.limiter.isLimited(rule, subject))
-      throw new RateLimited(TOO_MANY, await this.deps.limiter.retryAfterSeconds(rule, subject));
-    if (link.password_hash === null || !(await verifyPassword(password, link.password_hash))) {
-      if (!(await this.deps.limiter.hit(rule, subject)))
-        throw new RateLimited(TOO_MANY, await this.deps.limiter.retryAfterSeconds(rule, subject));
-      throw new Unauthenticated(COLLECTION_LINK_MESSAGES.wrongPassword);
-    }
-    const cookie = [
-      `${unlockCookieName(link.id)}=${this.unlockToken(link)}`,
-      'Path=/',
-      `Max-Age=${UNLOCK_COOKIE_SECONDS}`,
-      'HttpOnly',
-      'SameSite=Lax',
-    ];
-    if (this.deps.secureCookies) cookie.push('Secure');
-    return cookie.join('; ');
+    return this.deps.passwords.unlock(
+      'collection',
+      link,
+      ip,
+      password,
+      COLLECTION_LINK_MESSAGES.wrongPassword,
+    );
+  }
+
+  /** Whether a key is a live collection link's (a version link's lookup asks on a miss). */
+  async isLiveKey(hash: string): Promise<boolean> {
+    const found = /^[A-Za-z0-9]+$/.test(hash) ? await this.deps.links.findByHash(hash) : undefined;
+    return found !== undefined && found.link.revoked_at === null;
   }
 
   private async find(hash: string, ip: string): Promise<OpenedCollectionLink> {
@@ -211,16 +269,10 @@ export class CollectionLinksService {
     return rows.filter((row) => row.readable && row.resolved_id !== null && row.project_name);
   }
 
-  /** Stale once the password changes or is removed (the hash has a fresh salt each time). */
-  private unlockToken(link: CollectionLinksTable): string {
-    return createHmac('sha256', this.deps.secret)
-      .update(`collection-link-unlock\0${link.id}\0${link.password_hash ?? ''}`)
-      .digest('base64url');
-  }
-
-  private async owned(userId: string, collectionId: string): Promise<void> {
-    if (!(await this.deps.collections.findOwned(userId, collectionId)))
-      throw new NotFound(COLLECTION_MESSAGES.notFound);
+  private async owned(userId: string, collectionId: string): Promise<CollectionsTable> {
+    const collection = await this.deps.collections.findOwned(userId, collectionId);
+    if (!collection) throw new NotFound(COLLECTION_MESSAGES.notFound);
+    return collection;
   }
 }
 
@@ -228,6 +280,7 @@ export class CollectionLinksService {
 function toLink(
   row: CollectionLinksTable,
   receipts: CollectionLinkReceiptsTable[],
+  comments: LinkCommentRow[],
 ): CollectionLink {
   return {
     id: row.id,
@@ -249,6 +302,17 @@ function toLink(
       downloads: Number(receipt.downloads),
       lastActivityAt: receipt.last_activity_at,
     })),
+    emailed: row.emailed_at !== null,
+    comments: comments.map((comment) => ({
+      id: comment.id,
+      itemId: comment.item_id,
+      author:
+        comment.visitor_name ??
+        (comment.display_name?.trim() || comment.user_name?.trim() || 'Unknown User'),
+      content: comment.content,
+      timestamp: comment.timestamp_seconds,
+      createdAt: comment.created_at,
+    })),
   };
 }
 
@@ -266,21 +330,9 @@ function toSharedItem(
     duration: row.duration,
     downloadEnabled: link.download_enabled === 1,
     streamUrl: `/api/collection-links/${link.hash}/items/${row.id}/stream`,
+    downloadUrl:
+      link.download_enabled === 1
+        ? `/api/collection-links/${link.hash}/items/${row.id}/download`
+        : null,
   };
-}
-
-/** One cookie's value from a Cookie header. */
-function readCookie(header: string | undefined, name: string): string | undefined {
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const at = part.indexOf('=');
-    if (at > 0 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim();
-  }
-  return undefined;
-}
-
-function sameText(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
 }

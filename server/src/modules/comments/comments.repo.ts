@@ -104,6 +104,26 @@ export class CommentsRepo {
     await db.insertInto('comments').values(row).execute();
   }
 
+  /** Notes that a comment came through a collection link, on one of its items. */
+  async insertCollectionLinkComment(
+    row: { comment_id: string; link_id: string; item_id: string },
+    db: Kysely<Database> = this.db,
+  ): Promise<void> {
+    await db.insertInto('collection_link_comments').values(row).execute();
+  }
+
+  /** The ids of a version's comments made through this collection link. */
+  async collectionLinkCommentIds(linkId: string, versionId: string): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('collection_link_comments as clc')
+      .innerJoin('comments', 'comments.id', 'clc.comment_id')
+      .select('clc.comment_id')
+      .where('clc.link_id', '=', linkId)
+      .where('comments.version_id', '=', versionId)
+      .execute();
+    return rows.map((row) => row.comment_id);
+  }
+
   async delete(commentId: string, db: Kysely<Database> = this.db): Promise<void> {
     await db.deleteFrom('comments').where('id', '=', commentId).execute();
   }

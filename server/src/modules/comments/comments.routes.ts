@@ -57,12 +57,20 @@ export const linkCommentRoutes =
     hideShareUrls(app);
 
     route(app, api.listShareLinkComments, {}, async (request) => {
-      const { link, version } = await deps.sharing.open(request.params.hash, request.ip);
+      const { link, version } = await deps.sharing.open(
+        request.params.hash,
+        request.ip,
+        request.headers.cookie,
+      );
       return service.visitorComments({ link, version });
     });
 
     route(app, api.addShareLinkComment, {}, async (request) => {
-      const opened = await deps.sharing.open(request.params.hash, request.ip);
+      const opened = await deps.sharing.open(
+        request.params.hash,
+        request.ip,
+        request.headers.cookie,
+      );
       const user = await deps.auth.currentUser(toFetchHeaders(request));
       return service.addVisitorComment(opened, request.ip, {
         userId: user?.id ?? null,

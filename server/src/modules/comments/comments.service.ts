@@ -82,6 +82,8 @@ export class CommentsService {
     userId: string | null;
     visitorName: string | null;
     linkId: string | null;
+    /** Made through a collection link, on this item of it. */
+    collectionLink?: { linkId: string; itemId: string };
     content: string;
     timestamp: number | null | undefined;
     endTimestamp?: number | null | undefined;
@@ -125,6 +127,15 @@ export class CommentsService {
         },
         trx,
       );
+      if (input.collectionLink)
+        await this.deps.comments.insertCollectionLinkComment(
+          {
+            comment_id: id,
+            link_id: input.collectionLink.linkId,
+            item_id: input.collectionLink.itemId,
+          },
+          trx,
+        );
       const facts = await this.deps.activity.versionFacts(trx, input.versionId);
       await this.deps.activity.record(trx, {
         kind: parentId ? 'comment.replied' : 'comment.posted',
@@ -179,6 +190,57 @@ export class CommentsService {
     return this.addComment({
       versionId: opened.version.id,
       linkId: opened.link.id,
+      ...input,
+      teamOnly: false,
+    });
+  }
+
+  /**
+   * What a collection link's visitor sees of an item's version: only the threads started or
+   * joined through that link (per-recipient links never show each other's comments), never a
+   * team-only comment or anything under one.
+   */
+  async collectionLinkComments(linkId: string, versionId: string): Promise<Comment[]> {
+    const [all, through] = await Promise.all([
+      this.deps.comments.listForVersion(versionId, { includeResolved: true }),
+      this.deps.comments.collectionLinkCommentIds(linkId, versionId),
+    ]);
+    const mine = new Set(through);
+    const visible = visibleThroughLink(
+      all.map((c) => ({ ...c, link_id: mine.has(c.id) ? linkId : null })),
+      { id: linkId, listeners_see_each_other: 0 },
+    );
+    return all.filter((c) => visible.has(c.id)).map(toComment);
+  }
+
+  /** A visitor comments on one item through a collection link (limited as version links are). */
+  async addCollectionLinkComment(
+    opened: { linkId: string; itemId: string; versionId: string },
+    ip: string,
+    input: {
+      visitorName: string | null;
+      userId: string | null;
+      content: string;
+      timestamp: number | null | undefined;
+      endTimestamp?: number | null | undefined;
+      parentId: string | null | undefined;
+    },
+  ): Promise<Comment> {
+    const rule = AUTH_RATE_RULES.visitorCommentLinkIp;
+    if (!(await this.deps.limiter.hit(rule, `collection:${opened.linkId}:${ip}`)))
+      throw new RateLimited(
+        'Too many comments in a short time. Please wait a moment and try again.',
+      );
+    if (!input.userId && !input.visitorName) throw new Invalid(SHARE_MESSAGES.nameRequired);
+    if (input.parentId) {
+      const visible = await this.collectionLinkComments(opened.linkId, opened.versionId);
+      if (!visible.some((c) => c.id === input.parentId))
+        throw new NotFound(SHARE_MESSAGES.commentNotFound);
+    }
+    return this.addComment({
+      versionId: opened.versionId,
+      linkId: null,
+      collectionLink: { linkId: opened.linkId, itemId: opened.itemId },
       ...input,
       teamOnly: false,
     });

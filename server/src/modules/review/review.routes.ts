@@ -43,7 +43,11 @@ export const linkReviewRoutes =
   (app) => {
     hideShareUrls(app);
     route(app, api.setShareLinkReview, {}, async (request) => {
-      const opened = await deps.sharing.open(request.params.hash, request.ip);
+      const opened = await deps.sharing.open(
+        request.params.hash,
+        request.ip,
+        request.headers.cookie,
+      );
       const user = await deps.auth.currentUser(toFetchHeaders(request));
       return deps.service.setVisitorReview(opened, request.ip, {
         status: request.body.status,

@@ -43,9 +43,16 @@ export class LinksRepo {
     options: {
       listeners_see_each_other?: boolean | undefined;
       allow_approval?: boolean | undefined;
+      /** A new password's hash, or null: none. */
+      password_hash?: string | null;
     },
   ): Promise<boolean> {
-    const set: { listeners_see_each_other?: number; allow_approval?: number } = {};
+    const set: {
+      listeners_see_each_other?: number;
+      allow_approval?: number;
+      password_hash?: string | null;
+    } = {};
+    if (options.password_hash !== undefined) set.password_hash = options.password_hash;
     if (options.listeners_see_each_other !== undefined)
       set.listeners_see_each_other = options.listeners_see_each_other ? 1 : 0;
     if (options.allow_approval !== undefined) set.allow_approval = options.allow_approval ? 1 : 0;

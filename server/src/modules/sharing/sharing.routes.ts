@@ -62,12 +62,21 @@ export const linkRoutes =
     hideShareUrls(app);
 
     route(app, api.openShareLink, {}, async (request) => {
-      const opened = await service.open(request.params.hash, request.ip);
+      const opened = await service.open(request.params.hash, request.ip, request.headers.cookie);
       return service.sharedPage(opened, await deps.review.state(opened.version.id));
     });
 
+    route(app, api.unlockShareLink, {}, async (request, reply) => {
+      const cookie = await service.unlock(request.params.hash, request.ip, request.body.password);
+      return reply.header('set-cookie', cookie).status(204).send();
+    });
+
     route(app, api.streamShareLink, {}, async (request, reply) => {
-      const { link, version } = await service.open(request.params.hash, request.ip);
+      const { link, version } = await service.open(
+        request.params.hash,
+        request.ip,
+        request.headers.cookie,
+      );
       // Without download rights only the standard rendition streams, never the original.
       const result = service.linkAudio({ link, version }, request.query.quality);
       if (!result.ready) {
@@ -81,7 +90,11 @@ export const linkRoutes =
     });
 
     route(app, api.downloadShareLink, {}, async (request, reply) => {
-      const { link, version, project } = await service.open(request.params.hash, request.ip);
+      const { link, version, project } = await service.open(
+        request.params.hash,
+        request.ip,
+        request.headers.cookie,
+      );
       if (!link.download_enabled) throw new Forbidden(SHARE_MESSAGES.downloadNotAllowed);
       const download = downloadOf(version, project.name);
       return sendObject(reply, deps.storage, download.key, request.headers.range, {

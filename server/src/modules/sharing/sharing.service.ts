@@ -1,5 +1,6 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import {
+  LINK_PASSWORD_MESSAGES,
   SHARE_HASH_LENGTH,
   SHARE_MESSAGES,
   type ReviewState,
@@ -7,6 +8,7 @@ import {
 } from '@takes/contract';
 import type { Clock } from '../../clock';
 import { AUTH_RATE_RULES, type RateLimiter } from '../../auth/rate-limiter';
+import type { LinkPasswords } from './link-password';
 import type { LinksTable, ProjectRow, VersionsTable } from '../../db/schema';
 import { Gone, NotFound, RateLimited } from '../../errors';
 import { parseJson, pickAudio, type Renditions, type StoredAudio } from '../audio';
@@ -55,6 +57,9 @@ export class SharingService {
       clock: Clock;
       limiter: RateLimiter;
       activity: ActivityLog;
+      passwords: LinkPasswords;
+      /** Whether a key is a live collection link's: a miss here is then not a guess. */
+      collectionKeys: { isLiveKey(hash: string): Promise<boolean> };
     },
   ) {}
 
@@ -67,9 +72,11 @@ export class SharingService {
       expires_at?: string | null | undefined;
       listeners_see_each_other?: boolean | undefined;
       allow_approval?: boolean | undefined;
+      password?: string | undefined;
     },
   ): Promise<ShareLink> {
     await this.deps.access.version(userId, versionId, 'share', SHARE_MESSAGES.versionNotFound);
+    const passwordHash = await this.deps.passwords.hash(input.password);
     const found = await this.deps.versions.findWithProject(versionId);
     if (!found) throw new NotFound(SHARE_MESSAGES.versionNotFound);
     const row: LinksTable = {
@@ -88,6 +95,7 @@ export class SharingService {
       allow_approval: input.allow_approval === true ? 1 : 0,
       play_count: 0,
       last_played_at: null,
+      password_hash: passwordHash,
     };
     await this.deps.links.transaction(async (trx) => {
       await this.deps.links.insert(row, trx);
@@ -105,10 +113,21 @@ export class SharingService {
   async updateLink(
     userId: string,
     linkId: string,
-    input: { listeners_see_each_other?: boolean | undefined; allow_approval?: boolean | undefined },
+    input: {
+      listeners_see_each_other?: boolean | undefined;
+      allow_approval?: boolean | undefined;
+      /** A new password, or null to remove it. */
+      password?: string | null | undefined;
+    },
   ): Promise<ShareLink> {
     await this.deps.access.link(userId, linkId, 'share', SHARE_MESSAGES.linkNotFound);
-    const updated = await this.deps.links.setOptions(linkId, input);
+    const { password, ...options } = input;
+    const updated = await this.deps.links.setOptions(linkId, {
+      ...options,
+      ...(password === undefined
+        ? {}
+        : { password_hash: await this.deps.passwords.hash(password) }),
+    });
     if (!updated) throw new NotFound(SHARE_MESSAGES.linkNotFound);
     return toLink(await this.deps.links.findById(linkId));
   }
@@ -159,13 +178,43 @@ export class SharingService {
     });
   }
 
-  /** Opens a link for a visitor: 404 unknown or revoked, 410 expired, 429 after many misses. */
-  async open(hash: string, ip: string): Promise<OpenedLink> {
+  /**
+   * Opens a link for a visitor: 404 unknown or revoked (a collection link's key: 404 with
+   * details { kind: 'collection' }, not counted as a miss), 410 expired, 429 after many misses,
+   * and 401 'This link needs a password' (nothing else) while a protected link's unlock cookie is
+   * missing or stale. `cookies` is the request's Cookie header.
+   */
+  async open(hash: string, ip: string, cookies: string | undefined): Promise<OpenedLink> {
+    const opened = await this.find(hash, ip);
+    this.deps.passwords.requireOpen(
+      'version',
+      opened.link,
+      cookies,
+      LINK_PASSWORD_MESSAGES.needsPassword,
+    );
+    return opened;
+  }
+
+  /** Checks a protected link's password and answers the unlock cookie to set. */
+  async unlock(hash: string, ip: string, password: string): Promise<string> {
+    const { link } = await this.find(hash, ip);
+    return this.deps.passwords.unlock(
+      'version',
+      link,
+      ip,
+      password,
+      LINK_PASSWORD_MESSAGES.wrongPassword,
+    );
+  }
+
+  private async find(hash: string, ip: string): Promise<OpenedLink> {
     if (await this.deps.limiter.isLimited(AUTH_RATE_RULES.linkMissIp, ip)) {
       throw new RateLimited('Too many attempts. Please wait a moment and try again.');
     }
     const link = /^[A-Za-z0-9]+$/.test(hash) ? await this.deps.links.findByHash(hash) : undefined;
     if (!link || link.revoked_at) {
+      if (!link && (await this.deps.collectionKeys.isLiveKey(hash)))
+        throw new NotFound(SHARE_MESSAGES.linkNotFound, { kind: 'collection' });
       await this.deps.limiter.hit(AUTH_RATE_RULES.linkMissIp, ip);
       throw new NotFound(SHARE_MESSAGES.linkNotFound);
     }
@@ -278,5 +327,6 @@ function toLink(row: LinksTable): ShareLink {
     allow_approval: row.allow_approval === 1,
     play_count: row.play_count,
     last_played_at: row.last_played_at,
+    has_password: row.password_hash !== null,
   };
 }

@@ -10,11 +10,13 @@ import { Badge } from '../../ui/badge';
 import { primaryButton, secondaryButton } from '../../ui/button-styles';
 import { ConfirmDeleteModal } from '../../ui/confirm-delete-modal';
 import { PageSpinner } from '../../ui/spinner';
+import { Tabs, type TabItem } from '../../ui/tabs';
 import { formatTime } from '../player/format-time';
 import { useAudioPlayer, type PlayerTrack } from '../player/use-audio-player';
 import { useRowPlay } from '../projects/use-row-play';
 import { CollectionFormModal } from './collection-form-modal';
 import { itemTitle, UNAVAILABLE_REASONS } from './collection-format';
+import { CollectionLinksTab } from './collection-links-tab';
 import {
   collectionKeys,
   reorderCollection,
@@ -23,8 +25,16 @@ import {
   useRemoveCollectionItem,
   useUpdateCollection,
 } from './collections-api';
+import { ShareCollectionDialog } from './share-collection-dialog';
 
 export const STALE_ORDER_MESSAGE = 'The collection changed; reloaded.';
+
+type CollectionTab = 'items' | 'links';
+
+const TABS: readonly TabItem<CollectionTab>[] = [
+  { id: 'items', label: 'Items' },
+  { id: 'links', label: 'Links' },
+];
 
 const smallButton =
   'rounded px-2 py-1 text-xs font-medium text-zinc-700 hover:bg-zinc-200 focus-visible:outline-2 focus-visible:outline-indigo-500 disabled:cursor-not-allowed disabled:opacity-40 dark:text-zinc-200 dark:hover:bg-zinc-700';
@@ -58,6 +68,8 @@ function CollectionView({ collection }: { collection: Collection }) {
   const remove = useDeleteCollection(collection.id);
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);
+  const [sharing, setSharing] = useState(false);
+  const [tab, setTab] = useState<CollectionTab>('items');
 
   return (
     <>
@@ -74,8 +86,15 @@ function CollectionView({ collection }: { collection: Collection }) {
             {formatTime(collection.totalDuration)} · Updated {formatDate(collection.updatedAt)}
           </p>
         </div>
-        <div className="flex gap-2">
+        <div className="flex flex-wrap gap-2">
           <PlayAllButton collection={collection} />
+          <button
+            type="button"
+            className={`${secondaryButton} px-3 py-1.5`}
+            onClick={() => setSharing(true)}
+          >
+            Share collection
+          </button>
           <button
             type="button"
             className={`${secondaryButton} px-3 py-1.5`}
@@ -93,7 +112,21 @@ function CollectionView({ collection }: { collection: Collection }) {
         </div>
       </div>
 
-      <ItemList collection={collection} />
+      <Tabs label="Collection" items={TABS} selected={tab} onSelect={setTab}>
+        {tab === 'items' ? (
+          <ItemList collection={collection} />
+        ) : (
+          <CollectionLinksTab collection={collection} onShare={() => setSharing(true)} />
+        )}
+      </Tabs>
+
+      {sharing && (
+        <ShareCollectionDialog
+          collectionId={collection.id}
+          collectionName={collection.name}
+          onClose={() => setSharing(false)}
+        />
+      )}
 
       {editing && (
         <CollectionFormModal
@@ -219,7 +252,7 @@ function ItemList({ collection }: { collection: Collection }) {
 
   return (
     <section aria-labelledby="items-heading" className="space-y-3">
-      <h2 id="items-heading" className="text-lg font-semibold">
+      <h2 id="items-heading" className="sr-only">
         Items
       </h2>
       <p role="status" aria-live="polite" className="sr-only">

@@ -232,6 +232,35 @@ describe('AudioPlayerProvider', () => {
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
+  it('goes on to the next track of a list of bypassAuth tracks (a shared collection) by itself', async () => {
+    const { fetchMock } = deferredFetch();
+    vi.stubGlobal('fetch', fetchMock);
+    const stream = (item: string) => `/api/collection-links/K3y/items/${item}/stream`;
+    const first: PlayerTrack = { id: 's1', title: 'One', audioUrl: stream('i1'), bypassAuth: true };
+    const second: PlayerTrack = {
+      id: 's2',
+      title: 'Two',
+      audioUrl: stream('i2'),
+      bypassAuth: true,
+    };
+    const { result } = renderHook(() => useAudioPlayer(), { wrapper });
+    const audio = result.current.audioElement;
+    if (!audio) throw new Error('no audio element');
+
+    act(() => result.current.playQueue([first, second]));
+    await waitFor(() => expect(audio.getAttribute('src')).toBe(`${stream('i1')}?quality=high`));
+    await waitFor(() => expect(result.current.state.switchingTrack).toBe(false));
+    act(() => {
+      audio.dispatchEvent(new Event('ended'));
+    });
+    expect(result.current.state.currentTrack).toBe(second);
+    await waitFor(() => expect(audio.getAttribute('src')).toBe(`${stream('i2')}?quality=high`));
+    await waitFor(() => expect(result.current.state.isPlaying).toBe(true));
+    expect(result.current.queue?.index).toBe(1);
+    // The link's cookie is the key: no session check is made for either track.
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
   it('ignores negative and non-numeric seeks', async () => {
     const { fetchMock } = deferredFetch();
     vi.stubGlobal('fetch', fetchMock);

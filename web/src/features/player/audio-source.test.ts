@@ -117,6 +117,13 @@ describe('quality and URLs', () => {
     expect(streamUrlWithQuality('/api/versions/a/stream?quality=high&token=t', 'original')).toBe(
       '/api/versions/a/stream?quality=original&token=t',
     );
+    // A collection link's item: the server falls back to the renditions the link may stream.
+    expect(streamUrlWithQuality('/api/collection-links/K3y/items/i1/stream', 'high')).toBe(
+      '/api/collection-links/K3y/items/i1/stream?quality=high',
+    );
+    expect(streamUrlWithQuality('/api/collection-links/K3y/items/i1/download', 'high')).toBe(
+      '/api/collection-links/K3y/items/i1/download',
+    );
     expect(streamUrlWithQuality('https://cdn.example/a.mp3', 'high')).toBe(
       'https://cdn.example/a.mp3',
     );

@@ -3,8 +3,9 @@ import type { AudioQuality } from './player-types';
 /** The player's request time-out: 10 s. */
 export const AUDIO_REQUEST_TIMEOUT_MS = 10_000;
 
-// A version's stream and a share link's audio both take `?quality=`.
-const STREAM_PATH = /\/api\/(?:versions\/[^/]+\/stream|links\/hash\/[^/]+\/audio)$/;
+// A version's stream, a share link's audio and a collection link item's stream take `?quality=`.
+const STREAM_PATH =
+  /\/api\/(?:versions\/[^/]+\/stream|links\/hash\/[^/]+\/audio|collection-links\/[^/]+\/items\/[^/]+\/stream)$/;
 
 /** Sources served by our API (or the storage host) need the session, so they are checked first. */
 export function needsAuthenticatedFetch(url: string): boolean {

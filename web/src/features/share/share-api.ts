@@ -49,6 +49,20 @@ export function sharedDownloadUrl(hash: string): string {
   return api.url(sharing.downloadShareLink, { params: { hash } });
 }
 
+/**
+ * The version-link lookup's answer for a collection link's key: 404 with details
+ * { kind: 'collection' } (the page then opens the collection instead).
+ */
+export function isCollectionLinkAnswer(error: unknown): boolean {
+  if (!(error instanceof ApiError) || error.status !== 404) return false;
+  const details = error.details;
+  return (
+    typeof details === 'object' &&
+    details !== null &&
+    (details as { kind?: unknown }).kind === 'collection'
+  );
+}
+
 export function useSharedVersion(hash: string) {
   return useQuery({
     queryKey: shareKeys.shared(hash),

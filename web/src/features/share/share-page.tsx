@@ -2,22 +2,19 @@ import {
   REVIEW_STATUS_LABELS,
   REVIEW_STATUSES,
   SHARE_MESSAGES,
-  VISITOR_NAME_MAX_LENGTH,
   type Comment,
   type ReviewState,
 } from '@takes/contract';
-import { useCallback, useEffect, useId, useMemo, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useState } from 'react';
 import { useParams } from 'react-router';
-import { ApiError, errorMessage } from '../../lib/api';
+import { errorMessage } from '../../lib/api';
 import { useShareLiveEvents } from '../../lib/live-events';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { Alert } from '../../ui/alert';
-import { linkButton, primaryButton, secondaryButton } from '../../ui/button-styles';
+import { primaryButton, secondaryButton } from '../../ui/button-styles';
 import { PageSpinner } from '../../ui/spinner';
-import { TextField } from '../../ui/text-field';
 import { useAuth } from '../auth/use-auth';
-import { welcomeName } from '../auth/user-names';
-import { CommentForm, type CommentDraft, type CommentPreset } from '../comments/comment-form';
+import type { CommentPreset } from '../comments/comment-form';
 import { CommentList } from '../comments/comment-list';
 import { useAddLinkComment, useLinkComments } from '../comments/comments-api';
 import { useSeekToTime } from '../comments/use-seek-to-time';
@@ -27,13 +24,16 @@ import { ReviewStatusBadge } from '../review/review-status';
 import { ReviewWaveform, type TimeRange } from '../review/review-waveform';
 import { useCommentKey } from '../review/use-comment-key';
 import { usePlayRange } from '../review/use-play-range';
+import { LinkFailure, lookupFailure } from './link-failure';
 import {
+  isCollectionLinkAnswer,
   sharedAudioUrl,
   sharedDownloadUrl,
   useSharedVersion,
   type SharedVersion,
 } from './share-api';
 import { useNoIndex } from './use-noindex';
+import { VisitorCommenting } from './visitor-commenting';
 import { useVisitorName } from './visitor-name';
 
 function formatUploaded(iso: string): string {
@@ -42,17 +42,6 @@ function formatUploaded(iso: string): string {
 
 function isExpired(expiresAt: string | null): boolean {
   return expiresAt !== null && new Date(expiresAt).getTime() <= Date.now();
-}
-
-/** The page's message for a failed lookup: the server's words when it sent one of ours. */
-function lookupFailure(error: Error): string {
-  if (error instanceof ApiError) {
-    const known = Object.values(SHARE_MESSAGES) as string[];
-    if (error.serverMessage && known.includes(error.serverMessage)) return error.serverMessage;
-    if (error.status === 404) return SHARE_MESSAGES.linkNotFound;
-    if (error.status === 410) return SHARE_MESSAGES.linkExpired;
-  }
-  return errorMessage(error, error.message);
 }
 
 /** The global player's track for a shared version; it streams through the link, no session needed. */
@@ -75,11 +64,34 @@ function sharedTrack(hash: string, shared: SharedVersion): PlayerTrack {
   };
 }
 
+/** A collection link's page: its own chunk, loaded only when the key is a collection link's. */
+const CollectionSharePage = lazy(() =>
+  import('./collection-share-page').then((m) => ({ default: m.CollectionSharePage })),
+);
+
 /** /share/:hash, the shared link view: public, signed in or not. */
 export function SharePage() {
   const { hash = '' } = useParams();
   const shared = useSharedVersion(hash);
   useNoIndex();
+  // A collection link's key: the version lookup says so, and the collection is shown instead.
+  if (shared.isError && isCollectionLinkAnswer(shared.error)) {
+    return (
+      <Suspense fallback={<PageSpinner label="Loading shared collection" />}>
+        <CollectionSharePage hash={hash} />
+      </Suspense>
+    );
+  }
+  return <SharedVersionPage hash={hash} shared={shared} />;
+}
+
+function SharedVersionPage({
+  hash,
+  shared,
+}: {
+  hash: string;
+  shared: ReturnType<typeof useSharedVersion>;
+}) {
   useDocumentTitle(
     shared.data
       ? `${shared.data.project.name} - Version ${shared.data.version.version_number}`
@@ -89,12 +101,7 @@ export function SharePage() {
   if (shared.isPending) return <PageSpinner label="Loading shared version" />;
   if (shared.isError || isExpired(shared.data.link.expires_at)) {
     const message = shared.isError ? lookupFailure(shared.error) : SHARE_MESSAGES.linkExpired;
-    return (
-      <div className="mx-auto max-w-3xl px-4 py-16 sm:px-6">
-        <h1 className="sr-only">Shared version</h1>
-        <Alert tone="error">{message}</Alert>
-      </div>
-    );
+    return <LinkFailure title="Shared version" message={message} />;
   }
   return <SharedVersionView hash={hash} shared={shared.data} />;
 }
@@ -107,6 +114,7 @@ function SharedVersionView({ hash, shared }: { hash: string; shared: SharedVersi
   const seekTo = useSeekToTime(track);
   const { playRange } = usePlayRange(track);
   const comments = useLinkComments(hash);
+  const addComment = useAddLinkComment(hash);
   // New comments and replies, and the review status, arrive without a reload.
   useShareLiveEvents(hash);
   const [replyingTo, setReplyingTo] = useState<Comment | null>(null);
@@ -238,8 +246,10 @@ function SharedVersionView({ hash, shared }: { hash: string; shared: SharedVersi
           </div>
           <div className="mt-6">
             <VisitorCommenting
-              hash={hash}
               track={track}
+              onPost={(body) => addComment.mutateAsync(body)}
+              pending={addComment.isPending}
+              error={addComment.error}
               replyingTo={replyingTo}
               onCancelReply={() => setReplyingTo(null)}
               preset={preset}
@@ -333,123 +343,5 @@ function VisitorReview({
         <Alert tone="error">{errorMessage(setReview.error, setReview.error.message)}</Alert>
       ) : null}
     </fieldset>
-  );
-}
-
-/** Name entry first, then the comment form (signed-in visitors comment under their account). */
-function VisitorCommenting({
-  hash,
-  track,
-  replyingTo,
-  onCancelReply,
-  preset,
-  onPresetCleared,
-  visitor,
-}: {
-  hash: string;
-  track: PlayerTrack;
-  replyingTo: Comment | null;
-  onCancelReply: () => void;
-  preset: CommentPreset | null;
-  onPresetCleared: () => void;
-  visitor: ReturnType<typeof useVisitorName>;
-}) {
-  const auth = useAuth();
-  const [visitorName, setVisitorName] = visitor;
-  const [editingName, setEditingName] = useState(false);
-  const addComment = useAddLinkComment(hash);
-  const signedIn = auth.status === 'signed-in';
-  const commenterName = signedIn ? welcomeName(auth.user) : visitorName;
-
-  async function post(draft: CommentDraft) {
-    await addComment.mutateAsync({
-      ...draft,
-      ...(signedIn ? {} : { visitor_name: visitorName }),
-    });
-  }
-
-  if (!signedIn && (!visitorName || editingName)) {
-    return (
-      <NameEntry
-        initial={visitorName}
-        onSet={(name) => {
-          setVisitorName(name);
-          setEditingName(false);
-        }}
-        onCancel={visitorName ? () => setEditingName(false) : undefined}
-      />
-    );
-  }
-
-  return (
-    <div className="space-y-2">
-      <p className="text-sm text-zinc-600 dark:text-zinc-300">
-        Commenting as{' '}
-        <span className="font-semibold text-zinc-900 dark:text-zinc-100">{commenterName}</span>
-        {signedIn ? null : (
-          <>
-            {' '}
-            <button type="button" className={linkButton} onClick={() => setEditingName(true)}>
-              Change name
-            </button>
-          </>
-        )}
-      </p>
-      <CommentForm
-        track={track}
-        onSubmit={post}
-        pending={addComment.isPending}
-        error={addComment.error ? errorMessage(addComment.error, addComment.error.message) : null}
-        replyingTo={replyingTo}
-        onCancelReply={onCancelReply}
-        preset={preset}
-        onPresetCleared={onPresetCleared}
-      />
-    </div>
-  );
-}
-
-function NameEntry({
-  initial,
-  onSet,
-  onCancel,
-}: {
-  initial: string;
-  onSet: (name: string) => void;
-  onCancel: (() => void) | undefined;
-}) {
-  const [name, setName] = useState(initial);
-  const blank = name.trim().length === 0;
-
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (!blank) onSet(name);
-  }
-
-  return (
-    <form onSubmit={submit} className="space-y-2" aria-label="Set your name">
-      <p className="text-sm text-zinc-600 dark:text-zinc-300">
-        Enter your name to leave a comment.
-      </p>
-      <div className="flex flex-wrap items-end gap-2">
-        <div className="min-w-0 flex-1 basis-56">
-          <TextField
-            label="Your name"
-            value={name}
-            onValueChange={setName}
-            maxLength={VISITOR_NAME_MAX_LENGTH}
-            autoComplete="name"
-          />
-        </div>
-        <button type="submit" className={primaryButton} disabled={blank}>
-          Set Name
-        </button>
-        {onCancel ? (
-          <button type="button" className={secondaryButton} onClick={onCancel}>
-            Cancel
-          </button>
-        ) : null}
-      </div>
-    </form>
   );
 }

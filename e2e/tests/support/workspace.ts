@@ -63,13 +63,20 @@ export interface UploadedVersion {
 export async function uploadVersion(
   page: Page,
   baseURL: string | undefined,
-  target: { projectId: string; branchId: string; message: string; tags?: string[] },
+  target: {
+    projectId: string;
+    branchId: string;
+    message: string;
+    tags?: string[];
+    /** How long the take is (1 second unless given). */
+    seconds?: number;
+  },
 ): Promise<UploadedVersion> {
   const api = apiAs(page, baseURL);
   const form = new FormData();
   form.append(
     'audioFile',
-    new Blob([new Uint8Array(generateWav())], { type: 'audio/wav' }),
+    new Blob([new Uint8Array(generateWav(target.seconds))], { type: 'audio/wav' }),
     'take.wav',
   );
   form.append('projectId', target.projectId);

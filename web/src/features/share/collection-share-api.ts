@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import { COLLECTION_LINK_MESSAGES, routes, type RouteResult } from '@takes/contract';
+import { routes, type RouteResult } from '@takes/contract';
 import { api, ApiError } from '../../lib/api';
 import type { VisitorCommentBody } from './visitor-commenting';
 
@@ -20,15 +20,6 @@ export const collectionShareKeys = {
 /** 4xx are answers (unknown, expired, locked, too many tries), not hiccups worth retrying. */
 function retryServerErrors(count: number, error: Error): boolean {
   return !(error instanceof ApiError && error.status < 500) && count < 1;
-}
-
-/** 401 'This link needs a password': the link is protected and not unlocked on this browser. */
-export function isLockedAnswer(error: unknown): boolean {
-  return (
-    error instanceof ApiError &&
-    error.status === 401 &&
-    error.serverMessage === COLLECTION_LINK_MESSAGES.needsPassword
-  );
 }
 
 export function useSharedCollection(hash: string) {

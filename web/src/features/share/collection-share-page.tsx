@@ -8,7 +8,6 @@ import { SEEK_AFTER_START_MS } from '../comments/use-seek-to-time';
 import { formatTime } from '../player/format-time';
 import { useAudioPlayer, type PlayerTrack } from '../player/use-audio-player';
 import {
-  isLockedAnswer,
   useAddCollectionItemComment,
   useCollectionItemComments,
   useRecordCollectionReceipt,
@@ -19,6 +18,7 @@ import {
 } from './collection-share-api';
 import { LinkFailure, lookupFailure } from './link-failure';
 import { LinkPasswordForm } from './link-password-form';
+import { isLockedAnswer } from './share-api';
 import { useListenReceipts } from './use-listen-receipts';
 import { VisitorCommenting } from './visitor-commenting';
 import { useVisitorName } from './visitor-name';

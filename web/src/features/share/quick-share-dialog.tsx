@@ -1,4 +1,9 @@
-import type { ShareLink } from '@takes/contract';
+import {
+  LINK_PASSWORD_MAX,
+  LINK_PASSWORD_MESSAGES,
+  LINK_PASSWORD_MIN,
+  type ShareLink,
+} from '@takes/contract';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { primaryButton, secondaryButton } from '../../ui/button-styles';
 import { Modal } from '../../ui/modal';
@@ -47,6 +52,9 @@ export function QuickShareDialog({
   const [listenersSeeEachOther, setListenersSeeEachOther] = useState(true);
   const [allowApproval, setAllowApproval] = useState(false);
   const [expiryDate, setExpiryDate] = useState('');
+  const [password, setPassword] = useState('');
+  const [passwordError, setPasswordError] = useState<string | undefined>(undefined);
+  const passwordRef = useRef<HTMLInputElement>(null);
   const [link, setLink] = useState<ShareLink | null>(null);
   const [copied, setCopied] = useState(false);
   const createLink = useCreateLink(versionId);
@@ -63,6 +71,8 @@ export function QuickShareDialog({
       setListenersSeeEachOther(true);
       setAllowApproval(false);
       setExpiryDate('');
+      setPassword('');
+      setPasswordError(undefined);
       setCopied(false);
       resetMutation();
     }, RESET_AFTER_CLOSE_MS);
@@ -79,6 +89,12 @@ export function QuickShareDialog({
 
   async function create(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    // The server would refuse a short password: say so before sending anything.
+    if (password !== '' && password.length < LINK_PASSWORD_MIN) {
+      setPasswordError(LINK_PASSWORD_MESSAGES.tooShort);
+      passwordRef.current?.focus();
+      return;
+    }
     try {
       const created = await createLink.mutateAsync({
         ...(name.trim() ? { name: name.trim() } : {}),
@@ -86,6 +102,7 @@ export function QuickShareDialog({
         expires_at: expiryFromDate(expiryDate),
         listeners_see_each_other: listenersSeeEachOther,
         allow_approval: allowApproval,
+        ...(password !== '' ? { password } : {}),
       });
       setLink(created);
     } catch (error) {
@@ -100,6 +117,8 @@ export function QuickShareDialog({
     setDownloadEnabled(false);
     setListenersSeeEachOther(true);
     setExpiryDate('');
+    setPassword('');
+    setPasswordError(undefined);
     setCopied(false);
     createLink.reset();
   }
@@ -109,6 +128,7 @@ export function QuickShareDialog({
       {link ? (
         <CreatedLink
           url={`${window.location.origin}${link.url}`}
+          hasPassword={link.has_password}
           copied={copied}
           onCopied={() => setCopied(true)}
           onClose={onClose}
@@ -208,6 +228,20 @@ export function QuickShareDialog({
               Leave blank to never expire
             </p>
           </div>
+          <TextField
+            label="Password (optional)"
+            type="password"
+            value={password}
+            onValueChange={(value) => {
+              setPassword(value);
+              setPasswordError(undefined);
+            }}
+            inputRef={passwordRef}
+            autoComplete="new-password"
+            maxLength={LINK_PASSWORD_MAX}
+            error={passwordError}
+            hint="Listeners must enter it before they can see or hear anything."
+          />
           <div className="flex justify-end gap-2">
             <button type="button" className={secondaryButton} onClick={onClose}>
               Cancel
@@ -225,12 +259,15 @@ export function QuickShareDialog({
 
 function CreatedLink({
   url,
+  hasPassword,
   copied,
   onCopied,
   onClose,
   onCreateAnother,
 }: {
   url: string;
+  /** The link asks for the password just set (which is never shown again). */
+  hasPassword: boolean;
   copied: boolean;
   onCopied: () => void;
   onClose: () => void;
@@ -287,6 +324,12 @@ function CreatedLink({
         <p role="status" className="sr-only">
           {copied ? 'Link copied to the clipboard' : ''}
         </p>
+        {hasPassword ? (
+          <p className="mt-2 text-xs text-zinc-600 dark:text-zinc-400">
+            This link asks for the password you set. Send it to your listeners separately; it is not
+            shown again.
+          </p>
+        ) : null}
       </div>
       <div className="flex justify-end gap-2">
         <button type="button" className={secondaryButton} onClick={onClose}>

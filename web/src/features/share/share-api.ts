@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { routes, type RouteResult } from '@takes/contract';
+import { LINK_PASSWORD_MESSAGES, routes, type RouteResult } from '@takes/contract';
 import { api, ApiError } from '../../lib/api';
 
 const sharing = routes.sharing;
@@ -14,9 +14,15 @@ export interface CreateLinkInput {
   listeners_see_each_other: boolean;
   /** 'Allow approval': the link's listeners may set the review status. */
   allow_approval: boolean;
+  /** Listeners must enter it before they see or hear anything (8 to 200 characters). */
+  password?: string;
 }
 
-/** Changes a live link's options ('Allow approval', "Listeners see each other's comments"). */
+/**
+ * Changes a live link's options ('Allow approval', "Listeners see each other's comments", its
+ * password: a new one ends every earlier unlock, null removes it). Settles once the list has been
+ * read again.
+ */
 export function useUpdateLink(versionId: string) {
   const queryClient = useQueryClient();
   return useMutation({
@@ -27,6 +33,7 @@ export function useUpdateLink(versionId: string) {
       linkId: string;
       allow_approval?: boolean;
       listeners_see_each_other?: boolean;
+      password?: string | null;
     }) => api.call(sharing.updateShareLink, { params: { linkId }, body }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: shareKeys.links(versionId) }),
   });
@@ -63,6 +70,18 @@ export function isCollectionLinkAnswer(error: unknown): boolean {
   );
 }
 
+/**
+ * 401 'This link needs a password': the link (a version's or a collection's) is protected and not
+ * unlocked in this browser.
+ */
+export function isLockedAnswer(error: unknown): boolean {
+  return (
+    error instanceof ApiError &&
+    error.status === 401 &&
+    error.serverMessage === LINK_PASSWORD_MESSAGES.needsPassword
+  );
+}
+
 export function useSharedVersion(hash: string) {
   return useQuery({
     queryKey: shareKeys.shared(hash),
@@ -76,6 +95,16 @@ export function useSharedVersion(hash: string) {
         ? PROCESSING_POLL_MS
         : false;
     },
+  });
+}
+
+/** Sends the password; the server sets the link's cookie, then the version is read again. */
+export function useUnlockShareLink(hash: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (password: string) =>
+      api.call(sharing.unlockShareLink, { params: { hash }, body: { password } }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: shareKeys.shared(hash) }),
   });
 }
 

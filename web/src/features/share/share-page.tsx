@@ -25,11 +25,14 @@ import { ReviewWaveform, type TimeRange } from '../review/review-waveform';
 import { useCommentKey } from '../review/use-comment-key';
 import { usePlayRange } from '../review/use-play-range';
 import { LinkFailure, lookupFailure } from './link-failure';
+import { LinkPasswordForm } from './link-password-form';
 import {
   isCollectionLinkAnswer,
+  isLockedAnswer,
   sharedAudioUrl,
   sharedDownloadUrl,
   useSharedVersion,
+  useUnlockShareLink,
   type SharedVersion,
 } from './share-api';
 import { useNoIndex } from './use-noindex';
@@ -99,11 +102,19 @@ function SharedVersionPage({
   );
 
   if (shared.isPending) return <PageSpinner label="Loading shared version" />;
+  // Protected and not unlocked here (or no longer: a new password ends earlier unlocks). Nothing
+  // of the version is mounted meanwhile, so no audio, comments or live stream is asked for.
+  if (shared.isError && isLockedAnswer(shared.error)) return <UnlockVersion hash={hash} />;
   if (shared.isError || isExpired(shared.data.link.expires_at)) {
     const message = shared.isError ? lookupFailure(shared.error) : SHARE_MESSAGES.linkExpired;
     return <LinkFailure title="Shared version" message={message} />;
   }
   return <SharedVersionView hash={hash} shared={shared.data} />;
+}
+
+function UnlockVersion({ hash }: { hash: string }) {
+  const unlock = useUnlockShareLink(hash);
+  return <LinkPasswordForm unlock={unlock} what="the shared version" />;
 }
 
 function SharedVersionView({ hash, shared }: { hash: string; shared: SharedVersion }) {

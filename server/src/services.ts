@@ -210,6 +210,7 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     passwords: linkPasswords,
     mailer: deps.mailer,
     publicUrl: config.publicUrl,
+    activity,
   });
   const sharing = new SharingService({
     access,

@@ -19,6 +19,8 @@ export const ACTIVITY_KINDS = [
   'link.created',
   'link.revoked',
   'link.first_played',
+  /** A collection link's first play: only the collection's owner hears of it (no project feed). */
+  'collection_link.first_played',
   'branch.created',
   'branch.renamed',
   'branch.deleted',

@@ -560,6 +560,8 @@ export interface CollectionLinksTable {
   created_at: string;
   /** When the link was emailed to its recipient (migration 0027); null: never. */
   emailed_at: string | null;
+  /** When the link was first played (migration 0027): its owner is told once. */
+  first_played_at: string | null;
 }
 
 /** Which collection link and item a comment came through (migration 0027). */

@@ -47,4 +47,18 @@ describe('liveEventOf', () => {
       liveEventOf(row({ repo_id: 'r1', project_id: null, kind: 'bounce.published' })),
     ).toMatchObject({ projectId: null, repoId: 'r1', versionId: null });
   });
+
+  it("tells a collection link's first play to the collection's owner alone, not the project", () => {
+    const event = liveEventOf(
+      row({
+        kind: 'collection_link.first_played',
+        actor_id: null,
+        data: JSON.stringify({ owner_id: 'u9', collection_id: 'c9' }),
+      }),
+    );
+    expect(event).toMatchObject({ projectId: null, userIds: ['u9'] });
+    expect(liveEventOf(row({ kind: 'collection_link.first_played', data: '{}' })).userIds).toEqual(
+      [],
+    );
+  });
 });

@@ -1,5 +1,6 @@
 import type { ActivityKind } from '@takes/contract';
 import type { ActivityTable } from '../db/schema';
+import { PERSONAL_KINDS } from '../modules/activity/activity.repo';
 import type { LiveEvent } from './bus';
 
 /**
@@ -24,6 +25,11 @@ export function liveEventOf(row: ActivityTable): LiveEvent {
   const userIds = data.userIds;
   if (Array.isArray(userIds) && userIds.every((id) => typeof id === 'string'))
     event.userIds = userIds;
+  // A person's own event on a project (a collection link's first play): told to them alone.
+  if ((PERSONAL_KINDS as readonly string[]).includes(row.kind)) {
+    event.projectId = null;
+    event.userIds = typeof data.owner_id === 'string' ? [data.owner_id] : [];
+  }
   return event;
 }
 

@@ -48,6 +48,7 @@ describe('migration 0026-collection-links', () => {
       revoked_at: null,
       created_at: now,
       emailed_at: null,
+      first_played_at: null,
     });
     await db
       .insertInto('collection_links')

@@ -3,7 +3,7 @@ import { columnTypes } from '../dialect-sql';
 
 /**
  * A password on single-version share links too (`links.password_hash`, a slow hash, as on
- * collection links); when a collection link was emailed to its recipient; and which collection
+ * collection links); when a collection link was emailed to its recipient and first played; and which collection
  * link and item a comment came through (`collection_link_comments`: the comment stays on the
  * version when the link or its collection goes, only the association is removed with the link).
  */
@@ -11,6 +11,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   const t = columnTypes(db);
   await db.schema.alterTable('links').addColumn('password_hash', 'text').execute();
   await db.schema.alterTable('collection_links').addColumn('emailed_at', t.timestamp).execute();
+  // Set once, by the first play through the link: its owner hears of that play once.
+  await db.schema
+    .alterTable('collection_links')
+    .addColumn('first_played_at', t.timestamp)
+    .execute();
   await db.schema
     .createTable('collection_link_comments')
     .addColumn('comment_id', 'text', (c) =>
@@ -36,6 +41,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('collection_link_comments').execute();
+  await db.schema.alterTable('collection_links').dropColumn('first_played_at').execute();
   await db.schema.alterTable('collection_links').dropColumn('emailed_at').execute();
   await db.schema.alterTable('links').dropColumn('password_hash').execute();
 }

@@ -22,6 +22,7 @@ interface ActivityData {
   end_timestamp?: number | null;
   status?: string;
   link_name?: string;
+  collection_name?: string;
   member_name?: string;
   role?: string;
   old_role?: string;
@@ -105,6 +106,8 @@ export function summarize(kind: ActivityKind, actor: string, d: ActivityData): s
       return `${actor} revoked ${link}`;
     case 'link.first_played':
       return `${actor} played ${link} for the first time`;
+    case 'collection_link.first_played':
+      return `${actor} played the collection '${d.collection_name ?? ''}' for the first time`;
     case 'branch.created':
       return `${actor} created the branch ${d.branch_name ?? ''}`.trimEnd();
     case 'branch.renamed':

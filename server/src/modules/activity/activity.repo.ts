@@ -5,6 +5,12 @@ import { projectRolesOf, repoRolesOf } from '../access/access-sql';
 /** The database or a transaction on it. */
 export type Executor = Kysely<Database>;
 
+/**
+ * Kinds recorded on a project for one person's notification only, never shown in its feed: a
+ * collection link's first play (the collection is its owner's, not the project team's).
+ */
+export const PERSONAL_KINDS = ['collection_link.first_played'] as const;
+
 /** An activity row with what its actor line needs: the profile's name and avatar, the account name. */
 export interface ActivityRow extends ActivityTable {
   display_name: string | null;
@@ -84,6 +90,7 @@ export class ActivityRepo {
       'projectId' in place
         ? query.where('activity.project_id', '=', place.projectId)
         : query.where('activity.repo_id', '=', place.repoId);
+    query = query.where('activity.kind', 'not in', PERSONAL_KINDS);
     if (cursor)
       query = query.where((eb) =>
         eb.or([
@@ -109,7 +116,7 @@ export class ActivityRepo {
     const row = await sql<{ n: number | string }>`select
       (select count(*) from activity
         where project_id in (select project_id from ${projectRolesOf(this.db, userId)} as p)
-        and created_at >= ${since})
+        and created_at >= ${since} and kind <> ${PERSONAL_KINDS[0]})
       + (select count(*) from activity
         where repo_id in (select repo_id from ${repoRolesOf(this.db, userId)} as r)
         and created_at >= ${since}) as n`.execute(this.db);

@@ -219,6 +219,61 @@ describe('collection link visits', () => {
     });
   });
 
+  describe('first play', () => {
+    it("tells the collection's owner once, in their notifications only: never the project's team or feed", async () => {
+      const w = await world();
+      const [ana, ben] = await shareCollection(w.as, w.collection.id, {
+        name: 'EP pitch',
+        recipients: [{ name: 'Ana' }, { name: 'Ben' }],
+      });
+      const receipt = (key: string | undefined, itemId: string | undefined, event = 'play') =>
+        visitor(t).post(`/api/collection-links/${key}/items/${itemId}/receipts`, { event });
+      // Ana starts two items at once, then again; and a 30-second listen is no first play.
+      expect((await receipt(ana?.key, w.itemIds[0], 'played_30s')).statusCode).toBe(204);
+      const started = await Promise.all([
+        receipt(ana?.key, w.itemIds[0]),
+        receipt(ana?.key, w.itemIds[1]),
+        receipt(ana?.key, w.itemIds[1]),
+      ]);
+      expect(started.map((r) => r.statusCode)).toEqual([204, 204, 204]);
+      await receipt(ana?.key, w.itemIds[2]);
+      type Page = {
+        items: { activity: { kind: string; summary: string; href: string | null } }[];
+      };
+      const mine = () =>
+        w.as
+          .get('/api/notifications')
+          .then((r) =>
+            r.json<Page>().items.filter((n) => n.activity.kind.startsWith('collection')),
+          );
+      expect((await mine()).map((n) => n.activity)).toEqual([
+        expect.objectContaining({
+          summary: "Ana played the collection 'For the label' for the first time",
+          href: `/collections/${w.collection.id}`,
+        }),
+      ]);
+      // Ben's first play is his link's own.
+      await receipt(ben?.key, w.itemIds[2]);
+      expect((await mine()).map((n) => n.activity.summary)).toEqual([
+        "Ben played the collection 'For the label' for the first time",
+        "Ana played the collection 'For the label' for the first time",
+      ]);
+      // The band project's owner hears nothing, and neither project's feed shows it.
+      const band = api(t, w.bandOwner.cookie);
+      const theirs = (await band.get('/api/notifications')).json<Page>().items;
+      expect(theirs.filter((n) => n.activity.kind.startsWith('collection'))).toEqual([]);
+      for (const [as, projectId] of [
+        [band, w.band.project.id],
+        [w.as, w.mine.project.id],
+      ] as const) {
+        const feed = await as.get(`/api/projects/${projectId}/activity`);
+        expect(feed.statusCode, feed.body).toBe(200);
+        expect(feed.body).not.toContain('collection_link');
+        expect(feed.body).not.toContain('For the label');
+      }
+    });
+  });
+
   describe('opening by key', () => {
     it("a version link's lookup says a collection key is one, without counting it as a guess", async () => {
       const w = await world();

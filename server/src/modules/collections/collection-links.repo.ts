@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type {
   CollectionLinkReceiptsTable,
   CollectionLinksTable,
@@ -66,15 +66,34 @@ export class CollectionLinksRepo {
     return collection ? { link, collection } : undefined;
   }
 
+  transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(work);
+  }
+
+  /**
+   * Marks the link played for the first time: true for exactly one caller, however many plays
+   * start at once (a conditional update).
+   */
+  async markFirstPlayed(linkId: string, at: string, db: Kysely<Database> = this.db) {
+    const result = await db
+      .updateTable('collection_links')
+      .set({ first_played_at: at })
+      .where('id', '=', linkId)
+      .where('first_played_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
   /** One more of this event for the link and item: one upsert (concurrent ones add up). */
   async countReceipt(
     linkId: string,
     itemId: string,
     event: ReceiptEvent,
     at: string,
+    db: Kysely<Database> = this.db,
   ): Promise<void> {
     const column = RECEIPT_COLUMNS[event];
-    await this.db
+    await db
       .insertInto('collection_link_receipts')
       .values({
         link_id: linkId,

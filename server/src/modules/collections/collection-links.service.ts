@@ -18,6 +18,7 @@ import type {
 } from '../../db/schema';
 import { Forbidden, Gone, NotFound, RateLimited } from '../../errors';
 import type { Mailer } from '../../mail/mailer';
+import type { ActivityLog } from '../activity';
 import { downloadOf } from '../audio';
 import type { LinkPasswords } from '../sharing/link-password';
 import { linkAudioOf, newShareHash, type LinkAudio } from '../sharing/sharing.service';
@@ -35,6 +36,8 @@ export interface CollectionLinksDeps {
   mailer: Mailer;
   /** The web app's address, for the links in emails. */
   publicUrl: string;
+  /** A link's first play is recorded (its owner is notified; no project feed shows it). */
+  activity: ActivityLog;
 }
 
 /** A valid link (not revoked, not expired) with its collection. */
@@ -83,6 +86,7 @@ export class CollectionLinksService {
       revoked_at: null,
       created_at: now,
       emailed_at: null,
+      first_played_at: null,
     }));
     await this.deps.links.insertAll(rows);
     if (body.emailRecipients) await this.email(userId, collection, rows);
@@ -217,7 +221,27 @@ export class CollectionLinksService {
   ): Promise<void> {
     const item = (await this.playable(collection)).find((row) => row.id === itemId);
     if (!item) throw new NotFound(COLLECTION_LINK_MESSAGES.itemNotFound);
-    await this.count(link, item.id, event);
+    if (event !== 'play') return this.count(link, item.id, event);
+    const at = this.deps.clock.now().toISOString();
+    await this.deps.links.transaction(async (trx) => {
+      await this.deps.links.countReceipt(link.id, item.id, event, at, trx);
+      // (A playable item always has its project.)
+      if (!item.project_id || !(await this.deps.links.markFirstPlayed(link.id, at, trx))) return;
+      // Only the collection's owner hears of it: the project's feed leaves this kind out.
+      await this.deps.activity.record(trx, {
+        kind: 'collection_link.first_played',
+        projectId: item.project_id,
+        actor: { visitorName: link.recipient_name ?? 'A listener' },
+        targetId: link.id,
+        data: {
+          collection_id: collection.id,
+          collection_name: collection.name,
+          link_name: link.name,
+          recipient_name: link.recipient_name,
+          owner_id: collection.owner_id,
+        },
+      });
+    });
   }
 
   private count(link: CollectionLinksTable, itemId: string, event: ReceiptEvent): Promise<void> {

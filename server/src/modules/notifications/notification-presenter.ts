@@ -98,6 +98,8 @@ function summaryOf(
       return `${actor} revoked the link '${linkName}'`;
     case 'link.first_played':
       return `Your link '${linkName}' was opened`;
+    case 'collection_link.first_played':
+      return `${actor} played the collection '${str(data.collection_name) ?? ''}' for the first time`;
     case 'branch.created':
       return `${actor} created the branch ${str(data.branchName) ?? ''}`.trimEnd();
     case 'branch.renamed':
@@ -133,6 +135,10 @@ function summaryOf(
 
 /** Where it happened in the app: a version page (seeking to a comment), a project, a repository. */
 function hrefOf(row: ActivityTable, ctx: ActivityContext | undefined): string | null {
+  if (row.kind === 'collection_link.first_played') {
+    const collectionId = str(parseData(row.data).collection_id);
+    return collectionId ? `/collections/${collectionId}` : null;
+  }
   const v = ctx?.version;
   if (v) {
     const page = `/projects/${v.projectId}/branches/${v.branchId}/versions/${v.id}`;

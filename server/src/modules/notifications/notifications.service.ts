@@ -42,6 +42,7 @@ const CATEGORY_OF: Partial<Record<ActivityKind, NotificationCategory>> = {
   'bounce.published': 'versions',
   'repo.committed': 'versions',
   'link.first_played': 'versions',
+  'collection_link.first_played': 'versions',
   'version.failed': 'processing',
   'version.processed': 'processing',
   'member.joined': 'membership',
@@ -147,6 +148,12 @@ export class NotificationsService {
         row.actor_id ?? (row.target_id ? await this.deps.repo.uploaderOf(db, row.target_id) : null);
       if (uploader && can.has(uploader)) result.add(uploader);
       if (kind === 'version.failed') for (const a of audience) result.add(a.userId);
+      return [...result];
+    }
+    if (kind === 'collection_link.first_played') {
+      // The collection's owner (who could read the item when it played), no one else.
+      const { owner_id: owner } = JSON.parse(row.data) as { owner_id?: unknown };
+      if (typeof owner === 'string' && can.has(owner)) result.add(owner);
       return [...result];
     }
     if (kind === 'link.first_played') {

@@ -147,6 +147,7 @@ export async function planExport(
       downloadEnabled: bool(l.download_enabled),
       listenersSeeEachOther: bool(l.listeners_see_each_other),
       allowApproval: bool(l.allow_approval),
+      hasPassword: l.password_hash !== null,
       playCount: l.play_count,
       lastPlayedAt: l.last_played_at,
       expiresAt: l.expires_at,
@@ -239,6 +240,12 @@ export async function planExport(
 
   // Collections hold no audio of their own: each item names the version it pins or the branch
   // whose newest processed version it follows (which may be in someone else's project).
+  // Their share links go with them, keys and password hashes left out (as for version links),
+  // each with its listen receipts (counts only, as they are kept).
+  const [collectionLinks, receipts] = await Promise.all([
+    deps.repo.collectionLinksOf(user.id),
+    deps.repo.collectionReceiptsOf(user.id),
+  ]);
   const collections = (await deps.repo.ownedCollections(user.id)).map((c) => ({
     id: c.id,
     name: c.name,
@@ -247,9 +254,44 @@ export async function planExport(
     updatedAt: c.updated_at,
     items: c.items.map((item) =>
       item.version_id
-        ? { kind: 'version' as const, versionId: item.version_id, addedAt: item.created_at }
-        : { kind: 'latest' as const, branchId: item.branch_id, addedAt: item.created_at },
+        ? {
+            id: item.id,
+            kind: 'version' as const,
+            versionId: item.version_id,
+            addedAt: item.created_at,
+          }
+        : {
+            id: item.id,
+            kind: 'latest' as const,
+            branchId: item.branch_id,
+            addedAt: item.created_at,
+          },
     ),
+    shareLinks: collectionLinks
+      .filter((l) => l.collection_id === c.id)
+      .map((l) => ({
+        id: l.id,
+        name: l.name,
+        recipient:
+          l.recipient_name === null ? null : { name: l.recipient_name, email: l.recipient_email },
+        downloadEnabled: bool(l.download_enabled),
+        hasPassword: Boolean(l.has_password),
+        expiresAt: l.expires_at,
+        revokedAt: l.revoked_at,
+        createdAt: l.created_at,
+        emailedAt: l.emailed_at,
+        firstPlayedAt: l.first_played_at,
+        receipts: receipts
+          .filter((r) => r.link_id === l.id)
+          .map((r) => ({
+            itemId: r.item_id,
+            playsStarted: Number(r.plays_started),
+            plays30s: Number(r.plays_30s),
+            plays90: Number(r.plays_90),
+            downloads: Number(r.downloads),
+            lastActivityAt: r.last_activity_at,
+          })),
+      })),
   }));
 
   const manifest = {

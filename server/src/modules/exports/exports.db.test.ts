@@ -222,10 +222,32 @@ describe('data exports', () => {
     const mine = await api(t, owner.cookie).post('/api/collections', { name: 'EP pitch' });
     expect(mine.statusCode, mine.body).toBe(201);
     const collectionId = mine.json<{ id: string }>().id;
+    const itemIds: string[] = [];
     for (const item of [{ versionId: v2.id }, { branchId: sharedBranch.id }]) {
       const added = await api(t, owner.cookie).post(`/api/collections/${collectionId}/items`, item);
       expect(added.statusCode, added.body).toBe(201);
+      itemIds.push(added.json<{ id: string }>().id);
     }
+    // A protected per-recipient link with one counted play (its key and password stay out).
+    const sharing = await api(t, owner.cookie).post(`/api/collections/${collectionId}/links`, {
+      name: 'Label',
+      password: 'correct horse',
+      recipients: [{ name: 'Ana', email: 'ana@example.com' }],
+    });
+    expect(sharing.statusCode, sharing.body).toBe(201);
+    const link = sharing.json<{ links: { id: string; key: string }[] }>().links[0]!;
+    await t.deps.database.db
+      .insertInto('collection_link_receipts')
+      .values({
+        link_id: link.id,
+        item_id: itemIds[0]!,
+        plays_started: 2,
+        plays_30s: 1,
+        plays_90: 1,
+        downloads: 0,
+        last_activity_at: '2026-11-20T10:00:00.000Z',
+      })
+      .execute();
     expect(
       (await api(t, other.cookie).post('/api/collections', { name: 'Not theirs to export' }))
         .statusCode,
@@ -344,11 +366,34 @@ describe('data exports', () => {
         name: 'EP pitch',
         description: null,
         items: [
-          expect.objectContaining({ kind: 'version', versionId: v2.id }),
-          expect.objectContaining({ kind: 'latest', branchId: sharedBranch.id }),
+          expect.objectContaining({ id: itemIds[0], kind: 'version', versionId: v2.id }),
+          expect.objectContaining({ id: itemIds[1], kind: 'latest', branchId: sharedBranch.id }),
+        ],
+        shareLinks: [
+          expect.objectContaining({
+            id: link.id,
+            name: 'Label',
+            recipient: { name: 'Ana', email: 'ana@example.com' },
+            hasPassword: true,
+            revokedAt: null,
+            receipts: [
+              {
+                itemId: itemIds[0],
+                playsStarted: 2,
+                plays30s: 1,
+                plays90: 1,
+                downloads: 0,
+                lastActivityAt: '2026-11-20T10:00:00.000Z',
+              },
+            ],
+          }),
         ],
       }),
     ]);
+    const raw = JSON.stringify(manifest);
+    expect(raw).not.toContain(link.key);
+    expect(raw).not.toContain('correct horse');
+    expect(raw).not.toMatch(/password_hash|scrypt/);
     // Every listed file is in the zip with its size.
     for (const f of manifest.files) expect(zip.get(f.path)?.length).toBe(f.size);
   });

@@ -76,6 +76,7 @@ export class ExportsRepo {
       .selectFrom('collection_items')
       .innerJoin('collections', 'collections.id', 'collection_items.collection_id')
       .select([
+        'collection_items.id',
         'collection_items.collection_id',
         'collection_items.version_id',
         'collection_items.branch_id',
@@ -95,6 +96,44 @@ export class ExportsRepo {
       ...collection,
       items: byCollection.get(collection.id) ?? [],
     }));
+  }
+
+  /** The share links of the person's collections (every column but the password's hash). */
+  collectionLinksOf(userId: string) {
+    return this.db
+      .selectFrom('collection_links as l')
+      .innerJoin('collections as c', 'c.id', 'l.collection_id')
+      .select([
+        'l.id',
+        'l.collection_id',
+        'l.name',
+        'l.recipient_name',
+        'l.recipient_email',
+        'l.download_enabled',
+        'l.expires_at',
+        'l.revoked_at',
+        'l.created_at',
+        'l.emailed_at',
+        'l.first_played_at',
+        (eb) => eb('l.password_hash', 'is not', null).as('has_password'),
+      ])
+      .where('c.owner_id', '=', userId)
+      .orderBy('l.created_at')
+      .orderBy('l.id')
+      .execute();
+  }
+
+  /** The listen receipts of the person's collection links. */
+  collectionReceiptsOf(userId: string) {
+    return this.db
+      .selectFrom('collection_link_receipts as r')
+      .innerJoin('collection_links as l', 'l.id', 'r.link_id')
+      .innerJoin('collections as c', 'c.id', 'l.collection_id')
+      .selectAll('r')
+      .where('c.owner_id', '=', userId)
+      .orderBy('r.link_id')
+      .orderBy('r.item_id')
+      .execute();
   }
 
   ownedProjects(userId: string) {

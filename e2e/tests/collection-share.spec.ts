@@ -1,23 +1,11 @@
-import type { Browser, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { endpoints } from '@takes/contract';
 import { apiAs, callExpecting } from './support/api';
 import { waitForMail } from './support/mailbox';
+import { separatePage } from './support/members';
 import { recordRequests } from './support/own-origin';
 import { expect, test } from './support/test';
 import { branchesOf, createProject, signedInAt, uploadVersion } from './support/workspace';
-
-/** A browser context with no session: what a recipient who was only emailed the link has. */
-async function recipientPage(
-  browser: Browser,
-  baseURL: string | undefined,
-  extraHTTPHeaders: Record<string, string> | undefined,
-): Promise<Page> {
-  const context = await browser.newContext({
-    ...(baseURL ? { baseURL } : {}),
-    ...(extraHTTPHeaders ? { extraHTTPHeaders } : {}),
-  });
-  return context.newPage();
-}
 
 /** The path of the share link in a recipient's email. */
 async function sharePathFromMail(address: string, since: number): Promise<string> {
@@ -97,7 +85,7 @@ test('a collection shared with a password and two recipients: a recipient unlock
   expect(anaPath).not.toBe(benPath);
 
   // Ana opens her link: the password first (a wrong one is refused), then the collection.
-  const visitor = await recipientPage(browser, baseURL, extraHTTPHeaders);
+  const visitor = await separatePage(browser, baseURL, extraHTTPHeaders);
   const requests = recordRequests(visitor, baseURL);
   await visitor.goto(anaPath);
   await unlock(visitor, 'not the password');
@@ -157,7 +145,7 @@ test('a collection shared with a password and two recipients: a recipient unlock
   await visitor.reload();
   await expect(visitor.getByText('Link not found')).toBeVisible();
 
-  const benPage = await recipientPage(browser, baseURL, extraHTTPHeaders);
+  const benPage = await separatePage(browser, baseURL, extraHTTPHeaders);
   await benPage.goto(benPath);
   await unlock(benPage, 'correct horse battery');
   await expect(benPage.getByRole('heading', { level: 1, name: 'EP pitch' })).toBeVisible();

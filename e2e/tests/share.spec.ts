@@ -1,7 +1,8 @@
 /// <reference lib="dom" />
 // Some page-side callbacks below read the DOM, so this file needs the DOM types.
 import AxeBuilder from '@axe-core/playwright';
-import type { Browser, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { separatePage } from './support/members';
 import { expect, test } from './support/test';
 import {
   audioTime,
@@ -19,17 +20,7 @@ interface OwnerComment {
 }
 
 /** A browser context with no session: what someone who was only sent the link has. */
-async function visitorPage(
-  browser: Browser,
-  baseURL: string | undefined,
-  extraHTTPHeaders: Record<string, string> | undefined,
-): Promise<Page> {
-  const context = await browser.newContext({
-    ...(baseURL ? { baseURL } : {}),
-    ...(extraHTTPHeaders ? { extraHTTPHeaders } : {}),
-  });
-  return context.newPage();
-}
+const visitorPage = separatePage;
 
 /** The page's own Play button (the global player, outside <main>, has one too). */
 function pagePlayButton(page: Page) {

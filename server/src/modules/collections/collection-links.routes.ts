@@ -5,6 +5,7 @@ import { route } from '../../http/route';
 import type { AuthService } from '../auth/auth.service';
 import { toFetchHeaders } from '../auth/fetch-bridge';
 import { sendObject, sendStoredAudio } from '../../http/send-object';
+import { visitorCommentInput } from '../comments/comments.routes';
 import type { CommentsService } from '../comments/comments.service';
 import type { ObjectStore } from '../../storage/object-store';
 import { hideShareUrls, PROCESSING_RETRY_AFTER_SECONDS } from '../sharing/sharing.routes';
@@ -86,18 +87,10 @@ export const publicCollectionLinkRoutes =
     route(app, api.addCollectionLinkItemComment, {}, async (request) => {
       const opened = await service.open(request.params.hash, request.ip, request.headers.cookie);
       const { item, version } = await service.item(opened, request.params.itemId);
-      const user = await deps.auth.currentUser(toFetchHeaders(request));
       return deps.comments.addCollectionLinkComment(
         { linkId: opened.link.id, itemId: item.id, versionId: version.id },
         request.ip,
-        {
-          userId: user?.id ?? null,
-          visitorName: user ? null : (request.body.visitor_name ?? null),
-          content: request.body.content,
-          timestamp: request.body.timestamp,
-          endTimestamp: request.body.end_timestamp,
-          parentId: request.body.parent_id,
-        },
+        visitorCommentInput(request.body, await deps.auth.currentUser(toFetchHeaders(request))),
       );
     });
 

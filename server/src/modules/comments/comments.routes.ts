@@ -1,12 +1,15 @@
 import type { FastifyPluginAsync, preHandlerAsyncHookHandler } from 'fastify';
-import { endpoints } from '@takes/contract';
+import type { z } from 'zod';
+import { endpoints, type visitorCommentBodySchema } from '@takes/contract';
 import { userOf } from '../../auth/guard';
 import { route } from '../../http/route';
 import type { AuthService } from '../auth/auth.service';
 import { toFetchHeaders } from '../auth/fetch-bridge';
 import { hideShareUrls } from '../sharing/sharing.routes';
 import type { SharingService } from '../sharing/sharing.service';
-import type { CommentsService } from './comments.service';
+import type { CommentsService, VisitorCommentInput } from './comments.service';
+
+type VisitorCommentBody = z.infer<typeof visitorCommentBodySchema>;
 
 const api = endpoints.comments;
 
@@ -71,15 +74,29 @@ export const linkCommentRoutes =
         request.ip,
         request.headers.cookie,
       );
-      const user = await deps.auth.currentUser(toFetchHeaders(request));
-      return service.addVisitorComment(opened, request.ip, {
-        userId: user?.id ?? null,
-        visitorName: user ? null : (request.body.visitor_name ?? null),
-        content: request.body.content,
-        timestamp: request.body.timestamp,
-        endTimestamp: request.body.end_timestamp,
-        parentId: request.body.parent_id,
-      });
+      return service.addVisitorComment(
+        opened,
+        request.ip,
+        visitorCommentInput(request.body, await deps.auth.currentUser(toFetchHeaders(request))),
+      );
     });
     return Promise.resolve();
   };
+
+/**
+ * A visitor's comment from its body: a signed-in listener comments under their account (their
+ * given name is ignored), anyone else under the name they gave.
+ */
+export function visitorCommentInput(
+  body: VisitorCommentBody,
+  user: { id: string } | null | undefined,
+): VisitorCommentInput {
+  return {
+    userId: user?.id ?? null,
+    visitorName: user ? null : (body.visitor_name ?? null),
+    content: body.content,
+    timestamp: body.timestamp,
+    endTimestamp: body.end_timestamp,
+    parentId: body.parent_id,
+  };
+}

@@ -10,6 +10,16 @@ import type { CommentRow, CommentsRepo } from './comments.repo';
 import type { AccessPolicy } from '../access';
 import { versionData, type ActivityLog, type Actor, type Executor } from '../activity';
 
+/** What a visitor's comment says (a signed-in listener's account, or the name they gave). */
+export interface VisitorCommentInput {
+  visitorName: string | null;
+  userId: string | null;
+  content: string;
+  timestamp: number | null | undefined;
+  endTimestamp?: number | null | undefined;
+  parentId: string | null | undefined;
+}
+
 /** A time may pass the stored length by this much (lengths and times are rounded). */
 const TIME_MARGIN_SECONDS = 0.05;
 
@@ -157,35 +167,10 @@ export class CommentsService {
     return created;
   }
 
-  async addVisitorComment(
-    opened: OpenedLink,
-    ip: string,
-    input: {
-      visitorName: string | null;
-      userId: string | null;
-      content: string;
-      timestamp: number | null | undefined;
-      endTimestamp?: number | null | undefined;
-      parentId: string | null | undefined;
-    },
-  ) {
-    if (
-      !(await this.deps.limiter.hit(
-        AUTH_RATE_RULES.visitorCommentLinkIp,
-        `${opened.link.id}:${ip}`,
-      ))
-    ) {
-      throw new RateLimited(
-        'Too many comments in a short time. Please wait a moment and try again.',
-      );
-    }
-    if (!input.userId && !input.visitorName) throw new Invalid(SHARE_MESSAGES.nameRequired);
-    if (input.parentId) {
-      // A visitor answers only what their link shows them: a hidden comment is not found.
-      const visible = await this.visitorComments(opened);
-      if (!visible.some((c) => c.id === input.parentId))
-        throw new NotFound(SHARE_MESSAGES.commentNotFound);
-    }
+  async addVisitorComment(opened: OpenedLink, ip: string, input: VisitorCommentInput) {
+    await this.checkVisitorComment(`${opened.link.id}:${ip}`, input, () =>
+      this.visitorComments(opened),
+    );
     // Visitors never write team-only comments.
     return this.addComment({
       versionId: opened.version.id,
@@ -193,6 +178,24 @@ export class CommentsService {
       ...input,
       teamOnly: false,
     });
+  }
+
+  /**
+   * What every visitor's comment passes first: the per-link-and-address limit, a name (or an
+   * account), and a parent among the comments their link shows them (a hidden one is not found).
+   */
+  private async checkVisitorComment(
+    subject: string,
+    input: VisitorCommentInput,
+    visible: () => Promise<Comment[]>,
+  ): Promise<void> {
+    if (!(await this.deps.limiter.hit(AUTH_RATE_RULES.visitorCommentLinkIp, subject)))
+      throw new RateLimited(
+        'Too many comments in a short time. Please wait a moment and try again.',
+      );
+    if (!input.userId && !input.visitorName) throw new Invalid(SHARE_MESSAGES.nameRequired);
+    if (input.parentId && !(await visible()).some((c) => c.id === input.parentId))
+      throw new NotFound(SHARE_MESSAGES.commentNotFound);
   }
 
   /**
@@ -217,26 +220,11 @@ export class CommentsService {
   async addCollectionLinkComment(
     opened: { linkId: string; itemId: string; versionId: string },
     ip: string,
-    input: {
-      visitorName: string | null;
-      userId: string | null;
-      content: string;
-      timestamp: number | null | undefined;
-      endTimestamp?: number | null | undefined;
-      parentId: string | null | undefined;
-    },
+    input: VisitorCommentInput,
   ): Promise<Comment> {
-    const rule = AUTH_RATE_RULES.visitorCommentLinkIp;
-    if (!(await this.deps.limiter.hit(rule, `collection:${opened.linkId}:${ip}`)))
-      throw new RateLimited(
-        'Too many comments in a short time. Please wait a moment and try again.',
-      );
-    if (!input.userId && !input.visitorName) throw new Invalid(SHARE_MESSAGES.nameRequired);
-    if (input.parentId) {
-      const visible = await this.collectionLinkComments(opened.linkId, opened.versionId);
-      if (!visible.some((c) => c.id === input.parentId))
-        throw new NotFound(SHARE_MESSAGES.commentNotFound);
-    }
+    await this.checkVisitorComment(`collection:${opened.linkId}:${ip}`, input, () =>
+      this.collectionLinkComments(opened.linkId, opened.versionId),
+    );
     return this.addComment({
       versionId: opened.versionId,
       linkId: null,

@@ -16,6 +16,7 @@ import { primaryButton, secondaryButton } from '../../ui/button-styles';
 import { Modal } from '../../ui/modal';
 import { PasswordField } from '../../ui/password-field';
 import { inputClass, TextField } from '../../ui/text-field';
+import { CheckboxField, ExpiryDateField, expiryFromDate } from '../share/link-fields';
 import { useCreateCollectionLinks } from './collection-links-api';
 
 /** A copy button reads 'Copied!' this long (as in Quick Share). */
@@ -96,20 +97,6 @@ export function parseRecipients(text: string): ParsedRecipients {
   });
   if (recipients.length > COLLECTION_LINK_RECIPIENTS_MAX) errors.push(TOO_MANY_RECIPIENTS);
   return { recipients, errors, lines };
-}
-
-/** The expiry date picked as the end of that day where the owner is, as an ISO date-time. */
-function expiryFromDate(date: string): string | null {
-  if (!date) return null;
-  const endOfDay = new Date(`${date}T23:59:59.999`);
-  return Number.isNaN(endOfDay.getTime()) ? null : endOfDay.toISOString();
-}
-
-function todayInputValue(): string {
-  const now = new Date();
-  const month = String(now.getMonth() + 1).padStart(2, '0');
-  const day = String(now.getDate()).padStart(2, '0');
-  return `${now.getFullYear()}-${month}-${day}`;
 }
 
 function nameError(name: string): string | undefined {
@@ -278,41 +265,13 @@ function ShareForm({
         autoComplete="off"
         maxLength={COLLECTION_LINK_NAME_MAX + 50}
       />
-      <div>
-        <label
-          htmlFor={`${ids}-expiry`}
-          className="block text-sm font-medium text-zinc-800 dark:text-zinc-200"
-        >
-          Expiration date <span className="font-normal text-zinc-500">(optional)</span>
-        </label>
-        <input
-          id={`${ids}-expiry`}
-          type="date"
-          value={expiryDate}
-          min={todayInputValue()}
-          onChange={(event) => setExpiryDate(event.target.value)}
-          aria-describedby={`${ids}-expiry-hint`}
-          className={`${inputClass} mt-1 border-zinc-300 dark:border-zinc-700 dark:[color-scheme:dark]`}
-        />
-        <p id={`${ids}-expiry-hint`} className="mt-1 text-xs text-zinc-500 dark:text-zinc-400">
-          Leave blank to never expire
-        </p>
-      </div>
-      <div className="flex items-center gap-2">
-        <input
-          id={`${ids}-download`}
-          type="checkbox"
-          checked={downloadEnabled}
-          onChange={(event) => setDownloadEnabled(event.target.checked)}
-          className="size-4 accent-indigo-600"
-        />
-        <label
-          htmlFor={`${ids}-download`}
-          className="text-sm font-medium text-zinc-800 dark:text-zinc-200"
-        >
-          Allow downloads
-        </label>
-      </div>
+      <ExpiryDateField id={`${ids}-expiry`} value={expiryDate} onChange={setExpiryDate} />
+      <CheckboxField
+        id={`${ids}-download`}
+        label="Allow downloads"
+        checked={downloadEnabled}
+        onChange={setDownloadEnabled}
+      />
       <PasswordField
         label="Password (optional)"
         value={password}

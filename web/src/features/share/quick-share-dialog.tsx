@@ -9,6 +9,7 @@ import { primaryButton, secondaryButton } from '../../ui/button-styles';
 import { Modal } from '../../ui/modal';
 import { inputClass, TextField } from '../../ui/text-field';
 import { useCreateLink } from './share-api';
+import { CheckboxField, ExpiryDateField, expiryFromDate } from './link-fields';
 import { ShareLinksList } from './share-links-list';
 
 /** The copy button reads 'Copied!' this long. */
@@ -25,19 +26,6 @@ export interface QuickShareDialogProps {
 }
 
 /** The expiry date picked as the end of that day where the owner is, as an ISO date-time. */
-function expiryFromDate(date: string): string | null {
-  if (!date) return null;
-  const endOfDay = new Date(`${date}T23:59:59.999`);
-  return Number.isNaN(endOfDay.getTime()) ? null : endOfDay.toISOString();
-}
-
-function todayInputValue(): string {
-  const now = new Date();
-  const month = String(now.getMonth() + 1).padStart(2, '0');
-  const day = String(now.getDate()).padStart(2, '0');
-  return `${now.getFullYear()}-${month}-${day}`;
-}
-
 /** Quick Share: create a private link to one version and copy it. */
 export function QuickShareDialog({
   open,
@@ -143,91 +131,27 @@ export function QuickShareDialog({
             maxLength={200}
             placeholder={defaultName}
           />
-          <div className="flex items-center gap-2">
-            <input
-              id={`${ids}-download`}
-              type="checkbox"
-              checked={downloadEnabled}
-              onChange={(event) => setDownloadEnabled(event.target.checked)}
-              className="size-4 accent-indigo-600"
-            />
-            <label
-              htmlFor={`${ids}-download`}
-              className="text-sm font-medium text-zinc-800 dark:text-zinc-200"
-            >
-              Allow Download
-            </label>
-          </div>
-          <div>
-            <div className="flex items-center gap-2">
-              <input
-                id={`${ids}-listeners`}
-                type="checkbox"
-                checked={listenersSeeEachOther}
-                onChange={(event) => setListenersSeeEachOther(event.target.checked)}
-                aria-describedby={`${ids}-listeners-hint`}
-                className="size-4 accent-indigo-600"
-              />
-              <label
-                htmlFor={`${ids}-listeners`}
-                className="text-sm font-medium text-zinc-800 dark:text-zinc-200"
-              >
-                Listeners see each other&apos;s comments
-              </label>
-            </div>
-            <p
-              id={`${ids}-listeners-hint`}
-              className="mt-1 ml-6 text-xs text-zinc-500 dark:text-zinc-400"
-            >
-              When off, people with this link see only comments made through it and the replies to
-              them
-            </p>
-          </div>
-          <div>
-            <div className="flex items-center gap-2">
-              <input
-                id={`${ids}-approval`}
-                type="checkbox"
-                checked={allowApproval}
-                onChange={(event) => setAllowApproval(event.target.checked)}
-                aria-describedby={`${ids}-approval-hint`}
-                className="size-4 accent-indigo-600"
-              />
-              <label
-                htmlFor={`${ids}-approval`}
-                className="text-sm font-medium text-zinc-800 dark:text-zinc-200"
-              >
-                Allow approval
-              </label>
-            </div>
-            <p
-              id={`${ids}-approval-hint`}
-              className="mt-1 ml-6 text-xs text-zinc-500 dark:text-zinc-400"
-            >
-              People with this link can mark the version Approved or Changes requested; their name
-              is recorded
-            </p>
-          </div>
-          <div>
-            <label
-              htmlFor={`${ids}-expiry`}
-              className="block text-sm font-medium text-zinc-800 dark:text-zinc-200"
-            >
-              Expiration date <span className="font-normal text-zinc-500">(optional)</span>
-            </label>
-            <input
-              id={`${ids}-expiry`}
-              type="date"
-              value={expiryDate}
-              min={todayInputValue()}
-              onChange={(event) => setExpiryDate(event.target.value)}
-              aria-describedby={`${ids}-expiry-hint`}
-              className={`${inputClass} mt-1 border-zinc-300 dark:border-zinc-700 dark:[color-scheme:dark]`}
-            />
-            <p id={`${ids}-expiry-hint`} className="mt-1 text-xs text-zinc-500 dark:text-zinc-400">
-              Leave blank to never expire
-            </p>
-          </div>
+          <CheckboxField
+            id={`${ids}-download`}
+            label="Allow Download"
+            checked={downloadEnabled}
+            onChange={setDownloadEnabled}
+          />
+          <CheckboxField
+            id={`${ids}-listeners`}
+            label="Listeners see each other's comments"
+            checked={listenersSeeEachOther}
+            onChange={setListenersSeeEachOther}
+            hint="When off, people with this link see only comments made through it and the replies to them"
+          />
+          <CheckboxField
+            id={`${ids}-approval`}
+            label="Allow approval"
+            checked={allowApproval}
+            onChange={setAllowApproval}
+            hint="People with this link can mark the version Approved or Changes requested; their name is recorded"
+          />
+          <ExpiryDateField id={`${ids}-expiry`} value={expiryDate} onChange={setExpiryDate} />
           <TextField
             label="Password (optional)"
             type="password"

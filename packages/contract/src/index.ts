@@ -11,6 +11,7 @@ export * from './review';
 export * from './repos';
 export * from './collections';
 export * from './collection-links';
+export * from './audio-sniff';
 export * from './site';
 export * from './demo';
 export * from './profiles';

@@ -4,6 +4,27 @@ import type { AudioPlayerApi } from './player-types';
 /** The media keys skip 10 s when the system names no offset. */
 const DEFAULT_SEEK_OFFSET = 10;
 
+/**
+ * Hands these actions to the media session and answers the cleanup that takes them back. An
+ * action the browser does not support is skipped.
+ */
+function bindActions(
+  session: MediaSession,
+  actions: [MediaSessionAction, MediaSessionActionHandler][],
+): () => void {
+  const set = (action: MediaSessionAction, handler: MediaSessionActionHandler | null) => {
+    try {
+      session.setActionHandler(action, handler);
+    } catch {
+      // An action this browser does not support.
+    }
+  };
+  for (const [action, handler] of actions) set(action, handler);
+  return () => {
+    for (const [action] of actions) set(action, null);
+  };
+}
+
 /** Lets the operating system's media keys and lock screen drive the global player. */
 export function useMediaSession(player: AudioPlayerApi) {
   const { currentTrack, isPlaying, duration, playbackRate } = player.state;
@@ -24,22 +45,7 @@ export function useMediaSession(player: AudioPlayerApi) {
       ['seekforward', (d) => playerRef.current.skip(d.seekOffset ?? DEFAULT_SEEK_OFFSET)],
       ['seekto', (d) => d.seekTime !== undefined && playerRef.current.seek(d.seekTime)],
     ];
-    for (const [action, handler] of actions) {
-      try {
-        session.setActionHandler(action, handler);
-      } catch {
-        // An action this browser does not support.
-      }
-    }
-    return () => {
-      for (const [action] of actions) {
-        try {
-          session.setActionHandler(action, null);
-        } catch {
-          // See above.
-        }
-      }
-    };
+    return bindActions(session, actions);
   }, []);
 
   // A list being played: the lock screen's next/previous buttons move through it.
@@ -51,22 +57,7 @@ export function useMediaSession(player: AudioPlayerApi) {
       ['previoustrack', () => playerRef.current.previous()],
       ['nexttrack', () => playerRef.current.next()],
     ];
-    for (const [action, handler] of actions) {
-      try {
-        session.setActionHandler(action, handler);
-      } catch {
-        // An action this browser does not support.
-      }
-    }
-    return () => {
-      for (const [action] of actions) {
-        try {
-          session.setActionHandler(action, null);
-        } catch {
-          // See above.
-        }
-      }
-    };
+    return bindActions(session, actions);
   }, [inList]);
 
   useEffect(() => {

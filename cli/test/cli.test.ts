@@ -5,7 +5,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Bounce } from '@takes/contract';
-import { freePort, startServer, takes, tempDir, writeWav, type RunningServer } from './harness';
+import {
+  apiOf,
+  freePort,
+  loginByEmail as login,
+  scratchDirs,
+  startServer,
+  takes,
+  waitForBounce,
+  writeWav,
+  type RunningServer,
+} from './harness';
 import { codeFrom, startTestSmtp, type TestSmtp } from '../../server/test/smtp';
 
 interface SavedCredentials {
@@ -22,12 +32,8 @@ let configDir: string;
 let workDir: string;
 const email = 'cli-user@example.com';
 // Every temporary folder, removed after the suite even when a test fails half-way.
-const scratch: string[] = [];
-const scratchDir = (prefix: string): string => {
-  const dir = tempDir(prefix);
-  scratch.push(dir);
-  return dir;
-};
+const scratch = scratchDirs();
+const scratchDir = scratch.make;
 
 beforeAll(async () => {
   smtp = await startTestSmtp();
@@ -39,7 +45,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
   await smtp?.close();
-  for (const dir of scratch) fs.rmSync(dir, { recursive: true, force: true });
+  scratch.removeAll();
 });
 
 const run = (args: string[], dir = configDir) => takes(args, { configDir: dir });
@@ -48,35 +54,13 @@ const readCredentials = (dir = configDir) =>
   JSON.parse(fs.readFileSync(credentialsFile(dir), 'utf8')) as SavedCredentials;
 
 /** Signs in with an emailed code, answering the prompt the way a person would. */
-function loginByEmail(address: string, dir: string, mailNumber = 1) {
-  let answered = false;
-  return takes(['login', '--server', server.url, '--email', address], {
-    configDir: dir,
-    onStderr(stderr, stdin) {
-      if (answered || !stderr.includes('Enter the 6-digit code from your email:')) return;
-      answered = true;
-      void smtp.waitFor(address, mailNumber).then((mail) => stdin.end(`${codeFrom(mail)}\n`));
-    },
-  });
-}
+const loginByEmail = (address: string, dir: string, mailNumber = 1) =>
+  login(server.url, smtp, address, dir, mailNumber);
 
-async function api<T>(urlPath: string): Promise<T> {
-  const response = await fetch(`${server.url}${urlPath}`, {
-    headers: { authorization: `Bearer ${readCredentials().accessToken}` },
-  });
-  expect(response.status).toBe(200);
-  return (await response.json()) as T;
-}
+const api = <T>(urlPath: string): Promise<T> => apiOf(server.url, configDir).json<T>(urlPath);
 
-async function waitForCompleted(repoId: string, bounceId: string): Promise<Bounce> {
-  const deadline = Date.now() + 25_000;
-  for (;;) {
-    const { bounce } = await api<{ bounce: Bounce }>(`/api/repos/${repoId}/bounces/${bounceId}`);
-    if (bounce.status !== 'processing') return bounce;
-    if (Date.now() > deadline) throw new Error(`bounce ${bounceId} still processing`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
+const waitForCompleted = (repoId: string, bounceId: string) =>
+  waitForBounce<Bounce>(apiOf(server.url, configDir), repoId, bounceId, 25_000);
 
 describe('takes, before signing in', () => {
   it('prints its usage with --help, and each command its own', async () => {

@@ -5,8 +5,18 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Bounce, Repository } from '@takes/contract';
-import { freePort, startServer, takes, tempDir, writeWav, type RunningServer } from './harness';
-import { codeFrom, startTestSmtp, type TestSmtp } from '../../server/test/smtp';
+import {
+  apiOf,
+  freePort,
+  loginByEmail as login,
+  scratchDirs,
+  startServer,
+  takes,
+  waitForBounce,
+  writeWav,
+  type RunningServer,
+} from './harness';
+import { startTestSmtp, type TestSmtp } from '../../server/test/smtp';
 import { safeName } from '../src/safe-name.js';
 import {
   desktopEntry,
@@ -23,12 +33,8 @@ let server: RunningServer;
 let configDir: string;
 let workDir: string;
 const email = 'desk-owner@example.com';
-const scratch: string[] = [];
-const scratchDir = (prefix: string): string => {
-  const dir = tempDir(prefix);
-  scratch.push(dir);
-  return dir;
-};
+const scratch = scratchDirs();
+const scratchDir = scratch.make;
 
 const REPO = 'Desk: Session';
 const REPO_FOLDER = 'Desk Session';
@@ -95,52 +101,19 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
   await smtp?.close();
-  for (const dir of scratch) fs.rmSync(dir, { recursive: true, force: true });
+  scratch.removeAll();
 });
 
 const run = (args: string[], env?: Record<string, string>, dir = configDir) =>
   takes(args, { configDir: dir, ...(env ? { env } : {}) });
 
-function loginByEmail(address: string, dir: string) {
-  let answered = false;
-  return takes(['login', '--server', server.url, '--email', address], {
-    configDir: dir,
-    onStderr(stderr, stdin) {
-      if (answered || !stderr.includes('Enter the 6-digit code from your email:')) return;
-      answered = true;
-      void smtp.waitFor(address).then((mail) => stdin.end(`${codeFrom(mail)}\n`));
-    },
-  });
-}
-
-function accessToken(): string {
-  const saved = JSON.parse(fs.readFileSync(path.join(configDir, 'credentials.json'), 'utf8')) as {
-    accessToken: string;
-  };
-  return saved.accessToken;
-}
-
-async function fetchAs(urlPath: string): Promise<Response> {
-  return fetch(`${server.url}${urlPath}`, {
-    headers: { authorization: `Bearer ${accessToken()}` },
-  });
-}
-
-async function api<T>(urlPath: string): Promise<T> {
-  const response = await fetchAs(urlPath);
-  expect(response.status).toBe(200);
-  return (await response.json()) as T;
-}
+const loginByEmail = (address: string, dir: string) => login(server.url, smtp, address, dir);
+const fetchAs = (urlPath: string) => apiOf(server.url, configDir).fetch(urlPath);
+const api = <T>(urlPath: string): Promise<T> => apiOf(server.url, configDir).json<T>(urlPath);
 
 async function waitForCompleted(bounceId: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const { bounce } = await api<{ bounce: Bounce }>(`/api/repos/${repoId}/bounces/${bounceId}`);
-    if (bounce.status === 'completed') return;
-    if (bounce.status === 'failed') throw new Error(`bounce ${bounceId} failed: ${bounce.error}`);
-    if (Date.now() > deadline) throw new Error(`bounce ${bounceId} still processing`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  const bounce = await waitForBounce<Bounce>(apiOf(server.url, configDir), repoId, bounceId);
+  if (bounce.status === 'failed') throw new Error(`bounce ${bounceId} failed: ${bounce.error}`);
 }
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');

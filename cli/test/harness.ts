@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { codeFrom, type TestSmtp } from '../../server/test/smtp';
 
 const cliDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const repoRoot = path.resolve(cliDir, '..');
@@ -271,4 +272,79 @@ export function wavBytes(seconds: number, sampleRate = 22_050, frequency = 440):
   header.write('data', 36, 'ascii');
   header.writeUInt32LE(data.length, 40);
   return Buffer.concat([header, data]);
+}
+
+/** The temporary folders of one suite, all removed after it (even when a test fails half-way). */
+export function scratchDirs() {
+  const made: string[] = [];
+  return {
+    make: (prefix: string): string => {
+      const dir = tempDir(prefix);
+      made.push(dir);
+      return dir;
+    },
+    removeAll: (): void => {
+      for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * `takes login` with an emailed code, answering the prompt the way a person would (the code of
+ * the `mailNumber`th mail to that address).
+ */
+export function loginByEmail(
+  serverUrl: string,
+  mailbox: TestSmtp,
+  address: string,
+  configDir: string,
+  mailNumber = 1,
+): Promise<RunResult> {
+  let answered = false;
+  return takes(['login', '--server', serverUrl, '--email', address], {
+    configDir,
+    onStderr(stderr, stdin) {
+      if (answered || !stderr.includes('Enter the 6-digit code from your email:')) return;
+      answered = true;
+      void mailbox.waitFor(address, mailNumber).then((mail) => stdin.end(`${codeFrom(mail)}\n`));
+    },
+  });
+}
+
+/** The API as the CLI user signed in with `configDir` sees it (their saved bearer token). */
+export function apiOf(serverUrl: string, configDir: string) {
+  const token = () =>
+    (
+      JSON.parse(fs.readFileSync(path.join(configDir, 'credentials.json'), 'utf8')) as {
+        accessToken: string;
+      }
+    ).accessToken;
+  const fetchAs = (urlPath: string) =>
+    fetch(`${serverUrl}${urlPath}`, { headers: { authorization: `Bearer ${token()}` } });
+  return {
+    fetch: fetchAs,
+    /** The JSON of a 200 answer (anything else throws). */
+    async json<T>(urlPath: string): Promise<T> {
+      const response = await fetchAs(urlPath);
+      if (response.status !== 200)
+        throw new Error(`GET ${urlPath}: ${response.status} ${await response.text()}`);
+      return (await response.json()) as T;
+    },
+  };
+}
+
+/** Waits until a bounce is no longer processing, and answers it. */
+export async function waitForBounce<B extends { status: string }>(
+  api: ReturnType<typeof apiOf>,
+  repoId: string,
+  bounceId: string,
+  timeoutMs = 30_000,
+): Promise<B> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { bounce } = await api.json<{ bounce: B }>(`/api/repos/${repoId}/bounces/${bounceId}`);
+    if (bounce.status !== 'processing') return bounce;
+    if (Date.now() > deadline) throw new Error(`bounce ${bounceId} still processing`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }

@@ -4,17 +4,20 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Bounce } from '@takes/contract';
 import {
+  apiOf,
   freePort,
+  loginByEmail,
+  scratchDirs,
   startServer,
   startTakes,
   takes,
-  tempDir,
+  waitForBounce,
   wavBytes,
   writeWav,
   type RunningServer,
   type TakesProcess,
 } from './harness';
-import { codeFrom, startTestSmtp, type TestSmtp } from '../../server/test/smtp';
+import { startTestSmtp, type TestSmtp } from '../../server/test/smtp';
 
 // `takes watch` against the built server, as real processes: files are written into a folder
 // the way a DAW exports them, and what the server ends up with is checked through `takes log`.
@@ -31,28 +34,15 @@ let smtp: TestSmtp;
 let server: RunningServer;
 let configDir: string;
 let repoId = '';
-const scratch: string[] = [];
+const scratch = scratchDirs();
+const scratchDir = scratch.make;
 const running = new Set<TakesProcess>();
-
-const scratchDir = (prefix: string): string => {
-  const dir = tempDir(prefix);
-  scratch.push(dir);
-  return dir;
-};
 
 beforeAll(async () => {
   smtp = await startTestSmtp();
   server = await startServer(smtp.url);
   configDir = scratchDir('watch-config');
-  let answered = false;
-  const login = await takes(['login', '--server', server.url, '--email', email], {
-    configDir,
-    onStderr(stderr, stdin) {
-      if (answered || !stderr.includes('Enter the 6-digit code from your email:')) return;
-      answered = true;
-      void smtp.waitFor(email).then((mail) => stdin.end(`${codeFrom(mail)}\n`));
-    },
-  });
+  const login = await loginByEmail(server.url, smtp, email, configDir);
   expect(login.code, login.stderr).toBe(0);
   const created = await run(['repo', 'create', REPO]);
   expect(created.code, created.stderr).toBe(0);
@@ -64,7 +54,7 @@ afterAll(async () => {
   await Promise.all([...running].map((watcher) => watcher.exited));
   await server?.stop();
   await smtp?.close();
-  for (const dir of scratch) fs.rmSync(dir, { recursive: true, force: true });
+  scratch.removeAll();
 });
 
 const run = (args: string[], dir = configDir) => takes(args, { configDir: dir });
@@ -111,22 +101,8 @@ async function until(check: () => boolean, what: string, timeoutMs = 30_000) {
   }
 }
 
-async function waitForCompleted(bounceId: string): Promise<Bounce> {
-  const { accessToken } = JSON.parse(
-    fs.readFileSync(path.join(configDir, 'credentials.json'), 'utf8'),
-  ) as { accessToken: string };
-  const deadline = Date.now() + 25_000;
-  for (;;) {
-    const response = await fetch(`${server.url}/api/repos/${repoId}/bounces/${bounceId}`, {
-      headers: { authorization: `Bearer ${accessToken}` },
-    });
-    expect(response.status).toBe(200);
-    const { bounce } = (await response.json()) as { bounce: Bounce };
-    if (bounce.status !== 'processing') return bounce;
-    if (Date.now() > deadline) throw new Error(`bounce ${bounceId} still processing`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
+const waitForCompleted = (bounceId: string) =>
+  waitForBounce<Bounce>(apiOf(server.url, configDir), repoId, bounceId, 25_000);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -116,7 +116,7 @@ function AddToCollectionDialog({
                 checked={target === 'branch'}
                 onChange={() => setTarget('branch')}
               />
-              Follow the latest of this branch ({branchName})
+              Follow the latest of this branch{branchName ? ` (${branchName})` : ''}
             </label>
           </div>
         </fieldset>

@@ -1,9 +1,9 @@
 import type { Role } from '@takes/contract';
-import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakePlayer } from '../player/test-support';
 import { renderAt, stubApi } from '../repos/test-support';
-import { comment, project, version } from '../projects/test-support';
+import { branch, comment, project, version } from '../projects/test-support';
 import { VersionPage } from './version-page';
 
 afterEach(() => {
@@ -126,5 +126,24 @@ describe('VersionPage: arriving from a notification or an activity line', () => 
     expect(player.seek).not.toHaveBeenCalled();
     expect(markReadBodies()).toEqual([{ href: '/projects/p1/branches/b1/versions/v1' }]);
     expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it("'Add to collection' offers this version or the latest of its branch, named", async () => {
+    const { branches: _branches, ...projectRow } = project({ role: 'viewer' });
+    stubApi({
+      '/api/versions/v1': { status: 200, body: { ...version(), project: projectRow } },
+      '/api/versions/v1/comments': [],
+      '/api/projects/p1/branches': [branch({ id: 'b1', name: 'mixes' })],
+      '/api/collections': { collections: [] },
+    });
+    renderAt(<VersionPage />, {
+      pattern: '/projects/:projectId/branches/:branchId/versions/:versionId',
+      url: '/projects/p1/branches/b1/versions/v1',
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Add to collection' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(
+      await within(dialog).findByText('Follow the latest of this branch (mixes)'),
+    ).toBeTruthy();
   });
 });

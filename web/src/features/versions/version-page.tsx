@@ -8,7 +8,7 @@ import { Badge } from '../../ui/badge';
 import { primaryButton, secondaryButton, linkButton } from '../../ui/button-styles';
 import { ConfirmDeleteModal } from '../../ui/confirm-delete-modal';
 import { PageSpinner } from '../../ui/spinner';
-import { useDeleteVersion } from '../projects/projects-api';
+import { useBranches, useDeleteVersion } from '../projects/projects-api';
 import { downloadUrl, versionTrack } from '../projects/version-track';
 import { useCurrentUser } from '../auth/use-auth';
 import { useAudioPlayer } from '../player/use-audio-player';
@@ -18,6 +18,7 @@ import { VersionReview } from '../review/version-review';
 import { ReviewStatusControl } from '../review/review-status';
 import { TechnicalReadout } from '../review/technical-readout';
 import { CompareActions } from '../compare/compare-menu';
+import { AddToCollectionButton } from '../collections/add-to-collection';
 import { QuickShareDialog } from '../share/quick-share-dialog';
 import { useVersion, type VersionDetail } from './versions-api';
 
@@ -166,6 +167,7 @@ function VersionDetails({ version }: { version: VersionDetail }) {
               Download
             </a>
             <CompareActions version={version} className={secondaryButton} />
+            <AddVersionToCollection version={version} />
             {may(role, 'share') && (
               <button type="button" className={secondaryButton} onClick={() => setSharing(true)}>
                 Share
@@ -213,4 +215,11 @@ function VersionDetails({ version }: { version: VersionDetail }) {
       ) : null}
     </div>
   );
+}
+
+/** 'Add to collection' for this version (or the latest of its branch, named once known). */
+function AddVersionToCollection({ version }: { version: VersionDetail }) {
+  const branches = useBranches(version.project_id);
+  const branchName = branches.data?.find((branch) => branch.id === version.branch_id)?.name ?? '';
+  return <AddToCollectionButton version={version} branchName={branchName} />;
 }

@@ -32,13 +32,15 @@ describe('the request log', () => {
         '/share/ShareKeySecret7',
         '/desktop-return?code=DesktopCodeSecret8',
         '/nowhere?api_key=ApiKeySecret9',
+        '/api/collection-links/CollectionKeySecret10/items/i1/stream',
+        '/api/events?link=EventsKeySecret11',
       ];
       for (const url of urls) await app.inject({ method: 'GET', url });
     } finally {
       await app.close();
     }
     const log = lines.join('\n');
-    for (let n = 1; n <= 9; n += 1) expect(log).not.toMatch(new RegExp(`Secret${n}`));
+    for (let n = 1; n <= 11; n += 1) expect(log).not.toMatch(new RegExp(`Secret${n}`));
     const loggedUrls = lines
       .map((line) => JSON.parse(line) as { req?: { url?: string } })
       .flatMap((entry) => (entry.req?.url ? [entry.req.url] : []));
@@ -51,6 +53,8 @@ describe('the request log', () => {
       '/share/[redacted]',
       '/desktop-return?code=[redacted]',
       '/nowhere?api_key=[redacted]',
+      '/api/collection-links/[redacted]/items/i1/stream',
+      '/api/events?link=[redacted]',
     ]);
   });
 });
@@ -68,6 +72,12 @@ describe('redactUrl', () => {
     ['/x?a=%25&b=1', '/x?a=%25&b=1'],
     ['/x?to+ken=a&%73ig=b', '/x?to+ken=a&%73ig=[redacted]'],
     ['/api/links/hash/Abc123/comments?page=2', '/api/links/hash/[redacted]/comments?page=2'],
+    [
+      '/api/collection-links/Abc123/items/i1/stream?quality=high',
+      '/api/collection-links/[redacted]/items/i1/stream?quality=high',
+    ],
+    ['/api/events?link=Abc123', '/api/events?link=[redacted]'],
+    ['/x?linked=1&unlink=2', '/x?linked=1&unlink=2'],
   ])('%s → %s', (url, shown) => {
     expect(redactUrl(url)).toBe(shown);
   });

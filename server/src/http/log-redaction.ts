@@ -6,15 +6,18 @@ import type { FastifyRequest } from 'fastify';
  * - query parameters that hold credentials: `?token=` (magic links, bearer tokens for audio
  *   elements), `?code=`/`?state=` (OAuth and desktop sign-in returns), `?sig=` (signed storage
  *   URLs), and anything else named like a key, secret, password or signature;
- * - share-link keys in paths: `/share/<key>` (the page) and `/api/links/hash/<key>/…` (its API),
- *   and invitation tokens in `/invite/<token>` (the page; its API takes the token in the body).
+ * - share-link keys in paths: `/share/<key>` (the page), `/api/links/hash/<key>/…` and
+ *   `/api/collection-links/<key>/…` (their APIs), and `?link=<key>` (a link page's live events);
+ *   invitation tokens in `/invite/<token>` (the page; its API takes the token in the body).
  */
 export const REDACTED = '[redacted]';
 
-const SECRET_PARAM = /token|code|key|sig|secret|password|passwd|state|hash|auth|credential/i;
+const SECRET_PARAM =
+  /token|code|key|sig|secret|password|passwd|state|hash|auth|credential|^link$|[?&]link=/i;
 const SECRET_PATHS: RegExp[] = [
   /^(\/share\/)[^/?#]+/,
   /^(\/api\/links\/hash\/)[^/?#]+/,
+  /^(\/api\/collection-links\/)[^/?#]+/,
   /^(\/invite\/)[^/?#]+/,
 ];
 

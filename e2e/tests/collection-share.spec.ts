@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { endpoints } from '@takes/contract';
 import { apiAs, callExpecting } from './support/api';
+import { expectNoSeriousViolations } from './support/axe';
 import { waitForMail } from './support/mailbox';
 import { separatePage } from './support/members';
 import { recordRequests } from './support/own-origin';
@@ -88,6 +89,8 @@ test('a collection shared with a password and two recipients: a recipient unlock
   const visitor = await separatePage(browser, baseURL, extraHTTPHeaders);
   const requests = recordRequests(visitor, baseURL);
   await visitor.goto(anaPath);
+  await expect(visitor.getByRole('heading', { name: 'This link needs a password' })).toBeVisible();
+  await expectNoSeriousViolations(visitor, 'collection link password form');
   await unlock(visitor, 'not the password');
   await expect(visitor.getByText('Wrong password')).toBeVisible();
   await expect(visitor.getByRole('heading', { name: 'EP pitch' })).toHaveCount(0);
@@ -111,11 +114,13 @@ test('a collection shared with a password and two recipients: a recipient unlock
   await visitor.getByRole('textbox', { name: /comment/i }).fill('The chorus lifts, keep it');
   await visitor.getByRole('button', { name: 'Post Comment' }).click();
   await expect(visitor.getByText('The chorus lifts, keep it')).toBeVisible();
+  await expectNoSeriousViolations(visitor, 'collection share page');
   expect(requests.toOtherOrigins()).toEqual([]);
 
   // The owner's 'Links' tab: Ana's link heard item 1 to 90 % and has her comment.
   await page.reload();
   await page.getByRole('tab', { name: 'Links' }).click();
+  await expectNoSeriousViolations(page, "collection's Links tab");
   const anaListens = page.getByRole('list', { name: 'Listens on “EP pitch for Ana”' });
   await expect
     .poll(

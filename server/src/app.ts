@@ -42,6 +42,7 @@ import {
   collectionLinkRoutes,
   publicCollectionLinkRoutes,
 } from './modules/collections/collection-links.routes';
+import { collectionZipRoutes } from './modules/collections/collection-zips.routes';
 import { collectionRoutes } from './modules/collections/collections.routes';
 import { publicRoutes } from './modules/public/public.routes';
 import { resumableUploadRoutes } from './modules/uploads/resumable-uploads.routes';
@@ -137,7 +138,9 @@ export async function buildApp(
   );
 
   await app.register(projectRoutes({ service: services.projects, requireUser }));
-  await app.register(collectionRoutes({ service: services.collections, requireUser }));
+  await app.register(
+    collectionRoutes({ service: services.collections, storage: deps.storage, requireUser }),
+  );
   await app.register(collectionLinkRoutes({ service: services.collectionLinks, requireUser }));
   await app.register(
     versionRoutes({
@@ -181,6 +184,13 @@ export async function buildApp(
       service: services.collectionLinks,
       comments: services.comments,
       auth: authService,
+      storage: deps.storage,
+    }),
+  );
+  await app.register(
+    collectionZipRoutes({
+      links: services.collectionLinks,
+      zips: services.collectionZips,
       storage: deps.storage,
     }),
   );

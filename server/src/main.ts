@@ -5,6 +5,7 @@ import { ConfigError, loadConfig, productionMailProblem, type Config } from './c
 import { openDatabase, withStartupLock } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { pruneRateLimitsJob } from './modules/auth/jobs';
+import { expireCollectionZipsJob } from './modules/collections/jobs';
 import { expireExportsJob } from './modules/exports';
 import { expireResumableUploadsJob } from './modules/uploads/jobs';
 import { startRecurring } from './jobs/recurring';
@@ -115,6 +116,7 @@ function startRecurringJobs(runtime: Runtime, logger: pino.Logger): () => void {
   const stops = [
     startRecurring(runtime.jobs, pruneRateLimitsJob, {}, HOUR_MS, logger),
     startRecurring(runtime.jobs, expireExportsJob, {}, HOUR_MS, logger),
+    startRecurring(runtime.jobs, expireCollectionZipsJob, {}, HOUR_MS, logger),
     startRecurring(runtime.jobs, expireResumableUploadsJob, {}, HOUR_MS, logger),
   ];
   return () => stops.forEach((stop) => stop());

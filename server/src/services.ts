@@ -15,6 +15,8 @@ import { MagicCodeService } from './modules/auth/magic-code.service';
 import { MagicCodesRepo } from './modules/auth/magic-codes.repo';
 import { CollectionLinksRepo } from './modules/collections/collection-links.repo';
 import { CollectionLinksService } from './modules/collections/collection-links.service';
+import { CollectionZipsRepo } from './modules/collections/collection-zips.repo';
+import { CollectionZipsService } from './modules/collections/collection-zips.service';
 import { CollectionsRepo } from './modules/collections/collections.repo';
 import { CollectionsService } from './modules/collections/collections.service';
 import { CommentsRepo } from './modules/comments/comments.repo';
@@ -212,6 +214,16 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     publicUrl: config.publicUrl,
     activity,
   });
+  // 'Download all' on a collection link: a zip of its items' originals, built by a job.
+  const collectionZips = new CollectionZipsService({
+    repo: new CollectionZipsRepo(db),
+    links: collectionLinks,
+    storage,
+    jobs,
+    clock,
+    limiter,
+    tmpDir,
+  });
   const sharing = new SharingService({
     access,
     links: new LinksRepo(db),
@@ -237,7 +249,13 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     limiter,
     activity,
   });
-  const collections = new CollectionsService({ access, repo: collectionsRepo, clock });
+  const collections = new CollectionsService({
+    access,
+    repo: collectionsRepo,
+    clock,
+    storage,
+    jobs,
+  });
   // Public projects' read-only pages, for anyone (the policy says whether a project is Public).
   const publicProjects = new PublicService({ access, repo: new PublicRepo(db) });
 
@@ -314,6 +332,7 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     sharing,
     collections,
     collectionLinks,
+    collectionZips,
     review,
     comments,
     members,

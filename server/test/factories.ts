@@ -438,6 +438,8 @@ export async function buildCollection(
     owner_id: ownerId,
     name: 'Mixes',
     description: null,
+    cover_key: null,
+    cover_type: null,
     created_at: now,
     updated_at: now,
     ...overrides,

@@ -50,8 +50,10 @@ export interface World {
   sideVersion: { id: string };
   comment: { id: string };
   link: { id: string; hash: string };
-  /** The owner's collection holding `version`, shared by a link without a password. */
+  /** The owner's collection (with a cover) holding `version`, shared by a link without a password. */
   collectionLink: { collectionId: string; itemId: string; hash: string };
+  /** A ready 'Download all' zip of `collectionLink` (built as its job would). */
+  collectionZip: { id: string };
   invitation: { id: string };
   publicProject: { id: string; versionId: string };
   repo: { id: string; sha: string; bounceId: string };
@@ -71,6 +73,7 @@ export function defaultParams(w: World, withShareKey: boolean): Record<string, s
     bounceId: w.repo.bounceId,
     sha: w.repo.sha,
     invitationId: w.invitation.id,
+    zipId: w.collectionZip.id,
     userId: w.users.viewer.id,
     provider: 'google',
   };
@@ -181,6 +184,11 @@ export async function buildWorld(t: TestApp, files: WorldFiles): Promise<World> 
     itemId: randomUUID(),
     hash: randomUUID().replaceAll('-', ''),
   };
+  // With a cover, as the repository has.
+  const collectionCoverKey = storageKeys.collectionCover(collectionLink.collectionId, randomUUID());
+  await deps.storage.put(collectionCoverKey, Readable.from([fs.readFileSync(files.png)]), {
+    contentType: 'image/png',
+  });
   await db
     .insertInto('collections')
     .values({
@@ -188,6 +196,8 @@ export async function buildWorld(t: TestApp, files: WorldFiles): Promise<World> 
       owner_id: owner.id,
       name: 'Mixes',
       description: null,
+      cover_key: collectionCoverKey,
+      cover_type: 'image/png',
       created_at: now,
       updated_at: now,
     })
@@ -220,6 +230,15 @@ export async function buildWorld(t: TestApp, files: WorldFiles): Promise<World> 
       created_at: now,
     })
     .execute();
+  const zipper = { address: '127.0.0.1', links: t.services.collectionLinks };
+  const opened = await zipper.links.open(collectionLink.hash, zipper.address, undefined);
+  const collectionZip = await t.services.collectionZips.start(opened, zipper.address);
+  await t.services.collectionZips.build(collectionZip.id, {
+    attempt: 1,
+    lastAttempt: true,
+    signal: new AbortController().signal,
+    logger: { info() {}, warn() {}, error() {} },
+  });
   const invitationId = randomUUID();
   await db
     .insertInto('invitations')
@@ -257,6 +276,7 @@ export async function buildWorld(t: TestApp, files: WorldFiles): Promise<World> 
     comment: { id: commentId },
     link,
     collectionLink,
+    collectionZip: { id: collectionZip.id },
     invitation: { id: invitationId },
     publicProject: { id: pub.id, versionId: pubVersion.id },
     repo: { id: repo.id, sha: bounce.commit_sha, bounceId: bounce.id },

@@ -111,6 +111,8 @@ export const sharedCollectionItemSchema = z.object({
 export const sharedCollectionSchema = z.object({
   name: z.string(),
   description: z.string().nullable(),
+  /** Same-origin URL of the collection's cover through this link, or null when it has none. */
+  coverUrl: z.string().nullable(),
   /** The recipient's name on a per-recipient link (a page may offer it as the visitor's name). */
   recipientName: z.string().nullable(),
   downloadEnabled: z.boolean(),
@@ -126,3 +128,33 @@ export type SharedCollection = z.infer<typeof sharedCollectionSchema>;
 export type SharedCollectionItem = z.infer<typeof sharedCollectionItemSchema>;
 export type CreateCollectionLinkBody = z.infer<typeof createCollectionLinkBodySchema>;
 export type CollectionLink = z.infer<typeof collectionLinkSchema>;
+
+/** 'Download all' on a collection link: a zip of the items' originals, built by a job. */
+export const COLLECTION_ZIP_STATUSES = ['pending', 'building', 'ready', 'failed'] as const;
+/** How long a built zip can be downloaded. */
+export const COLLECTION_ZIP_TTL_HOURS = 24;
+/** New zips one address may have built for one link per hour (a fresh one is handed out again). */
+export const COLLECTION_ZIP_STARTS_PER_HOUR = 10;
+
+export const COLLECTION_ZIP_MESSAGES = {
+  notFound: 'Download not found',
+  notReady: 'The download is still being prepared.',
+  expired: 'This download has expired. Press Download all again.',
+  failed: 'The download could not be prepared. Please try again.',
+  empty: 'There is nothing to download in this collection yet.',
+  tooMany: 'Too many downloads prepared. Please wait a while and try again.',
+} as const;
+
+export const collectionZipSchema = z.object({
+  id: z.string(),
+  status: z.enum(COLLECTION_ZIP_STATUSES),
+  /** Items copied into the zip so far. */
+  done: z.number().int(),
+  total: z.number().int(),
+  /** The zip's address once ready, else null. */
+  fileUrl: z.string().nullable(),
+  /** Until when it can be downloaded. */
+  expiresAt: z.string(),
+});
+
+export type CollectionZip = z.infer<typeof collectionZipSchema>;

@@ -12,6 +12,7 @@ export const COLLECTION_MESSAGES = {
   duplicateBranch: 'The latest version of this branch is already in the collection.',
   stale: 'The collection changed; reload and try again',
   duplicateIds: 'Each item may appear only once in the order.',
+  noCover: 'This collection has no cover',
 } as const;
 
 export const COLLECTION_NAME_MAX = 100;
@@ -102,6 +103,8 @@ export const collectionSummarySchema = z.object({
   itemCount: z.number().int(),
   /** Seconds: the sum of the durations of the items the caller may play. */
   totalDuration: z.number(),
+  /** Same-origin URL of the cover image (it changes when the cover changes), or null. */
+  coverUrl: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

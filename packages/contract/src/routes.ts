@@ -792,12 +792,24 @@ export const routes = {
       path: '/api/collections/:id',
       body: 'none',
     } as RouteOf<Endpoints['collections']['deleteCollection']>,
+    deleteCollectionCover: {
+      name: 'deleteCollectionCover',
+      method: 'DELETE',
+      path: '/api/collections/:id/cover',
+      body: 'none',
+    } as RouteOf<Endpoints['collections']['deleteCollectionCover']>,
     getCollection: {
       name: 'getCollection',
       method: 'GET',
       path: '/api/collections/:id',
       body: 'none',
     } as RouteOf<Endpoints['collections']['getCollection']>,
+    getCollectionCover: {
+      name: 'getCollectionCover',
+      method: 'GET',
+      path: '/api/collections/:id/cover',
+      body: 'none',
+    } as RouteOf<Endpoints['collections']['getCollectionCover']>,
     listCollections: {
       name: 'listCollections',
       method: 'GET',
@@ -816,6 +828,12 @@ export const routes = {
       path: '/api/collections/:id/order',
       body: 'json',
     } as RouteOf<Endpoints['collections']['reorderCollection']>,
+    setCollectionCover: {
+      name: 'setCollectionCover',
+      method: 'PUT',
+      path: '/api/collections/:id/cover',
+      body: 'multipart',
+    } as RouteOf<Endpoints['collections']['setCollectionCover']>,
     updateCollection: {
       name: 'updateCollection',
       method: 'PATCH',
@@ -842,6 +860,24 @@ export const routes = {
       path: '/api/collection-links/:hash/items/:itemId/download',
       body: 'none',
     } as RouteOf<Endpoints['collectionLinks']['downloadCollectionLinkItem']>,
+    downloadCollectionLinkZip: {
+      name: 'downloadCollectionLinkZip',
+      method: 'GET',
+      path: '/api/collection-links/:hash/zip/:zipId/file',
+      body: 'none',
+    } as RouteOf<Endpoints['collectionLinks']['downloadCollectionLinkZip']>,
+    getCollectionLinkCover: {
+      name: 'getCollectionLinkCover',
+      method: 'GET',
+      path: '/api/collection-links/:hash/cover',
+      body: 'none',
+    } as RouteOf<Endpoints['collectionLinks']['getCollectionLinkCover']>,
+    getCollectionLinkZip: {
+      name: 'getCollectionLinkZip',
+      method: 'GET',
+      path: '/api/collection-links/:hash/zip/:zipId',
+      body: 'none',
+    } as RouteOf<Endpoints['collectionLinks']['getCollectionLinkZip']>,
     listCollectionLinkItemComments: {
       name: 'listCollectionLinkItemComments',
       method: 'GET',
@@ -872,6 +908,12 @@ export const routes = {
       path: '/api/collections/:id/links/:linkId',
       body: 'none',
     } as RouteOf<Endpoints['collectionLinks']['revokeCollectionLink']>,
+    startCollectionLinkZip: {
+      name: 'startCollectionLinkZip',
+      method: 'POST',
+      path: '/api/collection-links/:hash/zip',
+      body: 'none',
+    } as RouteOf<Endpoints['collectionLinks']['startCollectionLinkZip']>,
     streamCollectionLinkItem: {
       name: 'streamCollectionLinkItem',
       method: 'GET',

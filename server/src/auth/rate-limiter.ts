@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { INVITATIONS_PER_HOUR } from '@takes/contract';
+import { COLLECTION_ZIP_STARTS_PER_HOUR, INVITATIONS_PER_HOUR } from '@takes/contract';
 import type { Clock } from '../clock';
 import type { Database } from '../db/schema';
 
@@ -124,6 +124,13 @@ export const AUTH_RATE_RULES = {
   // Wrong passwords on one share link (version or collection) from one address.
   linkUnlock: { name: 'link-unlock:link-ip', limit: 5, windowMs: 10 * MINUTE },
   visitorCommentLinkIp: { name: 'visitor-comment:link-ip', limit: 20, windowMs: 10 * MINUTE },
+  // New 'Download all' zips one address has built for one collection link (a fresh zip of the
+  // same items is handed out again without counting).
+  collectionZipLinkIp: {
+    name: 'collection-zip:link-ip',
+    limit: COLLECTION_ZIP_STARTS_PER_HOUR,
+    windowMs: 60 * MINUTE,
+  },
   // Invitation emails (new ones and resends) per inviter per hour.
   invitationSendUser: {
     name: 'invitation-send:user',

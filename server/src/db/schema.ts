@@ -529,6 +529,9 @@ export interface CollectionsTable {
   owner_id: string;
   name: string;
   description: string | null;
+  /** The cover image's storage key and sniffed type (migration 0028), or null. */
+  cover_key: string | null;
+  cover_type: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -582,10 +585,28 @@ export interface CollectionLinkReceiptsTable {
   last_activity_at: string;
 }
 
+/** A 'Download all' zip of a collection link's items (migration 0029), kept for a day. */
+export interface CollectionLinkZipsTable {
+  id: string;
+  link_id: string;
+  status: 'pending' | 'building' | 'ready' | 'failed';
+  /** Items copied into the zip so far, of `total`. */
+  done: number;
+  total: number;
+  /** What it holds, in order: a JSON array of [item id, original key] pairs. */
+  items: string;
+  object_key: string | null;
+  size: number | string | null;
+  created_at: string;
+  updated_at: string;
+  expires_at: string;
+}
+
 export interface Database {
   collections: CollectionsTable;
   collection_link_comments: CollectionLinkCommentsTable;
   collection_link_receipts: CollectionLinkReceiptsTable;
+  collection_link_zips: CollectionLinkZipsTable;
   collection_links: CollectionLinksTable;
   collection_items: CollectionItemsTable;
   version_previews: VersionPreviewsTable;

@@ -73,6 +73,10 @@ function signedIn(ok: number): Expect {
     owner: ok,
   };
 }
+/** One person's own object (a collection): its owner only, 404 for anyone else signed in. */
+function ownCollection(ok: number): Expect {
+  return { ...signedIn(404), owner: ok };
+}
 /** Everyone gets the same answer (public pages, public files). */
 function everyone(status: number): Expect {
   return Object.fromEntries(CALLERS.map((c) => [c, status])) as Expect;
@@ -203,7 +207,28 @@ const TABLE: Record<string, Row> = {
     expect: signedIn(404),
     call: () => ({ params: { id: randomUUID(), linkId: randomUUID() } }),
   },
+  // The world's collection (with a cover) is the owner's alone: anyone else's is not found.
+  setCollectionCover: {
+    expect: ownCollection(200),
+    call: (w) => ({
+      params: { id: w.collectionLink.collectionId },
+      multipart: { fields: {}, file: { field: 'coverImage', name: 'cover.png', path: audio.png } },
+    }),
+  },
+  deleteCollectionCover: {
+    expect: ownCollection(204),
+    call: (w) => ({ params: { id: w.collectionLink.collectionId } }),
+  },
+  getCollectionCover: {
+    expect: ownCollection(200),
+    call: (w) => ({ params: { id: w.collectionLink.collectionId } }),
+  },
   // ---- collection links (the key is the credential; the world's link has no password) ----
+  getCollectionLinkCover: {
+    expect: withShareKey(200),
+    call: (w, caller) =>
+      caller === 'linkVisitor' ? { params: { hash: w.collectionLink.hash } } : {},
+  },
   openCollectionLink: {
     expect: withShareKey(200),
     call: (w, caller) =>
@@ -255,6 +280,30 @@ const TABLE: Record<string, Row> = {
         itemId: w.collectionLink.itemId,
       },
       body: { content: 'Lovely', visitor_name: 'Sam' },
+    }),
+  },
+  // 'Download all': the world's link allows downloads and has a ready zip.
+  startCollectionLinkZip: {
+    expect: withShareKey(202),
+    call: (w, caller) =>
+      caller === 'linkVisitor' ? { params: { hash: w.collectionLink.hash } } : {},
+  },
+  getCollectionLinkZip: {
+    expect: withShareKey(200),
+    call: (w, caller) => ({
+      params: {
+        ...(caller === 'linkVisitor' ? { hash: w.collectionLink.hash } : {}),
+        zipId: w.collectionZip.id,
+      },
+    }),
+  },
+  downloadCollectionLinkZip: {
+    expect: withShareKey(200),
+    call: (w, caller) => ({
+      params: {
+        ...(caller === 'linkVisitor' ? { hash: w.collectionLink.hash } : {}),
+        zipId: w.collectionZip.id,
+      },
     }),
   },
   // No password set: any password is wrong.

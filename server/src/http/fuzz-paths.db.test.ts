@@ -103,6 +103,17 @@ describe('fuzzing path parameters and Range headers', () => {
         hash: c.world.collectionLink.hash,
         itemId: c.world.collectionLink.itemId,
       });
+    // The world's collection (it has a cover), as its owner and through its link.
+    if (endpoint.name === 'getCollectionCover')
+      return pathOf(endpoint, { id: c.world.collectionLink.collectionId });
+    if (endpoint.name === 'getCollectionLinkCover')
+      return pathOf(endpoint, { hash: c.world.collectionLink.hash });
+    // A collection link's ready zip.
+    if (endpoint.name === 'downloadCollectionLinkZip')
+      return pathOf(endpoint, {
+        hash: c.world.collectionLink.hash,
+        zipId: c.world.collectionZip.id,
+      });
     if (endpoint.name !== 'getStoredObject') return pathOf(endpoint, defaultParams(c.world, true));
     const { original_key: key } = await c.t.deps.database.db
       .selectFrom('versions')

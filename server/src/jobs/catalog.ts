@@ -4,6 +4,7 @@ import type { Database } from '../db/schema';
 import type { MediaRunner } from '../media/runner';
 import { audioJobs } from '../modules/audio/jobs';
 import { authJobs } from '../modules/auth/jobs';
+import { collectionsJobs } from '../modules/collections/jobs';
 import { demoJobs } from '../modules/demo/jobs';
 import { exportsJobs } from '../modules/exports/jobs';
 import { notificationsJobs } from '../modules/notifications/jobs';
@@ -42,6 +43,7 @@ export function createJobCatalog(deps: JobCatalogDeps): JobDefinition[] {
     ...demoJobs(deps),
     ...notificationsJobs(deps),
     ...exportsJobs(deps),
+    ...collectionsJobs(deps),
     ...uploadsJobs(deps),
   ];
 }

@@ -3,12 +3,13 @@ import { binary, defineEndpoint, empty } from '../endpoint';
 import {
   collectionLinkReceiptBodySchema,
   collectionLinksResponseSchema,
+  collectionZipSchema,
   createCollectionLinkBodySchema,
   sharedCollectionSchema,
   unlockCollectionLinkBodySchema,
 } from '../collection-links';
 import { commentSchema, visitorCommentBodySchema } from '../sharing';
-import { AUDIO_MEDIA_TYPES, notModified, shareLink, signedIn } from './shared';
+import { AUDIO_MEDIA_TYPES, IMAGE_MEDIA_TYPES, notModified, shareLink, signedIn } from './shared';
 
 const tag = 'collections';
 const auth = signedIn;
@@ -64,6 +65,23 @@ export const openCollectionLink = defineEndpoint({
   auth: shareLink,
   params: z.object({ hash }),
   responses: { 200: sharedCollectionSchema },
+  errors: [400, 401, 404, 410, 429],
+});
+
+export const getCollectionLinkCover = defineEndpoint({
+  name: 'getCollectionLinkCover',
+  method: 'GET',
+  path: '/api/collection-links/:hash/cover',
+  summary: "A shared collection's cover image",
+  description:
+    "401 'This link needs a password' until the link's unlock cookie is sent; 404 when the collection has no cover.",
+  tag,
+  auth: shareLink,
+  params: z.object({ hash }),
+  responses: {
+    200: binary(IMAGE_MEDIA_TYPES, 'The cover, typed by its content.', { ranges: true }),
+    304: notModified,
+  },
   errors: [400, 401, 404, 410, 429],
 });
 
@@ -155,4 +173,47 @@ export const addCollectionLinkItemComment = defineEndpoint({
   body: visitorCommentBodySchema,
   responses: { 201: commentSchema },
   errors: [400, 401, 404, 410, 429],
+});
+
+export const startCollectionLinkZip = defineEndpoint({
+  name: 'startCollectionLinkZip',
+  method: 'POST',
+  path: '/api/collection-links/:hash/zip',
+  summary: "'Download all': start building a zip of a shared collection's originals",
+  description:
+    'When the link allows downloads (403 otherwise). Built in the background: poll the zip for progress. A zip of the same items still fresh (or being built) is handed out again; a new build is limited per link and address (429).',
+  tag,
+  auth: shareLink,
+  params: z.object({ hash }),
+  responses: { 202: collectionZipSchema },
+  errors: [400, 401, 403, 404, 409, 410, 429],
+});
+
+export const getCollectionLinkZip = defineEndpoint({
+  name: 'getCollectionLinkZip',
+  method: 'GET',
+  path: '/api/collection-links/:hash/zip/:zipId',
+  summary: "A shared collection's zip: its status and how many items are in it so far",
+  tag,
+  auth: shareLink,
+  params: z.object({ hash, zipId: id }),
+  responses: { 200: collectionZipSchema },
+  errors: [400, 401, 403, 404, 410, 429],
+});
+
+export const downloadCollectionLinkZip = defineEndpoint({
+  name: 'downloadCollectionLinkZip',
+  method: 'GET',
+  path: '/api/collection-links/:hash/zip/:zipId/file',
+  summary: "Download a shared collection's ready zip, named after the collection",
+  description:
+    'Counted as one download of each item it holds in the link’s listen receipts (a request for a later part of the file is not counted again). 409 until ready, 410 after a day.',
+  tag,
+  auth: shareLink,
+  params: z.object({ hash, zipId: id }),
+  responses: {
+    200: binary(['application/zip'], 'The zip.', { ranges: true, attachment: true }),
+    304: notModified,
+  },
+  errors: [400, 401, 403, 404, 409, 410, 429],
 });

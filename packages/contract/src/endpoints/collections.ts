@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEndpoint, empty } from '../endpoint';
+import { binary, defineEndpoint, empty, multipart } from '../endpoint';
 import {
   addCollectionItemBodySchema,
   collectionItemSchema,
@@ -9,7 +9,7 @@ import {
   reorderCollectionBodySchema,
   updateCollectionBodySchema,
 } from '../collections';
-import { signedIn } from './shared';
+import { IMAGE_MEDIA_TYPES, notModified, signedIn } from './shared';
 
 const tag = 'collections';
 const auth = signedIn;
@@ -112,4 +112,47 @@ export const reorderCollection = defineEndpoint({
   body: reorderCollectionBodySchema,
   responses: { 200: collectionSchema },
   errors: [400, 401, 404, 409],
+});
+
+export const setCollectionCover = defineEndpoint({
+  name: 'setCollectionCover',
+  method: 'PUT',
+  path: '/api/collections/:id/cover',
+  summary: "Set or replace a collection's cover image (PNG, JPEG or WebP, at most 5 MB)",
+  description: 'The image is recognised by its content, never by its name or declared type.',
+  tag,
+  auth,
+  params: collectionParams,
+  body: multipart(z.object({}), { coverImage: 'A PNG, JPEG or WebP image, at most 5 MB.' }, [
+    'coverImage',
+  ]),
+  responses: { 200: collectionSchema },
+  errors: [400, 401, 404, 406, 413, 415],
+});
+
+export const deleteCollectionCover = defineEndpoint({
+  name: 'deleteCollectionCover',
+  method: 'DELETE',
+  path: '/api/collections/:id/cover',
+  summary: "Remove a collection's cover image",
+  tag,
+  auth,
+  params: collectionParams,
+  responses: { 204: empty('Removed (or there was none).') },
+  errors: [400, 401, 404],
+});
+
+export const getCollectionCover = defineEndpoint({
+  name: 'getCollectionCover',
+  method: 'GET',
+  path: '/api/collections/:id/cover',
+  summary: "One of the caller's collections' cover image",
+  tag,
+  auth,
+  params: collectionParams,
+  responses: {
+    200: binary(IMAGE_MEDIA_TYPES, 'The cover, typed by its content.', { ranges: true }),
+    304: notModified,
+  },
+  errors: [400, 401, 404],
 });

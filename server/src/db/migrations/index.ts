@@ -26,6 +26,8 @@ import * as m0024 from './0024-branch-version-count';
 import * as m0025 from './0025-collections';
 import * as m0026 from './0026-collection-links';
 import * as m0027 from './0027-link-passwords-and-comments';
+import * as m0028 from './0028-collection-covers';
+import * as m0029 from './0029-collection-zips';
 
 /** Every migration, in order. Names sort lexically; never rename or edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -56,4 +58,6 @@ export const migrations: Record<string, Migration> = {
   '0025-collections': m0025,
   '0026-collection-links': m0026,
   '0027-link-passwords-and-comments': m0027,
+  '0028-collection-covers': m0028,
+  '0029-collection-zips': m0029,
 };

@@ -8,6 +8,7 @@ export const storageKeys = {
   rendition: (rowId: string, quality: 'high' | 'standard') => `renditions/${rowId}/${quality}.mp3`,
   peaks: (rowId: string) => `peaks/${rowId}.json`,
   cover: (repoId: string, id: string) => `covers/${repoId}/${id}`,
+  collectionCover: (collectionId: string, id: string) => `collection-covers/${collectionId}/${id}`,
 };
 
 /** An original's key is its SHA-256 (`originals/ab/abcd…`): that hash, or undefined for any other key. */

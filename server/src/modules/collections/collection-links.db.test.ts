@@ -404,6 +404,7 @@ describe('collection links', () => {
         'revoked_at',
         'created_at',
         'emailed_at',
+        'first_played_at',
       ].sort(),
     );
   });

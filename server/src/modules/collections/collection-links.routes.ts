@@ -4,6 +4,7 @@ import { userOf } from '../../auth/guard';
 import { route } from '../../http/route';
 import type { AuthService } from '../auth/auth.service';
 import { toFetchHeaders } from '../auth/fetch-bridge';
+import { sendCover } from '../../http/cover-upload';
 import { sendObject, sendStoredAudio } from '../../http/send-object';
 import { visitorCommentInput } from '../comments/comments.routes';
 import type { CommentsService } from '../comments/comments.service';
@@ -49,6 +50,12 @@ export const publicCollectionLinkRoutes =
     route(app, api.openCollectionLink, {}, async (request) =>
       service.page(await service.open(request.params.hash, request.ip, request.headers.cookie)),
     );
+
+    // Not kept by the browser: a revoked or re-locked link stops showing it.
+    route(app, api.getCollectionLinkCover, {}, async (request, reply) => {
+      const opened = await service.open(request.params.hash, request.ip, request.headers.cookie);
+      return sendCover(request, reply, deps.storage, service.cover(opened), 'private, no-cache');
+    });
 
     route(app, api.streamCollectionLinkItem, {}, async (request, reply) => {
       const opened = await service.open(request.params.hash, request.ip, request.headers.cookie);

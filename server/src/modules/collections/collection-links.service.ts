@@ -18,6 +18,7 @@ import type {
 } from '../../db/schema';
 import { Forbidden, Gone, NotFound, RateLimited } from '../../errors';
 import type { Mailer } from '../../mail/mailer';
+import { versionedCoverUrl } from '../../media/cover-image';
 import type { ActivityLog } from '../activity';
 import { downloadOf } from '../audio';
 import type { LinkPasswords } from '../sharing/link-password';
@@ -25,6 +26,7 @@ import { linkAudioOf, newShareHash, type LinkAudio } from '../sharing/sharing.se
 import { collectionLinkEmail } from './collection-link-email';
 import type { CollectionLinksRepo, LinkCommentRow, ReceiptEvent } from './collection-links.repo';
 import type { CollectionsRepo, ResolvedItemRow } from './collections.repo';
+import { coverOf } from './collections.service';
 
 export interface CollectionLinksDeps {
   collections: CollectionsRepo;
@@ -50,6 +52,15 @@ export interface OpenedCollectionLink {
 export interface OpenedItem {
   item: ResolvedItemRow;
   version: VersionsTable;
+}
+
+/** An item's original as 'Download all' puts it in a zip. */
+export interface LinkDownload {
+  itemId: string;
+  title: string;
+  download: ReturnType<typeof downloadOf>;
+  /** When its version was made (the file's time inside the zip). */
+  createdAt: string;
 }
 
 const TOO_MANY = 'Too many attempts. Please wait a moment and try again.';
@@ -169,10 +180,18 @@ export class CollectionLinksService {
     return {
       name: collection.name,
       description: collection.description,
+      coverUrl: collection.cover_key
+        ? versionedCoverUrl(`/api/collection-links/${link.hash}/cover`, collection.cover_key)
+        : null,
       recipientName: link.recipient_name,
       downloadEnabled: link.download_enabled === 1,
       items: items.map((item, position) => toSharedItem(link, item, position)),
     };
+  }
+
+  /** The cover of the link's collection (404 'This collection has no cover' without one). */
+  cover({ collection }: OpenedCollectionLink): { key: string; contentType: string } {
+    return coverOf(collection);
   }
 
   /** The audio of one item of the link's collection, if its owner may read it now (404 else). */
@@ -198,6 +217,33 @@ export class CollectionLinksService {
     const download = downloadOf(version, item.project_name ?? '');
     await this.count(opened.link, item.id, 'download');
     return download;
+  }
+
+  /**
+   * Every item the link shows now whose original can be downloaded, in order, each with its
+   * title as the page shows it ('Download all'). 403 when the link does not allow downloads.
+   */
+  async downloads(opened: OpenedCollectionLink): Promise<LinkDownload[]> {
+    if (opened.link.download_enabled !== 1) throw new Forbidden(SHARE_MESSAGES.downloadNotAllowed);
+    const out: LinkDownload[] = [];
+    for (const item of await this.playable(opened.collection)) {
+      const version = await this.deps.versions.findById(item.resolved_id ?? '');
+      if (!version?.original_key) continue;
+      out.push({
+        itemId: item.id,
+        title: itemTitle(item),
+        download: downloadOf(version, item.project_name ?? ''),
+        createdAt: version.created_at,
+      });
+    }
+    return out;
+  }
+
+  /** One download receipt for each of these items the link still shows (a zip of them went). */
+  async countDownloads(opened: OpenedCollectionLink, itemIds: readonly string[]): Promise<void> {
+    const shown = new Set((await this.playable(opened.collection)).map((item) => item.id));
+    for (const itemId of itemIds)
+      if (shown.has(itemId)) await this.count(opened.link, itemId, 'download');
   }
 
   /** An item the link shows now, with the version it plays (404 for any other). */
@@ -340,6 +386,11 @@ function toLink(
   };
 }
 
+/** An item's title as a link shows it: its version's message, else its number. */
+function itemTitle(row: ResolvedItemRow): string {
+  return row.message || `Version ${row.version_number ?? ''}`.trim();
+}
+
 function toSharedItem(
   link: CollectionLinksTable,
   row: ResolvedItemRow,
@@ -349,7 +400,7 @@ function toSharedItem(
     id: row.id,
     position,
     kind: row.version_id !== null ? 'version' : 'latest',
-    title: row.message || `Version ${row.version_number ?? ''}`.trim(),
+    title: itemTitle(row),
     projectName: row.project_name ?? '',
     duration: row.duration,
     downloadEnabled: link.download_enabled === 1,

@@ -23,6 +23,9 @@ export interface ResolvedItemRow {
   duration: number | null;
 }
 
+/** The database or a transaction on it. */
+export type Executor = Kysely<Database>;
+
 export type AppendResult = { kind: 'added' } | { kind: 'missing' } | { kind: 'duplicate' };
 export type ReorderResult = 'reordered' | 'missing' | 'stale';
 
@@ -68,13 +71,53 @@ export class CollectionsRepo {
     return Number(result.numUpdatedRows) > 0;
   }
 
-  async delete(ownerId: string, id: string): Promise<boolean> {
-    const result = await this.db
+  async delete(
+    ownerId: string,
+    id: string,
+    executor: Kysely<Database> = this.db,
+  ): Promise<boolean> {
+    const result = await executor
       .deleteFrom('collections')
       .where('id', '=', id)
       .where('owner_id', '=', ownerId)
       .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
+  }
+
+  transaction<T>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(work);
+  }
+
+  /**
+   * The collection if `ownerId` owns it, its row locked until the transaction ends (as
+   * `lockOwned`), so a cover change and a delete take turns.
+   */
+  async findOwnedLocked(
+    trx: Kysely<Database>,
+    ownerId: string,
+    id: string,
+  ): Promise<CollectionsTable | undefined> {
+    let query = trx
+      .selectFrom('collections')
+      .selectAll()
+      .where('id', '=', id)
+      .where('owner_id', '=', ownerId);
+    if (dialectOf(trx as unknown as Kysely<unknown>) === 'postgres') query = query.forUpdate();
+    return query.executeTakeFirst();
+  }
+
+  /** Sets (or, with null, removes) a collection's cover. */
+  async setCover(
+    trx: Kysely<Database>,
+    id: string,
+    cover: { key: string; type: string } | null,
+    now: string,
+  ): Promise<void> {
+    await trx
+      .updateTable('collections')
+      .set({ cover_key: cover?.key ?? null, cover_type: cover?.type ?? null, updated_at: now })
+      .where('id', '=', id)
+      .execute();
   }
 
   /**

@@ -1,7 +1,10 @@
+import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync, preHandlerAsyncHookHandler } from 'fastify';
 import { endpoints } from '@takes/contract';
 import { userOf } from '../../auth/guard';
+import { COVER_UPLOAD_LIMITS, coverFileOf, sendCover } from '../../http/cover-upload';
 import { route } from '../../http/route';
+import type { ObjectStore } from '../../storage/object-store';
 import type { CollectionsService } from './collections.service';
 
 const api = endpoints.collections;
@@ -10,11 +13,14 @@ const api = endpoints.collections;
 export const collectionRoutes =
   (deps: {
     service: CollectionsService;
+    storage: ObjectStore;
     requireUser: preHandlerAsyncHookHandler;
   }): FastifyPluginAsync =>
-  (app) => {
+  async (app) => {
     const { service } = deps;
     const guarded = { preHandler: deps.requireUser };
+    // The cover upload's one image (in this plugin's scope only).
+    await app.register(multipart, { limits: COVER_UPLOAD_LIMITS });
 
     route(app, api.listCollections, guarded, (request) => service.list(userOf(request).id));
     route(app, api.createCollection, guarded, (request) =>
@@ -38,5 +44,18 @@ export const collectionRoutes =
     route(app, api.reorderCollection, guarded, (request) =>
       service.reorder(userOf(request).id, request.params.id, request.body.itemIds),
     );
-    return Promise.resolve();
+    route(app, api.setCollectionCover, guarded, async (request) =>
+      service.setCover(userOf(request).id, request.params.id, await coverFileOf(request)),
+    );
+    route(app, api.deleteCollectionCover, guarded, (request) =>
+      service.removeCover(userOf(request).id, request.params.id),
+    );
+    route(app, api.getCollectionCover, guarded, async (request, reply) =>
+      sendCover(
+        request,
+        reply,
+        deps.storage,
+        await service.cover(userOf(request).id, request.params.id),
+      ),
+    );
   };

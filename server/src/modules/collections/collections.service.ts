@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import {
   COLLECTION_MESSAGES,
   type AddCollectionItemBody,
@@ -12,13 +13,22 @@ import type { Clock } from '../../clock';
 import { isUniqueViolation } from '../../db/unique-violation';
 import type { CollectionsTable } from '../../db/schema';
 import { Conflict, NotFound } from '../../errors';
+import type { JobQueue } from '../../jobs/job-queue';
+import { storeCoverImage, versionedCoverUrl } from '../../media/cover-image';
+import { deleteObjectsJob } from '../../storage/jobs';
+import type { ObjectStore } from '../../storage/object-store';
 import type { AccessPolicy } from '../access';
-import type { CollectionsRepo, ResolvedItemRow } from './collections.repo';
+import { storageKeys } from '../audio';
+import type { CollectionsRepo, Executor, ResolvedItemRow } from './collections.repo';
 
 export interface CollectionsDeps {
   access: AccessPolicy;
   repo: CollectionsRepo;
   clock: Clock;
+  /** Where cover images are kept. */
+  storage: ObjectStore;
+  /** Removes a replaced or deleted collection's cover from the store. */
+  jobs: JobQueue;
 }
 
 /**
@@ -57,6 +67,8 @@ export class CollectionsService {
       owner_id: userId,
       name: body.name,
       description: emptyToNull(body.description),
+      cover_key: null,
+      cover_type: null,
       created_at: now,
       updated_at: now,
     };
@@ -84,9 +96,66 @@ export class CollectionsService {
     return this.get(userId, collectionId);
   }
 
+  /** Deletes the collection (its items and links go with it) and its stored cover. */
   async delete(userId: string, collectionId: string): Promise<void> {
-    if (!(await this.deps.repo.delete(userId, collectionId)))
+    const deleted = await this.deps.repo.transaction(async (trx) => {
+      const row = await this.deps.repo.findOwnedLocked(trx, userId, collectionId);
+      if (!row || !(await this.deps.repo.delete(userId, collectionId, trx))) return false;
+      await this.removeObject(row.cover_key, trx);
+      return true;
+    });
+    if (!deleted) throw new NotFound(COLLECTION_MESSAGES.notFound);
+    this.deps.jobs.notify();
+  }
+
+  /**
+   * Sets the collection's cover: a PNG, JPEG or WebP recognised by its content, at most
+   * MAX_COVER_BYTES (415 / 413 with the repositories' messages, nothing kept). The cover it
+   * replaces is removed from the store.
+   */
+  async setCover(userId: string, collectionId: string, file: Readable): Promise<Collection> {
+    await this.owned(userId, collectionId);
+    const key = storageKeys.collectionCover(collectionId, randomUUID());
+    const type = await storeCoverImage(this.deps.storage, key, file);
+    const stillThere = await this.deps.repo.transaction(async (trx) => {
+      const row = await this.deps.repo.findOwnedLocked(trx, userId, collectionId);
+      if (!row) return false;
+      await this.deps.repo.setCover(trx, collectionId, { key, type }, this.now());
+      await this.removeObject(row.cover_key, trx);
+      return true;
+    });
+    if (!stillThere) {
+      // Deleted while the image arrived: keep nothing of it.
+      await this.deps.storage.delete(key);
       throw new NotFound(COLLECTION_MESSAGES.notFound);
+    }
+    this.deps.jobs.notify();
+    return this.get(userId, collectionId);
+  }
+
+  /** Removes the collection's cover (if any) and its stored image. */
+  async removeCover(userId: string, collectionId: string): Promise<void> {
+    const found = await this.deps.repo.transaction(async (trx) => {
+      const row = await this.deps.repo.findOwnedLocked(trx, userId, collectionId);
+      if (!row) return false;
+      if (row.cover_key) {
+        await this.deps.repo.setCover(trx, collectionId, null, this.now());
+        await this.removeObject(row.cover_key, trx);
+      }
+      return true;
+    });
+    if (!found) throw new NotFound(COLLECTION_MESSAGES.notFound);
+    this.deps.jobs.notify();
+  }
+
+  /** The stored cover of one of the caller's collections (404 without one). */
+  async cover(userId: string, collectionId: string): Promise<{ key: string; contentType: string }> {
+    return coverOf(await this.owned(userId, collectionId));
+  }
+
+  /** Deletes a stored object once the transaction commits (a job, retried until it is gone). */
+  private async removeObject(key: string | null, trx: Executor): Promise<void> {
+    if (key) await this.deps.jobs.enqueue(deleteObjectsJob, { keys: [key] }, { executor: trx });
   }
 
   /**
@@ -167,6 +236,12 @@ function emptyToNull(text: string | null | undefined): string | null {
   return text ? text : null;
 }
 
+/** A collection's stored cover, typed as it was sniffed (404 'This collection has no cover'). */
+export function coverOf(row: CollectionsTable): { key: string; contentType: string } {
+  if (!row.cover_key) throw new NotFound(COLLECTION_MESSAGES.noCover);
+  return { key: row.cover_key, contentType: row.cover_type ?? 'application/octet-stream' };
+}
+
 /** A collection as the API shows it: items numbered 0..n-1 in stored order (gaps closed). */
 function toCollection(row: CollectionsTable, items: ResolvedItemRow[]): Collection {
   const shown = [...items]
@@ -176,6 +251,9 @@ function toCollection(row: CollectionsTable, items: ResolvedItemRow[]): Collecti
     id: row.id,
     name: row.name,
     description: row.description,
+    coverUrl: row.cover_key
+      ? versionedCoverUrl(`/api/collections/${row.id}/cover`, row.cover_key)
+      : null,
     itemCount: shown.length,
     totalDuration: shown.reduce(
       (sum, item) => sum + (item.unavailable ? 0 : (item.duration ?? 0)),

@@ -1,11 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { demoAudio, demoHelpers } from '../../../test/demo-app';
-import { eventually } from '../../../test/api';
+import { eventually, ORIGIN } from '../../../test/api';
 import { createTestApp, TestClock, type TestApp } from '../../../test/test-app';
 import { ownedAudioKeys as ownedBounceKeys, ownedAudioKeys as ownedKeys } from '../audio';
 import { expireDemoAccounts } from './demo-expiry';
 
 const HOUR = 60 * 60 * 1000;
+// The smallest valid PNG (1×1, transparent).
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 const audio = demoAudio();
 
@@ -32,6 +37,32 @@ describe('demo accounts', () => {
       repo: { id: string };
     }>().repo;
     const bounce = await publishBounce(early.client, repo.id, audio.twoSeconds);
+    // And a collection with a cover image.
+    const collection = (await early.client.post('/api/collections', { name: 'Keepers' })).json<{
+      id: string;
+    }>();
+    const boundary = '----takesdemocover';
+    const covered = await t.app.inject({
+      method: 'PUT',
+      url: `/api/collections/${collection.id}/cover`,
+      payload: Buffer.concat([
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="coverImage"; filename="c.png"\r\n\r\n`,
+        ),
+        PNG,
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]),
+      headers: {
+        cookie: early.cookie,
+        origin: ORIGIN,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+      },
+    });
+    expect(covered.statusCode, covered.body).toBe(200);
+    const coverKeys = (await t.deps.storage.list(`collection-covers/${collection.id}/`)).map(
+      (o) => o.key,
+    );
+    expect(coverKeys).toHaveLength(1);
     await t.deps.jobs.startWorking();
     const processed = async () => {
       const rows = [...(await versionsOf(earlyId)), ...(await versionsOf(laterId))];
@@ -53,6 +84,7 @@ describe('demo accounts', () => {
     ].filter((k): k is string => !!k);
     expect(ownOriginals).toHaveLength(2);
     const earlyKeys = [
+      ...coverKeys,
       ...earlyVersions.flatMap(ownedKeys),
       ...ownedBounceKeys(bounceRow),
       ...ownOriginals,

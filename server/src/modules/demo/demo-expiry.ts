@@ -47,9 +47,12 @@ async function deleteDemoAccount(deps: DemoExpiryDeps, userId: string): Promise<
     if ((await demo.ownedCount(userId, trx)) > 0)
       throw new Error('The demo account made something while being removed');
     const avatarKey = await demo.avatarKey(userId, trx);
-    // Everything else of the user (sessions, profile, links, tokens, the demo row) goes with it.
+    const coverKeys = await demo.collectionCoverKeys(userId, trx);
+    // Everything else of the user (sessions, profile, links, tokens, collections, the demo row)
+    // goes with it; their stored images after it.
     await demo.deleteUser(userId, trx);
-    if (avatarKey) await jobs.enqueue(deleteObjectsJob, { keys: [avatarKey] }, { executor: trx });
+    const keys = [...(avatarKey ? [avatarKey] : []), ...coverKeys];
+    if (keys.length > 0) await jobs.enqueue(deleteObjectsJob, { keys }, { executor: trx });
   });
   jobs.notify();
 }

@@ -122,6 +122,17 @@ export class DemoRepo {
     return left.length;
   }
 
+  /** The stored covers of the user's collections (the collections go with the user). */
+  async collectionCoverKeys(userId: string, db: Executor): Promise<string[]> {
+    const rows = await db
+      .selectFrom('collections')
+      .select('cover_key')
+      .where('owner_id', '=', userId)
+      .where('cover_key', 'is not', null)
+      .execute();
+    return rows.map((row) => row.cover_key).filter((key): key is string => key !== null);
+  }
+
   async avatarKey(userId: string, db: Executor): Promise<string | null | undefined> {
     const profile = await db
       .selectFrom('profiles')

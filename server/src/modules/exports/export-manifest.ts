@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { ObjectStore } from '../../storage/object-store';
 import type { ExportsRepo } from './exports.repo';
-import { safeSegment, UniqueNames } from './zip-names';
+import { safeSegment, UniqueNames } from '../../storage/zip-names';
 
 /** One stored original to copy into the zip. */
 export interface PlannedFile {

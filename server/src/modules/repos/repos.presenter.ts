@@ -9,13 +9,14 @@ import type {
 } from '@takes/contract';
 import type { RepoBranchesTable, RepoCommitsTable } from '../../db/schema';
 import { RawJson } from '../../http/raw-json';
+import { versionedCoverUrl } from '../../media/cover-image';
 import { audioView, feedPairs, parseJson, waveformJson } from '../audio';
 import type { BounceRow, RepoSummaryRow } from './repos.repo';
 
 /** How rows of the repositories module look in the API (and the URLs they carry). */
 
 export function coverUrl(repoId: string, key: string): string {
-  return `/api/repos/${repoId}/cover?v=${key.split('/').pop() ?? ''}`;
+  return versionedCoverUrl(`/api/repos/${repoId}/cover`, key);
 }
 
 /** A repository; `pull_url` opens it in the desktop app (on its default branch). */

@@ -1,15 +1,14 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync, preHandlerAsyncHookHandler } from 'fastify';
 import type { Readable } from 'node:stream';
-import { endpoints, MAX_COVER_BYTES, REPO_MESSAGES } from '@takes/contract';
+import { endpoints } from '@takes/contract';
 import { userOf } from '../../auth/guard';
 import { audioGitRoutes } from './audio-git.routes';
-import { HttpError } from '../../http/errors';
+import { COVER_UPLOAD_LIMITS, coverFileOf, sendCover } from '../../http/cover-upload';
 import { route } from '../../http/route';
 import { stringifyWithRaw } from '../../http/raw-json';
-import { sendObject, sendStoredAudio } from '../../http/send-object';
+import { sendStoredAudio } from '../../http/send-object';
 import type { ObjectStore } from '../../storage/object-store';
-import { guardUpload } from '../../storage/scratch-file';
 import type { BouncesService } from './bounces.service';
 import type { HistoryService } from './history.service';
 import type { PublishService } from './publish.service';
@@ -37,9 +36,7 @@ export const repoRoutes =
   async (app) => {
     const { repos, history, bounces, publish } = deps;
     app.addHook('preHandler', deps.requireUser);
-    await app.register(multipart, {
-      limits: { files: 1, fields: 0, fileSize: MAX_COVER_BYTES + 1 },
-    });
+    await app.register(multipart, { limits: COVER_UPLOAD_LIMITS });
     // Inside this signed-in scope (it inherits the guard above).
     await app.register(audioGitRoutes({ repos, history }));
 
@@ -56,27 +53,21 @@ export const repoRoutes =
     route(app, api.deleteRepo, {}, (request) =>
       repos.delete(userOf(request).id, request.params.id),
     );
-    route(app, api.uploadRepoCover, {}, async (request) => {
-      const file = await request.file();
-      if (!file || file.fieldname !== 'coverImage')
-        throw new HttpError(400, REPO_MESSAGES.coverRequired);
-      return {
-        coverUrl: await repos.setCover(
-          userOf(request).id,
-          request.params.id,
-          // Fails (400) instead of hanging when the body ends inside the image.
-          guardUpload(file.file),
-        ),
-      };
-    });
-    route(app, api.getRepoCover, {}, async (request, reply) => {
-      const cover = await repos.cover(userOf(request).id, request.params.id);
-      return sendObject(reply, deps.storage, cover.key, request.headers.range, {
-        contentType: cover.contentType,
-        cacheControl: 'private, max-age=31536000, immutable',
-        redirect: true,
-      });
-    });
+    route(app, api.uploadRepoCover, {}, async (request) => ({
+      coverUrl: await repos.setCover(
+        userOf(request).id,
+        request.params.id,
+        await coverFileOf(request),
+      ),
+    }));
+    route(app, api.getRepoCover, {}, async (request, reply) =>
+      sendCover(
+        request,
+        reply,
+        deps.storage,
+        await repos.cover(userOf(request).id, request.params.id),
+      ),
+    );
 
     // ---- branches and commits ----
     route(app, api.listRepoBranches, {}, async (request) => ({

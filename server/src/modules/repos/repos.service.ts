@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { pipeline, type Readable } from 'node:stream';
-import { REPO_MESSAGES, MAX_COVER_BYTES, type Repository } from '@takes/contract';
+import type { Readable } from 'node:stream';
+import { REPO_MESSAGES, type Repository } from '@takes/contract';
 import type { Clock } from '../../clock';
 import { isUniqueViolation } from '../../db/unique-violation';
-import { Conflict, NotFound, TooLarge, Unsupported } from '../../errors';
+import { Conflict, NotFound } from '../../errors';
 import { deleteObjectsJob } from '../../storage/jobs';
 import type { JobQueue } from '../../jobs/job-queue';
-import { ImageSniffer, UnsupportedImageError } from '../../media/image-type';
-import { ObjectTooLargeError, type ObjectStore } from '../../storage/object-store';
+import { storeCoverImage } from '../../media/cover-image';
+import type { ObjectStore } from '../../storage/object-store';
 import { ownedAudioKeys, queueCleanup, storageKeys } from '../audio';
 import { coverUrl, toRepository } from './repos.presenter';
 import type { ReposRepo } from './repos.repo';
@@ -106,17 +106,8 @@ export class ReposService {
 
   async setCover(userId: string, repoId: string, file: Readable): Promise<string> {
     await this.deps.access.repository(userId, repoId, 'editCover');
-    const sniffer = new ImageSniffer();
-    pipeline(file, sniffer, () => undefined);
     const key = storageKeys.cover(repoId, randomUUID());
-    try {
-      await this.deps.storage.put(key, sniffer, { maxBytes: MAX_COVER_BYTES });
-    } catch (error) {
-      if (error instanceof UnsupportedImageError) throw new Unsupported(REPO_MESSAGES.coverInvalid);
-      if (error instanceof ObjectTooLargeError) throw new TooLarge(REPO_MESSAGES.coverTooLarge);
-      throw error;
-    }
-    const type = sniffer.type?.mime ?? 'application/octet-stream';
+    const type = await storeCoverImage(this.deps.storage, key, file);
     // Asked again once the image is in: a member removed while it arrived is refused.
     try {
       await this.deps.access.repository(userId, repoId, 'editCover');

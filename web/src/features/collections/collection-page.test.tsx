@@ -272,3 +272,91 @@ describe('CollectionPage', () => {
     expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'DELETE')).toBe(true);
   });
 });
+
+describe('CollectionPage cover', () => {
+  const PNG_URL = '/api/collections/c1/cover?v=one';
+
+  function chooseCover(file: File) {
+    fireEvent.change(screen.getByLabelText('Cover image'), { target: { files: [file] } });
+  }
+
+  it('shows a placeholder without a cover, and changes it from a chosen image', async () => {
+    let current = collection([], { name: 'Road trip' });
+    const fetchMock = stubApi({
+      '/api/collections/c1': () => current,
+      '/api/collections/c1/cover': (_url: URL, init: RequestInit | undefined) => {
+        expect(init?.method).toBe('PUT');
+        const form = init?.body as FormData;
+        expect((form.get('coverImage') as File).name).toBe('cover.png');
+        current = { ...current, coverUrl: PNG_URL };
+        return current;
+      },
+    });
+    renderCollection();
+    await screen.findByRole('heading', { level: 1, name: 'Road trip' });
+    expect(screen.getByTestId('collection-cover-placeholder')).toBeTruthy();
+    expect(screen.queryByRole('img', { name: 'Cover of Road trip' })).toBeNull();
+    // Nothing to remove yet.
+    expect(screen.queryByRole('button', { name: 'Remove cover' })).toBeNull();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Change cover' }));
+    chooseCover(new File([new Uint8Array([0x89, 0x50])], 'cover.png', { type: 'image/png' }));
+    const cover = await screen.findByRole('img', { name: 'Cover of Road trip' });
+    expect(cover.getAttribute('src')).toBe(PNG_URL);
+    expect(screen.getByRole('button', { name: 'Remove cover' })).toBeTruthy();
+    expect(
+      fetchMock.mock.calls.filter(([url]) => String(url).startsWith('/api/collections/c1/cover')),
+    ).toHaveLength(1);
+    expect(await axeViolations()).toEqual([]);
+  });
+
+  it('removes the cover, and says why an image was refused', async () => {
+    let current = collection([], { name: 'Road trip', coverUrl: PNG_URL });
+    stubApi({
+      '/api/collections/c1': () => current,
+      '/api/collections/c1/cover': (_url: URL, init: RequestInit | undefined) => {
+        if (init?.method === 'DELETE') {
+          current = { ...current, coverUrl: null };
+          return Promise.resolve(new Response(null, { status: 204 }));
+        }
+        return {
+          status: 415,
+          body: { error: 'The cover must be a PNG, JPEG or WebP image' },
+        };
+      },
+    });
+    renderCollection();
+    expect(
+      (await screen.findByRole('img', { name: 'Cover of Road trip' })).getAttribute('src'),
+    ).toBe(PNG_URL);
+
+    chooseCover(new File(['just text'], 'cover.png', { type: 'image/png' }));
+    expect((await screen.findByRole('alert')).textContent).toContain(
+      'The cover must be a PNG, JPEG or WebP image',
+    );
+    // The cover shown stays.
+    expect(screen.getByRole('img', { name: 'Cover of Road trip' })).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Remove cover' }));
+    await waitFor(() =>
+      expect(screen.queryByRole('img', { name: 'Cover of Road trip' })).toBeNull(),
+    );
+    expect(screen.getByTestId('collection-cover-placeholder')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Remove cover' })).toBeNull();
+  });
+
+  it('refuses an image over 5 MB before sending it', async () => {
+    const fetchMock = stubApi({ '/api/collections/c1': collection([], { name: 'Road trip' }) });
+    renderCollection();
+    await screen.findByRole('heading', { level: 1, name: 'Road trip' });
+    const big = new File(['x'], 'big.png', { type: 'image/png' });
+    Object.defineProperty(big, 'size', { value: 5 * 1024 * 1024 + 1 });
+    chooseCover(big);
+    expect((await screen.findByRole('alert')).textContent).toContain(
+      'The cover image must be 5 MB or smaller',
+    );
+    expect(
+      fetchMock.mock.calls.some(([url]) => String(url).startsWith('/api/collections/c1/cover')),
+    ).toBe(false);
+  });
+});

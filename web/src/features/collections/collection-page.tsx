@@ -14,6 +14,7 @@ import { Tabs, type TabItem } from '../../ui/tabs';
 import { formatTime } from '../player/format-time';
 import { useAudioPlayer, type PlayerTrack } from '../player/use-audio-player';
 import { useRowPlay } from '../projects/use-row-play';
+import { CollectionCoverControls } from './collection-cover';
 import { CollectionFormModal } from './collection-form-modal';
 import { itemTitle, UNAVAILABLE_REASONS } from './collection-format';
 import { CollectionLinksTab } from './collection-links-tab';
@@ -25,6 +26,7 @@ import {
   useRemoveCollectionItem,
   useUpdateCollection,
 } from './collections-api';
+import { CollectionCoverImage } from './cover-image';
 import { ShareCollectionDialog } from './share-collection-dialog';
 
 export const STALE_ORDER_MESSAGE = 'The collection changed; reloaded.';
@@ -74,7 +76,13 @@ function CollectionView({ collection }: { collection: Collection }) {
   return (
     <>
       <div className="flex flex-wrap items-start justify-between gap-4">
-        <div className="min-w-0">
+        <CollectionCoverImage
+          url={collection.coverUrl}
+          alt={`Cover of ${collection.name}`}
+          testId="collection-cover"
+          className="size-32 shrink-0 rounded-lg"
+        />
+        <div className="min-w-0 flex-1">
           <h1 className="text-3xl font-bold tracking-tight break-words text-zinc-900 dark:text-white">
             {collection.name}
           </h1>
@@ -102,6 +110,7 @@ function CollectionView({ collection }: { collection: Collection }) {
           >
             Edit
           </button>
+          <CollectionCoverControls collection={collection} />
           <button
             type="button"
             className={`${secondaryButton} px-3 py-1.5`}

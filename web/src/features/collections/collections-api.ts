@@ -129,3 +129,36 @@ export function reorderCollection(id: string, itemIds: string[]): Promise<Collec
     fallbackMessage: 'Failed to reorder',
   });
 }
+
+/** Sets or replaces the collection's cover; the answer (with its new coverUrl) goes in the cache. */
+export function useSetCollectionCover(id: string) {
+  const store = useStoreCollection();
+  return useMutation({
+    mutationFn: (file: File) => {
+      const form = new FormData();
+      form.append('coverImage', file);
+      return api.call(endpoints.setCollectionCover, {
+        params: { id },
+        form,
+        fallbackMessage: 'Cover upload failed',
+      });
+    },
+    onSuccess: store,
+  });
+}
+
+export function useRemoveCollectionCover(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () =>
+      api.call(endpoints.deleteCollectionCover, {
+        params: { id },
+        fallbackMessage: 'Failed to remove the cover',
+      }),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: collectionKeys.one(id) }),
+        queryClient.invalidateQueries({ queryKey: collectionKeys.list }),
+      ]),
+  });
+}

@@ -126,3 +126,25 @@ describe('CollectionsPage', () => {
     expect((await screen.findByRole('alert')).textContent).toBe('Database down');
   });
 });
+
+describe('CollectionsPage covers', () => {
+  it("shows each collection's cover thumbnail, and a placeholder without one", async () => {
+    stubApi({
+      '/api/collections': {
+        collections: [
+          summary({ id: 'c1', name: 'Road trip', coverUrl: '/api/collections/c1/cover?v=1' }),
+          summary({ id: 'c2', name: 'Demos' }),
+        ],
+      },
+    });
+    renderList();
+    const list = await screen.findByRole('list', { name: 'Your collections' });
+    const [withCover, without] = within(list).getAllByRole('listitem');
+    if (!withCover || !without) throw new Error('two rows expected');
+    expect(
+      within(withCover).getByRole('img', { name: 'Cover of Road trip' }).getAttribute('src'),
+    ).toBe('/api/collections/c1/cover?v=1');
+    expect(within(without).queryByRole('img')).toBeNull();
+    expect(without.querySelector('[aria-hidden="true"]')).not.toBeNull();
+  });
+});

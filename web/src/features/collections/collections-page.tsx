@@ -9,6 +9,7 @@ import { primaryButton } from '../../ui/button-styles';
 import { PageSpinner } from '../../ui/spinner';
 import { formatTime } from '../player/format-time';
 import { CollectionFormModal } from './collection-form-modal';
+import { CollectionCoverImage } from './cover-image';
 import { useCollections, useCreateCollection } from './collections-api';
 
 export function CollectionsPage() {
@@ -76,6 +77,11 @@ function CollectionList({ collections }: { collections: CollectionSummary[] }) {
     >
       {collections.map((collection) => (
         <li key={collection.id} className="flex flex-wrap items-center gap-x-4 gap-y-1 px-4 py-3">
+          <CollectionCoverImage
+            url={collection.coverUrl}
+            alt={`Cover of ${collection.name}`}
+            className="size-12 shrink-0 rounded"
+          />
           <div className="min-w-0 flex-1">
             <Link
               to={`/collections/${collection.id}`}

@@ -15,6 +15,7 @@ export const collectionShareKeys = {
   page: (hash: string) => ['collection-share', hash] as const,
   comments: (hash: string, itemId: string) =>
     ['collection-share', hash, 'items', itemId, 'comments'] as const,
+  zip: (hash: string, zipId: string) => ['collection-share', hash, 'zip', zipId] as const,
 };
 
 /** 4xx are answers (unknown, expired, locked, too many tries), not hiccups worth retrying. */
@@ -78,4 +79,39 @@ export function useRecordCollectionReceipt(hash: string) {
     },
     [hash],
   );
+}
+
+/** A 'Download all' zip of a collection link: its status and progress. */
+export type CollectionZipStatus = RouteResult<typeof links.getCollectionLinkZip>;
+
+/** While a zip is being prepared its status is asked for every second. */
+const ZIP_POLL_MS = 1000;
+
+/** Starts (or is handed again) a zip of the link's items: 'Download all'. */
+export function useStartCollectionZip(hash: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.call(links.startCollectionLinkZip, { params: { hash } }),
+    onSuccess: (zip) => queryClient.setQueryData(collectionShareKeys.zip(hash, zip.id), zip),
+  });
+}
+
+/** A zip's status, asked again every second until it is ready or failed (null: none asked). */
+export function useCollectionZip(hash: string, zipId: string | null) {
+  return useQuery({
+    queryKey: collectionShareKeys.zip(hash, zipId ?? ''),
+    queryFn: ({ signal }) =>
+      api.call(links.getCollectionLinkZip, { params: { hash, zipId: zipId ?? '' }, signal }),
+    enabled: zipId !== null,
+    retry: retryServerErrors,
+    refetchInterval: (query) => {
+      const status = query.state.data?.status;
+      return status === 'pending' || status === 'building' ? ZIP_POLL_MS : false;
+    },
+  });
+}
+
+/** The address of a zip's file (a same-origin link with `download`). */
+export function collectionZipFileUrl(hash: string, zipId: string): string {
+  return api.url(links.downloadCollectionLinkZip, { params: { hash, zipId } });
 }

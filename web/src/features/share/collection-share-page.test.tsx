@@ -41,6 +41,7 @@ function page(overrides: Partial<SharedCollectionPage> = {}): SharedCollectionPa
   return {
     name: 'Road trip',
     description: 'For the van',
+    coverUrl: null,
     recipientName: 'Rita Recipient',
     downloadEnabled: false,
     items: [
@@ -397,5 +398,34 @@ describe('the collection share page', () => {
     link.addEventListener('click', (event) => event.preventDefault());
     fireEvent.click(link);
     expect(receipts()).toEqual([]);
+  });
+});
+
+describe("the collection share page's cover", () => {
+  it("shows the cover beside the name, named by the collection's name", async () => {
+    collection = page({ coverUrl: `${base}/cover?v=abc` });
+    renderSharePage();
+    const heading = await screen.findByRole('heading', { level: 1, name: 'Road trip' });
+    const cover = screen.getByRole('img', { name: 'Road trip' });
+    expect(cover.getAttribute('src')).toBe(`${base}/cover?v=abc`);
+    // In the header, beside the name.
+    expect(cover.parentElement?.contains(heading)).toBe(true);
+    expect(await axeViolations()).toEqual([]);
+  });
+
+  it('shows no cover when there is none, or when its URL would leave the site', async () => {
+    renderSharePage();
+    await screen.findByRole('heading', { level: 1, name: 'Road trip' });
+    expect(screen.queryByTestId('shared-collection-cover')).toBeNull();
+    cleanup();
+
+    for (const url of ['https://evil.example/cover.png', '//evil.example/cover.png']) {
+      collection = page({ coverUrl: url });
+      renderSharePage();
+      await screen.findByRole('heading', { level: 1, name: 'Road trip' });
+      expect(screen.queryByRole('img', { name: 'Road trip' })).toBeNull();
+      expect(document.querySelector('img[src*="evil.example"]')).toBeNull();
+      cleanup();
+    }
   });
 });

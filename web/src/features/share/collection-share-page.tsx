@@ -1,11 +1,13 @@
 import type { Comment } from '@takes/contract';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { sameOriginPath } from '../../lib/same-origin';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { linkButton, primaryButton, secondaryButton } from '../../ui/button-styles';
 import { PageSpinner } from '../../ui/spinner';
 import { CommentList } from '../comments/comment-list';
 import { SEEK_AFTER_START_MS } from '../comments/use-seek-to-time';
 import { formatTime } from '../player/format-time';
+import { CollectionCoverImage } from '../collections/cover-image';
 import { useAudioPlayer, type PlayerTrack } from '../player/use-audio-player';
 import {
   useAddCollectionItemComment,
@@ -16,6 +18,7 @@ import {
   type SharedCollectionPage,
   type SharedCollectionPageItem,
 } from './collection-share-api';
+import { DownloadAll } from './download-all';
 import { LinkFailure, lookupFailure } from './link-failure';
 import { LinkPasswordForm } from './link-password-form';
 import { isLockedAnswer } from './share-api';
@@ -23,18 +26,8 @@ import { useListenReceipts } from './use-listen-receipts';
 import { VisitorCommenting } from './visitor-commenting';
 import { useVisitorName } from './visitor-name';
 
-/**
- * A path on this site, or null: the page plays, downloads and shows nothing from another origin,
- * whatever an answer says.
- */
-export function sameOriginPath(url: string | null | undefined): string | null {
-  if (!url || !url.startsWith('/') || url.startsWith('//') || url.startsWith('/\\')) return null;
-  try {
-    return new URL(url, window.location.origin).origin === window.location.origin ? url : null;
-  } catch {
-    return null;
-  }
-}
+// The page plays, downloads and shows nothing from another origin, whatever an answer says.
+export { sameOriginPath };
 
 /** The global player's track for an item; it streams with the link's cookie, no session needed. */
 function itemTrack(hash: string, item: SharedCollectionPageItem): PlayerTrack | null {
@@ -151,7 +144,15 @@ function CollectionView({ hash, collection }: { hash: string; collection: Shared
   return (
     <div className="mx-auto max-w-4xl px-4 py-6 sm:px-6">
       <div className="flex flex-wrap items-start justify-between gap-4">
-        <div className="min-w-0">
+        {sameOriginPath(collection.coverUrl) ? (
+          <CollectionCoverImage
+            url={collection.coverUrl}
+            alt={collection.name}
+            testId="shared-collection-cover"
+            className="size-24 shrink-0 rounded-lg sm:size-32"
+          />
+        ) : null}
+        <div className="min-w-0 flex-1">
           <p className="text-sm font-medium text-indigo-700 dark:text-indigo-300">
             Shared collection
           </p>
@@ -180,6 +181,10 @@ function CollectionView({ hash, collection }: { hash: string; collection: Shared
           Play all
         </button>
       </div>
+
+      {collection.downloadEnabled && items.length > 0 ? (
+        <DownloadAll hash={hash} collectionName={collection.name} />
+      ) : null}
 
       {currentItem ? <NowPlaying item={currentItem} /> : null}
 

@@ -1,6 +1,7 @@
 /**
- * Names inside an export's zip made from titles people typed: one safe path segment each (no
- * folder separators, no `..`, nothing file systems refuse), unique within its folder.
+ * Names inside a zip made from titles people typed (an export's folders and files, a shared
+ * collection's "Download all"): one safe path segment each (no folder separators, no `..`,
+ * nothing file systems refuse), unique within its folder.
  */
 
 const REFUSED = new Set([...'\\/:*?"<>|']);

@@ -1,0 +1,293 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  COLLECTION_ZIP_MESSAGES,
+  COLLECTION_ZIP_TTL_HOURS,
+  SHARE_MESSAGES,
+  type CollectionZip,
+} from '@takes/contract';
+import { AUTH_RATE_RULES, type RateLimiter } from '../../auth/rate-limiter';
+import type { Clock } from '../../clock';
+import type { CollectionLinkZipsTable } from '../../db/schema';
+import { Conflict, Forbidden, Gone, NotFound, RateLimited } from '../../errors';
+import type { JobQueue } from '../../jobs/job-queue';
+import type { JobLogger } from '../../jobs/registry';
+import type { ObjectStore } from '../../storage/object-store';
+import { safeSegment, UniqueNames } from '../../storage/zip-names';
+import { writeZip, type ZipEntry } from '../../storage/zip-writer';
+import { buildCollectionZipJob } from './collection-zip-jobs';
+import type {
+  CollectionLinksService,
+  LinkDownload,
+  OpenedCollectionLink,
+} from './collection-links.service';
+import type { CollectionZipsRepo } from './collection-zips.repo';
+
+export interface CollectionZipsDeps {
+  repo: CollectionZipsRepo;
+  links: CollectionLinksService;
+  storage: ObjectStore;
+  jobs: JobQueue;
+  clock: Clock;
+  limiter: RateLimiter;
+  /** Folder for the zip while it is written. */
+  tmpDir: string;
+}
+
+const HOUR_MS = 60 * 60 * 1000;
+/** A zip in flight not touched for this long was lost with its worker: it is not handed out. */
+const STALE_MS = 2 * HOUR_MS;
+
+const ZIP_PREFIX = 'collection-zips/';
+export const collectionZipKey = (id: string) => `${ZIP_PREFIX}${id}.zip`;
+const idOfKey = (key: string) => key.slice(ZIP_PREFIX.length).replace(/\.zip$/, '');
+
+/** What a zip holds: [item id, stored original's key] pairs, in order. */
+type Contents = [string, string][];
+
+const contentsOf = (downloads: LinkDownload[]): Contents =>
+  downloads.map((d) => [d.itemId, d.download.key]);
+
+/**
+ * 'Download all' on a collection link that allows downloads: a zip of the originals of the items
+ * the link shows, built by a job into a scratch file, stored as one object and downloadable
+ * through the link for a day; a recurring job deletes it after. A zip of the same takes still
+ * fresh (or being built) is handed out again; a new build counts against a limit per link and
+ * address. Each item counts one download receipt when the zip is downloaded (not when built:
+ * a zip nobody fetched was not a download).
+ */
+export class CollectionZipsService {
+  constructor(private readonly deps: CollectionZipsDeps) {}
+
+  async start(opened: OpenedCollectionLink, ip: string): Promise<CollectionZip> {
+    const downloads = await this.deps.links.downloads(opened);
+    if (downloads.length === 0) throw new Conflict(COLLECTION_ZIP_MESSAGES.empty);
+    const contents = JSON.stringify(contentsOf(downloads));
+    const now = this.deps.clock.now();
+    const fresh = (await this.deps.repo.live(opened.link.id, now.toISOString())).find(
+      (row) =>
+        row.items === contents &&
+        (row.status === 'ready' || now.getTime() - Date.parse(row.updated_at) < STALE_MS),
+    );
+    if (fresh) return this.view(opened, fresh);
+    const rule = AUTH_RATE_RULES.collectionZipLinkIp;
+    const subject = `${opened.link.id}:${ip}`;
+    if (!(await this.deps.limiter.hit(rule, subject)))
+      throw new RateLimited(
+        COLLECTION_ZIP_MESSAGES.tooMany,
+        await this.deps.limiter.retryAfterSeconds(rule, subject),
+      );
+    const row: CollectionLinkZipsTable = {
+      id: randomUUID(),
+      link_id: opened.link.id,
+      status: 'pending',
+      done: 0,
+      total: downloads.length,
+      items: contents,
+      object_key: null,
+      size: null,
+      created_at: now.toISOString(),
+      updated_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + COLLECTION_ZIP_TTL_HOURS * HOUR_MS).toISOString(),
+    };
+    await this.deps.repo.insert(row);
+    await this.deps.jobs.enqueue(buildCollectionZipJob, { zipId: row.id });
+    return this.view(opened, row);
+  }
+
+  /** A zip of this link (any other's, or none, is not found) with its progress. */
+  async get(opened: OpenedCollectionLink, zipId: string): Promise<CollectionZip> {
+    return this.view(opened, await this.ownRow(opened, zipId));
+  }
+
+  /** The stored zip of a ready zip of this link, named after the collection. */
+  async file(
+    opened: OpenedCollectionLink,
+    zipId: string,
+  ): Promise<{ key: string; fileName: string; itemIds: string[] }> {
+    const row = await this.ownRow(opened, zipId);
+    if (row.status === 'failed') throw new Conflict(COLLECTION_ZIP_MESSAGES.failed);
+    if (row.status !== 'ready' || !row.object_key)
+      throw new Conflict(COLLECTION_ZIP_MESSAGES.notReady);
+    const items = JSON.parse(row.items) as Contents;
+    return {
+      key: row.object_key,
+      fileName: `${safeSegment(opened.collection.name, 'Takes')}.zip`,
+      itemIds: items.map(([itemId]) => itemId),
+    };
+  }
+
+  /** One download receipt for each item of a zip that was downloaded. */
+  countDownload(opened: OpenedCollectionLink, itemIds: string[]): Promise<void> {
+    return this.deps.links.countDownloads(opened, itemIds);
+  }
+
+  /**
+   * The job: copies each item's original the link still shows (of those asked for) into a zip
+   * in a scratch file, `done` counting items as it goes, then stores it and marks it ready. A
+   * retry starts over; on the last failed attempt the zip is failed. Nothing half-made is kept.
+   */
+  async build(
+    zipId: string,
+    context: { attempt: number; lastAttempt: boolean; signal: AbortSignal; logger: JobLogger },
+  ): Promise<void> {
+    const row = await this.deps.repo.find(zipId);
+    if (!row || (row.status !== 'pending' && row.status !== 'building')) return;
+    const key = collectionZipKey(row.id);
+    const scratch = path.join(this.deps.tmpDir, `collection-zip-${row.id}-${context.attempt}.zip`);
+    let progress: ReturnType<CollectionZipsService['progressWriter']> | undefined;
+    try {
+      const opened = await this.deps.repo.linkOf(row.link_id);
+      const allowed =
+        opened && opened.link.revoked_at === null && opened.link.download_enabled === 1;
+      if (!opened || !allowed) {
+        await this.deps.repo.update(row.id, { status: 'failed', updated_at: this.now() });
+        return;
+      }
+      const wanted = new Map(JSON.parse(row.items) as Contents);
+      const downloads = (await this.deps.links.downloads(opened)).filter(
+        (d) => wanted.get(d.itemId) === d.download.key,
+      );
+      const entries = await this.entriesOf(downloads);
+      // Failed (or removed) meanwhile: it is not built.
+      const building = await this.deps.repo.move(row.id, ['pending', 'building'], {
+        status: 'building',
+        done: 0,
+        total: entries.length,
+        updated_at: this.now(),
+      });
+      if (!building) return;
+      progress = this.progressWriter(row.id);
+      await writeZip(
+        this.deps.storage,
+        entries,
+        scratch,
+        { onEntryCopied: progress.onEntryCopied },
+        context.signal,
+      );
+      await progress.stop();
+      const { size } = await this.deps.storage.put(key, fs.createReadStream(scratch), {
+        contentType: 'application/zip',
+      });
+      const ready = await this.deps.repo.move(row.id, ['building'], {
+        status: 'ready',
+        done: entries.length,
+        object_key: key,
+        size,
+        updated_at: this.now(),
+      });
+      // Expired and removed while it was written: nothing of it stays.
+      if (!ready) await this.deps.storage.delete(key);
+    } catch (error) {
+      // No progress of this attempt may land after it: the next attempt starts from 0.
+      await progress?.stop().catch(() => undefined);
+      await this.deps.storage.delete(key);
+      if (!context.lastAttempt) throw error;
+      context.logger.error({ err: error, zipId: row.id }, 'collection zip failed');
+      await this.deps.repo.update(row.id, { status: 'failed', updated_at: this.now() });
+    } finally {
+      await fs.promises.rm(scratch, { force: true });
+    }
+  }
+
+  /**
+   * The recurring clean-up: deletes the zips whose day is over, and their objects; then the
+   * objects left without a row (their link went with its collection), once an hour old.
+   * Returns how many zips went.
+   */
+  async expire(): Promise<number> {
+    const now = this.now();
+    let removed = 0;
+    for (;;) {
+      const rows = await this.deps.repo.expired(now, 100);
+      for (const row of rows) {
+        await this.deps.storage.delete(row.object_key ?? collectionZipKey(row.id));
+        await this.deps.repo.delete(row.id);
+      }
+      removed += rows.length;
+      if (rows.length < 100) break;
+    }
+    const before = this.deps.clock.now().getTime() - HOUR_MS;
+    const stored = (await this.deps.storage.list(ZIP_PREFIX)).filter(
+      (object) => object.lastModified.getTime() < before,
+    );
+    const ids = stored.map((object) => idOfKey(object.key));
+    const kept = new Set(await this.deps.repo.existing(ids));
+    for (const object of stored) {
+      if (kept.has(idOfKey(object.key))) continue;
+      await this.deps.storage.delete(object.key);
+      removed += 1;
+    }
+    return removed;
+  }
+
+  /** `NN - Title.ext` for each item, safe and unique inside the zip. */
+  private async entriesOf(downloads: LinkDownload[]): Promise<ZipEntry[]> {
+    const names = new UniqueNames();
+    const digits = Math.max(2, String(downloads.length).length);
+    const entries: ZipEntry[] = [];
+    for (const [index, { title, download, createdAt }] of downloads.entries()) {
+      const size = download.size ?? (await this.deps.storage.head(download.key))?.size;
+      if (size === undefined) throw new Error(`original ${download.key} is missing`);
+      const number = String(index + 1).padStart(digits, '0');
+      entries.push({
+        path: names.take(
+          `${number} - ${safeSegment(title, 'Untitled')}`,
+          path.extname(download.fileName),
+        ),
+        key: download.key,
+        size,
+        mtime: new Date(createdAt),
+      });
+    }
+    return entries;
+  }
+
+  /** Writes `done` as items are copied; `stop` waits for the writes in flight, ignores later ones. */
+  private progressWriter(id: string) {
+    let stopped = false;
+    let chain = Promise.resolve();
+    return {
+      onEntryCopied: (done: number) => {
+        if (stopped) return;
+        chain = chain.then(() => this.deps.repo.update(id, { done, updated_at: this.now() }));
+      },
+      stop: () => {
+        stopped = true;
+        return chain;
+      },
+    };
+  }
+
+  /** A zip of this link that has not expired (403 while the link does not allow downloads). */
+  private async ownRow(
+    opened: OpenedCollectionLink,
+    zipId: string,
+  ): Promise<CollectionLinkZipsTable> {
+    if (opened.link.download_enabled !== 1) throw new Forbidden(SHARE_MESSAGES.downloadNotAllowed);
+    const row = await this.deps.repo.find(zipId);
+    if (!row || row.link_id !== opened.link.id)
+      throw new NotFound(COLLECTION_ZIP_MESSAGES.notFound);
+    if (row.expires_at <= this.now()) throw new Gone(COLLECTION_ZIP_MESSAGES.expired);
+    return row;
+  }
+
+  private view(opened: OpenedCollectionLink, row: CollectionLinkZipsTable): CollectionZip {
+    return {
+      id: row.id,
+      status: row.status,
+      done: row.done,
+      total: row.total,
+      fileUrl:
+        row.status === 'ready'
+          ? `/api/collection-links/${opened.link.hash}/zip/${row.id}/file`
+          : null,
+      expiresAt: row.expires_at,
+    };
+  }
+
+  private now(): string {
+    return this.deps.clock.now().toISOString();
+  }
+}

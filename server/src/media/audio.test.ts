@@ -75,4 +75,36 @@ describe('audio outputs made in shared decodes', () => {
       expect(made).toEqual(previous);
     }
   });
+
+  it('makes the same peaks and loudness through a scratch file as through a pipe, and removes it', async () => {
+    const piped = await analyse(runner, wav, 48_000, options);
+    const scratch = path.join(dir, 'peaks.pcm');
+    const filed = await analyse(runner, wav, 48_000, { ...options, scratch });
+    expect(filed.peaks.minMax).toHaveLength(12 * 20 * 2);
+    expect(filed).toEqual(piped);
+    expect(fs.existsSync(scratch)).toBe(false);
+  });
+
+  it('folds a file of samples across reads, an odd byte count included', async () => {
+    // 2.5 buffers' worth of a ramp, then one stray byte: every sample counted exactly once.
+    const count = (1 << 20) * 1.25;
+    const samples = new Int16Array(count);
+    for (let i = 0; i < count; i++) samples[i] = (i % 65_536) - 32_768;
+    const file = path.join(dir, 'ramp.pcm');
+    fs.writeFileSync(file, Buffer.concat([Buffer.from(samples.buffer), Buffer.from([7])]));
+    const fromFile = new PeakFolder(1000);
+    await fromFile.foldFile(file);
+    const fromPipe = new PeakFolder(1000);
+    await new Promise<void>((resolve, reject) => {
+      fromPipe.sink.on('finish', resolve).on('error', reject);
+      // Odd-sized chunks, as a pipe may deliver them.
+      const bytes = fs.readFileSync(file);
+      for (let at = 0; at < bytes.length; at += 77_777)
+        fromPipe.sink.write(bytes.subarray(at, at + 77_777));
+      fromPipe.sink.end();
+    });
+    const made = fromFile.result();
+    expect(made.decodedSeconds).toBeCloseTo(count / 1000, 6);
+    expect(made).toEqual(fromPipe.result());
+  });
 });

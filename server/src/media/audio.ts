@@ -1,3 +1,4 @@
+import fsp from 'node:fs/promises';
 import { Writable } from 'node:stream';
 import { MediaToolError, type MediaRunner } from './runner';
 
@@ -151,19 +152,27 @@ export async function encodeMp3(
  * `-flush_packets 0`: written in 32 KB blocks rather than one small write per decoded packet
  * (about 1.4 KB), which cost the server a second of CPU per 5 minutes of audio in reads.
  */
-const PEAKS_OUTPUT = [
-  '-map',
-  '[peaks]',
-  '-ac',
-  '1',
-  '-f',
-  's16le',
-  '-acodec',
-  'pcm_s16le',
-  '-flush_packets',
-  '0',
-  'pipe:1',
-];
+const PEAKS_OUTPUT = peaksOutput('pipe:1');
+
+/** The peaks stream's output options, into `target` (a pipe, or a scratch file). */
+function peaksOutput(target: string): string[] {
+  return [
+    '-map',
+    '[peaks]',
+    '-ac',
+    '1',
+    '-f',
+    's16le',
+    '-acodec',
+    'pcm_s16le',
+    '-flush_packets',
+    '0',
+    target,
+  ];
+}
+
+/** How much of a scratch file of samples is read at a time, into one buffer used again. */
+const FOLD_READ_BYTES = 1 << 20;
 
 export interface Peaks {
   peaksPerSecond: number;
@@ -231,6 +240,31 @@ export class PeakFolder {
     this.inBucket = inBucket;
   }
 
+  /**
+   * Folds a file of 16-bit samples (as the peaks output writes them) read through one buffer
+   * used again for every read: no new memory per chunk, unlike a pipe's reads.
+   */
+  async foldFile(file: string): Promise<void> {
+    const handle = await fsp.open(file, 'r');
+    try {
+      // Its own ArrayBuffer from offset 0: always aligned for Int16Array.
+      const buffer = Buffer.allocUnsafeSlow(FOLD_READ_BYTES);
+      let kept = 0;
+      for (;;) {
+        const { bytesRead } = await handle.read(buffer, kept, FOLD_READ_BYTES - kept, null);
+        const filled = kept + bytesRead;
+        const usable = filled - (filled % 2);
+        this.fold(new Int16Array(buffer.buffer, buffer.byteOffset, usable / 2));
+        // An odd byte left over starts the next read.
+        kept = filled - usable;
+        if (kept) buffer[0] = buffer[usable] as number;
+        if (bytesRead === 0) return;
+      }
+    } finally {
+      await handle.close();
+    }
+  }
+
   /** The peaks of everything written so far (call once the stream has ended). */
   result(): Peaks {
     const minMax = [...this.minMax];
@@ -257,18 +291,30 @@ export async function analyse(
   runner: MediaRunner,
   input: string,
   sampleRate: number,
-  options: { timeoutMs: number; signal?: AbortSignal | undefined; niceness?: number | undefined },
+  options: {
+    timeoutMs: number;
+    signal?: AbortSignal | undefined;
+    niceness?: number | undefined;
+    /**
+     * A scratch file for the samples: ffmpeg writes them there and they are folded once it has
+     * finished, through one buffer (the server's memory churn of a pipe's reads saved, and the
+     * folding done while the encodes still run). Without it they come through a pipe.
+     */
+    scratch?: string | undefined;
+  },
 ): Promise<Analysis> {
   const peaks = new PeakFolder(sampleRate);
+  const { scratch } = options;
   const { stderr } = await runner.ffmpeg(
     [
       '-xerror',
       '-nostats',
+      ...(scratch ? ['-y'] : []),
       '-i',
       input,
       '-filter_complex',
       `[0:a:0]asplit=2[peaks][meter];[meter]${METER}[metered]`,
-      ...PEAKS_OUTPUT,
+      ...(scratch ? peaksOutput(scratch) : PEAKS_OUTPUT),
       '-map',
       '[metered]',
       '-f',
@@ -278,10 +324,17 @@ export async function analyse(
     {
       timeoutMs: options.timeoutMs,
       signal: options.signal,
-      stdout: peaks.sink,
       niceness: options.niceness,
+      ...(scratch ? {} : { stdout: peaks.sink }),
     },
   );
+  if (scratch) {
+    try {
+      await peaks.foldFile(scratch);
+    } finally {
+      await fsp.rm(scratch, { force: true });
+    }
+  }
   return { peaks: peaks.result(), loudness: parseLoudness(stderr) };
 }
 

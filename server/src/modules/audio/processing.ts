@@ -191,6 +191,7 @@ export async function processAudio(
       const { peaks, loudness } = await analyse(deps.media, source, sampleRate, {
         ...options,
         niceness: MEDIA_NICENESS,
+        scratch: path.join(work, 'peaks.pcm'),
       });
       await savePeaks(peaks);
       await saveLoudness(loudness);
@@ -199,12 +200,14 @@ export async function processAudio(
       await together([
         rendition('high', MEDIA_NICENESS),
         rendition('standard', MEDIA_NICENESS),
-        analyse(deps.media, source, sampleRate, { ...options, niceness: MEDIA_NICENESS }).then(
-          async ({ peaks, loudness }) => {
-            await savePeaks(peaks);
-            await saveLoudness(loudness);
-          },
-        ),
+        analyse(deps.media, source, sampleRate, {
+          ...options,
+          niceness: MEDIA_NICENESS,
+          scratch: path.join(work, 'peaks.pcm'),
+        }).then(async ({ peaks, loudness }) => {
+          await savePeaks(peaks);
+          await saveLoudness(loudness);
+        }),
       ]);
     } else {
       const peaks = new PeakFolder(sampleRate);

@@ -9,6 +9,7 @@ import type {
   BouncesTable,
   Branch,
   CollectionItemsTable,
+  CollectionLinksTable,
   CollectionsTable,
   Database,
   MemberRole,
@@ -465,5 +466,31 @@ export async function buildCollectionItem(
     created_at: new Date().toISOString(),
   };
   await db.insertInto('collection_items').values(row).execute();
+  return row;
+}
+
+/** A share link of a collection, straight into the table (no password, not revoked). */
+export async function buildCollectionLink(
+  db: Kysely<Database>,
+  collectionId: string,
+  overrides: Partial<CollectionLinksTable> = {},
+): Promise<CollectionLinksTable> {
+  const row: CollectionLinksTable = {
+    id: randomUUID(),
+    collection_id: collectionId,
+    hash: randomUUID().replaceAll('-', '').slice(0, 22),
+    name: 'Label',
+    recipient_name: null,
+    recipient_email: null,
+    expires_at: null,
+    download_enabled: 0,
+    password_hash: null,
+    revoked_at: null,
+    created_at: new Date().toISOString(),
+    emailed_at: null,
+    first_played_at: null,
+    ...overrides,
+  };
+  await db.insertInto('collection_links').values(row).execute();
   return row;
 }

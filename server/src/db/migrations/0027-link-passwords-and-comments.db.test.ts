@@ -1,35 +1,24 @@
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   buildCollection,
   buildCollectionItem,
+  buildCollectionLink,
   buildProject,
   buildUser,
   buildVersion,
 } from '../../../test/factories';
 import type { ObjectStore } from '../../storage/object-store';
-import { createTestDatabase, type TestDatabase } from '../../../test/test-database';
-import { migratorOf } from '../migrate';
+import { migrationSuite } from '../../../test/migration-test';
 
 /** Versions without a stored file: the factory never touches the store for them. */
 const noStore = undefined as unknown as ObjectStore;
 
 describe('migration 0027-link-passwords-and-comments', () => {
-  let database: TestDatabase;
-  afterEach(async () => {
-    await database.cleanup();
-  });
-
-  it('migrates down and up again', async () => {
-    database = await createTestDatabase();
-    const migrator = await migratorOf(database.db);
-    expect((await migrator.migrateDown()).error).toBeUndefined();
-    expect((await migrator.migrateTo('0027-link-passwords-and-comments')).error).toBeUndefined();
-  });
+  const { fresh } = migrationSuite('0027-link-passwords-and-comments');
 
   it('keeps a comment when its collection link or item goes, dropping only the association', async () => {
-    database = await createTestDatabase();
-    const db = database.db;
+    const { db } = await fresh();
     const owner = await buildUser(db);
     const { project, branch } = await buildProject(db, owner.id);
     const version = await buildVersion(
@@ -39,24 +28,7 @@ describe('migration 0027-link-passwords-and-comments', () => {
     const collection = await buildCollection(db, owner.id);
     const item = await buildCollectionItem(db, collection, { version_id: version.id });
     const now = new Date().toISOString();
-    const linkId = randomUUID();
-    await db
-      .insertInto('collection_links')
-      .values({
-        id: linkId,
-        collection_id: collection.id,
-        hash: 'C'.repeat(22),
-        name: 'Label',
-        recipient_name: null,
-        recipient_email: null,
-        expires_at: null,
-        download_enabled: 0,
-        password_hash: null,
-        revoked_at: null,
-        created_at: now,
-        emailed_at: now,
-      })
-      .execute();
+    const { id: linkId } = await buildCollectionLink(db, collection.id, { emailed_at: now });
     const comment = (id: string) => ({
       id,
       version_id: version.id,

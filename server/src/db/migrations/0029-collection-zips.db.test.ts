@@ -1,43 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
-import { buildCollection, buildUser } from '../../../test/factories';
-import { createTestDatabase, type TestDatabase } from '../../../test/test-database';
-import { migratorOf } from '../migrate';
+import { describe, expect, it } from 'vitest';
+import { buildCollection, buildCollectionLink, buildUser } from '../../../test/factories';
+import { migrationSuite } from '../../../test/migration-test';
 
 describe('migration 0029-collection-zips', () => {
-  let database: TestDatabase;
-  afterEach(async () => {
-    await database.cleanup();
-  });
-
-  it('migrates down and up again', async () => {
-    database = await createTestDatabase();
-    const migrator = await migratorOf(database.db);
-    expect((await migrator.migrateDown()).error).toBeUndefined();
-    expect((await migrator.migrateTo('0029-collection-zips')).error).toBeUndefined();
-  });
+  const { fresh } = migrationSuite('0029-collection-zips');
 
   it("removes a link's zips with the link, and no one else's", async () => {
-    database = await createTestDatabase();
-    const db = database.db;
+    const { db } = await fresh();
     const owner = await buildUser(db);
     const collection = await buildCollection(db, owner.id);
     const now = new Date().toISOString();
-    const link = (hash: string) => ({
-      id: randomUUID(),
-      collection_id: collection.id,
-      hash,
-      name: 'Label',
-      recipient_name: null,
-      recipient_email: null,
-      expires_at: null,
-      download_enabled: 1,
-      password_hash: null,
-      revoked_at: null,
-      created_at: now,
-    });
-    const [one, two] = [link('A'.repeat(22)), link('B'.repeat(22))];
-    await db.insertInto('collection_links').values([one, two]).execute();
+    const one = await buildCollectionLink(db, collection.id, { download_enabled: 1 });
+    const two = await buildCollectionLink(db, collection.id, { download_enabled: 1 });
     const zip = (linkId: string) => ({
       id: randomUUID(),
       link_id: linkId,

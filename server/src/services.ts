@@ -200,10 +200,11 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     secret: deps.secretKey,
     secureCookies: config.publicUrl.startsWith('https:'),
   });
-  // A person's own collections of takes from any project they may listen to.
+  // Collections of takes from any project their members may listen to.
   const collectionsRepo = new CollectionsRepo(db);
   // Share links to a collection, made by its owner.
   const collectionLinks = new CollectionLinksService({
+    access,
     collections: collectionsRepo,
     links: new CollectionLinksRepo(db),
     versions: versionsRepo,

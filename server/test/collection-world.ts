@@ -12,6 +12,39 @@ export function expectError(response: LightMyRequestResponse, status: number, me
   expect(response.json<{ error: string }>().error).toBe(message);
 }
 
+// The smallest valid PNG (1×1, transparent).
+export const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+/** PUT /api/collections/:id/cover as multipart, the file named cover.png whatever it holds. */
+export function sendCollectionCover(
+  t: TestApp,
+  cookie: string,
+  id: string,
+  content: Buffer,
+  field = 'coverImage',
+) {
+  const boundary = '----takescollectioncover';
+  return t.app.inject({
+    method: 'PUT',
+    url: `/api/collections/${id}/cover`,
+    payload: Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="cover.png"\r\nContent-Type: image/png\r\n\r\n`,
+      ),
+      content,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]),
+    headers: {
+      cookie,
+      origin: ORIGIN,
+      'content-type': `multipart/form-data; boundary=${boundary}`,
+    },
+  });
+}
+
 let addresses = 0;
 /** A visitor with no session, from one client address (a new one each call unless given). */
 export function visitor(

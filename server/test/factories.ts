@@ -377,7 +377,7 @@ export async function publishBounce(
  */
 export async function buildMember(
   db: Kysely<Database>,
-  target: { projectId: string } | { repoId: string },
+  target: MemberTarget,
   role: MemberRole,
   overrides: Partial<UsersTable> = {},
 ): Promise<BuiltUser> {
@@ -386,10 +386,13 @@ export async function buildMember(
   return user;
 }
 
+/** What a member belongs to. */
+export type MemberTarget = { projectId: string } | { repoId: string } | { collectionId: string };
+
 /** Makes an existing user a member with this role. */
 export async function addMember(
   db: Kysely<Database>,
-  target: { projectId: string } | { repoId: string },
+  target: MemberTarget,
   userId: string,
   role: MemberRole,
 ): Promise<void> {
@@ -399,10 +402,15 @@ export async function addMember(
       .insertInto('project_members')
       .values({ project_id: target.projectId, user_id: userId, role, created_at })
       .execute();
-  else
+  else if ('repoId' in target)
     await db
       .insertInto('repo_members')
       .values({ repo_id: target.repoId, user_id: userId, role, created_at })
+      .execute();
+  else
+    await db
+      .insertInto('collection_members')
+      .values({ collection_id: target.collectionId, user_id: userId, role, created_at })
       .execute();
 }
 

@@ -1,5 +1,6 @@
 import { afterEach, expect, it } from 'vitest';
 import { migratorOf } from '../src/db/migrate';
+import { migrations } from '../src/db/migrations';
 import { createTestDatabase, type TestDatabase } from './test-database';
 
 /**
@@ -17,10 +18,14 @@ export function migrationSuite(name: string) {
     database = await createTestDatabase();
     return database;
   };
-  it('migrates down and up again', async () => {
+  it('migrates down past it and up again', async () => {
+    const names = Object.keys(migrations);
+    const index = names.indexOf(name);
+    expect(index).toBeGreaterThan(0);
     const migrator = await migratorOf((await fresh()).db);
-    expect((await migrator.migrateDown()).error).toBeUndefined();
-    expect((await migrator.migrateTo(name)).error).toBeUndefined();
+    // Down through every later migration and this one, then up to the newest again.
+    expect((await migrator.migrateTo(names[index - 1] ?? '')).error).toBeUndefined();
+    expect((await migrator.migrateToLatest()).error).toBeUndefined();
   });
   return { fresh };
 }

@@ -50,7 +50,10 @@ export interface World {
   sideVersion: { id: string };
   comment: { id: string };
   link: { id: string; hash: string };
-  /** The owner's collection (with a cover) holding `version`, shared by a link without a password. */
+  /**
+   * The owner's collection (with a cover, the members in the project's roles) holding `version`,
+   * shared by a link without a password.
+   */
   collectionLink: { collectionId: string; itemId: string; hash: string };
   /** A ready 'Download all' zip of `collectionLink` (built as its job would). */
   collectionZip: { id: string };
@@ -202,6 +205,11 @@ export async function buildWorld(t: TestApp, files: WorldFiles): Promise<World> 
       updated_at: now,
     })
     .execute();
+  // Its members have the roles they have in the project; the removed member was an editor.
+  for (const role of ['editor', 'commenter', 'viewer'] as const)
+    await addMember(db, { collectionId: collectionLink.collectionId }, users[role].id, role);
+  await addMember(db, { collectionId: collectionLink.collectionId }, users.removed.id, 'editor');
+  await db.deleteFrom('collection_members').where('user_id', '=', users.removed.id).execute();
   await db
     .insertInto('collection_items')
     .values({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { roleSchema } from './members';
 
 /** What the collections API says, in the product's words (server and clients share them). */
 export const COLLECTION_MESSAGES = {
@@ -105,6 +106,8 @@ export const collectionSummarySchema = z.object({
   totalDuration: z.number(),
   /** Same-origin URL of the cover image (it changes when the cover changes), or null. */
   coverUrl: z.string().nullable(),
+  /** The caller's role: 'owner' for their own collections, else the one they were invited with. */
+  role: roleSchema,
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -106,9 +106,13 @@ export const transferBodySchema = z.object({ user_id: z.string().min(1).max(64) 
 export const invitationTokenBodySchema = z.object({ token: z.string().min(16).max(128) });
 
 /** What `/invite/:token` shows before it is accepted. */
+/** What an invitation can open. */
+export const invitationKindSchema = z.enum(['project', 'repository', 'collection']);
+export type InvitationKind = z.infer<typeof invitationKindSchema>;
+
 export const invitationViewSchema = z.object({
-  kind: z.enum(['project', 'repository']),
-  /** The project's or repository's id. */
+  kind: invitationKindSchema,
+  /** The project's, repository's or collection's id. */
   target_id: z.string(),
   target_name: z.string(),
   inviter_name: z.string(),
@@ -119,7 +123,7 @@ export const invitationViewSchema = z.object({
 export type InvitationView = z.infer<typeof invitationViewSchema>;
 
 export const acceptInvitationResponseSchema = z.object({
-  kind: z.enum(['project', 'repository']),
+  kind: invitationKindSchema,
   target_id: z.string(),
   /** The role the caller now has there ('owner' when the owner accepts: they stay the owner). */
   role: roleSchema,
@@ -168,8 +172,10 @@ export const ACTIONS = {
   manageBranches: 'editor',
   /** Create, change and revoke share links. */
   share: 'editor',
-  /** Change a repository's cover image. */
+  /** Change a repository's or a collection's cover image. */
   editCover: 'editor',
+  /** Add, remove and reorder a collection's items (from projects the member may listen to). */
+  editItems: 'editor',
 
   /** Rename the project/repository or change its description. */
   rename: 'owner',
@@ -179,6 +185,11 @@ export const ACTIONS = {
   delete: 'owner',
   /** Invite, change roles, remove members, revoke invitations, transfer ownership. */
   manageMembers: 'owner',
+  /**
+   * Create, change and revoke a collection's links. The owner's alone: a link plays every item
+   * the owner may read, which can be more than an editor of the collection may.
+   */
+  shareCollection: 'owner',
 } as const satisfies Record<string, Role>;
 
 export type Action = keyof typeof ACTIONS;

@@ -260,6 +260,12 @@ export const routes = {
       path: '/api/invitations/accept',
       body: 'json',
     } as RouteOf<Endpoints['members']['acceptInvitation']>,
+    changeCollectionMemberRole: {
+      name: 'changeCollectionMemberRole',
+      method: 'PATCH',
+      path: '/api/collections/:id/members/:userId',
+      body: 'json',
+    } as RouteOf<Endpoints['members']['changeCollectionMemberRole']>,
     changeProjectMemberRole: {
       name: 'changeProjectMemberRole',
       method: 'PATCH',
@@ -272,6 +278,12 @@ export const routes = {
       path: '/api/repos/:id/members/:userId',
       body: 'json',
     } as RouteOf<Endpoints['members']['changeRepoMemberRole']>,
+    inviteToCollection: {
+      name: 'inviteToCollection',
+      method: 'POST',
+      path: '/api/collections/:id/invitations',
+      body: 'json',
+    } as RouteOf<Endpoints['members']['inviteToCollection']>,
     inviteToProject: {
       name: 'inviteToProject',
       method: 'POST',
@@ -284,6 +296,12 @@ export const routes = {
       path: '/api/repos/:id/invitations',
       body: 'json',
     } as RouteOf<Endpoints['members']['inviteToRepo']>,
+    leaveCollection: {
+      name: 'leaveCollection',
+      method: 'POST',
+      path: '/api/collections/:id/leave',
+      body: 'none',
+    } as RouteOf<Endpoints['members']['leaveCollection']>,
     leaveProject: {
       name: 'leaveProject',
       method: 'POST',
@@ -296,6 +314,12 @@ export const routes = {
       path: '/api/repos/:id/leave',
       body: 'none',
     } as RouteOf<Endpoints['members']['leaveRepo']>,
+    listCollectionMembers: {
+      name: 'listCollectionMembers',
+      method: 'GET',
+      path: '/api/collections/:id/members',
+      body: 'none',
+    } as RouteOf<Endpoints['members']['listCollectionMembers']>,
     listProjectMembers: {
       name: 'listProjectMembers',
       method: 'GET',
@@ -308,6 +332,12 @@ export const routes = {
       path: '/api/repos/:id/members',
       body: 'none',
     } as RouteOf<Endpoints['members']['listRepoMembers']>,
+    removeCollectionMember: {
+      name: 'removeCollectionMember',
+      method: 'DELETE',
+      path: '/api/collections/:id/members/:userId',
+      body: 'none',
+    } as RouteOf<Endpoints['members']['removeCollectionMember']>,
     removeProjectMember: {
       name: 'removeProjectMember',
       method: 'DELETE',

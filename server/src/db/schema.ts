@@ -404,11 +404,21 @@ export interface RepoMembersTable {
   created_at: string;
 }
 
-/** An emailed invitation into a project or a repository (exactly one of the two is set). */
+/** A member of a collection below its owner (migration 0030). */
+export interface CollectionMembersTable {
+  collection_id: string;
+  user_id: string;
+  role: MemberRole;
+  created_at: string;
+}
+
+/** An emailed invitation into a project, a repository or a collection (exactly one is set). */
 export interface InvitationsTable {
   id: string;
   project_id: string | null;
   repo_id: string | null;
+  /** Migration 0030. */
+  collection_id: string | null;
   /** Lower-cased. */
   email: string;
   role: MemberRole;
@@ -620,6 +630,7 @@ export interface Database {
   notification_emails: NotificationEmailsTable;
   project_members: ProjectMembersTable;
   repo_members: RepoMembersTable;
+  collection_members: CollectionMembersTable;
   invitations: InvitationsTable;
   contact_messages: ContactMessagesTable;
   repos: ReposTable;

@@ -73,9 +73,9 @@ function signedIn(ok: number): Expect {
     owner: ok,
   };
 }
-/** One person's own object (a collection): its owner only, 404 for anyone else signed in. */
-function ownCollection(ok: number): Expect {
-  return { ...signedIn(404), owner: ok };
+/** A call on the world's collection (`id`), with more of its own. */
+function inCollection(w: World, call: Call = {}): Call {
+  return { ...call, params: { id: w.collectionLink.collectionId, ...call.params } };
 }
 /** Everyone gets the same answer (public pages, public files). */
 function everyone(status: number): Expect {
@@ -176,53 +176,67 @@ const TABLE: Record<string, Row> = {
   viewInvitation: { expect: everyone(410), call: () => ({ body: { token: 'x'.repeat(43) } }) },
   acceptInvitation: { expect: signedIn(410), call: () => ({ body: { token: 'x'.repeat(43) } }) },
 
-  // ---- collections: the caller's own (another person's, or none, is not found) ----
+  // ---- collections: the world's has the project's members in their roles (ACTIONS) ----
   listCollections: { expect: signedIn(200) },
   createCollection: { expect: signedIn(201), call: () => ({ body: { name: 'Mixes' } }) },
-  getCollection: { expect: signedIn(404), call: () => ({ params: { id: randomUUID() } }) },
+  getCollection: { expect: needs('view', 200), call: (w) => inCollection(w) },
   updateCollection: {
-    expect: signedIn(404),
-    call: () => ({ params: { id: randomUUID() }, body: { name: 'Renamed' } }),
+    expect: needs('rename', 200),
+    call: (w) => inCollection(w, { body: { name: 'Renamed' } }),
   },
-  deleteCollection: { expect: signedIn(404), call: () => ({ params: { id: randomUUID() } }) },
-  // The version is checked first: members may listen to it, the collection is nobody's.
+  deleteCollection: { expect: needs('delete', 204), call: (w) => inCollection(w) },
+  // The world's collection holds the version already.
   addCollectionItem: {
-    expect: needs('listen', 404),
-    call: (w) => ({ params: { id: randomUUID() }, body: { versionId: w.version.id } }),
+    expect: needs('editItems', 409),
+    call: (w) => inCollection(w, { body: { versionId: w.version.id } }),
   },
   removeCollectionItem: {
-    expect: signedIn(404),
-    call: () => ({ params: { id: randomUUID(), itemId: randomUUID() } }),
+    expect: needs('editItems', 204),
+    call: (w) => inCollection(w, { params: { itemId: w.collectionLink.itemId } }),
   },
+  // Not its current items: 'The collection changed'.
   reorderCollection: {
-    expect: signedIn(404),
-    call: () => ({ params: { id: randomUUID() }, body: { itemIds: [] } }),
+    expect: needs('editItems', 409),
+    call: (w) => inCollection(w, { body: { itemIds: [] } }),
   },
   createCollectionLinks: {
-    expect: signedIn(404),
-    call: () => ({ params: { id: randomUUID() }, body: { name: 'For the band' } }),
+    expect: needs('shareCollection', 201),
+    call: (w) => inCollection(w, { body: { name: 'For the band' } }),
   },
-  listCollectionLinks: { expect: signedIn(404), call: () => ({ params: { id: randomUUID() } }) },
+  listCollectionLinks: { expect: needs('shareCollection', 200), call: (w) => inCollection(w) },
   revokeCollectionLink: {
-    expect: signedIn(404),
-    call: () => ({ params: { id: randomUUID(), linkId: randomUUID() } }),
+    expect: needs('shareCollection', 404),
+    call: (w) => inCollection(w, { params: { linkId: randomUUID() } }),
   },
-  // The world's collection (with a cover) is the owner's alone: anyone else's is not found.
   setCollectionCover: {
-    expect: ownCollection(200),
-    call: (w) => ({
-      params: { id: w.collectionLink.collectionId },
-      multipart: { fields: {}, file: { field: 'coverImage', name: 'cover.png', path: audio.png } },
-    }),
+    expect: needs('editCover', 200),
+    call: (w) =>
+      inCollection(w, {
+        multipart: {
+          fields: {},
+          file: { field: 'coverImage', name: 'cover.png', path: audio.png },
+        },
+      }),
   },
-  deleteCollectionCover: {
-    expect: ownCollection(204),
-    call: (w) => ({ params: { id: w.collectionLink.collectionId } }),
+  deleteCollectionCover: { expect: needs('editCover', 204), call: (w) => inCollection(w) },
+  getCollectionCover: { expect: needs('view', 200), call: (w) => inCollection(w) },
+  listCollectionMembers: { expect: needs('view', 200), call: (w) => inCollection(w) },
+  inviteToCollection: {
+    expect: needs('manageMembers', 201),
+    call: (w) =>
+      inCollection(w, { body: { email: `new-${randomUUID()}@example.test`, role: 'viewer' } }),
   },
-  getCollectionCover: {
-    expect: ownCollection(200),
-    call: (w) => ({ params: { id: w.collectionLink.collectionId } }),
+  changeCollectionMemberRole: {
+    expect: needs('manageMembers', 200),
+    call: (w) =>
+      inCollection(w, { params: { userId: w.users.viewer.id }, body: { role: 'commenter' } }),
   },
+  removeCollectionMember: {
+    expect: needs('manageMembers', 204),
+    call: (w) => inCollection(w, { params: { userId: w.users.viewer.id } }),
+  },
+  // Any member may leave; a collection's owner cannot.
+  leaveCollection: { expect: { ...needs('view', 204), owner: 409 }, call: (w) => inCollection(w) },
   // ---- collection links (the key is the credential; the world's link has no password) ----
   getCollectionLinkCover: {
     expect: withShareKey(200),

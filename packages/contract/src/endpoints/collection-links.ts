@@ -25,7 +25,7 @@ export const createCollectionLinks = defineEndpoint({
   params: z.object({ id }),
   body: createCollectionLinkBodySchema,
   responses: { 201: collectionLinksResponseSchema },
-  errors: [400, 401, 404],
+  errors: [400, 401, 403, 404],
 });
 
 export const listCollectionLinks = defineEndpoint({
@@ -37,7 +37,7 @@ export const listCollectionLinks = defineEndpoint({
   auth,
   params: z.object({ id }),
   responses: { 200: collectionLinksResponseSchema },
-  errors: [400, 401, 404],
+  errors: [400, 401, 403, 404],
 });
 
 export const revokeCollectionLink = defineEndpoint({
@@ -49,7 +49,7 @@ export const revokeCollectionLink = defineEndpoint({
   auth,
   params: z.object({ id, linkId: id }),
   responses: { 204: empty('Revoked.') },
-  errors: [400, 401, 404],
+  errors: [400, 401, 403, 404],
 });
 
 const hash = z.string().min(1).max(64);

@@ -20,7 +20,8 @@ export const listCollections = defineEndpoint({
   name: 'listCollections',
   method: 'GET',
   path: '/api/collections',
-  summary: "The caller's collections, most recently updated first",
+  summary:
+    "The caller's own collections and those they are a member of (with their role), most recently updated first",
   tag,
   auth,
   responses: { 200: collectionsResponseSchema },
@@ -43,7 +44,9 @@ export const getCollection = defineEndpoint({
   name: 'getCollection',
   method: 'GET',
   path: '/api/collections/:id',
-  summary: 'One of the caller’s collections with its items in order',
+  summary: 'A collection the caller owns or is a member of, with its items in order',
+  description:
+    'Each item is resolved for the caller: one from a project they may not read is unavailable, with nothing of that project.',
   tag,
   auth,
   params: collectionParams,
@@ -61,7 +64,7 @@ export const updateCollection = defineEndpoint({
   params: collectionParams,
   body: updateCollectionBodySchema,
   responses: { 200: collectionSchema },
-  errors: [400, 401, 404],
+  errors: [400, 401, 403, 404],
 });
 
 export const deleteCollection = defineEndpoint({
@@ -73,7 +76,7 @@ export const deleteCollection = defineEndpoint({
   auth,
   params: collectionParams,
   responses: { 204: empty('Deleted.') },
-  errors: [400, 401, 404],
+  errors: [400, 401, 403, 404],
 });
 
 export const addCollectionItem = defineEndpoint({
@@ -98,7 +101,7 @@ export const removeCollectionItem = defineEndpoint({
   auth,
   params: z.object({ id, itemId: id }),
   responses: { 204: empty('Removed.') },
-  errors: [400, 401, 404],
+  errors: [400, 401, 403, 404],
 });
 
 export const reorderCollection = defineEndpoint({
@@ -111,7 +114,7 @@ export const reorderCollection = defineEndpoint({
   params: collectionParams,
   body: reorderCollectionBodySchema,
   responses: { 200: collectionSchema },
-  errors: [400, 401, 404, 409],
+  errors: [400, 401, 403, 404, 409],
 });
 
 export const setCollectionCover = defineEndpoint({
@@ -127,7 +130,7 @@ export const setCollectionCover = defineEndpoint({
     'coverImage',
   ]),
   responses: { 200: collectionSchema },
-  errors: [400, 401, 404, 406, 413, 415],
+  errors: [400, 401, 403, 404, 406, 413, 415],
 });
 
 export const deleteCollectionCover = defineEndpoint({
@@ -139,7 +142,7 @@ export const deleteCollectionCover = defineEndpoint({
   auth,
   params: collectionParams,
   responses: { 204: empty('Removed (or there was none).') },
-  errors: [400, 401, 404],
+  errors: [400, 401, 403, 404],
 });
 
 export const getCollectionCover = defineEndpoint({

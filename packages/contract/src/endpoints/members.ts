@@ -187,6 +187,78 @@ export const transferRepo = defineEndpoint({
   errors: [400, 401, 403, 404, 409],
 });
 
+// Collections ---------------------------------------------------------------------------------
+
+const collectionParams = z.object({ id });
+const collectionMemberParams = z.object({ id, userId: id });
+
+export const listCollectionMembers = defineEndpoint({
+  name: 'listCollectionMembers',
+  method: 'GET',
+  path: '/api/collections/:id/members',
+  summary: "A collection's members, the caller's role and (for the owner) pending invitations",
+  tag,
+  auth: signedIn,
+  params: collectionParams,
+  responses: { 200: membersResponseSchema },
+  errors: [400, 401, 404],
+});
+
+export const inviteToCollection = defineEndpoint({
+  name: 'inviteToCollection',
+  method: 'POST',
+  path: '/api/collections/:id/invitations',
+  summary: 'Invite someone into a collection by email with a role',
+  description:
+    'A member hears an item only when they may listen to its project themselves. 409 when the address is already a member or already invited; 429 over 20 invitations an hour.',
+  tag,
+  auth: signedIn,
+  params: collectionParams,
+  body: inviteBodySchema,
+  responses: { 201: invitationSchema },
+  errors: [400, 401, 403, 404, 409, 429],
+});
+
+export const changeCollectionMemberRole = defineEndpoint({
+  name: 'changeCollectionMemberRole',
+  method: 'PATCH',
+  path: '/api/collections/:id/members/:userId',
+  summary: "Change a collection member's role (owner only)",
+  description: '409 for the owner.',
+  tag,
+  auth: signedIn,
+  params: collectionMemberParams,
+  body: memberRoleBodySchema,
+  responses: { 200: memberSchema },
+  errors: [400, 401, 403, 404, 409],
+});
+
+export const removeCollectionMember = defineEndpoint({
+  name: 'removeCollectionMember',
+  method: 'DELETE',
+  path: '/api/collections/:id/members/:userId',
+  summary: 'Remove a collection member (owner only)',
+  description:
+    "Also revokes the person's pending invitations to the collection. 409 for the owner.",
+  tag,
+  auth: signedIn,
+  params: collectionMemberParams,
+  responses: { 204: empty() },
+  errors: [400, 401, 403, 404, 409],
+});
+
+export const leaveCollection = defineEndpoint({
+  name: 'leaveCollection',
+  method: 'POST',
+  path: '/api/collections/:id/leave',
+  summary: 'Leave a collection someone else owns',
+  tag,
+  auth: signedIn,
+  params: collectionParams,
+  responses: { 204: empty() },
+  errors: [400, 401, 403, 404, 409],
+});
+
 // Invitations ---------------------------------------------------------------------------------
 
 export const resendInvitation = defineEndpoint({

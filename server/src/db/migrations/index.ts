@@ -28,6 +28,7 @@ import * as m0026 from './0026-collection-links';
 import * as m0027 from './0027-link-passwords-and-comments';
 import * as m0028 from './0028-collection-covers';
 import * as m0029 from './0029-collection-zips';
+import * as m0030 from './0030-collection-members';
 
 /** Every migration, in order. Names sort lexically; never rename or edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -60,4 +61,5 @@ export const migrations: Record<string, Migration> = {
   '0027-link-passwords-and-comments': m0027,
   '0028-collection-covers': m0028,
   '0029-collection-zips': m0029,
+  '0030-collection-members': m0030,
 };

@@ -35,6 +35,12 @@ export interface RepoPlace {
   role: Role | null;
 }
 
+export interface CollectionPlace {
+  collection_id: string;
+  owner_id: string;
+  role: Role | null;
+}
+
 /**
  * One query per kind of object: the object's project (or repository) and the caller's role on
  * it, read fresh on every request (a removed member loses access on their next request).
@@ -252,6 +258,25 @@ export class AccessRepo {
       )
       .select(['repos.id as repo_id', 'repos.owner_id', this.repoRole(userId).as('role')])
       .where('repos.id', '=', repoId)
+      .executeTakeFirst();
+  }
+
+  collection(userId: string, collectionId: string): Promise<CollectionPlace | undefined> {
+    return this.db
+      .selectFrom('collections')
+      .leftJoin('collection_members', (j) =>
+        j
+          .onRef('collection_members.collection_id', '=', 'collections.id')
+          .on('collection_members.user_id', '=', userId),
+      )
+      .select([
+        'collections.id as collection_id',
+        'collections.owner_id',
+        sql<Role | null>`case when collections.owner_id = ${userId} then 'owner' else collection_members.role end`.as(
+          'role',
+        ),
+      ])
+      .where('collections.id', '=', collectionId)
       .executeTakeFirst();
   }
 

@@ -10,6 +10,7 @@ export {
   NOT_FOUND,
   type BounceGrant,
   type BranchGrant,
+  type CollectionGrant,
   type CommentGrant,
   type LinkGrant,
   type ProjectGrant,

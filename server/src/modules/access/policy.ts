@@ -2,6 +2,7 @@ import { ACTIONS, MEMBER_MESSAGES, roleAtLeast, type Action, type Role } from '@
 import { Forbidden, NotFound } from '../../errors';
 import type {
   AccessRepo,
+  CollectionPlace,
   ProjectPlace,
   RepoPlace,
   SessionAudioRow,
@@ -39,6 +40,11 @@ export interface RepoGrant {
 export interface BounceGrant extends RepoGrant {
   bounceId: string;
 }
+export interface CollectionGrant {
+  collectionId: string;
+  ownerId: string;
+  role: Role;
+}
 
 export const NOT_FOUND = {
   project: 'Project not found',
@@ -48,6 +54,7 @@ export const NOT_FOUND = {
   link: 'Link not found',
   repo: 'Repository not found',
   bounce: 'Bounce not found',
+  collection: 'Collection not found',
 } as const;
 
 /**
@@ -173,6 +180,29 @@ export class AccessPolicy {
   ): Promise<BounceGrant> {
     const place = allow(await this.repo.bounce(userId, bounceId), action, notFound);
     return { ...repoGrant(place), bounceId: place.bounce_id };
+  }
+
+  /** The caller's role on a collection, or null (not a member, or no such collection). */
+  async collectionRole(userId: string, collectionId: string): Promise<Role | null> {
+    return (await this.repo.collection(userId, collectionId))?.role ?? null;
+  }
+
+  /**
+   * A collection, with the same roles as a project's. Membership of a collection grants nothing
+   * in the projects its items come from: what an item shows is decided per project, for the caller.
+   */
+  async collection(
+    userId: string,
+    collectionId: string,
+    action: Action,
+    notFound: string = NOT_FOUND.collection,
+  ): Promise<CollectionGrant> {
+    const place: CollectionPlace & { role: Role } = allow(
+      await this.repo.collection(userId, collectionId),
+      action,
+      notFound,
+    );
+    return { collectionId: place.collection_id, ownerId: place.owner_id, role: place.role };
   }
 
   /** A Public project, for anyone (signed out included); NotFound while it is private. */

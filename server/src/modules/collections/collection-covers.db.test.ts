@@ -6,16 +6,17 @@ import {
   type CollectionSummary,
   type SharedCollection,
 } from '@takes/contract';
-import { api, eventually, ORIGIN } from '../../../test/api';
-import { expectError, shareCollection, visitor } from '../../../test/collection-world';
+import { api, eventually } from '../../../test/api';
+import {
+  expectError,
+  PNG,
+  sendCollectionCover,
+  shareCollection,
+  visitor,
+} from '../../../test/collection-world';
 import { buildUser } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/test-app';
 
-// The smallest valid PNG (1×1, transparent).
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
-  'base64',
-);
 // A JPEG's first bytes are enough for the sniffer; the rest may be anything.
 const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(64, 7)]);
 
@@ -28,26 +29,8 @@ describe('collection covers', () => {
   }, 60_000);
   afterAll(() => t.close());
 
-  /** PUT /api/collections/:id/cover as multipart, the file named cover.png whatever it holds. */
-  function sendCover(cookie: string, id: string, content: Buffer, field = 'coverImage') {
-    const boundary = '----takescollectioncover';
-    return t.app.inject({
-      method: 'PUT',
-      url: `/api/collections/${id}/cover`,
-      payload: Buffer.concat([
-        Buffer.from(
-          `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="cover.png"\r\nContent-Type: image/png\r\n\r\n`,
-        ),
-        content,
-        Buffer.from(`\r\n--${boundary}--\r\n`),
-      ]),
-      headers: {
-        cookie,
-        origin: ORIGIN,
-        'content-type': `multipart/form-data; boundary=${boundary}`,
-      },
-    });
-  }
+  const sendCover = (cookie: string, id: string, content: Buffer, field?: string) =>
+    sendCollectionCover(t, cookie, id, content, field);
 
   const stored = async (collectionId: string) =>
     (await t.deps.storage.list(`collection-covers/${collectionId}/`)).map((o) => o.key);

@@ -19,6 +19,7 @@ import type {
 import { Forbidden, Gone, NotFound, RateLimited } from '../../errors';
 import type { Mailer } from '../../mail/mailer';
 import { versionedCoverUrl } from '../../media/cover-image';
+import type { AccessPolicy } from '../access';
 import type { ActivityLog } from '../activity';
 import { downloadOf } from '../audio';
 import type { LinkPasswords } from '../sharing/link-password';
@@ -29,6 +30,7 @@ import type { CollectionsRepo, ResolvedItemRow } from './collections.repo';
 import { coverOf } from './collections.service';
 
 export interface CollectionLinksDeps {
+  access: AccessPolicy;
   collections: CollectionsRepo;
   links: CollectionLinksRepo;
   versions: { findById(versionId: string): Promise<VersionsTable | undefined> };
@@ -339,8 +341,10 @@ export class CollectionLinksService {
     return rows.filter((row) => row.readable && row.resolved_id !== null && row.project_name);
   }
 
+  /** The collection, when the caller may share it (its owner: see ACTIONS.shareCollection). */
   private async owned(userId: string, collectionId: string): Promise<CollectionsTable> {
-    const collection = await this.deps.collections.findOwned(userId, collectionId);
+    await this.deps.access.collection(userId, collectionId, 'shareCollection');
+    const collection = await this.deps.collections.find(collectionId);
     if (!collection) throw new NotFound(COLLECTION_MESSAGES.notFound);
     return collection;
   }

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import type { Role } from '@takes/contract';
 import { dialectOf } from '../../db/dialect-sql';
 import type { CollectionItemsTable, CollectionsTable, Database } from '../../db/schema';
 import { readableProject } from '../access/access-sql';
@@ -37,28 +38,27 @@ export class CollectionsRepo {
     await this.db.insertInto('collections').values(row).execute();
   }
 
-  /** The collection if `ownerId` owns it. */
-  findOwned(ownerId: string, id: string): Promise<CollectionsTable | undefined> {
-    return this.db
-      .selectFrom('collections')
-      .selectAll()
-      .where('id', '=', id)
-      .where('owner_id', '=', ownerId)
-      .executeTakeFirst();
+  /** The collection (who may see it is the access policy's business). */
+  find(id: string): Promise<CollectionsTable | undefined> {
+    return this.db.selectFrom('collections').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  listOwned(ownerId: string): Promise<CollectionsTable[]> {
+  /** The person's own collections and those they are a member of, with their role, newest first. */
+  listFor(userId: string): Promise<(CollectionsTable & { role: Role })[]> {
     return this.db
-      .selectFrom('collections')
-      .selectAll()
-      .where('owner_id', '=', ownerId)
-      .orderBy('updated_at', 'desc')
-      .orderBy('id')
+      .selectFrom('collections as c')
+      .leftJoin('collection_members as m', (j) =>
+        j.onRef('m.collection_id', '=', 'c.id').on('m.user_id', '=', userId),
+      )
+      .selectAll('c')
+      .select(sql<Role>`case when c.owner_id = ${userId} then 'owner' else m.role end`.as('role'))
+      .where((eb) => eb.or([eb('c.owner_id', '=', userId), eb('m.user_id', 'is not', null)]))
+      .orderBy('c.updated_at', 'desc')
+      .orderBy('c.id')
       .execute();
   }
 
   async update(
-    ownerId: string,
     id: string,
     patch: Partial<Pick<CollectionsTable, 'name' | 'description' | 'updated_at'>>,
   ): Promise<boolean> {
@@ -66,21 +66,12 @@ export class CollectionsRepo {
       .updateTable('collections')
       .set(patch)
       .where('id', '=', id)
-      .where('owner_id', '=', ownerId)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }
 
-  async delete(
-    ownerId: string,
-    id: string,
-    executor: Kysely<Database> = this.db,
-  ): Promise<boolean> {
-    const result = await executor
-      .deleteFrom('collections')
-      .where('id', '=', id)
-      .where('owner_id', '=', ownerId)
-      .executeTakeFirst();
+  async delete(id: string, executor: Kysely<Database> = this.db): Promise<boolean> {
+    const result = await executor.deleteFrom('collections').where('id', '=', id).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 
@@ -89,19 +80,11 @@ export class CollectionsRepo {
   }
 
   /**
-   * The collection if `ownerId` owns it, its row locked until the transaction ends (as
-   * `lockOwned`), so a cover change and a delete take turns.
+   * The collection, its row locked until the transaction ends (as `lock`), so a cover change and
+   * a delete take turns.
    */
-  async findOwnedLocked(
-    trx: Kysely<Database>,
-    ownerId: string,
-    id: string,
-  ): Promise<CollectionsTable | undefined> {
-    let query = trx
-      .selectFrom('collections')
-      .selectAll()
-      .where('id', '=', id)
-      .where('owner_id', '=', ownerId);
+  async findLocked(trx: Kysely<Database>, id: string): Promise<CollectionsTable | undefined> {
+    let query = trx.selectFrom('collections').selectAll().where('id', '=', id);
     if (dialectOf(trx as unknown as Kysely<unknown>) === 'postgres') query = query.forUpdate();
     return query.executeTakeFirst();
   }
@@ -189,12 +172,12 @@ export class CollectionsRepo {
   }
 
   /**
-   * Appends an item at the end of an owned collection, in one transaction that first locks the
+   * Appends an item at the end of a collection, in one transaction that first locks the
    * collection (so concurrent appends and reorders take turns).
    */
-  appendItem(ownerId: string, item: CollectionItemsTable): Promise<AppendResult> {
+  appendItem(item: CollectionItemsTable): Promise<AppendResult> {
     return this.db.transaction().execute(async (trx) => {
-      if (!(await this.lockOwned(trx, ownerId, item.collection_id))) return { kind: 'missing' };
+      if (!(await this.lock(trx, item.collection_id))) return { kind: 'missing' };
       let same = trx
         .selectFrom('collection_items')
         .select('id')
@@ -219,10 +202,10 @@ export class CollectionsRepo {
     });
   }
 
-  /** Removes an item of an owned collection; false when either is not there. */
-  removeItem(ownerId: string, collectionId: string, itemId: string, now: string) {
+  /** Removes an item of a collection; 'missing' / 'no-item' when either is not there. */
+  removeItem(collectionId: string, itemId: string, now: string) {
     return this.db.transaction().execute(async (trx) => {
-      if (!(await this.lockOwned(trx, ownerId, collectionId))) return 'missing' as const;
+      if (!(await this.lock(trx, collectionId))) return 'missing' as const;
       const result = await trx
         .deleteFrom('collection_items')
         .where('id', '=', itemId)
@@ -239,14 +222,9 @@ export class CollectionsRepo {
    * collection's current items ('stale' otherwise), in one transaction after locking the
    * collection.
    */
-  reorder(
-    ownerId: string,
-    collectionId: string,
-    itemIds: string[],
-    now: string,
-  ): Promise<ReorderResult> {
+  reorder(collectionId: string, itemIds: string[], now: string): Promise<ReorderResult> {
     return this.db.transaction().execute(async (trx) => {
-      if (!(await this.lockOwned(trx, ownerId, collectionId))) return 'missing';
+      if (!(await this.lock(trx, collectionId))) return 'missing';
       const current = await trx
         .selectFrom('collection_items')
         .select('id')
@@ -273,15 +251,11 @@ export class CollectionsRepo {
   }
 
   /**
-   * Whether the person owns the collection, locking its row until the transaction ends
+   * Whether the collection is still there, locking its row until the transaction ends
    * (PostgreSQL: `for update`; SQLite: the one connection's transaction already runs alone).
    */
-  private async lockOwned(trx: Kysely<Database>, ownerId: string, id: string): Promise<boolean> {
-    let query = trx
-      .selectFrom('collections')
-      .select('id')
-      .where('id', '=', id)
-      .where('owner_id', '=', ownerId);
+  private async lock(trx: Kysely<Database>, id: string): Promise<boolean> {
+    let query = trx.selectFrom('collections').select('id').where('id', '=', id);
     if (dialectOf(trx as unknown as Kysely<unknown>) === 'postgres') query = query.forUpdate();
     return (await query.executeTakeFirst()) !== undefined;
   }

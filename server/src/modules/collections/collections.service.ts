@@ -7,6 +7,7 @@ import {
   type CollectionItem,
   type CollectionSummary,
   type CreateCollectionBody,
+  type Role,
   type UpdateCollectionBody,
 } from '@takes/contract';
 import type { Clock } from '../../clock';
@@ -17,7 +18,7 @@ import type { JobQueue } from '../../jobs/job-queue';
 import { storeCoverImage, versionedCoverUrl } from '../../media/cover-image';
 import { deleteObjectsJob } from '../../storage/jobs';
 import type { ObjectStore } from '../../storage/object-store';
-import type { AccessPolicy } from '../access';
+import type { AccessPolicy, Action } from '../access';
 import { storageKeys } from '../audio';
 import type { CollectionsRepo, Executor, ResolvedItemRow } from './collections.repo';
 
@@ -32,16 +33,18 @@ export interface CollectionsDeps {
 }
 
 /**
- * A person's own collections of takes. A collection is its owner's alone: anyone else's answers
- * 404 'Collection not found', exactly like a missing one. Items come from any project the owner
- * may listen to; what an item shows is resolved on every read with the owner's role read fresh,
- * so an item of a project they have left is listed as unavailable, with nothing of that project.
+ * Collections of takes. A collection has an owner and members with the roles of a project's (the
+ * access policy decides: anyone else gets 404 'Collection not found', exactly like a missing one;
+ * a member whose role is too low 403). Items come from any project the person adding them may
+ * listen to; what an item shows is resolved on every read for the caller, with their role on its
+ * project read fresh: an item of a project they cannot read (never could, or left) is listed as
+ * unavailable, with nothing of that project. Membership of a collection opens no project.
  */
 export class CollectionsService {
   constructor(private readonly deps: CollectionsDeps) {}
 
   async list(userId: string): Promise<{ collections: CollectionSummary[] }> {
-    const rows = await this.deps.repo.listOwned(userId);
+    const rows = await this.deps.repo.listFor(userId);
     const items = await this.deps.repo.resolvedItems(
       userId,
       rows.map((row) => row.id),
@@ -54,7 +57,11 @@ export class CollectionsService {
     }
     return {
       collections: rows.map((row) => {
-        const { items: _items, ...summary } = toCollection(row, byCollection.get(row.id) ?? []);
+        const { items: _items, ...summary } = toCollection(
+          row,
+          row.role,
+          byCollection.get(row.id) ?? [],
+        );
         return summary;
       }),
     };
@@ -73,12 +80,12 @@ export class CollectionsService {
       updated_at: now,
     };
     await this.deps.repo.insert(row);
-    return toCollection(row, []);
+    return toCollection(row, 'owner', []);
   }
 
   async get(userId: string, collectionId: string): Promise<Collection> {
-    const row = await this.owned(userId, collectionId);
-    return toCollection(row, await this.deps.repo.resolvedItems(userId, [row.id]));
+    const { row, role } = await this.allowed(userId, collectionId, 'view');
+    return toCollection(row, role, await this.deps.repo.resolvedItems(userId, [row.id]));
   }
 
   async update(
@@ -86,21 +93,23 @@ export class CollectionsService {
     collectionId: string,
     body: UpdateCollectionBody,
   ): Promise<Collection> {
+    await this.allowed(userId, collectionId, 'rename');
     const patch = {
       ...(body.name !== undefined ? { name: body.name } : {}),
       ...(body.description !== undefined ? { description: emptyToNull(body.description) } : {}),
       updated_at: this.now(),
     };
-    if (!(await this.deps.repo.update(userId, collectionId, patch)))
+    if (!(await this.deps.repo.update(collectionId, patch)))
       throw new NotFound(COLLECTION_MESSAGES.notFound);
     return this.get(userId, collectionId);
   }
 
   /** Deletes the collection (its items and links go with it) and its stored cover. */
   async delete(userId: string, collectionId: string): Promise<void> {
+    await this.allowed(userId, collectionId, 'delete');
     const deleted = await this.deps.repo.transaction(async (trx) => {
-      const row = await this.deps.repo.findOwnedLocked(trx, userId, collectionId);
-      if (!row || !(await this.deps.repo.delete(userId, collectionId, trx))) return false;
+      const row = await this.deps.repo.findLocked(trx, collectionId);
+      if (!row || !(await this.deps.repo.delete(collectionId, trx))) return false;
       await this.removeObject(row.cover_key, trx);
       return true;
     });
@@ -114,11 +123,11 @@ export class CollectionsService {
    * replaces is removed from the store.
    */
   async setCover(userId: string, collectionId: string, file: Readable): Promise<Collection> {
-    await this.owned(userId, collectionId);
+    await this.allowed(userId, collectionId, 'editCover');
     const key = storageKeys.collectionCover(collectionId, randomUUID());
     const type = await storeCoverImage(this.deps.storage, key, file);
     const stillThere = await this.deps.repo.transaction(async (trx) => {
-      const row = await this.deps.repo.findOwnedLocked(trx, userId, collectionId);
+      const row = await this.deps.repo.findLocked(trx, collectionId);
       if (!row) return false;
       await this.deps.repo.setCover(trx, collectionId, { key, type }, this.now());
       await this.removeObject(row.cover_key, trx);
@@ -135,8 +144,9 @@ export class CollectionsService {
 
   /** Removes the collection's cover (if any) and its stored image. */
   async removeCover(userId: string, collectionId: string): Promise<void> {
+    await this.allowed(userId, collectionId, 'editCover');
     const found = await this.deps.repo.transaction(async (trx) => {
-      const row = await this.deps.repo.findOwnedLocked(trx, userId, collectionId);
+      const row = await this.deps.repo.findLocked(trx, collectionId);
       if (!row) return false;
       if (row.cover_key) {
         await this.deps.repo.setCover(trx, collectionId, null, this.now());
@@ -148,9 +158,9 @@ export class CollectionsService {
     this.deps.jobs.notify();
   }
 
-  /** The stored cover of one of the caller's collections (404 without one). */
+  /** The stored cover of a collection the caller may see (404 without one). */
   async cover(userId: string, collectionId: string): Promise<{ key: string; contentType: string }> {
-    return coverOf(await this.owned(userId, collectionId));
+    return coverOf((await this.allowed(userId, collectionId, 'view')).row);
   }
 
   /** Deletes a stored object once the transaction commits (a job, retried until it is gone). */
@@ -159,15 +169,16 @@ export class CollectionsService {
   }
 
   /**
-   * Appends a pinned version or a followed branch. The caller must be able to listen to it
-   * (the policy's 404 'Version not found' / 'Branch not found' otherwise), then own the
-   * collection; each version and each branch appears once per collection (409).
+   * Appends a pinned version or a followed branch. The caller must be an editor of the
+   * collection, then able to listen to the take (the policy's 404 'Version not found' / 'Branch
+   * not found' otherwise); each version and each branch appears once per collection (409).
    */
   async addItem(
     userId: string,
     collectionId: string,
     body: AddCollectionItemBody,
   ): Promise<CollectionItem> {
+    await this.allowed(userId, collectionId, 'editItems');
     const target = body.versionId
       ? {
           version_id: (await this.deps.access.version(userId, body.versionId, 'listen')).versionId,
@@ -186,7 +197,7 @@ export class CollectionsService {
     const id = randomUUID();
     let result;
     try {
-      result = await this.deps.repo.appendItem(userId, {
+      result = await this.deps.repo.appendItem({
         id,
         collection_id: collectionId,
         position: 0,
@@ -208,23 +219,32 @@ export class CollectionsService {
   }
 
   async removeItem(userId: string, collectionId: string, itemId: string): Promise<void> {
-    const result = await this.deps.repo.removeItem(userId, collectionId, itemId, this.now());
+    await this.allowed(userId, collectionId, 'editItems');
+    const result = await this.deps.repo.removeItem(collectionId, itemId, this.now());
     if (result === 'missing') throw new NotFound(COLLECTION_MESSAGES.notFound);
     if (result === 'no-item') throw new NotFound(COLLECTION_MESSAGES.itemNotFound);
   }
 
   /** A new order: exactly the collection's current item ids (409 when it changed meanwhile). */
   async reorder(userId: string, collectionId: string, itemIds: string[]): Promise<Collection> {
-    const result = await this.deps.repo.reorder(userId, collectionId, itemIds, this.now());
+    await this.allowed(userId, collectionId, 'editItems');
+    const result = await this.deps.repo.reorder(collectionId, itemIds, this.now());
     if (result === 'missing') throw new NotFound(COLLECTION_MESSAGES.notFound);
     if (result === 'stale') throw new Conflict(COLLECTION_MESSAGES.stale);
     return this.get(userId, collectionId);
   }
 
-  private async owned(userId: string, collectionId: string): Promise<CollectionsTable> {
-    const row = await this.deps.repo.findOwned(userId, collectionId);
+  /** The collection when the policy lets the caller do the action (404 / 403 otherwise). */
+  private async allowed(
+    userId: string,
+    collectionId: string,
+    action: Action,
+  ): Promise<{ row: CollectionsTable; role: Role }> {
+    const { role } = await this.deps.access.collection(userId, collectionId, action);
+    const row = await this.deps.repo.find(collectionId);
+    // Deleted since the policy's read.
     if (!row) throw new NotFound(COLLECTION_MESSAGES.notFound);
-    return row;
+    return { row, role };
   }
 
   private now(): string {
@@ -243,7 +263,7 @@ export function coverOf(row: CollectionsTable): { key: string; contentType: stri
 }
 
 /** A collection as the API shows it: items numbered 0..n-1 in stored order (gaps closed). */
-function toCollection(row: CollectionsTable, items: ResolvedItemRow[]): Collection {
+function toCollection(row: CollectionsTable, role: Role, items: ResolvedItemRow[]): Collection {
   const shown = [...items]
     .sort((a, b) => a.position - b.position)
     .map((item, index) => toItem(item, index));
@@ -254,6 +274,7 @@ function toCollection(row: CollectionsTable, items: ResolvedItemRow[]): Collecti
     coverUrl: row.cover_key
       ? versionedCoverUrl(`/api/collections/${row.id}/cover`, row.cover_key)
       : null,
+    role,
     itemCount: shown.length,
     totalDuration: shown.reduce(
       (sum, item) => sum + (item.unavailable ? 0 : (item.duration ?? 0)),

@@ -22,6 +22,11 @@ const CAN: Record<TargetKind, Record<MemberRole, string>> = {
     commenter: 'listen to and download its bounces',
     editor: 'publish bounces from Takes Desktop or the CLI, and change its cover',
   },
+  collection: {
+    viewer: 'see it and play the items from projects you can listen to',
+    commenter: 'see it and play the items from projects you can listen to',
+    editor: 'add, remove and reorder its items and change its cover',
+  },
 };
 
 /** A name as one line (a header cannot hold a line break; the text should not either). */
@@ -41,7 +46,7 @@ export function invitationEmail(input: {
 }): MailMessage {
   const inviter = oneLine(input.inviter);
   const target = oneLine(input.targetName);
-  const what = input.kind === 'project' ? 'project' : 'repository';
+  const what = input.kind;
   const role = ROLE_LABELS[input.role];
   return {
     to: input.to,

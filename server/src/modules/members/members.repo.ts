@@ -2,8 +2,8 @@ import { sql, type Kysely } from 'kysely';
 import type { Database, InvitationsTable, MemberRole, ProjectRow } from '../../db/schema';
 import { isUniqueViolation } from '../../db/unique-violation';
 
-/** A project or a repository: what members and invitations belong to. */
-export type TargetKind = 'project' | 'repository';
+/** A project, a repository or a collection: what members and invitations belong to. */
+export type TargetKind = 'project' | 'repository' | 'collection';
 export interface Target {
   kind: TargetKind;
   id: string;
@@ -69,7 +69,28 @@ class Abort extends Error {
   }
 }
 
-const targetColumn = (kind: TargetKind) => (kind === 'project' ? 'project_id' : 'repo_id');
+/** Each kind's member table, the column naming the target there and in invitations, and the target's own table. */
+const PLACES = {
+  project: { members: 'project_members', column: 'project_id', parent: 'projects' },
+  repository: { members: 'repo_members', column: 'repo_id', parent: 'repos' },
+  collection: { members: 'collection_members', column: 'collection_id', parent: 'collections' },
+} as const;
+
+/**
+ * Where a target's members are. The three member tables have one shape (target column, user_id,
+ * role, created_at) and the three targets have `id`, `name` and `created_at`: queries are typed
+ * against the project's tables and run on the target's own.
+ */
+function placeOf(kind: TargetKind) {
+  const place = PLACES[kind];
+  return {
+    members: place.members as 'project_members',
+    column: place.column as 'project_id',
+    parent: place.parent as 'projects',
+  };
+}
+
+const targetColumn = (kind: TargetKind) => PLACES[kind].column;
 
 /**
  * SQL for members, invitations and ownership transfer. Who may call these is the service's
@@ -97,18 +118,11 @@ export class MembersRepo {
    * The owner joined when the target was made.
    */
   async people(target: Target, ownerId: string): Promise<PersonRow[]> {
-    const created =
-      target.kind === 'project'
-        ? await this.db
-            .selectFrom('projects')
-            .select('created_at')
-            .where('id', '=', target.id)
-            .executeTakeFirst()
-        : await this.db
-            .selectFrom('repos')
-            .select('created_at')
-            .where('id', '=', target.id)
-            .executeTakeFirst();
+    const created = await this.db
+      .selectFrom(placeOf(target.kind).parent)
+      .select('created_at')
+      .where('id', '=', target.id)
+      .executeTakeFirst();
     if (!created) return [];
     const owner = await this.withPeople([
       { user_id: ownerId, role: null, joined_at: created.created_at },
@@ -122,24 +136,15 @@ export class MembersRepo {
   }
 
   private async memberRows(target: Target, userId?: string): Promise<PersonRow[]> {
-    const rows =
-      target.kind === 'project'
-        ? await this.db
-            .selectFrom('project_members as m')
-            .select(['m.user_id', 'm.role', 'm.created_at as joined_at'])
-            .where('m.project_id', '=', target.id)
-            .$if(userId !== undefined, (q) => q.where('m.user_id', '=', userId ?? ''))
-            .orderBy('m.created_at')
-            .orderBy('m.user_id')
-            .execute()
-        : await this.db
-            .selectFrom('repo_members as m')
-            .select(['m.user_id', 'm.role', 'm.created_at as joined_at'])
-            .where('m.repo_id', '=', target.id)
-            .$if(userId !== undefined, (q) => q.where('m.user_id', '=', userId ?? ''))
-            .orderBy('m.created_at')
-            .orderBy('m.user_id')
-            .execute();
+    const { members, column } = placeOf(target.kind);
+    const rows = await this.db
+      .selectFrom(members)
+      .select(['user_id', 'role', 'created_at as joined_at'])
+      .where(column, '=', target.id)
+      .$if(userId !== undefined, (q) => q.where('user_id', '=', userId ?? ''))
+      .orderBy('created_at')
+      .orderBy('user_id')
+      .execute();
     return this.withPeople(rows);
   }
 
@@ -197,20 +202,13 @@ export class MembersRepo {
   /** Whether any of these people is a member (below the owner) of the target. */
   async anyMember(target: Target, userIds: string[]): Promise<boolean> {
     if (userIds.length === 0) return false;
-    const member =
-      target.kind === 'project'
-        ? await this.db
-            .selectFrom('project_members')
-            .select('user_id')
-            .where('project_id', '=', target.id)
-            .where('user_id', 'in', userIds)
-            .executeTakeFirst()
-        : await this.db
-            .selectFrom('repo_members')
-            .select('user_id')
-            .where('repo_id', '=', target.id)
-            .where('user_id', 'in', userIds)
-            .executeTakeFirst();
+    const { members, column } = placeOf(target.kind);
+    const member = await this.db
+      .selectFrom(members)
+      .select('user_id')
+      .where(column, '=', target.id)
+      .where('user_id', 'in', userIds)
+      .executeTakeFirst();
     return member !== undefined;
   }
 
@@ -227,18 +225,11 @@ export class MembersRepo {
   }
 
   async targetName(target: Target): Promise<string | undefined> {
-    const row =
-      target.kind === 'project'
-        ? await this.db
-            .selectFrom('projects')
-            .select('name')
-            .where('id', '=', target.id)
-            .executeTakeFirst()
-        : await this.db
-            .selectFrom('repos')
-            .select('name')
-            .where('id', '=', target.id)
-            .executeTakeFirst();
+    const row = await this.db
+      .selectFrom(placeOf(target.kind).parent)
+      .select('name')
+      .where('id', '=', target.id)
+      .executeTakeFirst();
     return row?.name;
   }
 
@@ -251,20 +242,13 @@ export class MembersRepo {
     role: MemberRole,
     db: Kysely<Database> = this.db,
   ): Promise<boolean> {
-    const result =
-      target.kind === 'project'
-        ? await db
-            .updateTable('project_members')
-            .set({ role })
-            .where('project_id', '=', target.id)
-            .where('user_id', '=', userId)
-            .executeTakeFirst()
-        : await db
-            .updateTable('repo_members')
-            .set({ role })
-            .where('repo_id', '=', target.id)
-            .where('user_id', '=', userId)
-            .executeTakeFirst();
+    const { members, column } = placeOf(target.kind);
+    const result = await db
+      .updateTable(members)
+      .set({ role })
+      .where(column, '=', target.id)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }
 
@@ -274,20 +258,13 @@ export class MembersRepo {
     userId: string,
     db: Kysely<Database> = this.db,
   ): Promise<MemberRole | null> {
-    const row =
-      target.kind === 'project'
-        ? await db
-            .selectFrom('project_members')
-            .select('role')
-            .where('project_id', '=', target.id)
-            .where('user_id', '=', userId)
-            .executeTakeFirst()
-        : await db
-            .selectFrom('repo_members')
-            .select('role')
-            .where('repo_id', '=', target.id)
-            .where('user_id', '=', userId)
-            .executeTakeFirst();
+    const { members, column } = placeOf(target.kind);
+    const row = await db
+      .selectFrom(members)
+      .select('role')
+      .where(column, '=', target.id)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
     return row?.role ?? null;
   }
 
@@ -302,19 +279,7 @@ export class MembersRepo {
     db?: Kysely<Database>,
   ): Promise<boolean> {
     return this.inTransaction(db, async (trx) => {
-      const result =
-        target.kind === 'project'
-          ? await trx
-              .deleteFrom('project_members')
-              .where('project_id', '=', target.id)
-              .where('user_id', '=', userId)
-              .executeTakeFirst()
-          : await trx
-              .deleteFrom('repo_members')
-              .where('repo_id', '=', target.id)
-              .where('user_id', '=', userId)
-              .executeTakeFirst();
-      if (Number(result.numDeletedRows) === 0) return false;
+      if (!(await this.leave(target, userId, trx))) return false;
       const user = await trx
         .selectFrom('users')
         .select('email')
@@ -397,11 +362,12 @@ export class MembersRepo {
       .selectFrom('invitations')
       .leftJoin('projects', 'projects.id', 'invitations.project_id')
       .leftJoin('repos', 'repos.id', 'invitations.repo_id')
+      .leftJoin('collections', 'collections.id', 'invitations.collection_id')
       .leftJoin('users as inviter', 'inviter.id', 'invitations.inviter_id')
       .leftJoin('profiles as inviter_profile', 'inviter_profile.user_id', 'invitations.inviter_id')
       .selectAll('invitations')
       .select([
-        sql<string>`coalesce(projects.name, repos.name)`.as('target_name'),
+        sql<string>`coalesce(projects.name, repos.name, collections.name)`.as('target_name'),
         'inviter.email as inviter_email',
         'inviter.name as inviter_user_name',
         'inviter_profile.display_name as inviter_display_name',
@@ -470,19 +436,15 @@ export class MembersRepo {
       if (Number(used.numUpdatedRows) === 0) return false;
       if (options.isOwner) return true;
       const role = invitation.role;
-      if (invitation.project_id)
-        await trx
-          .insertInto('project_members')
-          .values({ project_id: invitation.project_id, user_id: userId, role, created_at: now })
-          .onConflict((oc) => oc.columns(['project_id', 'user_id']).doUpdateSet({ role }))
-          .execute();
-      else if (invitation.repo_id)
-        await trx
-          .insertInto('repo_members')
-          .values({ repo_id: invitation.repo_id, user_id: userId, role, created_at: now })
-          .onConflict((oc) => oc.columns(['repo_id', 'user_id']).doUpdateSet({ role }))
-          .execute();
-      else return false;
+      const target = invitationTarget(invitation);
+      if (!target) return false;
+      const { members, column } = placeOf(target.kind);
+      await trx
+        .insertInto(members)
+        // `column` is typed as the project's; it names the target's own column.
+        .values({ [column]: target.id, user_id: userId, role, created_at: now })
+        .onConflict((oc) => oc.columns([column, 'user_id']).doUpdateSet({ role }))
+        .execute();
       return true;
     });
   }
@@ -491,18 +453,12 @@ export class MembersRepo {
 
   /** Deletes the caller's own member row. */
   async leave(target: Target, userId: string, db: Kysely<Database> = this.db): Promise<boolean> {
-    const result =
-      target.kind === 'project'
-        ? await db
-            .deleteFrom('project_members')
-            .where('project_id', '=', target.id)
-            .where('user_id', '=', userId)
-            .executeTakeFirst()
-        : await db
-            .deleteFrom('repo_members')
-            .where('repo_id', '=', target.id)
-            .where('user_id', '=', userId)
-            .executeTakeFirst();
+    const { members, column } = placeOf(target.kind);
+    const result = await db
+      .deleteFrom(members)
+      .where(column, '=', target.id)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 
@@ -512,6 +468,8 @@ export class MembersRepo {
    * becomes an editor. A repository whose name the new owner already uses is refused.
    */
   async transfer(target: Target, from: string, to: string, now: string): Promise<TransferOutcome> {
+    // A collection's ownership is not handed over.
+    if (target.kind === 'collection') return 'not-owner';
     try {
       await this.db.transaction().execute(async (trx) => {
         if (target.kind === 'project') {
@@ -626,4 +584,14 @@ export class MembersRepo {
       .where('r.id', '=', repoId)
       .executeTakeFirst();
   }
+}
+
+/** What an invitation opens: the one of its three target columns that is set. */
+export function invitationTarget(
+  invitation: Pick<InvitationsTable, 'project_id' | 'repo_id' | 'collection_id'>,
+): Target | undefined {
+  if (invitation.project_id) return { kind: 'project', id: invitation.project_id };
+  if (invitation.repo_id) return { kind: 'repository', id: invitation.repo_id };
+  if (invitation.collection_id) return { kind: 'collection', id: invitation.collection_id };
+  return undefined;
 }

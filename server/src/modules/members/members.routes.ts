@@ -7,7 +7,7 @@ import type { MembersService } from './members.service';
 const api = endpoints.members;
 
 /**
- * Members of projects and repositories, and invitations. Everything needs a signed-in caller
+ * Members of projects, repositories and collections, and invitations. Everything needs a signed-in caller
  * except `viewInvitation`, which shows a link's invitation to whoever holds it.
  */
 export const memberRoutes =
@@ -69,6 +69,29 @@ export const memberRoutes =
     );
     route(app, api.transferRepo, signedIn, (request) =>
       service.transferRepo(userOf(request).id, request.params.id, request.body.user_id),
+    );
+
+    // Collections (no ownership transfer)
+    const collection = (id: string) => ({ kind: 'collection' as const, id });
+    route(app, api.listCollectionMembers, signedIn, (request) =>
+      service.list(userOf(request).id, collection(request.params.id)),
+    );
+    route(app, api.inviteToCollection, signedIn, (request) =>
+      service.invite(userOf(request).id, collection(request.params.id), request.body),
+    );
+    route(app, api.changeCollectionMemberRole, signedIn, (request) =>
+      service.changeRole(
+        userOf(request).id,
+        collection(request.params.id),
+        request.params.userId,
+        request.body.role,
+      ),
+    );
+    route(app, api.removeCollectionMember, signedIn, (request) =>
+      service.remove(userOf(request).id, collection(request.params.id), request.params.userId),
+    );
+    route(app, api.leaveCollection, signedIn, (request) =>
+      service.leave(userOf(request).id, collection(request.params.id)),
     );
 
     // Invitations

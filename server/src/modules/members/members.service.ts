@@ -24,7 +24,14 @@ import type { ActivityEvent, ActivityLog, Executor } from '../activity';
 import { avatarUrl } from '../auth/auth.service';
 import { toRepository } from '../repos/repos.presenter';
 import { invitationEmail, invitationLink } from './invitation-email';
-import type { InvitationRow, MembersRepo, PersonRow, Target } from './members.repo';
+import {
+  invitationTarget,
+  type InvitationRow,
+  type MembersRepo,
+  type PersonRow,
+  type Target,
+  type TargetKind,
+} from './members.repo';
 
 export interface MembersDeps {
   access: AccessPolicy;
@@ -49,7 +56,7 @@ export interface Caller {
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Members of projects and repositories: the member list, invitations by email (only a token's
+ * Members of projects, repositories and collections: the member list, invitations by email (only a token's
  * hash is kept; a link works once, for the address it was sent to, for 7 days), roles, removal,
  * leaving and handing ownership to an editor. Every call asks the access policy first: a
  * non-member gets 404, a member below the owner 403 for what only the owner may do.
@@ -95,6 +102,7 @@ export class MembersService {
       id: randomUUID(),
       project_id: target.kind === 'project' ? target.id : null,
       repo_id: target.kind === 'repository' ? target.id : null,
+      collection_id: target.kind === 'collection' ? target.id : null,
       email,
       role: input.role,
       token_hash: hashToken(token),
@@ -158,9 +166,10 @@ export class MembersService {
   /** What a link offers, for anyone holding it; 410 once it is expired, used or revoked. */
   async view(token: string, ip: string): Promise<InvitationView> {
     const invitation = await this.valid(token, ip);
+    const target = targetOf(invitation);
     return {
-      kind: invitation.project_id ? 'project' : 'repository',
-      target_id: targetOf(invitation).id,
+      kind: target.kind,
+      target_id: target.id,
       target_name: invitation.target_name,
       inviter_name: inviterName(invitation),
       email: invitation.email,
@@ -177,15 +186,12 @@ export class MembersService {
     caller: Caller,
     token: string,
     ip: string,
-  ): Promise<{ kind: 'project' | 'repository'; target_id: string; role: Role }> {
+  ): Promise<{ kind: TargetKind; target_id: string; role: Role }> {
     const invitation = await this.valid(token, ip);
     if (caller.email.trim().toLowerCase() !== invitation.email)
       throw new Forbidden(MEMBER_MESSAGES.wrongAccount(invitation.email));
     const target = targetOf(invitation);
-    const current =
-      target.kind === 'project'
-        ? await this.deps.access.projectRole(caller.id, target.id)
-        : await this.deps.access.repoRole(caller.id, target.id);
+    const current = await this.roleOn(caller.id, target);
     const isOwner = current === 'owner';
     await this.deps.repo.transaction(async (trx) => {
       const accepted = await this.deps.repo.acceptInvitation(
@@ -272,12 +278,16 @@ export class MembersService {
     });
   }
 
-  /** Records a membership event on the project or repository. */
+  /**
+   * Records a membership event on the project or repository. A collection has no activity feed
+   * (its members are told nothing of each other's comings and goings).
+   */
   private async record(
     trx: Executor,
     target: Target,
     event: Omit<ActivityEvent, 'projectId' | 'repoId'>,
   ): Promise<void> {
+    if (target.kind === 'collection') return;
     await this.deps.activity.record(trx, {
       ...event,
       ...(target.kind === 'project' ? { projectId: target.id } : { repoId: target.id }),
@@ -342,10 +352,32 @@ export class MembersService {
 
   // ---- helpers ----
 
-  private grant(userId: string, target: Target, action: Action, notFound?: string) {
-    return target.kind === 'project'
-      ? this.deps.access.project(userId, target.id, action, notFound)
-      : this.deps.access.repository(userId, target.id, action, notFound);
+  private grant(
+    userId: string,
+    target: Target,
+    action: Action,
+    notFound?: string,
+  ): Promise<{ ownerId: string; role: Role }> {
+    switch (target.kind) {
+      case 'project':
+        return this.deps.access.project(userId, target.id, action, notFound);
+      case 'repository':
+        return this.deps.access.repository(userId, target.id, action, notFound);
+      case 'collection':
+        return this.deps.access.collection(userId, target.id, action, notFound);
+    }
+  }
+
+  /** The caller's role on the target, or null. */
+  private roleOn(userId: string, target: Target): Promise<Role | null> {
+    switch (target.kind) {
+      case 'project':
+        return this.deps.access.projectRole(userId, target.id);
+      case 'repository':
+        return this.deps.access.repoRole(userId, target.id);
+      case 'collection':
+        return this.deps.access.collectionRole(userId, target.id);
+    }
   }
 
   /**
@@ -446,9 +478,13 @@ export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-function targetOf(invitation: Pick<InvitationsTable, 'project_id' | 'repo_id'>): Target {
-  if (invitation.project_id) return { kind: 'project', id: invitation.project_id };
-  return { kind: 'repository', id: invitation.repo_id ?? '' };
+function targetOf(
+  invitation: Pick<InvitationsTable, 'project_id' | 'repo_id' | 'collection_id'>,
+): Target {
+  const target = invitationTarget(invitation);
+  // Every invitation names one target (a deleted target deletes its invitations).
+  if (!target) throw new Gone(MEMBER_MESSAGES.invitationInvalid);
+  return target;
 }
 
 /** A display name, else the account name, else the fallback (blank names do not count). */

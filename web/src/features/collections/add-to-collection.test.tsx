@@ -1,3 +1,4 @@
+import type { CollectionSummary } from '@takes/contract';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { axeViolations } from '../../ui/axe-test-support';
@@ -18,6 +19,7 @@ afterEach(() => {
 
 function stubProjectAndCollections(
   add: (body: unknown) => unknown = () => ({ status: 201, body: available('i1') }),
+  collections: CollectionSummary[] = [summary({ id: 'c1', name: 'Favourites' })],
 ) {
   return stubApi({
     '/api/projects/p1': project(),
@@ -25,10 +27,11 @@ function stubProjectAndCollections(
     '/api/collections': (_url: URL, init: RequestInit | undefined) =>
       init?.method === 'POST'
         ? { status: 201, body: collection([], { id: 'c2', name: 'Fresh' }) }
-        : { collections: [summary({ id: 'c1', name: 'Favourites' })] },
+        : { collections },
     '/api/collections/c1/items': (_url: URL, init: RequestInit | undefined) =>
       add(JSON.parse(init!.body as string)),
     '/api/collections/c2/items': { status: 201, body: available('i2') },
+    '/api/collections/c3/items': { status: 201, body: available('i3') },
   });
 }
 
@@ -87,5 +90,42 @@ describe('Add to collection on the project page', () => {
     expect((await within(dialog).findByText('Added to Fresh')).getAttribute('role')).toBe('status');
     expect(posts(fetchMock, '/api/collections')).toEqual([{ name: 'Fresh', description: null }]);
     expect(posts(fetchMock, '/api/collections/c2/items')).toEqual([{ versionId: 'v1' }]);
+  });
+});
+
+describe('Add to collection, by role', () => {
+  it('offers only the collections the caller may add to: their own and those they are an editor of', async () => {
+    const fetchMock = stubProjectAndCollections(undefined, [
+      summary({ id: 'c1', name: 'Favourites' }),
+      summary({ id: 'c3', name: 'Band picks', role: 'editor' }),
+      summary({ id: 'c4', name: 'Label demos', role: 'viewer' }),
+      summary({ id: 'c5', name: 'Notes', role: 'commenter' }),
+    ]);
+    const dialog = await openDialog();
+    const list = await within(dialog).findByRole('list', { name: 'Your collections' });
+    expect(
+      within(list)
+        .getAllByRole('button')
+        .map((button) => button.getAttribute('aria-label')),
+    ).toEqual(['Add to Favourites', 'Add to Band picks']);
+    expect(within(list).getByText('Editor')).toBeTruthy();
+    expect(within(dialog).queryByText('Label demos')).toBeNull();
+    expect(within(dialog).queryByText('Notes')).toBeNull();
+
+    fireEvent.click(within(list).getByRole('button', { name: 'Add to Band picks' }));
+    expect(await within(dialog).findByText('Added to Band picks')).toBeTruthy();
+    expect(posts(fetchMock, '/api/collections/c3/items')).toEqual([{ versionId: 'v1' }]);
+    expect(await axeViolations(dialog)).toEqual([]);
+  });
+
+  it('says there is no collection when the caller may add to none', async () => {
+    stubProjectAndCollections(undefined, [
+      summary({ id: 'c4', name: 'Label demos', role: 'viewer' }),
+    ]);
+    const dialog = await openDialog();
+    expect(await within(dialog).findByText('No collections yet')).toBeTruthy();
+    expect(within(dialog).queryByRole('button', { name: 'Add to Label demos' })).toBeNull();
+    // A new collection of their own can still be made here.
+    expect(within(dialog).getByRole('button', { name: 'New Collection' })).toBeTruthy();
   });
 });

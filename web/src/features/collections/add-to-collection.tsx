@@ -1,12 +1,18 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { COLLECTION_MESSAGES, type AddCollectionItemBody, type Version } from '@takes/contract';
+import {
+  COLLECTION_MESSAGES,
+  may,
+  type AddCollectionItemBody,
+  type Version,
+} from '@takes/contract';
 import { errorMessage } from '../../lib/api';
 import { Alert } from '../../ui/alert';
 import { primaryButton, secondaryButton } from '../../ui/button-styles';
 import { Modal } from '../../ui/modal';
 import { Spinner } from '../../ui/spinner';
 import { inputClass } from '../../ui/text-field';
+import { RoleBadge } from '../members/role-badge';
 import { useAddCollectionItem, useCollections, useCreateCollection } from './collections-api';
 
 type Target = 'version' | 'branch';
@@ -56,6 +62,8 @@ function AddToCollectionDialog({
   const [newName, setNewName] = useState('');
   const [nameError, setNameError] = useState<string | null>(null);
   const [added, setAdded] = useState<string | null>(null);
+  // Only where the caller may add items: their own, and those they are an editor of.
+  const editable = collections.data?.filter((collection) => may(collection.role, 'editItems'));
 
   const body = (): AddCollectionItemBody =>
     target === 'version' ? { versionId: version.id } : { branchId: version.branch_id };
@@ -125,13 +133,16 @@ function AddToCollectionDialog({
           <Spinner label="Loading collections" />
         ) : collections.isError ? (
           <Alert tone="error">{errorMessage(collections.error, 'Failed to load')}</Alert>
-        ) : collections.data.length === 0 ? (
+        ) : !editable || editable.length === 0 ? (
           <p className="text-sm text-zinc-600 dark:text-zinc-300">No collections yet</p>
         ) : (
           <ul aria-label="Your collections" className="max-h-60 space-y-1 overflow-y-auto">
-            {collections.data.map((collection) => (
+            {editable.map((collection) => (
               <li key={collection.id} className="flex items-center justify-between gap-2">
-                <span className="truncate text-sm font-medium">{collection.name}</span>
+                <span className="flex min-w-0 items-center gap-2">
+                  <span className="truncate text-sm font-medium">{collection.name}</span>
+                  {collection.role !== 'owner' && <RoleBadge role={collection.role} />}
+                </span>
                 <button
                   type="button"
                   className={`${secondaryButton} px-3 py-1`}

@@ -96,7 +96,7 @@ describe('CollectionPage', () => {
     expect(within(gone!).getByText('No longer available to you')).toBeTruthy();
     expect(within(pending!).getByText('Not processed yet')).toBeTruthy();
     for (const row of [gone!, pending!]) {
-      expect(row.className).toContain('text-zinc-400');
+      expect(row.className).toContain('text-zinc-500');
       expect(within(row).queryByRole('button', { name: /^Play/ })).toBeNull();
       expect(within(row).getByRole('button', { name: /^Remove/ })).toBeTruthy();
     }
@@ -208,6 +208,26 @@ describe('CollectionPage', () => {
       .find((element) => element.getAttribute('aria-live') === 'polite');
     expect(live?.textContent).toBe('Moved "Mix a" to position 2 of 3');
     await waitFor(() => expect(orderBodies(fetchMock)).toEqual([{ itemIds: ['b', 'a', 'c'] }]));
+  });
+
+  it('two quick Alt+ArrowUp presses move the item two places, even before the first re-renders', async () => {
+    const { fetchMock } = stubCollection(three());
+    renderCollection();
+    const handle = await screen.findByRole('button', { name: 'Reorder "Mix c"' });
+    act(() => handle.focus());
+    fireEvent.keyDown(handle, { key: 'ArrowUp', altKey: true });
+    fireEvent.keyDown(handle, { key: 'ArrowUp', altKey: true });
+    await waitFor(() =>
+      expect(orderBodies(fetchMock)).toEqual([
+        { itemIds: ['a', 'c', 'b'] },
+        { itemIds: ['c', 'a', 'b'] },
+      ]),
+    );
+    await waitFor(() => expect(titles()).toEqual(['c', 'a', 'b']));
+    const live = screen
+      .getAllByRole('status')
+      .find((element) => element.getAttribute('aria-live') === 'polite');
+    expect(live?.textContent).toBe('Moved "Mix c" to position 1 of 3');
   });
 
   it('a failed reorder rolls back with an error line', async () => {
@@ -358,5 +378,159 @@ describe('CollectionPage cover', () => {
     expect(
       fetchMock.mock.calls.some(([url]) => String(url).startsWith('/api/collections/c1/cover')),
     ).toBe(false);
+  });
+});
+
+describe('CollectionPage by role', () => {
+  const mixed = (role: Collection['role']) =>
+    collection([available('a'), unavailable('x', 'no_access'), available('b')], {
+      name: 'Road trip',
+      coverUrl: '/api/collections/c1/cover?v=one',
+      role,
+    });
+
+  /** The buttons only an owner or an editor has. */
+  function editingControls() {
+    return {
+      share: screen.queryByRole('button', { name: 'Share collection' }),
+      edit: screen.queryByRole('button', { name: 'Edit' }),
+      remove: screen.queryByRole('button', { name: 'Delete' }),
+      changeCover: screen.queryByRole('button', { name: 'Change cover' }),
+      removeCover: screen.queryByRole('button', { name: 'Remove cover' }),
+      links: screen.queryByRole('tab', { name: 'Links' }),
+      reorder: screen.queryAllByRole('button', { name: /^Reorder/ }),
+      moves: screen.queryAllByRole('button', { name: /^Move (up|down)/ }),
+      removeItems: screen.queryAllByRole('button', { name: /^Remove "/ }),
+    };
+  }
+
+  it('the owner sees every control: Members, Share collection, Edit, the cover, Delete, the Links tab, reordering and Remove', async () => {
+    stubCollection(mixed('owner'));
+    renderCollection();
+    await screen.findByRole('list', { name: 'Collection items' });
+    const controls = editingControls();
+    expect(controls.share).toBeTruthy();
+    expect(controls.edit).toBeTruthy();
+    expect(controls.remove).toBeTruthy();
+    expect(controls.changeCover).toBeTruthy();
+    expect(controls.removeCover).toBeTruthy();
+    expect(controls.links).toBeTruthy();
+    expect(controls.reorder).toHaveLength(3);
+    expect(controls.moves).toHaveLength(6);
+    expect(controls.removeItems).toHaveLength(3);
+    expect(screen.getByRole('button', { name: 'Members' })).toBeTruthy();
+    expect(screen.getByText('Owner')).toBeTruthy();
+  });
+
+  it('an editor reorders (keyboard too), removes and changes the cover, but has no Share collection, Links, Edit or Delete', async () => {
+    const { fetchMock } = stubCollection(mixed('editor'));
+    renderCollection();
+    await screen.findByRole('list', { name: 'Collection items' });
+    const controls = editingControls();
+    expect(controls.share).toBeNull();
+    expect(controls.links).toBeNull();
+    expect(screen.queryByRole('tablist')).toBeNull();
+    expect(controls.edit).toBeNull();
+    expect(controls.remove).toBeNull();
+    expect(controls.changeCover).toBeTruthy();
+    expect(controls.removeCover).toBeTruthy();
+    expect(controls.reorder).toHaveLength(3);
+    expect(controls.moves).toHaveLength(6);
+    expect(controls.removeItems).toHaveLength(3);
+    expect(screen.getByRole('button', { name: 'Members' })).toBeTruthy();
+    expect(screen.getByText('Editor')).toBeTruthy();
+
+    const handle = screen.getByRole('button', { name: 'Reorder "Mix a"' });
+    act(() => handle.focus());
+    fireEvent.keyDown(handle, { key: 'ArrowDown', altKey: true });
+    await waitFor(() => expect(titles()).toEqual(['x', 'a', 'b']));
+    await waitFor(() => expect(orderBodies(fetchMock)).toEqual([{ itemIds: ['x', 'a', 'b'] }]));
+    expect(await axeViolations()).toEqual([]);
+  });
+
+  it('a viewer sees and plays the items, with no editing control at all', async () => {
+    stubCollection(mixed('viewer'));
+    const player = fakePlayer();
+    renderCollection(player);
+    const list = await screen.findByRole('list', { name: 'Collection items' });
+    expect(screen.getByRole('heading', { name: 'Road trip', level: 1 })).toBeTruthy();
+    expect(within(list).getByText('No longer available to you')).toBeTruthy();
+    const controls = editingControls();
+    expect(controls).toEqual({
+      share: null,
+      edit: null,
+      remove: null,
+      changeCover: null,
+      removeCover: null,
+      links: null,
+      reorder: [],
+      moves: [],
+      removeItems: [],
+    });
+    expect(screen.queryByLabelText('Cover image')).toBeNull();
+    expect(screen.queryByRole('tablist')).toBeNull();
+    expect(screen.getByText('Viewer')).toBeTruthy();
+    // The cover still shows.
+    expect(screen.getByRole('img', { name: 'Cover of Road trip' })).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Play all' }));
+    expect(
+      (vi.mocked(player.playQueue).mock.calls[0]?.[0] as { title: string }[]).map((t) => t.title),
+    ).toEqual(['Mix a', 'Mix b']);
+    fireEvent.click(within(list).getByRole('button', { name: 'Play "Mix b"' }));
+    expect(vi.mocked(player.playQueue).mock.calls[1]?.[1]).toBe(1);
+    expect(await axeViolations()).toEqual([]);
+  });
+
+  it("a viewer's empty collection does not ask them to add versions", async () => {
+    stubCollection(collection([], { role: 'viewer' }));
+    renderCollection();
+    expect(await screen.findByText('Nothing in this collection yet.')).toBeTruthy();
+  });
+
+  it("'Members' opens the collection's members dialog", async () => {
+    const fetchMock = stubApi({
+      '/api/collections/c1': mixed('viewer'),
+      '/api/collections/c1/members': {
+        role: 'viewer',
+        members: [
+          {
+            user_id: 'u9',
+            email: 'olive@example.com',
+            name: 'Olive Owner',
+            avatar_url: null,
+            role: 'owner',
+            joined_at: '2026-01-01T00:00:00.000Z',
+          },
+          {
+            user_id: 'u1',
+            email: 'me@example.com',
+            name: null,
+            avatar_url: null,
+            role: 'viewer',
+            joined_at: '2026-01-02T00:00:00.000Z',
+          },
+        ],
+        invitations: [],
+      },
+    });
+    renderCollection();
+    fireEvent.click(await screen.findByRole('button', { name: 'Members' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Collection members' });
+    const members = await within(dialog).findByRole('list', { name: 'Members' });
+    expect(within(members).getAllByRole('listitem')).toHaveLength(2);
+    expect(within(dialog).getByRole('button', { name: 'Leave collection' })).toBeTruthy();
+    expect(
+      fetchMock.mock.calls.some(
+        ([url]) => new URL(url, 'http://localhost').pathname === '/api/collections/c1/members',
+      ),
+    ).toBe(true);
+  });
+
+  it('says a collection the caller cannot see was not found', async () => {
+    stubApi({ '/api/collections/c1': { status: 404, body: { error: 'Collection not found' } } });
+    renderCollection();
+    expect((await screen.findByRole('alert')).textContent).toBe('Collection not found');
+    expect(screen.queryByRole('button', { name: 'Members' })).toBeNull();
   });
 });

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import type { Collection, CollectionItem } from '@takes/contract';
+import { may, type Collection, type CollectionItem } from '@takes/contract';
 import { ApiError, errorMessage } from '../../lib/api';
 import { formatDate, pluralize } from '../../lib/format';
 import { useDocumentTitle } from '../../lib/use-document-title';
@@ -13,6 +13,8 @@ import { PageSpinner } from '../../ui/spinner';
 import { Tabs, type TabItem } from '../../ui/tabs';
 import { formatTime } from '../player/format-time';
 import { useAudioPlayer, type PlayerTrack } from '../player/use-audio-player';
+import { MembersButton } from '../members/members-button';
+import { RoleBadge } from '../members/role-badge';
 import { useRowPlay } from '../projects/use-row-play';
 import { CollectionCoverControls } from './collection-cover';
 import { CollectionFormModal } from './collection-form-modal';
@@ -64,6 +66,11 @@ export function CollectionPage() {
   );
 }
 
+/**
+ * The collection's header, its items and (for the owner) its links. What the caller may change
+ * follows their role: an editor adds, removes and reorders items and changes the cover; only the
+ * owner renames, deletes and shares it. Every member may play it and see its members.
+ */
 function CollectionView({ collection }: { collection: Collection }) {
   const navigate = useNavigate();
   const update = useUpdateCollection(collection.id);
@@ -72,6 +79,9 @@ function CollectionView({ collection }: { collection: Collection }) {
   const [deleting, setDeleting] = useState(false);
   const [sharing, setSharing] = useState(false);
   const [tab, setTab] = useState<CollectionTab>('items');
+  const { role } = collection;
+  const shares = may(role, 'shareCollection');
+  const items = <ItemList collection={collection} editable={may(role, 'editItems')} />;
 
   return (
     <>
@@ -83,9 +93,12 @@ function CollectionView({ collection }: { collection: Collection }) {
           className="size-32 shrink-0 rounded-lg"
         />
         <div className="min-w-0 flex-1">
-          <h1 className="text-3xl font-bold tracking-tight break-words text-zinc-900 dark:text-white">
-            {collection.name}
-          </h1>
+          <div className="flex flex-wrap items-center gap-2">
+            <h1 className="text-3xl font-bold tracking-tight break-words text-zinc-900 dark:text-white">
+              {collection.name}
+            </h1>
+            <RoleBadge role={role} />
+          </div>
           {collection.description && (
             <p className="mt-1 text-zinc-600 dark:text-zinc-300">{collection.description}</p>
           )}
@@ -96,40 +109,55 @@ function CollectionView({ collection }: { collection: Collection }) {
         </div>
         <div className="flex flex-wrap gap-2">
           <PlayAllButton collection={collection} />
-          <button
-            type="button"
-            className={`${secondaryButton} px-3 py-1.5`}
-            onClick={() => setSharing(true)}
-          >
-            Share collection
-          </button>
-          <button
-            type="button"
-            className={`${secondaryButton} px-3 py-1.5`}
-            onClick={() => setEditing(true)}
-          >
-            Edit
-          </button>
-          <CollectionCoverControls collection={collection} />
-          <button
-            type="button"
-            className={`${secondaryButton} px-3 py-1.5`}
-            onClick={() => setDeleting(true)}
-          >
-            Delete
-          </button>
+          <MembersButton
+            target={{ kind: 'collection', id: collection.id }}
+            targetName={collection.name}
+          />
+          {shares && (
+            <button
+              type="button"
+              className={`${secondaryButton} px-3 py-1.5`}
+              onClick={() => setSharing(true)}
+            >
+              Share collection
+            </button>
+          )}
+          {may(role, 'rename') && (
+            <button
+              type="button"
+              className={`${secondaryButton} px-3 py-1.5`}
+              onClick={() => setEditing(true)}
+            >
+              Edit
+            </button>
+          )}
+          {may(role, 'editCover') && <CollectionCoverControls collection={collection} />}
+          {may(role, 'delete') && (
+            <button
+              type="button"
+              className={`${secondaryButton} px-3 py-1.5`}
+              onClick={() => setDeleting(true)}
+            >
+              Delete
+            </button>
+          )}
         </div>
       </div>
 
-      <Tabs label="Collection" items={TABS} selected={tab} onSelect={setTab}>
-        {tab === 'items' ? (
-          <ItemList collection={collection} />
-        ) : (
-          <CollectionLinksTab collection={collection} onShare={() => setSharing(true)} />
-        )}
-      </Tabs>
+      {/* The links are the owner's alone; everybody else sees the items without tabs. */}
+      {shares ? (
+        <Tabs label="Collection" items={TABS} selected={tab} onSelect={setTab}>
+          {tab === 'items' ? (
+            items
+          ) : (
+            <CollectionLinksTab collection={collection} onShare={() => setSharing(true)} />
+          )}
+        </Tabs>
+      ) : (
+        items
+      )}
 
-      {sharing && (
+      {shares && sharing && (
         <ShareCollectionDialog
           collectionId={collection.id}
           collectionName={collection.name}
@@ -182,7 +210,11 @@ function CollectionView({ collection }: { collection: Collection }) {
 
 type FocusTarget = 'handle' | 'up' | 'down';
 
-function ItemList({ collection }: { collection: Collection }) {
+/**
+ * The items in order. `editable` (an editor or the owner) adds the reorder handle (drag, or
+ * Alt+Arrow keys), Up, Down and Remove; without it the items only play.
+ */
+function ItemList({ collection, editable }: { collection: Collection; editable: boolean }) {
   const queryClient = useQueryClient();
   const removeItem = useRemoveCollectionItem(collection.id);
   const [error, setError] = useState<string | null>(null);
@@ -211,52 +243,63 @@ function ItemList({ collection }: { collection: Collection }) {
     };
   }
 
-  function move(from: number, to: number, focus: FocusTarget) {
-    if (to < 0 || to >= items.length || from === to) return;
-    const moved = items[from];
-    if (!moved) return;
-    const previous = queryClient.getQueryData<Collection>(key);
-    const reordered = [...items];
+  /**
+   * Moves the item `id` to `to(its current index)`. The current order is read from the cache, not
+   * from this render: a second key press can arrive before the first move has re-rendered.
+   */
+  function move(id: string, to: (from: number) => number, focus: FocusTarget) {
+    const previous = queryClient.getQueryData<Collection>(key) ?? collection;
+    const current = previous.items;
+    const from = current.findIndex((item) => item.id === id);
+    const moved = current[from];
+    const target = to(from);
+    if (!moved || target < 0 || target >= current.length || from === target) return;
+    const reordered = [...current];
     reordered.splice(from, 1);
-    reordered.splice(to, 0, moved);
+    reordered.splice(target, 0, moved);
     const next = reordered.map((item, position) => ({ ...item, position }));
     setError(null);
     focusNext.current = { id: moved.id, target: focus };
-    queryClient.setQueryData<Collection>(key, { ...collection, items: next });
-    setAnnouncement(`Moved "${itemTitle(moved)}" to position ${to + 1} of ${next.length}`);
+    queryClient.setQueryData<Collection>(key, { ...previous, items: next });
+    setAnnouncement(`Moved "${itemTitle(moved)}" to position ${target + 1} of ${next.length}`);
     reorderCollection(
       collection.id,
       next.map((item) => item.id),
     ).then(
-      (saved) => queryClient.setQueryData(key, saved),
+      (saved) => {
+        // A later move is still on its way: its answer brings the order shown now.
+        const shown = queryClient.getQueryData<Collection>(key)?.items.map((item) => item.id);
+        if (shown && shown.join() !== next.map((item) => item.id).join()) return;
+        queryClient.setQueryData(key, saved);
+      },
       (failure: unknown) => {
         if (failure instanceof ApiError && failure.status === 409) {
           setError(STALE_ORDER_MESSAGE);
           void queryClient.invalidateQueries({ queryKey: key });
           return;
         }
-        if (previous) queryClient.setQueryData(key, previous);
+        queryClient.setQueryData(key, previous);
         setError(errorMessage(failure, 'Failed to reorder'));
       },
     );
   }
 
-  function onHandleKeyDown(event: KeyboardEvent, index: number) {
+  function onHandleKeyDown(event: KeyboardEvent, id: string) {
     if (!event.altKey) return;
     if (event.key === 'ArrowUp') {
       event.preventDefault();
-      move(index, index - 1, 'handle');
+      move(id, (from) => from - 1, 'handle');
     } else if (event.key === 'ArrowDown') {
       event.preventDefault();
-      move(index, index + 1, 'handle');
+      move(id, (from) => from + 1, 'handle');
     }
   }
 
   function onDrop(event: DragEvent, index: number) {
     event.preventDefault();
-    const from = items.findIndex((item) => item.id === dragging);
+    const id = dragging;
     setDragging(null);
-    if (from >= 0) move(from, index, 'handle');
+    if (id) move(id, () => index, 'handle');
   }
 
   return (
@@ -271,12 +314,14 @@ function ItemList({ collection }: { collection: Collection }) {
       {removeItem.isError && (
         <Alert tone="error">{errorMessage(removeItem.error, 'Failed to remove')}</Alert>
       )}
-      <p id="reorder-help" className="sr-only">
-        Press Alt with Arrow Up or Arrow Down to move the item.
-      </p>
+      {editable && (
+        <p id="reorder-help" className="sr-only">
+          Press Alt with Arrow Up or Arrow Down to move the item.
+        </p>
+      )}
       {items.length === 0 ? (
         <p className="rounded-lg border border-dashed border-zinc-300 px-4 py-12 text-center text-sm text-zinc-600 dark:border-zinc-700 dark:text-zinc-300">
-          Nothing in this collection yet. Add versions from a project page.
+          Nothing in this collection yet.{editable && ' Add versions from a project page.'}
         </p>
       ) : (
         <ol
@@ -290,41 +335,45 @@ function ItemList({ collection }: { collection: Collection }) {
                 key={item.id}
                 data-item={item.id}
                 onDragOver={(event) => {
-                  if (dragging) event.preventDefault();
+                  if (editable && dragging) event.preventDefault();
                 }}
-                onDrop={(event) => onDrop(event, index)}
+                onDrop={(event) => {
+                  if (editable) onDrop(event, index);
+                }}
                 className={`flex flex-wrap items-center gap-3 px-3 py-2 ${
-                  item.unavailable ? 'text-zinc-400 dark:text-zinc-500' : ''
+                  item.unavailable ? 'text-zinc-500 dark:text-zinc-400' : ''
                 } ${dragging === item.id ? 'opacity-50' : ''}`}
               >
                 <span className="w-6 text-right text-sm text-zinc-500 tabular-nums">
                   {index + 1}
                 </span>
-                <button
-                  ref={register(item.id, 'handle')}
-                  type="button"
-                  draggable
-                  onDragStart={(event) => {
-                    event.dataTransfer.effectAllowed = 'move';
-                    event.dataTransfer.setData('text/plain', item.id);
-                    setDragging(item.id);
-                  }}
-                  onDragEnd={() => setDragging(null)}
-                  onKeyDown={(event) => onHandleKeyDown(event, index)}
-                  aria-label={`Reorder "${title}"`}
-                  aria-describedby="reorder-help"
-                  title="Drag, or Alt+Arrow keys to move"
-                  className="cursor-grab rounded p-1 text-zinc-500 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:hover:bg-zinc-800"
-                >
-                  <svg
-                    aria-hidden="true"
-                    viewBox="0 0 24 24"
-                    className="size-4"
-                    fill="currentColor"
+                {editable && (
+                  <button
+                    ref={register(item.id, 'handle')}
+                    type="button"
+                    draggable
+                    onDragStart={(event) => {
+                      event.dataTransfer.effectAllowed = 'move';
+                      event.dataTransfer.setData('text/plain', item.id);
+                      setDragging(item.id);
+                    }}
+                    onDragEnd={() => setDragging(null)}
+                    onKeyDown={(event) => onHandleKeyDown(event, item.id)}
+                    aria-label={`Reorder "${title}"`}
+                    aria-describedby="reorder-help"
+                    title="Drag, or Alt+Arrow keys to move"
+                    className="cursor-grab rounded p-1 text-zinc-500 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:hover:bg-zinc-800"
                   >
-                    <path d="M9 5h2v2H9zM13 5h2v2h-2zM9 11h2v2H9zM13 11h2v2h-2zM9 17h2v2H9zM13 17h2v2h-2z" />
-                  </svg>
-                </button>
+                    <svg
+                      aria-hidden="true"
+                      viewBox="0 0 24 24"
+                      className="size-4"
+                      fill="currentColor"
+                    >
+                      <path d="M9 5h2v2H9zM13 5h2v2h-2zM9 11h2v2H9zM13 11h2v2h-2zM9 17h2v2H9zM13 17h2v2h-2z" />
+                    </svg>
+                  </button>
+                )}
                 {item.unavailable ? (
                   <span className="min-w-0 flex-1 text-sm italic">
                     {UNAVAILABLE_REASONS[item.reason]}
@@ -332,37 +381,39 @@ function ItemList({ collection }: { collection: Collection }) {
                 ) : (
                   <AvailableItem item={item} collection={collection} />
                 )}
-                <span className="flex items-center gap-1">
-                  <button
-                    ref={register(item.id, 'up')}
-                    type="button"
-                    className={smallButton}
-                    disabled={index === 0}
-                    onClick={() => move(index, index - 1, 'up')}
-                    aria-label={`Move up "${title}"`}
-                  >
-                    Up
-                  </button>
-                  <button
-                    ref={register(item.id, 'down')}
-                    type="button"
-                    className={smallButton}
-                    disabled={index === items.length - 1}
-                    onClick={() => move(index, index + 1, 'down')}
-                    aria-label={`Move down "${title}"`}
-                  >
-                    Down
-                  </button>
-                  <button
-                    type="button"
-                    className={smallButton}
-                    disabled={removeItem.isPending}
-                    onClick={() => removeItem.mutate(item.id)}
-                    aria-label={`Remove "${title}"`}
-                  >
-                    Remove
-                  </button>
-                </span>
+                {editable && (
+                  <span className="flex items-center gap-1">
+                    <button
+                      ref={register(item.id, 'up')}
+                      type="button"
+                      className={smallButton}
+                      disabled={index === 0}
+                      onClick={() => move(item.id, (from) => from - 1, 'up')}
+                      aria-label={`Move up "${title}"`}
+                    >
+                      Up
+                    </button>
+                    <button
+                      ref={register(item.id, 'down')}
+                      type="button"
+                      className={smallButton}
+                      disabled={index === items.length - 1}
+                      onClick={() => move(item.id, (from) => from + 1, 'down')}
+                      aria-label={`Move down "${title}"`}
+                    >
+                      Down
+                    </button>
+                    <button
+                      type="button"
+                      className={smallButton}
+                      disabled={removeItem.isPending}
+                      onClick={() => removeItem.mutate(item.id)}
+                      aria-label={`Remove "${title}"`}
+                    >
+                      Remove
+                    </button>
+                  </span>
+                )}
               </li>
             );
           })}

@@ -1,6 +1,7 @@
 import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { Link } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { axeViolations } from '../../ui/axe-test-support';
 import { Landed, renderAt, stubApi } from '../repos/test-support';
 import { CollectionsPage } from './collections-page';
 import { collection, summary } from './test-support';
@@ -124,6 +125,63 @@ describe('CollectionsPage', () => {
     stubApi({ '/api/collections': { status: 500, body: { error: 'Database down' } } });
     renderList();
     expect((await screen.findByRole('alert')).textContent).toBe('Database down');
+  });
+});
+
+describe("CollectionsPage: 'Shared with you'", () => {
+  it("lists the caller's own collections first, then the shared ones under 'Shared with you' with their role", async () => {
+    stubApi({
+      '/api/collections': {
+        collections: [
+          summary({ id: 'c2', name: 'Band picks', role: 'editor' }),
+          summary({ id: 'c1', name: 'Road trip' }),
+          summary({ id: 'c3', name: 'Label demos', role: 'viewer' }),
+        ],
+      },
+    });
+    renderList();
+    const own = await screen.findByRole('list', { name: 'Your collections' });
+    expect(
+      within(own)
+        .getAllByRole('link')
+        .map((link) => link.textContent),
+    ).toEqual(['Road trip']);
+    expect(within(own).queryByText('Owner')).toBeNull();
+
+    const section = screen.getByRole('region', { name: 'Shared with you' });
+    expect(screen.getByRole('heading', { name: 'Shared with you', level: 2 })).toBeTruthy();
+    // The own list comes before the shared section.
+    expect(own.compareDocumentPosition(section) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    const shared = within(section).getByRole('list', { name: 'Shared with you' });
+    const rows = within(shared).getAllByRole('listitem');
+    expect(rows).toHaveLength(2);
+    expect(within(rows[0]!).getByRole('link', { name: 'Band picks' }).getAttribute('href')).toBe(
+      '/collections/c2',
+    );
+    expect(within(rows[0]!).getByText('Editor')).toBeTruthy();
+    expect(within(rows[1]!).getByRole('link', { name: 'Label demos' })).toBeTruthy();
+    expect(within(rows[1]!).getByText('Viewer')).toBeTruthy();
+    expect(await axeViolations()).toEqual([]);
+  });
+
+  it("shows only 'Shared with you' when the caller has no collection of their own", async () => {
+    stubApi({
+      '/api/collections': {
+        collections: [summary({ id: 'c2', name: 'Band picks', role: 'commenter' })],
+      },
+    });
+    renderList();
+    const section = await screen.findByRole('region', { name: 'Shared with you' });
+    expect(within(section).getByText('Commenter')).toBeTruthy();
+    expect(screen.queryByRole('list', { name: 'Your collections' })).toBeNull();
+    expect(screen.queryByText('No collections yet')).toBeNull();
+  });
+
+  it("has no 'Shared with you' without shared collections", async () => {
+    stubApi({ '/api/collections': { collections: [summary({ name: 'Road trip' })] } });
+    renderList();
+    await screen.findByRole('list', { name: 'Your collections' });
+    expect(screen.queryByRole('region', { name: 'Shared with you' })).toBeNull();
   });
 });
 

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import type { CollectionSummary } from '@takes/contract';
 import { errorMessage } from '../../lib/api';
@@ -7,6 +7,7 @@ import { useDocumentTitle } from '../../lib/use-document-title';
 import { Alert } from '../../ui/alert';
 import { primaryButton } from '../../ui/button-styles';
 import { PageSpinner } from '../../ui/spinner';
+import { RoleBadge } from '../members/role-badge';
 import { formatTime } from '../player/format-time';
 import { CollectionFormModal } from './collection-form-modal';
 import { CollectionCoverImage } from './cover-image';
@@ -39,12 +40,8 @@ export function CollectionsPage() {
         <PageSpinner label="Loading collections" />
       ) : collections.isError ? (
         <Alert tone="error">{errorMessage(collections.error, 'Failed to load')}</Alert>
-      ) : collections.data.length === 0 ? (
-        <p className="rounded-lg border border-dashed border-zinc-300 px-4 py-12 text-center text-sm text-zinc-600 dark:border-zinc-700 dark:text-zinc-300">
-          No collections yet
-        </p>
       ) : (
-        <CollectionList collections={collections.data} />
+        <Collections collections={collections.data} />
       )}
 
       {creating && (
@@ -69,10 +66,53 @@ export function CollectionsPage() {
   );
 }
 
-function CollectionList({ collections }: { collections: CollectionSummary[] }) {
+/**
+ * The caller's own collections first, then the ones others own that they are a member of
+ * ('Shared with you', each with the caller's role there; hidden while there are none).
+ */
+function Collections({ collections }: { collections: CollectionSummary[] }) {
+  const sharedHeading = useId();
+  const own = collections.filter((collection) => collection.role === 'owner');
+  const shared = collections.filter((collection) => collection.role !== 'owner');
+
+  if (collections.length === 0) {
+    return (
+      <p className="rounded-lg border border-dashed border-zinc-300 px-4 py-12 text-center text-sm text-zinc-600 dark:border-zinc-700 dark:text-zinc-300">
+        No collections yet
+      </p>
+    );
+  }
+  return (
+    <>
+      {own.length > 0 && <CollectionList label="Your collections" collections={own} />}
+      {shared.length > 0 && (
+        <section aria-labelledby={sharedHeading} className="space-y-4">
+          <h2 id={sharedHeading} className="text-xl font-semibold text-zinc-900 dark:text-white">
+            Shared with you
+          </h2>
+          <CollectionList labelledBy={sharedHeading} collections={shared} showRole />
+        </section>
+      )}
+    </>
+  );
+}
+
+function CollectionList({
+  collections,
+  label,
+  labelledBy,
+  showRole = false,
+}: {
+  collections: CollectionSummary[];
+  label?: string;
+  labelledBy?: string;
+  /** Shows the caller's role in each (for collections others own). */
+  showRole?: boolean;
+}) {
   return (
     <ul
-      aria-label="Your collections"
+      aria-label={label}
+      aria-labelledby={labelledBy}
       className="divide-y divide-zinc-200 rounded-lg border border-zinc-200 bg-white dark:divide-zinc-800 dark:border-zinc-800 dark:bg-zinc-950"
     >
       {collections.map((collection) => (
@@ -89,6 +129,11 @@ function CollectionList({ collections }: { collections: CollectionSummary[] }) {
             >
               {collection.name}
             </Link>
+            {showRole && (
+              <span className="ml-2 align-middle">
+                <RoleBadge role={collection.role} />
+              </span>
+            )}
             {collection.description && (
               <p className="truncate text-sm text-zinc-600 dark:text-zinc-300">
                 {collection.description}

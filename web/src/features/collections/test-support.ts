@@ -10,6 +10,7 @@ export function summary(overrides: Partial<CollectionSummary> = {}): CollectionS
     itemCount: 0,
     totalDuration: 0,
     coverUrl: null,
+    role: 'owner',
     createdAt: '2026-01-01T00:00:00.000Z',
     updatedAt: '2026-01-05T00:00:00.000Z',
     ...overrides,

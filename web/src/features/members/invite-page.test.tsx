@@ -36,6 +36,7 @@ function renderInvite(auth: AuthContextValue = signedIn) {
       { path: '/login', element: <Landed name="Sign-in page" /> },
       { path: '/projects/:projectId', element: <Landed name="Project page" /> },
       { path: '/repositories/:repoId', element: <Landed name="Repository page" /> },
+      { path: '/collections/:id', element: <Landed name="Collection page" /> },
     ],
   });
 }
@@ -105,6 +106,32 @@ describe('InvitePage', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Accept invitation' }));
     expect(await screen.findByText('Repository page')).toBeTruthy();
     expect(screen.getByTestId('landed-at').textContent).toBe('/repositories/r1');
+  });
+
+  it('names a collection invitation as a collection and lands on the collection', async () => {
+    const fetchMock = stubApi({
+      '/api/invitations/view': view({
+        kind: 'collection',
+        target_id: 'c1',
+        target_name: 'Road trip',
+        role: 'editor',
+      }),
+      '/api/invitations/accept': { kind: 'collection', target_id: 'c1', role: 'editor' },
+    });
+    renderInvite();
+    expect(await screen.findByRole('heading', { name: 'Join Road trip' })).toBeTruthy();
+    expect(screen.getByText(/invited you to the collection/).textContent).toBe(
+      'Olive Owner invited you to the collection Road trip on Takes as Editor.',
+    );
+    expect(screen.getByText('Collection').nextElementSibling?.textContent).toBe('Road trip');
+    expect(screen.queryByText('Project')).toBeNull();
+    expect(screen.queryByText('Repository')).toBeNull();
+    expect(await axeViolations()).toEqual([]);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Accept invitation' }));
+    expect(await screen.findByText('Collection page')).toBeTruthy();
+    expect(screen.getByTestId('landed-at').textContent).toBe('/collections/c1');
+    expect(bodiesTo(fetchMock, '/api/invitations/accept')).toEqual([{ token: TOKEN }]);
   });
 
   it('says an expired, used or revoked invitation is no longer valid', async () => {

@@ -20,13 +20,30 @@ function invitationError(error: unknown, fallback: string): string {
   return errorMessage(error, fallback);
 }
 
-function targetPath(kind: InvitationView['kind'], id: string): string {
-  return kind === 'project' ? `/projects/${id}` : `/repositories/${id}`;
+type Kind = InvitationView['kind'];
+
+/** Where an accepted invitation lands. */
+function targetPath(kind: Kind, id: string): string {
+  switch (kind) {
+    case 'project':
+      return `/projects/${id}`;
+    case 'repository':
+      return `/repositories/${id}`;
+    case 'collection':
+      return `/collections/${id}`;
+  }
 }
 
+/** What the invitation names its target, in a sentence and as a label. */
+const NOUNS: Record<Kind, { word: string; label: string }> = {
+  project: { word: 'project', label: 'Project' },
+  repository: { word: 'repository', label: 'Repository' },
+  collection: { word: 'collection', label: 'Collection' },
+};
+
 /**
- * /invite/{token}: what an emailed invitation offers (the project or repository, who invited, the
- * role) and 'Accept invitation'. Anyone holding the link may read it; accepting needs the account
+ * /invite/{token}: what an emailed invitation offers (the project, repository or collection, who
+ * invited, the role) and 'Accept invitation'. Anyone holding the link may read it; accepting needs the account
  * it was sent to, so a signed-out visitor is offered sign-in and sign-up and comes back here.
  */
 export function InvitePage() {
@@ -70,7 +87,7 @@ export function InvitePage() {
 }
 
 function InvitationCard({ token, invitation }: { token: string; invitation: InvitationView }) {
-  const noun = invitation.kind === 'project' ? 'project' : 'repository';
+  const noun = NOUNS[invitation.kind];
   return (
     <div className="space-y-6 rounded-xl border border-zinc-200 bg-white p-6 shadow-sm dark:border-zinc-800 dark:bg-zinc-900">
       <div className="space-y-2">
@@ -78,15 +95,13 @@ function InvitationCard({ token, invitation }: { token: string; invitation: Invi
           Join {invitation.target_name}
         </h1>
         <p className="text-zinc-700 dark:text-zinc-300">
-          <strong>{invitation.inviter_name}</strong> invited you to the {noun}{' '}
+          <strong>{invitation.inviter_name}</strong> invited you to the {noun.word}{' '}
           <strong>{invitation.target_name}</strong> on Takes as{' '}
           <strong>{ROLE_LABELS[invitation.role]}</strong>.
         </p>
       </div>
       <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
-        <dt className="text-zinc-600 dark:text-zinc-400">
-          {noun === 'project' ? 'Project' : 'Repository'}
-        </dt>
+        <dt className="text-zinc-600 dark:text-zinc-400">{noun.label}</dt>
         <dd className="break-words">{invitation.target_name}</dd>
         <dt className="text-zinc-600 dark:text-zinc-400">Invited by</dt>
         <dd className="break-words">{invitation.inviter_name}</dd>
@@ -113,10 +128,12 @@ function InvitationAction({ token, invitation }: { token: string; invitation: In
         fallbackMessage: 'Failed to accept the invitation',
       }),
     onSuccess: async (accepted) => {
-      // The project now shows in 'Shared with you', the repository in the list.
+      // The project now shows in 'Shared with you', the repository in the list, the collection
+      // under the collections' 'Shared with you'.
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: ['projects'] }),
         queryClient.invalidateQueries({ queryKey: ['repos'] }),
+        queryClient.invalidateQueries({ queryKey: ['collections'] }),
         queryClient.invalidateQueries({ queryKey: ['stats'] }),
       ]);
       await navigate(targetPath(accepted.kind, accepted.target_id), { replace: true });

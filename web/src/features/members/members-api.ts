@@ -4,8 +4,19 @@ import { api } from '../../lib/api';
 
 const members = routes.members;
 
-/** What the members dialog manages: a project or a repository. */
-export type MembersTarget = { kind: 'project'; id: string } | { kind: 'repository'; id: string };
+/** What the members dialog manages: a project, a repository or a collection. */
+export type MembersTarget =
+  | { kind: 'project'; id: string }
+  | { kind: 'repository'; id: string }
+  | { kind: 'collection'; id: string };
+
+/** A target whose ownership can be handed over (a collection's cannot). */
+export type TransferableTarget = Exclude<MembersTarget, { kind: 'collection' }>;
+
+/** Whether the target's owner may hand it to an editor: projects and repositories only. */
+export function canTransfer(target: MembersTarget): target is TransferableTarget {
+  return target.kind !== 'collection';
+}
 
 export const memberKeys = {
   list: (target: MembersTarget) => ['members', target.kind, target.id] as const,
@@ -13,24 +24,36 @@ export const memberKeys = {
 
 /** The queries that show the target itself (its role badge, its buttons). */
 function targetKey(target: MembersTarget) {
-  return target.kind === 'project' ? ['projects', target.id] : ['repos', target.id];
+  switch (target.kind) {
+    case 'project':
+      return ['projects', target.id];
+    case 'repository':
+      return ['repos', target.id];
+    case 'collection':
+      return ['collections', target.id];
+  }
 }
 
 export function useMembers(target: MembersTarget) {
   return useQuery({
     queryKey: memberKeys.list(target),
-    queryFn: ({ signal }) =>
-      target.kind === 'project'
-        ? api.call(members.listProjectMembers, {
+    queryFn: ({ signal }) => {
+      const options = { signal, fallbackMessage: 'Failed to load members' };
+      switch (target.kind) {
+        case 'project':
+          return api.call(members.listProjectMembers, {
             params: { projectId: target.id },
-            signal,
-            fallbackMessage: 'Failed to load members',
-          })
-        : api.call(members.listRepoMembers, {
+            ...options,
+          });
+        case 'repository':
+          return api.call(members.listRepoMembers, { params: { id: target.id }, ...options });
+        case 'collection':
+          return api.call(members.listCollectionMembers, {
             params: { id: target.id },
-            signal,
-            fallbackMessage: 'Failed to load members',
-          }),
+            ...options,
+          });
+      }
+    },
   });
 }
 
@@ -47,49 +70,63 @@ function useMembersMutation<Input, Output>(
 }
 
 export function useInvite(target: MembersTarget) {
-  return useMembersMutation(target, (body: { email: string; role: MemberRole }) =>
-    target.kind === 'project'
-      ? api.call(members.inviteToProject, {
-          params: { projectId: target.id },
-          body,
-          fallbackMessage: 'Failed to send the invitation',
-        })
-      : api.call(members.inviteToRepo, {
-          params: { id: target.id },
-          body,
-          fallbackMessage: 'Failed to send the invitation',
-        }),
-  );
+  return useMembersMutation(target, (body: { email: string; role: MemberRole }) => {
+    const options = { body, fallbackMessage: 'Failed to send the invitation' };
+    switch (target.kind) {
+      case 'project':
+        return api.call(members.inviteToProject, { params: { projectId: target.id }, ...options });
+      case 'repository':
+        return api.call(members.inviteToRepo, { params: { id: target.id }, ...options });
+      case 'collection':
+        return api.call(members.inviteToCollection, { params: { id: target.id }, ...options });
+    }
+  });
 }
 
 export function useChangeRole(target: MembersTarget) {
-  return useMembersMutation(target, ({ userId, role }: { userId: string; role: MemberRole }) =>
-    target.kind === 'project'
-      ? api.call(members.changeProjectMemberRole, {
+  return useMembersMutation(target, ({ userId, role }: { userId: string; role: MemberRole }) => {
+    const options = { body: { role }, fallbackMessage: 'Failed to change the role' };
+    switch (target.kind) {
+      case 'project':
+        return api.call(members.changeProjectMemberRole, {
           params: { projectId: target.id, userId },
-          body: { role },
-          fallbackMessage: 'Failed to change the role',
-        })
-      : api.call(members.changeRepoMemberRole, {
+          ...options,
+        });
+      case 'repository':
+        return api.call(members.changeRepoMemberRole, {
           params: { id: target.id, userId },
-          body: { role },
-          fallbackMessage: 'Failed to change the role',
-        }),
-  );
+          ...options,
+        });
+      case 'collection':
+        return api.call(members.changeCollectionMemberRole, {
+          params: { id: target.id, userId },
+          ...options,
+        });
+    }
+  });
 }
 
 export function useRemoveMember(target: MembersTarget) {
-  return useMembersMutation(target, (userId: string) =>
-    target.kind === 'project'
-      ? api.call(members.removeProjectMember, {
+  return useMembersMutation(target, (userId: string) => {
+    const options = { fallbackMessage: 'Failed to remove the member' };
+    switch (target.kind) {
+      case 'project':
+        return api.call(members.removeProjectMember, {
           params: { projectId: target.id, userId },
-          fallbackMessage: 'Failed to remove the member',
-        })
-      : api.call(members.removeRepoMember, {
+          ...options,
+        });
+      case 'repository':
+        return api.call(members.removeRepoMember, {
           params: { id: target.id, userId },
-          fallbackMessage: 'Failed to remove the member',
-        }),
-  );
+          ...options,
+        });
+      case 'collection':
+        return api.call(members.removeCollectionMember, {
+          params: { id: target.id, userId },
+          ...options,
+        });
+    }
+  });
 }
 
 export function useResendInvitation(target: MembersTarget) {
@@ -110,8 +147,11 @@ export function useRevokeInvitation(target: MembersTarget) {
   );
 }
 
-/** Hands ownership to an editor: the caller becomes an editor, so the target's page changes too. */
-export function useTransferOwnership(target: MembersTarget) {
+/**
+ * Hands ownership to an editor: the caller becomes an editor, so the target's page changes too.
+ * Projects and repositories only: a collection's ownership is not transferred.
+ */
+export function useTransferOwnership(target: TransferableTarget) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (userId: string): Promise<unknown> =>
@@ -137,27 +177,28 @@ export function useTransferOwnership(target: MembersTarget) {
 }
 
 /**
- * Leaves the project or repository. Every list is marked stale without being fetched again here:
- * the page of the target is still on screen until the caller navigates away, and asking for it now
- * would only flash 'not found'.
+ * Leaves the project, repository or collection. Every list is marked stale without being fetched
+ * again here: the page of the target is still on screen until the caller navigates away, and asking
+ * for it now would only flash 'not found'.
  */
 export function useLeave(target: MembersTarget) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () =>
-      target.kind === 'project'
-        ? api.call(members.leaveProject, {
-            params: { projectId: target.id },
-            fallbackMessage: 'Failed to leave',
-          })
-        : api.call(members.leaveRepo, {
-            params: { id: target.id },
-            fallbackMessage: 'Failed to leave',
-          }),
+    mutationFn: () => {
+      const options = { fallbackMessage: 'Failed to leave' };
+      switch (target.kind) {
+        case 'project':
+          return api.call(members.leaveProject, { params: { projectId: target.id }, ...options });
+        case 'repository':
+          return api.call(members.leaveRepo, { params: { id: target.id }, ...options });
+        case 'collection':
+          return api.call(members.leaveCollection, { params: { id: target.id }, ...options });
+      }
+    },
     onSuccess: () =>
       Promise.all(
-        [['projects'], ['repos'], ['stats'], ['bounces'], ['members']].map((queryKey) =>
-          queryClient.invalidateQueries({ queryKey, refetchType: 'none' }),
+        [['projects'], ['repos'], ['collections'], ['stats'], ['bounces'], ['members']].map(
+          (queryKey) => queryClient.invalidateQueries({ queryKey, refetchType: 'none' }),
         ),
       ),
   });

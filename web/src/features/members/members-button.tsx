@@ -9,7 +9,7 @@ const MembersDialog = lazy(() =>
 
 interface MembersButtonProps {
   target: MembersTarget;
-  /** The project's or repository's name, for the confirmations. */
+  /** The project's, repository's or collection's name, for the confirmations. */
   targetName: string;
   className?: string;
 }

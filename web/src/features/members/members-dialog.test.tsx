@@ -402,3 +402,103 @@ describe('MembersDialog, for a repository', () => {
     ]);
   });
 });
+
+describe('MembersDialog, for a collection', () => {
+  const collectionTarget: MembersTarget = { kind: 'collection', id: 'c1' };
+
+  function renderCollectionDialog() {
+    renderAt(<MembersDialog target={collectionTarget} targetName="Road trip" onClose={vi.fn()} />, {
+      pattern: '/here',
+      url: '/here',
+      routes: [
+        { path: '/dashboard', element: <Landed name="Dashboard" /> },
+        { path: '/collections', element: <Landed name="Collections" /> },
+      ],
+    });
+  }
+
+  it("is titled 'Collection members', manages members through the collection's routes and offers no transfer of ownership", async () => {
+    const fetchMock = stubMembers('/api/collections/c1/members', membersResponse(), {
+      '/api/collections/c1/invitations': {
+        POST: { status: 201, body: { ...invitation, id: 'i2', email: 'new@example.com' } },
+      },
+      '/api/collections/c1/members/u3': {
+        PATCH: { ...commenter, role: 'viewer' },
+        DELETE: noContent,
+      },
+    });
+    renderCollectionDialog();
+    const dialog = await screen.findByRole('dialog', { name: 'Collection members' });
+    const list = await within(dialog).findByRole('list', { name: 'Members' });
+    expect(within(list).getAllByRole('listitem')).toHaveLength(3);
+
+    // An editor's row has the role select and Remove, but nothing hands the collection over.
+    expect(within(dialog).getByRole('combobox', { name: 'Role of Eddie Editor' })).toBeTruthy();
+    expect(within(dialog).getByRole('button', { name: 'Remove Eddie Editor' })).toBeTruthy();
+    expect(within(dialog).queryByRole('button', { name: /Transfer ownership/ })).toBeNull();
+    expect(within(dialog).queryByText(/Transfer ownership/)).toBeNull();
+    expect(within(dialog).queryByRole('button', { name: 'Leave collection' })).toBeNull();
+    expect(within(dialog).getByRole('list', { name: 'Pending invitations' })).toBeTruthy();
+    expect(await axeViolations()).toEqual([]);
+
+    fireEvent.change(within(dialog).getByLabelText('Email'), {
+      target: { value: 'new@example.com' },
+    });
+    fireEvent.change(within(dialog).getByLabelText('Role'), { target: { value: 'editor' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Invite' }));
+    expect(await within(dialog).findByText('Invitation sent to new@example.com.')).toBeTruthy();
+
+    fireEvent.change(within(dialog).getByRole('combobox', { name: 'Role of cam@example.com' }), {
+      target: { value: 'viewer' },
+    });
+    expect(await within(dialog).findByText('cam@example.com is now Viewer.')).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Remove cam@example.com' }));
+    expect(await within(dialog).findByText('cam@example.com was removed.')).toBeTruthy();
+
+    expect(sent(fetchMock, 'POST')).toEqual([
+      {
+        path: '/api/collections/c1/invitations',
+        body: { email: 'new@example.com', role: 'editor' },
+      },
+    ]);
+    expect(sent(fetchMock, 'PATCH')).toEqual([
+      { path: '/api/collections/c1/members/u3', body: { role: 'viewer' } },
+    ]);
+    expect(sent(fetchMock, 'DELETE').map((call) => call.path)).toEqual([
+      '/api/collections/c1/members/u3',
+    ]);
+    expect(sent(fetchMock, 'GET')[0]?.path).toBe('/api/collections/c1/members');
+  });
+
+  it("offers a member 'Leave collection', which says what leaving means and goes back to the collections", async () => {
+    const fetchMock = stubMembers(
+      '/api/collections/c1/members',
+      membersResponse({
+        role: 'editor',
+        members: [
+          { ...owner, user_id: 'u9' },
+          { ...editor, user_id: 'u1' },
+        ],
+        invitations: [],
+      }),
+      { '/api/collections/c1/leave': { POST: noContent } },
+    );
+    renderCollectionDialog();
+    const dialog = await screen.findByRole('dialog', { name: 'Collection members' });
+    await within(dialog).findByRole('list', { name: 'Members' });
+    expect(within(dialog).queryAllByRole('combobox')).toEqual([]);
+    expect(within(dialog).queryByRole('button', { name: 'Invite' })).toBeNull();
+    expect(within(dialog).queryByRole('button', { name: /Transfer ownership/ })).toBeNull();
+
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Leave collection' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Leave collection' });
+    expect(confirm.textContent).toContain(
+      'Leave Road trip? You will no longer see it until someone invites you again.',
+    );
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Leave collection' }));
+
+    expect(await screen.findByText('Collections')).toBeTruthy();
+    expect(screen.getByTestId('landed-at').textContent).toBe('/collections');
+    expect(sent(fetchMock, 'POST')).toEqual([{ path: '/api/collections/c1/leave', body: {} }]);
+  });
+});

@@ -29,18 +29,43 @@ import {
   useResendInvitation,
   useRevokeInvitation,
   useTransferOwnership,
+  canTransfer,
   type MembersTarget,
+  type TransferableTarget,
 } from './members-api';
 import { RoleBadge } from './role-badge';
 
 interface MembersDialogProps {
   target: MembersTarget;
-  /** The project's or repository's name, for the confirmations. */
+  /** The project's, repository's or collection's name, for the confirmations. */
   targetName: string;
   onClose: () => void;
 }
 
 type Feedback = { tone: 'success' | 'error'; text: string } | null;
+
+type Noun = MembersTarget['kind'];
+
+/** The dialog's title for each kind of target. */
+const TITLES: Record<Noun, string> = {
+  project: 'Project members',
+  repository: 'Repository members',
+  collection: 'Collection members',
+};
+
+/** What leaving takes away, for each kind of target. */
+const LEAVE_WARNINGS: Record<Noun, string> = {
+  project: 'You will no longer see it or its versions until someone invites you again.',
+  repository: 'You will no longer see it or its bounces until someone invites you again.',
+  collection: 'You will no longer see it until someone invites you again.',
+};
+
+/** 'Leave …' for each kind of target. */
+const LEAVE_LABELS: Record<Noun, string> = {
+  project: 'Leave project',
+  repository: 'Leave repository',
+  collection: 'Leave collection',
+};
 
 const selectClass =
   'block rounded-md border border-zinc-300 bg-white px-2 py-1.5 text-sm text-zinc-900 shadow-sm focus:outline-2 focus:-outline-offset-1 focus:outline-indigo-500 disabled:opacity-60 dark:border-zinc-700 dark:bg-zinc-900 dark:text-white';
@@ -60,14 +85,15 @@ function emailProblem(email: string): string | undefined {
 }
 
 /**
- * 'Project members' / 'Repository members': everybody sees who is in; the owner changes roles,
- * removes members, hands ownership to an editor, invites by email and manages pending invitations;
+ * 'Project members' / 'Repository members' / 'Collection members': everybody sees who is in; the
+ * owner changes roles, removes members, hands a project or a repository to an editor (a
+ * collection's ownership is not transferred), invites by email and manages pending invitations;
  * everybody else may leave.
  */
 export function MembersDialog({ target, targetName, onClose }: MembersDialogProps) {
   const members = useMembers(target);
-  const noun = target.kind === 'project' ? 'project' : 'repository';
-  const title = target.kind === 'project' ? 'Project members' : 'Repository members';
+  const noun = target.kind;
+  const title = TITLES[noun];
 
   return (
     <Modal title={title} onClose={onClose} wide>
@@ -97,7 +123,7 @@ export function MembersDialog({ target, targetName, onClose }: MembersDialogProp
 interface MembersBodyProps {
   target: MembersTarget;
   targetName: string;
-  noun: 'project' | 'repository';
+  noun: Noun;
   role: Role;
   members: Member[];
   invitations: Invitation[];
@@ -108,6 +134,7 @@ function MembersBody({ target, targetName, noun, role, members, invitations }: M
   const [feedback, setFeedback] = useState<Feedback>(null);
   const [transferring, setTransferring] = useState<Member | null>(null);
   const headingId = useId();
+  const transferable = canTransfer(target) ? target : null;
 
   return (
     <div className="space-y-6">
@@ -123,7 +150,7 @@ function MembersBody({ target, targetName, noun, role, members, invitations }: M
               member={member}
               manages={manages}
               onFeedback={setFeedback}
-              onTransfer={setTransferring}
+              onTransfer={transferable ? setTransferring : undefined}
             />
           ))}
         </ul>
@@ -141,9 +168,9 @@ function MembersBody({ target, targetName, noun, role, members, invitations }: M
         <LeaveSection target={target} targetName={targetName} noun={noun} />
       )}
 
-      {transferring && (
+      {transferable && transferring && (
         <TransferConfirm
-          target={target}
+          target={transferable}
           targetName={targetName}
           member={transferring}
           onClose={() => setTransferring(null)}
@@ -163,7 +190,8 @@ interface MemberRowProps {
   /** The caller is the owner: roles can be changed and members removed. */
   manages: boolean;
   onFeedback: (feedback: Feedback) => void;
-  onTransfer: (member: Member) => void;
+  /** Offers 'Transfer ownership' to an editor; absent where ownership is not transferred. */
+  onTransfer?: (member: Member) => void;
 }
 
 function MemberRow({ target, member, manages, onFeedback, onTransfer }: MemberRowProps) {
@@ -237,7 +265,7 @@ function MemberRow({ target, member, manages, onFeedback, onTransfer }: MemberRo
                 </option>
               ))}
             </select>
-            {member.role === 'editor' && (
+            {onTransfer && member.role === 'editor' && (
               <button
                 type="button"
                 className={smallButton}
@@ -450,12 +478,12 @@ function LeaveSection({
 }: {
   target: MembersTarget;
   targetName: string;
-  noun: 'project' | 'repository';
+  noun: Noun;
 }) {
   const navigate = useNavigate();
   const leave = useLeave(target);
   const [confirming, setConfirming] = useState(false);
-  const label = noun === 'project' ? 'Leave project' : 'Leave repository';
+  const label = LEAVE_LABELS[noun];
 
   return (
     <div className="flex justify-start">
@@ -471,8 +499,7 @@ function LeaveSection({
           title={label}
           description={
             <>
-              Leave <strong>{targetName}</strong>? You will no longer see it or its{' '}
-              {noun === 'project' ? 'versions' : 'bounces'} until someone invites you again.
+              Leave <strong>{targetName}</strong>? {LEAVE_WARNINGS[noun]}
             </>
           }
           confirmLabel={label}
@@ -481,7 +508,11 @@ function LeaveSection({
           error={leave.isError ? errorMessage(leave.error, 'Failed to leave') : null}
           onConfirm={() =>
             leave.mutate(undefined, {
-              onSuccess: () => void navigate('/dashboard', { replace: true }),
+              // A collection's former member goes back to their collections.
+              onSuccess: () =>
+                void navigate(noun === 'collection' ? '/collections' : '/dashboard', {
+                  replace: true,
+                }),
             })
           }
           onClose={() => setConfirming(false)}
@@ -498,7 +529,7 @@ function TransferConfirm({
   onClose,
   onDone,
 }: {
-  target: MembersTarget;
+  target: TransferableTarget;
   targetName: string;
   member: Member;
   onClose: () => void;

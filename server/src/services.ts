@@ -208,6 +208,7 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     collections: collectionsRepo,
     links: new CollectionLinksRepo(db),
     versions: versionsRepo,
+    bounces: reposRepo,
     clock,
     limiter,
     passwords: linkPasswords,

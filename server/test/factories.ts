@@ -457,11 +457,11 @@ export async function buildCollection(
   return row;
 }
 
-/** An item of a collection: a pinned version or the latest of a branch. */
+/** An item of a collection: a pinned version, the latest of a branch, or a bounce. */
 export async function buildCollectionItem(
   db: Kysely<Database>,
   collection: Pick<CollectionsTable, 'id' | 'owner_id'>,
-  target: { version_id: string } | { branch_id: string },
+  target: { version_id: string } | { branch_id: string } | { bounce_id: string },
   position = 0,
 ): Promise<CollectionItemsTable> {
   const row: CollectionItemsTable = {
@@ -470,6 +470,7 @@ export async function buildCollectionItem(
     position,
     version_id: 'version_id' in target ? target.version_id : null,
     branch_id: 'branch_id' in target ? target.branch_id : null,
+    bounce_id: 'bounce_id' in target ? target.bounce_id : null,
     added_by: collection.owner_id,
     created_at: new Date().toISOString(),
   };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { collectionItemKindSchema } from './collections';
 import {
   LINK_PASSWORD_MAX,
   LINK_PASSWORD_MESSAGES,
@@ -18,6 +19,7 @@ export const COLLECTION_LINK_MESSAGES = {
   needsPassword: LINK_PASSWORD_MESSAGES.needsPassword,
   wrongPassword: LINK_PASSWORD_MESSAGES.wrongPassword,
   itemNotFound: 'Item not found',
+  noComments: 'A bounce takes no comments.',
 } as const;
 
 export const COLLECTION_LINK_NAME_MAX = 100;
@@ -97,9 +99,12 @@ export const sharedCollectionItemSchema = z.object({
   id: z.string(),
   /** 0..n-1 among the items shown. */
   position: z.number().int(),
-  kind: z.enum(['version', 'latest']),
+  kind: collectionItemKindSchema,
   title: z.string(),
+  /** The project's name, or the repository's for a bounce. */
   projectName: z.string(),
+  /** Whether visitors may comment on it (a version: yes; a bounce takes no comments). */
+  commentable: z.boolean(),
   /** Seconds; null until known. */
   duration: z.number().nullable(),
   downloadEnabled: z.boolean(),

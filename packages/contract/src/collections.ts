@@ -8,9 +8,10 @@ export const COLLECTION_MESSAGES = {
   descriptionTooLong: 'A description can be at most 2000 characters.',
   notFound: 'Collection not found',
   itemNotFound: 'Item not found',
-  oneTarget: 'Add either a version or a branch, not both.',
+  oneTarget: 'Add exactly one version, branch or bounce.',
   duplicateVersion: 'This version is already in the collection.',
   duplicateBranch: 'The latest version of this branch is already in the collection.',
+  duplicateBounce: 'This bounce is already in the collection.',
   stale: 'The collection changed; reload and try again',
   duplicateIds: 'Each item may appear only once in the order.',
   noCover: 'This collection has no cover',
@@ -40,12 +41,15 @@ export const updateCollectionBodySchema = z.object({
   description: description.nullable().optional(),
 });
 
-/** Exactly one of the two: a version pinned, or a branch followed. */
+/** Exactly one of the three: a version pinned, a branch followed, or a repository's bounce. */
 export const addCollectionItemBodySchema = z
-  .object({ versionId: id.optional(), branchId: id.optional() })
-  .refine((body) => (body.versionId === undefined) !== (body.branchId === undefined), {
-    message: COLLECTION_MESSAGES.oneTarget,
-  });
+  .object({ versionId: id.optional(), branchId: id.optional(), bounceId: id.optional() })
+  .refine(
+    (body) =>
+      [body.versionId, body.branchId, body.bounceId].filter((value) => value !== undefined)
+        .length === 1,
+    { message: COLLECTION_MESSAGES.oneTarget },
+  );
 
 export const reorderCollectionBodySchema = z.object({
   itemIds: z
@@ -56,15 +60,18 @@ export const reorderCollectionBodySchema = z.object({
     }),
 });
 
-/** 'version': a pinned version; 'latest': the newest processed version of a branch. */
-export const collectionItemKindSchema = z.enum(['version', 'latest']);
+/**
+ * 'version': a pinned version; 'latest': the newest processed version of a branch; 'bounce': a
+ * repository's bounce.
+ */
+export const collectionItemKindSchema = z.enum(['version', 'latest', 'bounce']);
 
 /** An item whose version the caller may play now. */
 export const availableCollectionItemSchema = z.object({
   id: z.string(),
   /** 0..n-1 in the collection's order. */
   position: z.number().int(),
-  kind: collectionItemKindSchema,
+  kind: z.enum(['version', 'latest']),
   unavailable: z.literal(false),
   versionId: z.string(),
   versionNumber: z.number().int(),
@@ -79,10 +86,27 @@ export const availableCollectionItemSchema = z.object({
   streamUrl: z.string(),
 });
 
+/** A bounce the caller may play now (they may read its repository). */
+export const availableBounceItemSchema = z.object({
+  id: z.string(),
+  position: z.number().int(),
+  kind: z.literal('bounce'),
+  unavailable: z.literal(false),
+  bounceId: z.string(),
+  title: z.string(),
+  repoId: z.string(),
+  repoName: z.string(),
+  branchName: z.string(),
+  /** Seconds; null until known. */
+  duration: z.number().nullable(),
+  status: z.enum(['processing', 'completed', 'failed']),
+  streamUrl: z.string(),
+});
+
 /**
  * An item with nothing to play for this caller: 'no_access' (they can no longer read its
- * project; nothing of the project is shown) or 'not_processed' (its branch has no processed
- * version yet).
+ * project or repository; nothing of it is shown) or 'not_processed' (its branch has no
+ * processed version yet).
  */
 export const unavailableCollectionItemSchema = z.object({
   id: z.string(),
@@ -92,8 +116,9 @@ export const unavailableCollectionItemSchema = z.object({
   reason: z.enum(['no_access', 'not_processed']),
 });
 
-export const collectionItemSchema = z.discriminatedUnion('unavailable', [
+export const collectionItemSchema = z.union([
   availableCollectionItemSchema,
+  availableBounceItemSchema,
   unavailableCollectionItemSchema,
 ]);
 

@@ -546,7 +546,7 @@ export interface CollectionsTable {
   updated_at: string;
 }
 
-/** One entry of a collection: a pinned version, or the newest processed version of a branch. */
+/** One entry of a collection: a pinned version, the newest processed version of a branch, or a bounce. */
 export interface CollectionItemsTable {
   id: string;
   collection_id: string;
@@ -554,6 +554,8 @@ export interface CollectionItemsTable {
   position: number;
   version_id: string | null;
   branch_id: string | null;
+  /** A repository's bounce (migration 0031); exactly one of the three targets is set. */
+  bounce_id: string | null;
   added_by: string;
   created_at: string;
 }

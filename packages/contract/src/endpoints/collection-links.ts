@@ -157,7 +157,7 @@ export const listCollectionLinkItemComments = defineEndpoint({
   auth: shareLink,
   params: z.object({ hash, itemId: id }),
   responses: { 200: z.array(commentSchema) },
-  errors: [400, 401, 404, 410, 429],
+  errors: [400, 401, 404, 409, 410, 429],
 });
 
 export const addCollectionLinkItemComment = defineEndpoint({
@@ -172,7 +172,7 @@ export const addCollectionLinkItemComment = defineEndpoint({
   params: z.object({ hash, itemId: id }),
   body: visitorCommentBodySchema,
   responses: { 201: commentSchema },
-  errors: [400, 401, 404, 410, 429],
+  errors: [400, 401, 404, 409, 410, 429],
 });
 
 export const startCollectionLinkZip = defineEndpoint({

@@ -45,6 +45,7 @@ describe('migration 0025-collections', () => {
       position,
       version_id: null,
       branch_id: null,
+      bounce_id: null,
       added_by: owner.id,
       created_at: now,
       ...target,

@@ -29,6 +29,7 @@ import * as m0027 from './0027-link-passwords-and-comments';
 import * as m0028 from './0028-collection-covers';
 import * as m0029 from './0029-collection-zips';
 import * as m0030 from './0030-collection-members';
+import * as m0031 from './0031-collection-bounces';
 
 /** Every migration, in order. Names sort lexically; never rename or edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -62,4 +63,5 @@ export const migrations: Record<string, Migration> = {
   '0028-collection-covers': m0028,
   '0029-collection-zips': m0029,
   '0030-collection-members': m0030,
+  '0031-collection-bounces': m0031,
 };

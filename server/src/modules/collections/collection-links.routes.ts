@@ -87,15 +87,15 @@ export const publicCollectionLinkRoutes =
 
     route(app, api.listCollectionLinkItemComments, {}, async (request) => {
       const opened = await service.open(request.params.hash, request.ip, request.headers.cookie);
-      const { version } = await service.item(opened, request.params.itemId);
-      return deps.comments.collectionLinkComments(opened.link.id, version.id);
+      const { versionId } = await service.commentable(opened, request.params.itemId);
+      return deps.comments.collectionLinkComments(opened.link.id, versionId);
     });
 
     route(app, api.addCollectionLinkItemComment, {}, async (request) => {
       const opened = await service.open(request.params.hash, request.ip, request.headers.cookie);
-      const { item, version } = await service.item(opened, request.params.itemId);
+      const { item, versionId } = await service.commentable(opened, request.params.itemId);
       return deps.comments.addCollectionLinkComment(
-        { linkId: opened.link.id, itemId: item.id, versionId: version.id },
+        { linkId: opened.link.id, itemId: item.id, versionId },
         request.ip,
         visitorCommentInput(request.body, await deps.auth.currentUser(toFetchHeaders(request))),
       );

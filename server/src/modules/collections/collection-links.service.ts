@@ -14,9 +14,10 @@ import type {
   CollectionLinkReceiptsTable,
   CollectionLinksTable,
   CollectionsTable,
+  BouncesTable,
   VersionsTable,
 } from '../../db/schema';
-import { Forbidden, Gone, NotFound, RateLimited } from '../../errors';
+import { Conflict, Forbidden, Gone, NotFound, RateLimited } from '../../errors';
 import type { Mailer } from '../../mail/mailer';
 import { versionedCoverUrl } from '../../media/cover-image';
 import type { AccessPolicy } from '../access';
@@ -27,13 +28,14 @@ import { linkAudioOf, newShareHash, type LinkAudio } from '../sharing/sharing.se
 import { collectionLinkEmail } from './collection-link-email';
 import type { CollectionLinksRepo, LinkCommentRow, ReceiptEvent } from './collection-links.repo';
 import type { CollectionsRepo, ResolvedItemRow } from './collections.repo';
-import { coverOf } from './collections.service';
+import { coverOf, itemKind } from './collections.service';
 
 export interface CollectionLinksDeps {
   access: AccessPolicy;
   collections: CollectionsRepo;
   links: CollectionLinksRepo;
   versions: { findById(versionId: string): Promise<VersionsTable | undefined> };
+  bounces: { bounceById(bounceId: string): Promise<BouncesTable | undefined> };
   clock: Clock;
   limiter: RateLimiter;
   passwords: LinkPasswords;
@@ -50,10 +52,24 @@ export interface OpenedCollectionLink {
   collection: CollectionsTable;
 }
 
-/** One item a link shows, with the version it plays now. */
+/** What an item plays: its version's or its bounce's stored audio. */
+export type ItemAudio = Pick<
+  VersionsTable,
+  | 'id'
+  | 'renditions'
+  | 'original_key'
+  | 'original_format'
+  | 'original_size'
+  | 'original_name'
+  | 'status'
+  | 'created_at'
+>;
+
+/** One item a link shows, with what it plays now and the version comments go on (none for a bounce). */
 export interface OpenedItem {
   item: ResolvedItemRow;
-  version: VersionsTable;
+  audio: ItemAudio;
+  versionId: string | null;
 }
 
 /** An item's original as 'Download all' puts it in a zip. */
@@ -202,8 +218,8 @@ export class CollectionLinksService {
     itemId: string,
     quality: 'original' | 'high' | 'standard',
   ): Promise<LinkAudio> {
-    const { version } = await this.item(opened, itemId);
-    return linkAudioOf(opened.link, version, quality);
+    const { audio } = await this.item(opened, itemId);
+    return linkAudioOf(opened.link, audio, quality);
   }
 
   /**
@@ -215,8 +231,8 @@ export class CollectionLinksService {
     itemId: string,
   ): Promise<ReturnType<typeof downloadOf>> {
     if (opened.link.download_enabled !== 1) throw new Forbidden(SHARE_MESSAGES.downloadNotAllowed);
-    const { item, version } = await this.item(opened, itemId);
-    const download = downloadOf(version, item.project_name ?? '');
+    const { item, audio } = await this.item(opened, itemId);
+    const download = downloadOf(audio, sourceName(item));
     await this.count(opened.link, item.id, 'download');
     return download;
   }
@@ -229,13 +245,13 @@ export class CollectionLinksService {
     if (opened.link.download_enabled !== 1) throw new Forbidden(SHARE_MESSAGES.downloadNotAllowed);
     const out: LinkDownload[] = [];
     for (const item of await this.playable(opened.collection)) {
-      const version = await this.deps.versions.findById(item.resolved_id ?? '');
-      if (!version?.original_key) continue;
+      const audio = await this.audioOf(item);
+      if (!audio?.original_key) continue;
       out.push({
         itemId: item.id,
         title: itemTitle(item),
-        download: downloadOf(version, item.project_name ?? ''),
-        createdAt: version.created_at,
+        download: downloadOf(audio, sourceName(item)),
+        createdAt: audio.created_at,
       });
     }
     return out;
@@ -248,14 +264,36 @@ export class CollectionLinksService {
       if (shown.has(itemId)) await this.count(opened.link, itemId, 'download');
   }
 
-  /** An item the link shows now, with the version it plays (404 for any other). */
+  /** An item the link shows now, with what it plays (404 for any other). */
   async item({ collection }: OpenedCollectionLink, itemId: string): Promise<OpenedItem> {
     const item = (await this.playable(collection)).find((row) => row.id === itemId);
-    const version = item?.resolved_id
-      ? await this.deps.versions.findById(item.resolved_id)
-      : undefined;
-    if (!item || !version) throw new NotFound(COLLECTION_LINK_MESSAGES.itemNotFound);
-    return { item, version };
+    const audio = item ? await this.audioOf(item) : undefined;
+    if (!item || !audio) throw new NotFound(COLLECTION_LINK_MESSAGES.itemNotFound);
+    return { item, audio, versionId: item.bounce ? null : audio.id };
+  }
+
+  /**
+   * An item the link shows now with the version its comments go on: 404 for any other item,
+   * 409 'A bounce takes no comments.' for a bounce.
+   */
+  async commentable(
+    opened: OpenedCollectionLink,
+    itemId: string,
+  ): Promise<{ item: ResolvedItemRow; versionId: string }> {
+    const { item, versionId } = await this.item(opened, itemId);
+    if (versionId === null) throw new Conflict(COLLECTION_LINK_MESSAGES.noComments);
+    return { item, versionId };
+  }
+
+  /** The stored audio an item plays now: its resolved version's, or its bounce's. */
+  private async audioOf(item: ResolvedItemRow): Promise<ItemAudio | undefined> {
+    if (item.bounce) {
+      const bounce = await this.deps.bounces.bounceById(item.bounce.id);
+      return (
+        bounce && { ...bounce, original_name: bounce.filename, original_size: bounce.original_size }
+      );
+    }
+    return item.resolved_id ? this.deps.versions.findById(item.resolved_id) : undefined;
   }
 
   /**
@@ -273,12 +311,17 @@ export class CollectionLinksService {
     const at = this.deps.clock.now().toISOString();
     await this.deps.links.transaction(async (trx) => {
       await this.deps.links.countReceipt(link.id, item.id, event, at, trx);
-      // (A playable item always has its project.)
-      if (!item.project_id || !(await this.deps.links.markFirstPlayed(link.id, at, trx))) return;
-      // Only the collection's owner hears of it: the project's feed leaves this kind out.
+      // (A playable item always has its project, or its repository for a bounce.)
+      const place = item.bounce
+        ? { repoId: item.bounce.repo_id }
+        : item.project_id
+          ? { projectId: item.project_id }
+          : undefined;
+      if (!place || !(await this.deps.links.markFirstPlayed(link.id, at, trx))) return;
+      // Only the collection's owner hears of it: the feeds leave this kind out.
       await this.deps.activity.record(trx, {
         kind: 'collection_link.first_played',
-        projectId: item.project_id,
+        ...place,
         actor: { visitorName: link.recipient_name ?? 'A listener' },
         targetId: link.id,
         data: {
@@ -335,10 +378,13 @@ export class CollectionLinksService {
     return found;
   }
 
-  /** The owner's items they may read now with a processed version, in order. */
+  /** The owner's items they may read now with a version (or a bounce) to play, in order. */
   private async playable(collection: CollectionsTable): Promise<ResolvedItemRow[]> {
     const rows = await this.deps.collections.resolvedItems(collection.owner_id, [collection.id]);
-    return rows.filter((row) => row.readable && row.resolved_id !== null && row.project_name);
+    return rows.filter(
+      (row) =>
+        row.readable && (row.bounce !== null || (row.resolved_id !== null && row.project_name)),
+    );
   }
 
   /** The collection, when the caller may share it (its owner: see ACTIONS.shareCollection). */
@@ -390,9 +436,15 @@ function toLink(
   };
 }
 
-/** An item's title as a link shows it: its version's message, else its number. */
+/** An item's title as a link shows it: a bounce's title, a version's message, else its number. */
 function itemTitle(row: ResolvedItemRow): string {
+  if (row.bounce) return row.bounce.title;
   return row.message || `Version ${row.version_number ?? ''}`.trim();
+}
+
+/** Where an item comes from: its project's name, or its repository's for a bounce. */
+function sourceName(row: ResolvedItemRow): string {
+  return row.bounce?.repo_name ?? row.project_name ?? '';
 }
 
 function toSharedItem(
@@ -403,9 +455,10 @@ function toSharedItem(
   return {
     id: row.id,
     position,
-    kind: row.version_id !== null ? 'version' : 'latest',
+    kind: itemKind(row),
     title: itemTitle(row),
-    projectName: row.project_name ?? '',
+    projectName: sourceName(row),
+    commentable: row.bounce === null,
     duration: row.duration,
     downloadEnabled: link.download_enabled === 1,
     streamUrl: `/api/collection-links/${link.hash}/items/${row.id}/stream`,

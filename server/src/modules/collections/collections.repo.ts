@@ -3,16 +3,37 @@ import type { Role } from '@takes/contract';
 import { dialectOf } from '../../db/dialect-sql';
 import type { CollectionItemsTable, CollectionsTable, Database } from '../../db/schema';
 import { readableProject } from '../access/access-sql';
+import { audioView } from '../audio/audio-view';
 
-/** An item as read for one person: its target resolved to a version, if any, and whether they may read it. */
+/** A bounce item's bounce as read for one person. */
+export interface ResolvedBounce {
+  id: string;
+  title: string;
+  status: 'processing' | 'completed' | 'failed';
+  repo_id: string;
+  repo_name: string;
+  branch_name: string;
+  duration: number | null;
+}
+
+/**
+ * An item as read for one person: its target resolved to a version or a bounce, if any, and
+ * whether they may read it.
+ */
 export interface ResolvedItemRow {
   id: string;
   collection_id: string;
   position: number;
   version_id: string | null;
   branch_id: string | null;
-  /** The target's project (a pinned version's, or a followed branch's) is readable by the person. */
+  bounce_id: string | null;
+  /**
+   * The target's project (a pinned version's, or a followed branch's) or, for a bounce, its
+   * repository is readable by the person.
+   */
   readable: boolean;
+  /** A bounce item's bounce (null for other items). */
+  bounce: ResolvedBounce | null;
   resolved_id: string | null;
   version_number: number | null;
   message: string | null;
@@ -118,6 +139,7 @@ export class CollectionsRepo {
         'ci.position',
         'ci.version_id',
         'ci.branch_id',
+        'ci.bounce_id',
         eb.fn
           .coalesce(
             'ci.version_id',
@@ -148,6 +170,7 @@ export class CollectionsRepo {
         'r.position',
         'r.version_id',
         'r.branch_id',
+        'r.bounce_id',
         'r.resolved_id',
         'v.version_number',
         'v.message',
@@ -164,11 +187,72 @@ export class CollectionsRepo {
       .orderBy('r.collection_id')
       .orderBy('r.position')
       .execute();
-    return rows.map((row) => ({
-      ...row,
-      readable: Boolean(row.readable),
-      duration: row.duration == null ? null : Number(row.duration),
-    }));
+    const bounces = await this.bouncesFor(
+      userId,
+      rows.flatMap((row) => (row.bounce_id ? [row.bounce_id] : [])),
+    );
+    return rows.map((row) => {
+      const bounce = row.bounce_id ? bounces.get(row.bounce_id) : undefined;
+      if (row.bounce_id)
+        return {
+          ...row,
+          readable: bounce?.readable ?? false,
+          bounce: bounce?.readable ? bounce.bounce : null,
+          duration: bounce?.readable ? bounce.bounce.duration : null,
+        };
+      return {
+        ...row,
+        readable: Boolean(row.readable),
+        bounce: null,
+        duration: row.duration == null ? null : Number(row.duration),
+      };
+    });
+  }
+
+  /** These bounces with their repository and branch, and whether the person may read them. */
+  private async bouncesFor(
+    userId: string,
+    ids: string[],
+  ): Promise<Map<string, { readable: boolean; bounce: ResolvedBounce }>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('bounces as b')
+      .innerJoin('repos as rp', 'rp.id', 'b.repo_id')
+      .innerJoin('repo_branches as rb', 'rb.id', 'b.branch_id')
+      .select([
+        'b.id',
+        'b.title',
+        'b.status',
+        'b.metadata',
+        'b.waveform',
+        'rp.id as repo_id',
+        'rp.name as repo_name',
+        'rb.name as branch_name',
+        sql<
+          boolean | number
+        >`(rp.owner_id = ${userId} or rp.id in (select repo_id from repo_members where user_id = ${userId}))`.as(
+          'readable',
+        ),
+      ])
+      .where('b.id', 'in', ids)
+      .execute();
+    return new Map(
+      rows.map((row) => [
+        row.id,
+        {
+          readable: Boolean(row.readable),
+          bounce: {
+            id: row.id,
+            title: row.title,
+            status: row.status,
+            repo_id: row.repo_id,
+            repo_name: row.repo_name,
+            branch_name: row.branch_name,
+            duration: audioView(row).duration,
+          },
+        },
+      ]),
+    );
   }
 
   /**
@@ -182,10 +266,9 @@ export class CollectionsRepo {
         .selectFrom('collection_items')
         .select('id')
         .where('collection_id', '=', item.collection_id);
-      same =
-        item.version_id !== null
-          ? same.where('version_id', '=', item.version_id)
-          : same.where('branch_id', '=', item.branch_id ?? '');
+      if (item.version_id !== null) same = same.where('version_id', '=', item.version_id);
+      else if (item.bounce_id !== null) same = same.where('bounce_id', '=', item.bounce_id);
+      else same = same.where('branch_id', '=', item.branch_id ?? '');
       if (await same.executeTakeFirst()) return { kind: 'duplicate' };
       const last = await trx
         .selectFrom('collection_items')

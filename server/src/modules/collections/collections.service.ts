@@ -12,7 +12,7 @@ import {
 } from '@takes/contract';
 import type { Clock } from '../../clock';
 import { isUniqueViolation } from '../../db/unique-violation';
-import type { CollectionsTable } from '../../db/schema';
+import type { CollectionItemsTable, CollectionsTable } from '../../db/schema';
 import { Conflict, NotFound } from '../../errors';
 import type { JobQueue } from '../../jobs/job-queue';
 import { storeCoverImage, versionedCoverUrl } from '../../media/cover-image';
@@ -179,20 +179,13 @@ export class CollectionsService {
     body: AddCollectionItemBody,
   ): Promise<CollectionItem> {
     await this.allowed(userId, collectionId, 'editItems');
-    const target = body.versionId
-      ? {
-          version_id: (await this.deps.access.version(userId, body.versionId, 'listen')).versionId,
-          branch_id: null,
-        }
-      : {
-          version_id: null,
-          branch_id: (await this.deps.access.branch(userId, body.branchId ?? '', 'listen'))
-            .branchId,
-        };
+    const target = await this.itemTarget(userId, body);
     const duplicate = new Conflict(
       target.version_id
         ? COLLECTION_MESSAGES.duplicateVersion
-        : COLLECTION_MESSAGES.duplicateBranch,
+        : target.bounce_id
+          ? COLLECTION_MESSAGES.duplicateBounce
+          : COLLECTION_MESSAGES.duplicateBranch,
     );
     const id = randomUUID();
     let result;
@@ -216,6 +209,28 @@ export class CollectionsService {
     // Removed again between the two statements: as if it had never been added.
     if (!added) throw new NotFound(COLLECTION_MESSAGES.itemNotFound);
     return added;
+  }
+
+  /** The take an item names, when the caller may listen to it (the policy's 404 otherwise). */
+  private async itemTarget(
+    userId: string,
+    body: AddCollectionItemBody,
+  ): Promise<Pick<CollectionItemsTable, 'version_id' | 'branch_id' | 'bounce_id'>> {
+    const none = { version_id: null, branch_id: null, bounce_id: null };
+    if (body.versionId)
+      return {
+        ...none,
+        version_id: (await this.deps.access.version(userId, body.versionId, 'listen')).versionId,
+      };
+    if (body.bounceId)
+      return {
+        ...none,
+        bounce_id: (await this.deps.access.bounce(userId, body.bounceId, 'listen')).bounceId,
+      };
+    return {
+      ...none,
+      branch_id: (await this.deps.access.branch(userId, body.branchId ?? '', 'listen')).branchId,
+    };
   }
 
   async removeItem(userId: string, collectionId: string, itemId: string): Promise<void> {
@@ -286,10 +301,34 @@ function toCollection(row: CollectionsTable, role: Role, items: ResolvedItemRow[
   };
 }
 
-/** One item; nothing of its project unless the caller may read that project now. */
+/** What kind of item a row is. */
+export function itemKind(row: Pick<ResolvedItemRow, 'version_id' | 'bounce_id'>) {
+  if (row.bounce_id !== null) return 'bounce' as const;
+  return row.version_id !== null ? ('version' as const) : ('latest' as const);
+}
+
+/** One item; nothing of its project (or repository) unless the caller may read it now. */
 function toItem(row: ResolvedItemRow, position: number): CollectionItem {
-  const kind = row.version_id !== null ? 'version' : 'latest';
+  const kind = itemKind(row);
   if (!row.readable) return { id: row.id, position, kind, unavailable: true, reason: 'no_access' };
+  if (kind === 'bounce') {
+    const { bounce } = row;
+    if (!bounce) return { id: row.id, position, kind, unavailable: true, reason: 'no_access' };
+    return {
+      id: row.id,
+      position,
+      kind,
+      unavailable: false,
+      bounceId: bounce.id,
+      title: bounce.title,
+      repoId: bounce.repo_id,
+      repoName: bounce.repo_name,
+      branchName: bounce.branch_name,
+      duration: bounce.duration,
+      status: bounce.status,
+      streamUrl: `/api/repos/${bounce.repo_id}/bounces/${bounce.id}/stream`,
+    };
+  }
   if (
     row.resolved_id === null ||
     row.version_number === null ||
@@ -303,7 +342,7 @@ function toItem(row: ResolvedItemRow, position: number): CollectionItem {
   return {
     id: row.id,
     position,
-    kind,
+    kind: kind,
     unavailable: false,
     versionId: row.resolved_id,
     versionNumber: row.version_number,

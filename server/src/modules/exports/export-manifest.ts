@@ -252,21 +252,28 @@ export async function planExport(
     description: c.description,
     createdAt: c.created_at,
     updatedAt: c.updated_at,
-    items: c.items.map((item) =>
-      item.version_id
-        ? {
-            id: item.id,
-            kind: 'version' as const,
-            versionId: item.version_id,
-            addedAt: item.created_at,
-          }
-        : {
-            id: item.id,
-            kind: 'latest' as const,
-            branchId: item.branch_id,
-            addedAt: item.created_at,
-          },
-    ),
+    items: c.items.map((item) => {
+      if (item.version_id)
+        return {
+          id: item.id,
+          kind: 'version' as const,
+          versionId: item.version_id,
+          addedAt: item.created_at,
+        };
+      if (item.bounce_id)
+        return {
+          id: item.id,
+          kind: 'bounce' as const,
+          bounceId: item.bounce_id,
+          addedAt: item.created_at,
+        };
+      return {
+        id: item.id,
+        kind: 'latest' as const,
+        branchId: item.branch_id,
+        addedAt: item.created_at,
+      };
+    }),
     shareLinks: collectionLinks
       .filter((l) => l.collection_id === c.id)
       .map((l) => ({

@@ -80,6 +80,7 @@ export class ExportsRepo {
         'collection_items.collection_id',
         'collection_items.version_id',
         'collection_items.branch_id',
+        'collection_items.bounce_id',
         'collection_items.created_at',
       ])
       .where('collections.owner_id', '=', userId)

@@ -281,7 +281,7 @@ export class SharingService {
  */
 export function linkAudioOf(
   link: Pick<LinksTable, 'download_enabled'>,
-  version: VersionsTable,
+  version: Parameters<typeof pickAudio>[0],
   quality: 'original' | 'high' | 'standard',
 ): LinkAudio {
   if (link.download_enabled === 1) return { ready: true, audio: pickAudio(version, quality) };

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import type { RecentBounce } from '@takes/contract';
 import { formatDate } from '../../lib/format';
 import { Badge } from '../../ui/badge';
+import { AddToCollectionButton, type CollectionTarget } from '../collections/add-to-collection';
 import { formatTime } from '../player/format-time';
 import { PauseIcon, PlayIcon } from '../player/player-icons';
 import { useRowPlay } from '../projects/use-row-play';
@@ -22,6 +23,19 @@ interface BounceGroupCardProps {
   onSelect: (itemId: string) => void;
   repoCover: string | null;
   avatarUrl: string | null;
+}
+
+/** What 'Add to collection' adds for a feed item: the bounce, or the project version. */
+function collectionTarget(item: RecentBounce): CollectionTarget {
+  if (item.kind === 'version') {
+    return {
+      kind: 'version',
+      versionId: item.id,
+      versionNumber: item.version_number,
+      branch: null,
+    };
+  }
+  return { kind: 'bounce', bounceId: item.id, title: item.title };
 }
 
 function itemDuration(item: RecentBounce): number | null {
@@ -83,6 +97,7 @@ export function BounceGroupCard(props: BounceGroupCardProps) {
             ) : (
               <span />
             )}
+            <AddToCollectionButton target={collectionTarget(item)} />
             {group.items.length > 1 && (
               <button
                 type="button"

@@ -1,6 +1,8 @@
 import type { RecentBounce } from '@takes/contract';
-import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { available, bounceItem, summary } from '../collections/test-support';
+import { axeViolations } from '../../ui/axe-test-support';
 import { fakePlayer } from '../player/test-support';
 import { renderAt, repository, stubApi } from '../repos/test-support';
 import { BouncesPage } from './bounces-page';
@@ -168,5 +170,83 @@ describe('BouncesPage', () => {
       await screen.findByText('No recent bounces found. Publish a bounce from the desktop app.'),
     ).toBeTruthy();
     expect(screen.queryByText('Scanning…')).toBeNull();
+  });
+});
+
+describe("BouncesPage 'Add to collection'", () => {
+  function stubWithCollections(add: (body: unknown) => unknown) {
+    return stubApi({
+      '/api/bounces/recent': { bounces: feed },
+      '/api/audio-git/repositories': { data: [] },
+      '/api/collections': { collections: [summary({ id: 'c1', name: 'Favourites' })] },
+      '/api/collections/c1/items': (_url: URL, init: RequestInit | undefined) =>
+        add(JSON.parse(init!.body as string)),
+    });
+  }
+
+  function posted(fetchMock: ReturnType<typeof stubApi>) {
+    return fetchMock.mock.calls
+      .filter(([url, init]) => init?.method === 'POST' && url === '/api/collections/c1/items')
+      .map(([, init]) => JSON.parse(init!.body as string) as unknown);
+  }
+
+  async function openFor(title: string) {
+    const list = await screen.findByRole('list', { name: 'Recent bounces' });
+    const card = within(list).getByRole('article', { name: title });
+    fireEvent.click(within(card).getByRole('button', { name: 'Add to collection' }));
+    return { card, dialog: screen.getByRole('dialog', { name: 'Add to collection' }) };
+  }
+
+  it("adds the card's bounce, then the older version chosen in the card", async () => {
+    const fetchMock = stubWithCollections(() => ({ status: 201, body: bounceItem('i1') }));
+    renderPage();
+    const { card, dialog } = await openFor('Mix');
+    expect(within(dialog).getByText('Mix')).toBeTruthy();
+    // A bounce is added as it is: no version or branch to choose.
+    expect(within(dialog).queryByRole('radio')).toBeNull();
+    fireEvent.click(await within(dialog).findByRole('button', { name: 'Add to Favourites' }));
+    expect((await within(dialog).findByText('Added to Favourites')).getAttribute('role')).toBe(
+      'status',
+    );
+    expect(posted(fetchMock)).toEqual([{ bounceId: 'b3' }]);
+    expect(await axeViolations(dialog)).toEqual([]);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
+
+    // The card's older version, once chosen, is the one added.
+    fireEvent.click(within(card).getByRole('button', { name: 'View versions' }));
+    const versions = within(card).getByRole('list', { name: 'Versions of Mix' });
+    fireEvent.click(within(versions).getAllByRole('button')[1]!);
+    fireEvent.click(within(card).getByRole('button', { name: 'Add to collection' }));
+    const again = screen.getByRole('dialog', { name: 'Add to collection' });
+    fireEvent.click(await within(again).findByRole('button', { name: 'Add to Favourites' }));
+    await waitFor(() =>
+      expect(posted(fetchMock)).toEqual([{ bounceId: 'b3' }, { bounceId: 'b2' }]),
+    );
+  });
+
+  it("shows the server's message when the bounce is already in the collection", async () => {
+    stubWithCollections(() => ({
+      status: 409,
+      body: { error: 'This bounce is already in the collection.' },
+    }));
+    renderPage();
+    const { dialog } = await openFor('Mix');
+    fireEvent.click(await within(dialog).findByRole('button', { name: 'Add to Favourites' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe(
+      'This bounce is already in the collection.',
+    );
+    expect(within(dialog).queryByText('Added to Favourites')).toBeNull();
+  });
+
+  it('adds a project version of the feed as that version', async () => {
+    const fetchMock = stubWithCollections(() => ({ status: 201, body: available('i1') }));
+    renderPage();
+    const { dialog } = await openFor('Demo take');
+    expect(within(dialog).getByText('This version (v1)')).toBeTruthy();
+    // The feed does not say the version's branch: there is no branch to follow.
+    expect(within(dialog).queryByLabelText(/Follow the latest of this branch/)).toBeNull();
+    fireEvent.click(await within(dialog).findByRole('button', { name: 'Add to Favourites' }));
+    expect(await within(dialog).findByText('Added to Favourites')).toBeTruthy();
+    expect(posted(fetchMock)).toEqual([{ versionId: 'v1' }]);
   });
 });

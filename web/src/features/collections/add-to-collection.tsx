@@ -15,16 +15,40 @@ import { inputClass } from '../../ui/text-field';
 import { RoleBadge } from '../members/role-badge';
 import { useAddCollectionItem, useCollections, useCreateCollection } from './collections-api';
 
-type Target = 'version' | 'branch';
+/**
+ * What 'Add to collection' adds: a project version (pinned, or, when its branch is known, a
+ * follow of the latest of its branch), or a repository's bounce.
+ */
+export type CollectionTarget =
+  | {
+      kind: 'version';
+      versionId: string;
+      versionNumber: number | null;
+      /** The version's branch, for following its latest; null offers the version alone. */
+      branch: { id: string; name: string } | null;
+    }
+  | { kind: 'bounce'; bounceId: string; title: string };
 
-/** 'Add to collection' on a version: this version, or the latest of its branch. */
-export function AddToCollectionButton({
-  version,
-  branchName,
-}: {
-  version: Version;
-  branchName: string;
-}) {
+type AddToCollectionProps =
+  | { version: Version; branchName: string; target?: never }
+  | { target: CollectionTarget; version?: never; branchName?: never };
+
+function targetOf(props: AddToCollectionProps): CollectionTarget {
+  if (props.target) return props.target;
+  const { version, branchName } = props;
+  return {
+    kind: 'version',
+    versionId: version.id,
+    versionNumber: version.version_number,
+    branch: { id: version.branch_id, name: branchName },
+  };
+}
+
+/**
+ * 'Add to collection': a version (this version, or the latest of its branch) or a bounce, into
+ * one of the caller's collections or a new one.
+ */
+export function AddToCollectionButton(props: AddToCollectionProps) {
   const [open, setOpen] = useState(false);
   return (
     <>
@@ -35,38 +59,35 @@ export function AddToCollectionButton({
       >
         Add to collection
       </button>
-      {open && (
-        <AddToCollectionDialog
-          version={version}
-          branchName={branchName}
-          onClose={() => setOpen(false)}
-        />
-      )}
+      {open && <AddToCollectionDialog target={targetOf(props)} onClose={() => setOpen(false)} />}
     </>
   );
 }
 
+type Choice = 'version' | 'branch';
+
 function AddToCollectionDialog({
-  version,
-  branchName,
+  target,
   onClose,
 }: {
-  version: Version;
-  branchName: string;
+  target: CollectionTarget;
   onClose: () => void;
 }) {
   const collections = useCollections();
   const add = useAddCollectionItem();
   const create = useCreateCollection();
-  const [target, setTarget] = useState<Target>('version');
+  const [choice, setChoice] = useState<Choice>('version');
   const [newName, setNewName] = useState('');
   const [nameError, setNameError] = useState<string | null>(null);
   const [added, setAdded] = useState<string | null>(null);
   // Only where the caller may add items: their own, and those they are an editor of.
   const editable = collections.data?.filter((collection) => may(collection.role, 'editItems'));
 
-  const body = (): AddCollectionItemBody =>
-    target === 'version' ? { versionId: version.id } : { branchId: version.branch_id };
+  const body = (): AddCollectionItemBody => {
+    if (target.kind === 'bounce') return { bounceId: target.bounceId };
+    if (choice === 'branch' && target.branch) return { branchId: target.branch.id };
+    return { versionId: target.versionId };
+  };
 
   function addTo(collectionId: string, name: string) {
     setAdded(null);
@@ -105,29 +126,40 @@ function AddToCollectionDialog({
   return (
     <Modal title="Add to collection" onClose={onClose}>
       <div className="space-y-4">
-        <fieldset>
-          <legend className="text-sm font-medium text-zinc-800 dark:text-zinc-200">Add</legend>
-          <div className="mt-1 space-y-1 text-sm">
-            <label className="flex items-center gap-2">
-              <input
-                type="radio"
-                name="collection-target"
-                checked={target === 'version'}
-                onChange={() => setTarget('version')}
-              />
-              This version (v{version.version_number})
-            </label>
-            <label className="flex items-center gap-2">
-              <input
-                type="radio"
-                name="collection-target"
-                checked={target === 'branch'}
-                onChange={() => setTarget('branch')}
-              />
-              Follow the latest of this branch{branchName ? ` (${branchName})` : ''}
-            </label>
-          </div>
-        </fieldset>
+        {target.kind === 'bounce' ? (
+          <p className="text-sm text-zinc-800 dark:text-zinc-200">
+            This bounce: <span className="font-medium">{target.title}</span>
+          </p>
+        ) : target.branch ? (
+          <fieldset>
+            <legend className="text-sm font-medium text-zinc-800 dark:text-zinc-200">Add</legend>
+            <div className="mt-1 space-y-1 text-sm">
+              <label className="flex items-center gap-2">
+                <input
+                  type="radio"
+                  name="collection-target"
+                  checked={choice === 'version'}
+                  onChange={() => setChoice('version')}
+                />
+                {versionLabel(target.versionNumber)}
+              </label>
+              <label className="flex items-center gap-2">
+                <input
+                  type="radio"
+                  name="collection-target"
+                  checked={choice === 'branch'}
+                  onChange={() => setChoice('branch')}
+                />
+                Follow the latest of this branch
+                {target.branch.name ? ` (${target.branch.name})` : ''}
+              </label>
+            </div>
+          </fieldset>
+        ) : (
+          <p className="text-sm text-zinc-800 dark:text-zinc-200">
+            {versionLabel(target.versionNumber)}
+          </p>
+        )}
 
         {collections.isPending ? (
           <Spinner label="Loading collections" />
@@ -202,4 +234,8 @@ function AddToCollectionDialog({
       </div>
     </Modal>
   );
+}
+
+function versionLabel(versionNumber: number | null): string {
+  return versionNumber === null ? 'This version' : `This version (v${versionNumber})`;
 }

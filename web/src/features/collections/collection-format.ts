@@ -6,8 +6,12 @@ export const UNAVAILABLE_REASONS = {
   not_processed: 'Not processed yet',
 } as const;
 
-/** An item's title: the version's message, else 'Version N'; an unavailable item its reason. */
+/**
+ * An item's title: a bounce's title (else 'Bounce'); a version's message, else 'Version N'; an
+ * unavailable item its reason.
+ */
 export function itemTitle(item: CollectionItem): string {
   if (item.unavailable) return UNAVAILABLE_REASONS[item.reason];
+  if (item.kind === 'bounce') return item.title || 'Bounce';
   return item.message || `Version ${item.versionNumber}`;
 }

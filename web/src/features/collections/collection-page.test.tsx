@@ -5,7 +5,7 @@ import { axeViolations } from '../../ui/axe-test-support';
 import { fakePlayer } from '../player/test-support';
 import { Landed, renderAt, stubApi } from '../repos/test-support';
 import { CollectionPage } from './collection-page';
-import { available, collection, unavailable } from './test-support';
+import { available, bounceItem, collection, unavailable } from './test-support';
 
 afterEach(() => {
   cleanup();
@@ -147,6 +147,77 @@ describe('CollectionPage', () => {
     renderCollection();
     await screen.findByRole('list', { name: 'Collection items' });
     expect(await axeViolations()).toEqual([]);
+  });
+
+  it("shows a bounce with its title, repository · branch, a link to its repository and a 'Bounce' badge", async () => {
+    stubCollection(
+      collection([
+        available('a'),
+        bounceItem('s', { title: 'Chorus bounce', duration: 75 }),
+        unavailable('x', 'no_access'),
+      ]),
+    );
+    renderCollection();
+    const list = await screen.findByRole('list', { name: 'Collection items' });
+    const [, bounce] = within(list).getAllByRole('listitem');
+    expect(bounce!.textContent).toMatch(/^2.*Chorus bounce.*Bounce.*Harbour Lights · main.*1:15/);
+    expect(within(bounce!).getByRole('link', { name: 'Harbour Lights' }).getAttribute('href')).toBe(
+      '/repositories/r1',
+    );
+    expect(within(bounce!).getByRole('button', { name: 'Play "Chorus bounce"' })).toBeTruthy();
+    expect(within(bounce!).getByRole('button', { name: 'Remove "Chorus bounce"' })).toBeTruthy();
+    expect(await axeViolations()).toEqual([]);
+  });
+
+  it("queues a bounce like any item: 'Play all', and its own Play starting the list there", async () => {
+    stubCollection(
+      collection([
+        available('a'),
+        bounceItem('s', { title: 'Chorus bounce' }),
+        bounceItem('p', { title: 'Still rendering', status: 'processing' }),
+        available('c'),
+      ]),
+    );
+    const player = fakePlayer();
+    renderCollection(player);
+    const list = await screen.findByRole('list', { name: 'Collection items' });
+    fireEvent.click(screen.getByRole('button', { name: 'Play all' }));
+    const [tracks, start] = vi.mocked(player.playQueue).mock.calls[0] ?? [];
+    expect(start).toBeUndefined();
+    expect(tracks?.map((track) => track.title)).toEqual(['Mix a', 'Chorus bounce', 'Mix c']);
+    // The bounce's track is the one the Bounces page plays: its id, the repository as artist,
+    // its stream and the repository page; no version of a project.
+    expect(tracks?.[1]).toEqual({
+      id: 'bn-s',
+      title: 'Chorus bounce',
+      artist: 'Harbour Lights',
+      audioUrl: '/api/repos/r1/bounces/bn-s/stream',
+      sourceUrl: '/repositories/r1',
+      duration: 75,
+    });
+
+    fireEvent.click(within(list).getByRole('button', { name: 'Play "Chorus bounce"' }));
+    expect(player.playQueue).toHaveBeenLastCalledWith(tracks, 1);
+    // A bounce still processing cannot play yet.
+    expect(
+      within(list).getByRole<HTMLButtonElement>('button', { name: 'Play "Still rendering"' })
+        .disabled,
+    ).toBe(true);
+  });
+
+  it('shows an unavailable bounce like any unavailable item', async () => {
+    stubCollection(
+      collection([
+        { id: 'z', position: 0, kind: 'bounce', unavailable: true, reason: 'no_access' },
+      ]),
+    );
+    renderCollection();
+    const list = await screen.findByRole('list', { name: 'Collection items' });
+    const [row] = within(list).getAllByRole('listitem');
+    expect(within(row!).getByText('No longer available to you')).toBeTruthy();
+    expect(row!.className).toContain('text-zinc-500');
+    expect(within(row!).queryByRole('button', { name: /^Play/ })).toBeNull();
+    expect(within(row!).queryByRole('link')).toBeNull();
   });
 
   it('Remove deletes the item and shows the reloaded collection', async () => {

@@ -15,6 +15,7 @@ import { formatTime } from '../player/format-time';
 import { useAudioPlayer, type PlayerTrack } from '../player/use-audio-player';
 import { MembersButton } from '../members/members-button';
 import { RoleBadge } from '../members/role-badge';
+import { repoPagePath } from '../bounces/bounce-track';
 import { useRowPlay } from '../projects/use-row-play';
 import { CollectionCoverControls } from './collection-cover';
 import { CollectionFormModal } from './collection-form-modal';
@@ -425,7 +426,22 @@ function ItemList({ collection, editable }: { collection: Collection; editable: 
 
 type AvailableCollectionItem = Extract<CollectionItem, { unavailable: false }>;
 
+/**
+ * An item as the global player's track. A version's is the version's own (so the version routes
+ * know it); a bounce's is the one the Bounces and repository pages play (its id, the repository as
+ * artist, the repository page as source).
+ */
 function itemTrack(item: AvailableCollectionItem): PlayerTrack {
+  if (item.kind === 'bounce') {
+    return {
+      id: item.bounceId,
+      title: itemTitle(item),
+      artist: item.repoName,
+      audioUrl: item.streamUrl,
+      sourceUrl: repoPagePath(item.repoId),
+      duration: item.duration,
+    };
+  }
   return {
     id: item.versionId,
     title: itemTitle(item),
@@ -500,15 +516,16 @@ function AvailableItem({
         <span className="flex items-center gap-2">
           <span className="truncate font-medium">{title}</span>
           {item.kind === 'latest' && <Badge tone="indigo">Latest</Badge>}
+          {item.kind === 'bounce' && <Badge>Bounce</Badge>}
           {item.status === 'processing' && <Badge tone="amber">Processing</Badge>}
           {item.status === 'failed' && <Badge tone="red">Failed</Badge>}
         </span>
         <span className="truncate text-sm text-zinc-600 dark:text-zinc-300">
           <Link
-            to={`/projects/${item.projectId}`}
+            to={item.kind === 'bounce' ? repoPagePath(item.repoId) : `/projects/${item.projectId}`}
             className="hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500"
           >
-            {item.projectName}
+            {item.kind === 'bounce' ? item.repoName : item.projectName}
           </Link>{' '}
           · {item.branchName}
         </span>

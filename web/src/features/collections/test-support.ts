@@ -19,7 +19,9 @@ export function summary(overrides: Partial<CollectionSummary> = {}): CollectionS
 
 export function available(
   id: string,
-  overrides: Partial<Extract<CollectionItem, { unavailable: false }>> = {},
+  overrides: Partial<
+    Extract<CollectionItem, { unavailable: false; kind: 'version' | 'latest' }>
+  > = {},
 ): CollectionItem {
   return {
     id,
@@ -36,6 +38,28 @@ export function available(
     duration: 90,
     status: 'completed',
     streamUrl: `/api/versions/v-${id}/stream`,
+    ...overrides,
+  };
+}
+
+/** A repository's bounce in a collection, playable by the caller. */
+export function bounceItem(
+  id: string,
+  overrides: Partial<Extract<CollectionItem, { kind: 'bounce'; unavailable: false }>> = {},
+): CollectionItem {
+  return {
+    id,
+    position: 0,
+    kind: 'bounce',
+    unavailable: false,
+    bounceId: `bn-${id}`,
+    title: `Bounce ${id}`,
+    repoId: 'r1',
+    repoName: 'Harbour Lights',
+    branchName: 'main',
+    duration: 75,
+    status: 'completed',
+    streamUrl: `/api/repos/r1/bounces/bn-${id}/stream`,
     ...overrides,
   };
 }

@@ -5,6 +5,8 @@ import { errorMessage } from '../../lib/api';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { primaryButton } from '../../ui/button-styles';
 import { ActivityPanel } from '../activity/activity-panel';
+import { bounceTitle } from '../bounces/bounce-track';
+import { AddToCollectionButton } from '../collections/add-to-collection';
 import { useMarkTargetRead } from '../notifications/use-mark-target-read';
 import { BranchList, RepoInfoBox } from './branch-list';
 import { patchAsCommit, PSEUDO_BRANCH, resolveBranchView } from './branch-selection';
@@ -114,7 +116,15 @@ function RepoWorkspace({ repo }: { repo: Repository }) {
         </div>
         <div className="space-y-6">
           {preview && (
-            <NowPreviewing bounce={preview} repoName={repo.name} coverUrl={repo.cover_url} />
+            <div className="space-y-2">
+              <NowPreviewing bounce={preview} repoName={repo.name} coverUrl={repo.cover_url} />
+              <div className="flex justify-end">
+                <AddToCollectionButton
+                  key={preview.id}
+                  target={{ kind: 'bounce', bounceId: preview.id, title: bounceTitle(preview) }}
+                />
+              </div>
+            </div>
           )}
           <ActivityList
             bounces={bounceList}

@@ -29,6 +29,7 @@ function item(
     kind: 'version' as const,
     title: `Take ${id}`,
     projectName: `Project ${id}`,
+    commentable: true,
     duration: 100,
     downloadEnabled: false,
     streamUrl: `${base}/items/${id}/stream`,
@@ -398,6 +399,90 @@ describe('the collection share page', () => {
     link.addEventListener('click', (event) => event.preventDefault());
     fireEvent.click(link);
     expect(receipts()).toEqual([]);
+  });
+});
+
+describe("the collection share page's bounces", () => {
+  function withBounce(first: 'bounce' | 'version' = 'version') {
+    const bounce = item('i9', 0, {
+      kind: 'bounce',
+      title: 'Chorus bounce',
+      projectName: 'Harbour Lights',
+      commentable: false,
+      duration: 30,
+      downloadEnabled: true,
+      downloadUrl: `${base}/items/i9/download`,
+    });
+    const opening = item('i1', 1, { title: 'Opening', projectName: 'Night Drive' });
+    return page({
+      downloadEnabled: true,
+      items: first === 'bounce' ? [bounce, opening] : [opening, { ...bounce, position: 1 }],
+    });
+  }
+
+  function commentRequests(itemId: string) {
+    return sent.filter((request) => request.url === `${base}/items/${itemId}/comments`);
+  }
+
+  it('offers no comments on a bounce, and still does on a version', async () => {
+    localStorage.setItem('takes.visitorName', 'Vera');
+    collection = withBounce('bounce');
+    renderSharePage();
+    await screen.findByRole('heading', { level: 1, name: 'Road trip' });
+    const [bounce, version] = rows();
+    // The bounce plays and downloads like a version, with its repository's name, but has no
+    // Comments button.
+    expect(bounce!.textContent).toContain('Chorus bounce');
+    expect(bounce!.textContent).toContain('Harbour Lights');
+    expect(within(bounce!).getByRole('button', { name: 'Play “Chorus bounce”' })).toBeTruthy();
+    expect(within(bounce!).getByRole('link', { name: 'Download “Chorus bounce”' })).toBeTruthy();
+    expect(within(bounce!).queryByRole('button', { name: /Comments/ })).toBeNull();
+    expect(within(version!).getByRole('button', { name: 'Comments on “Opening”' })).toBeTruthy();
+
+    // Nothing plays: the comments shown are the first version's, not the bounce's.
+    expect(await screen.findByText('Love the opening')).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 2, name: 'Comments on “Opening”' })).toBeTruthy();
+    expect(screen.getByRole('textbox', { name: 'Comment' })).toBeTruthy();
+    expect(commentRequests('i9')).toEqual([]);
+    expect(await axeViolations()).toEqual([]);
+  });
+
+  it('shows no comment form or list while a bounce plays, and asks the server for none', async () => {
+    localStorage.setItem('takes.visitorName', 'Vera');
+    collection = withBounce();
+    renderSharePage(playing('i9', { currentTime: 3, duration: 30 }));
+    await screen.findByRole('heading', { level: 1, name: 'Road trip' });
+    const now = screen.getByRole('region', { name: 'Now playing' });
+    expect(now.textContent).toContain('Chorus bounce');
+    expect(now.textContent).toContain('Harbour Lights');
+    expect(screen.getByText('A bounce takes no comments.')).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: /Comments on/ })).toBeNull();
+    expect(screen.queryByRole('textbox', { name: 'Comment' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Post Comment' })).toBeNull();
+    // The version's Comments button still controls an element on the page.
+    expect(await axeViolations()).toEqual([]);
+    // Its play is reported like any item's.
+    await waitFor(() => expect(receipts()).toEqual([{ itemId: 'i9', event: 'play' }]));
+    expect(commentRequests('i9')).toEqual([]);
+
+    // The version's Comments button still shows its comments and the form.
+    fireEvent.click(screen.getByRole('button', { name: 'Comments on “Opening”' }));
+    expect(await screen.findByText('Love the opening')).toBeTruthy();
+    expect(screen.getByRole('textbox', { name: 'Comment' })).toBeTruthy();
+    expect(commentRequests('i9')).toEqual([]);
+  });
+
+  it("plays a bounce in 'Play all' like any item", async () => {
+    const player = fakePlayer();
+    collection = withBounce();
+    renderSharePage(player);
+    fireEvent.click(await screen.findByRole('button', { name: 'Play all' }));
+    const [tracks, start] = vi.mocked(player.playQueue).mock.calls[0] ?? [];
+    expect(start).toBe(0);
+    expect(tracks?.map((track) => [track.title, track.artist, track.audioUrl])).toEqual([
+      ['Opening', 'Night Drive', `${base}/items/i1/stream`],
+      ['Chorus bounce', 'Harbour Lights', `${base}/items/i9/stream`],
+    ]);
   });
 });
 

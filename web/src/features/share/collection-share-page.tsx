@@ -1,4 +1,4 @@
-import type { Comment } from '@takes/contract';
+import { COLLECTION_LINK_MESSAGES, type Comment } from '@takes/contract';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { sameOriginPath } from '../../lib/same-origin';
 import { useDocumentTitle } from '../../lib/use-document-title';
@@ -113,9 +113,14 @@ function CollectionView({ hash, collection }: { hash: string; collection: Shared
   const currentItem = currentIndex === -1 ? null : (items[currentIndex] ?? null);
   const isPlaying = currentItem !== null && player.state.isPlaying;
   const visitor = useVisitorName();
-  // An item the visitor chose with its Comments button (or is writing about); else the playing one.
+  // An item the visitor chose with its Comments button (or is writing about); else the playing
+  // one; else the first that takes comments.
   const [picked, setPicked] = useState<string | null>(null);
-  const selectedItem = items.find((item) => item.id === picked) ?? currentItem ?? items[0] ?? null;
+  const selectedItem =
+    items.find((item) => item.id === picked) ??
+    currentItem ??
+    items.find((item) => item.commentable) ??
+    null;
   const selectedIndex = selectedItem ? items.indexOf(selectedItem) : -1;
   const seekInList = useSeekInList(tracks);
   const total = totalDuration(items);
@@ -220,7 +225,15 @@ function CollectionView({ hash, collection }: { hash: string; collection: Shared
         )}
       </section>
 
-      {selectedItem ? (
+      {selectedItem && !selectedItem.commentable ? (
+        // Nothing to read or write about an item that takes no comments (a bounce); the other
+        // items' Comments buttons still control this place.
+        <p id="collection-comments" className="mt-8 text-sm text-zinc-600 dark:text-zinc-300">
+          {selectedItem.kind === 'bounce'
+            ? COLLECTION_LINK_MESSAGES.noComments
+            : `“${selectedItem.title}” takes no comments.`}
+        </p>
+      ) : selectedItem ? (
         // Writing about an item keeps its comments on screen when the next one starts.
         <div onFocus={() => setPicked(selectedItem.id)}>
           <ItemComments
@@ -352,16 +365,18 @@ function ItemRow({
         {formatTime(item.duration)}
       </span>
       <span className="flex items-center gap-3">
-        <button
-          type="button"
-          className={linkButton}
-          aria-pressed={selected}
-          aria-label={`Comments on “${item.title}”`}
-          aria-controls="collection-comments"
-          onClick={onShowComments}
-        >
-          Comments
-        </button>
+        {item.commentable ? (
+          <button
+            type="button"
+            className={linkButton}
+            aria-pressed={selected}
+            aria-label={`Comments on “${item.title}”`}
+            aria-controls="collection-comments"
+            onClick={onShowComments}
+          >
+            Comments
+          </button>
+        ) : null}
         {downloadUrl ? (
           // The download route counts the download in the link's receipts itself.
           <a href={downloadUrl} download className={linkButton}>

@@ -156,6 +156,7 @@ describe("'Download all' on a shared collection", () => {
           kind: 'version',
           title: 'Opening',
           projectName: 'Night Drive',
+          commentable: true,
           duration: 100,
           downloadEnabled,
           streamUrl: `${base}/items/i1/stream`,

@@ -29,12 +29,15 @@ function deferredFetch() {
 
 let paused = true;
 let playSpy: ReturnType<typeof vi.fn<() => void>>;
+/** The element stubs, to see which element each call was made on. */
+let playMock: { mock: { contexts: unknown[] } };
+let loadMock: { mock: { contexts: unknown[] } };
 
 beforeEach(() => {
   paused = true;
   vi.spyOn(HTMLMediaElement.prototype, 'paused', 'get').mockImplementation(() => paused);
   playSpy = vi.fn<() => void>();
-  vi.spyOn(HTMLMediaElement.prototype, 'play').mockImplementation(function (
+  playMock = vi.spyOn(HTMLMediaElement.prototype, 'play').mockImplementation(function (
     this: HTMLMediaElement,
   ) {
     playSpy();
@@ -48,7 +51,7 @@ beforeEach(() => {
     paused = true;
     this.dispatchEvent(new Event('pause'));
   });
-  vi.spyOn(HTMLMediaElement.prototype, 'load').mockImplementation(() => undefined);
+  loadMock = vi.spyOn(HTMLMediaElement.prototype, 'load').mockImplementation(() => undefined);
 });
 
 afterEach(() => {
@@ -283,5 +286,188 @@ describe('AudioPlayerProvider', () => {
     });
     const again = renderHook(() => useAudioPlayer(), { wrapper });
     expect(again.result.current.state).toMatchObject({ volume: 0.3, muted: true });
+  });
+});
+
+describe('AudioPlayerProvider: warming the next track of a list', () => {
+  const trackC: PlayerTrack = { id: 'c', title: 'Take C', audioUrl: '/api/versions/c/stream' };
+  const streamOf = (id: string, quality = 'high') =>
+    `/api/versions/${id}/stream?quality=${quality}`;
+
+  /** A provider whose checks all answer 206, with a main element whose duration the test sets. */
+  function setup() {
+    const fetchMock = vi.fn((url: string) => {
+      void url;
+      return Promise.resolve(new Response('x', { status: 206 }));
+    });
+    vi.stubGlobal('fetch', fetchMock);
+    const createElement = vi.spyOn(document, 'createElement');
+    const view = renderHook(() => useAudioPlayer(), { wrapper });
+    const audio = view.result.current.audioElement;
+    if (!audio) throw new Error('no audio element');
+    let duration = Number.NaN;
+    Object.defineProperty(audio, 'duration', { configurable: true, get: () => duration });
+    const warmUp = createElement.mock.results
+      .map((result) => result.value as unknown)
+      .find(
+        (element): element is HTMLAudioElement =>
+          element instanceof HTMLAudioElement && element.dataset.playerWarmup === 'true',
+      );
+    if (!warmUp) throw new Error('no warm-up element');
+    const callsOn = (stub: { mock: { contexts: unknown[] } }) =>
+      stub.mock.contexts.filter((element) => element === warmUp).length;
+    return {
+      result: view.result,
+      audio,
+      warmUp,
+      /** How often the warm-up element was told to play (never) and to load. */
+      warmUpPlays: () => callsOn(playMock),
+      warmUpLoads: () => callsOn(loadMock),
+      fetchMock,
+      /** What the warm-up element is fetching, or null. */
+      warmed: () => warmUp.getAttribute('src'),
+      /** The main element has loaded `id`: its duration is known and it can play. */
+      loaded: async (id: string, seconds: number) => {
+        await waitFor(() => expect(audio.getAttribute('src')).toBe(streamOf(id)));
+        await waitFor(() => expect(view.result.current.state.switchingTrack).toBe(false));
+        act(() => {
+          audio.currentTime = 0;
+          duration = seconds;
+          audio.dispatchEvent(new Event('durationchange'));
+          audio.dispatchEvent(new Event('canplay'));
+        });
+      },
+      /** The main element's playback reaches `seconds`. */
+      at: (seconds: number) =>
+        act(() => {
+          audio.currentTime = seconds;
+          audio.dispatchEvent(new Event('seeked'));
+        }),
+      ended: () =>
+        act(() => {
+          audio.dispatchEvent(new Event('ended'));
+        }),
+    };
+  }
+
+  it('warms the next track within 15 s of the end, moves on with the list, and not past its last', async () => {
+    const player = setup();
+    const { result, warmUp, warmed } = player;
+    act(() => result.current.playQueue([trackA, trackB, trackC]));
+    await player.loaded('a', 300);
+    expect(result.current.state.isPlaying).toBe(true);
+    // Early in a long track: nothing is fetched ahead.
+    player.at(10);
+    expect(warmed()).toBeNull();
+    player.at(284);
+    expect(warmed()).toBeNull();
+
+    player.at(286);
+    // Exactly the URL the player gives its own element for Take B, at the current quality.
+    expect(warmed()).toBe(streamOf('b'));
+    expect(warmUp.preload).toBe('auto');
+    expect(warmUp.muted).toBe(true);
+    expect(warmUp.isConnected).toBe(false);
+    // Fetched by the element itself: no session check is made ahead of time, and it never plays.
+    expect(player.fetchMock.mock.calls.map(([url]) => url)).toEqual([streamOf('a')]);
+    expect(player.warmUpPlays()).toBe(0);
+
+    // Take B starts at Take A's end, on the main element as before.
+    player.ended();
+    expect(result.current.queue?.index).toBe(1);
+    expect(result.current.state.currentTrack).toBe(trackB);
+    // Until Take B can play, its warm-up is kept; then dropped.
+    await waitFor(() => expect(player.audio.getAttribute('src')).toBe(streamOf('b')));
+    expect(warmed()).toBe(streamOf('b'));
+    await player.loaded('b', 200);
+    expect(warmed()).toBeNull();
+    player.at(100);
+    expect(warmed()).toBeNull();
+    player.at(190);
+    expect(warmed()).toBe(streamOf('c'));
+
+    player.ended();
+    await player.loaded('c', 300);
+    expect(result.current.queue?.index).toBe(2);
+    // The last track: there is nothing to warm.
+    player.at(295);
+    expect(warmed()).toBeNull();
+    player.ended();
+    expect(result.current.state.isPlaying).toBe(false);
+    expect(warmed()).toBeNull();
+    expect(player.warmUpPlays()).toBe(0);
+  });
+
+  it('warms the next track from the start of a track shorter than 15 s', async () => {
+    const player = setup();
+    act(() => player.result.current.playQueue([trackA, trackB]));
+    await player.loaded('a', 12);
+    player.at(0);
+    expect(player.warmed()).toBe(streamOf('b'));
+  });
+
+  it('re-targets the warm-up when the quality changes', async () => {
+    const player = setup();
+    act(() => player.result.current.playQueue([trackA, trackB, trackC]));
+    await player.loaded('a', 300);
+    player.at(290);
+    expect(player.warmed()).toBe(streamOf('b'));
+    act(() => player.result.current.setQuality('standard'));
+    expect(player.warmed()).toBe(streamOf('b', 'standard'));
+    act(() => player.result.current.setQuality('original'));
+    expect(player.warmed()).toBe(streamOf('b', 'original'));
+  });
+
+  it('clears the warm-up when the player stops or the list ends', async () => {
+    const player = setup();
+    const { result, warmed } = player;
+    act(() => result.current.playQueue([trackA, trackB, trackC]));
+    await player.loaded('a', 300);
+    player.at(290);
+    expect(warmed()).toBe(streamOf('b'));
+    const loadsBefore = player.warmUpLoads();
+
+    act(() => result.current.pause());
+    expect(warmed()).toBeNull();
+    // load() after removing the source, so the element lets go of its request.
+    expect(player.warmUpLoads()).toBe(loadsBefore + 1);
+    act(() => result.current.resume());
+    player.at(291);
+    expect(warmed()).toBe(streamOf('b'));
+
+    // A track from outside the list ends it: nothing is warmed for it.
+    const other: PlayerTrack = { id: 'z', title: 'Elsewhere', audioUrl: '/api/versions/z/stream' };
+    act(() => result.current.playTrack(other));
+    expect(result.current.queue).toBeNull();
+    expect(warmed()).toBeNull();
+    await player.loaded('z', 300);
+    player.at(295);
+    expect(warmed()).toBeNull();
+  });
+
+  it('warms nothing for a single track, while looping, or on another origin', async () => {
+    const player = setup();
+    const { result, warmed } = player;
+    act(() => result.current.playTrack(trackA));
+    await player.loaded('a', 300);
+    player.at(295);
+    expect(warmed()).toBeNull();
+
+    const elsewhere: PlayerTrack = {
+      id: 'x',
+      title: 'Remote',
+      audioUrl: 'https://cdn.example.com/x.mp3',
+    };
+    act(() => result.current.playQueue([trackB, elsewhere, trackC]));
+    await player.loaded('b', 300);
+    player.at(295);
+    expect(warmed()).toBeNull();
+
+    act(() => result.current.playQueue([trackB, trackC]));
+    act(() => result.current.setLoop(true));
+    player.at(296);
+    expect(warmed()).toBeNull();
+    act(() => result.current.setLoop(false));
+    expect(warmed()).toBe(streamOf('c'));
   });
 });

@@ -7,12 +7,13 @@ import {
   useState,
   type ReactNode,
 } from 'react';
+import { resolveAudioSource, trackStreamUrl } from './audio-source';
 import {
-  effectiveQuality,
-  isMobileDevice,
-  resolveAudioSource,
-  streamUrlWithQuality,
-} from './audio-source';
+  clearWarmUpElement,
+  createWarmUpElement,
+  isSameOriginUrl,
+  trackToWarm,
+} from './next-track-warmup';
 import {
   initialPlayerState,
   isSameTrack,
@@ -64,6 +65,8 @@ export function AudioPlayerProvider({ children }: { children: ReactNode }) {
   const queueRef = useRef<PlayerQueue | null>(null);
   /** What the audio element's 'ended' does: the next track of a list, if there is one. */
   const endedRef = useRef<() => boolean>(() => false);
+  /** The hidden element that fetches the next track of a list before it starts (never played). */
+  const warmUpRef = useRef<HTMLAudioElement | null>(null);
 
   const setQueue = useCallback((next: PlayerQueue | null) => {
     queueRef.current = next;
@@ -89,10 +92,7 @@ export function AudioPlayerProvider({ children }: { children: ReactNode }) {
       abortRef.current?.abort();
       const controller = new AbortController();
       abortRef.current = controller;
-      const url = streamUrlWithQuality(
-        track.audioUrl,
-        effectiveQuality(qualityRef.current, isMobileDevice()),
-      );
+      const url = trackStreamUrl(track.audioUrl, qualityRef.current);
       dispatch({ type: 'SET_LOADING', loading: true });
       try {
         const source = await resolveAudioSource(url, {
@@ -345,6 +345,49 @@ export function AudioPlayerProvider({ children }: { children: ReactNode }) {
 
   // A pending load must not outlive the provider.
   useEffect(() => () => abortRef.current?.abort(), []);
+
+  // Near the end of a list's track, the next one is fetched by a hidden element with the very URL
+  // the player will give its own element, so the switch at 'ended' is served from the browser's
+  // cache instead of the network. One warm-up at a time.
+  useEffect(() => {
+    const element = createWarmUpElement();
+    warmUpRef.current = element;
+    return () => {
+      warmUpRef.current = null;
+      clearWarmUpElement(element);
+    };
+  }, []);
+
+  const trackToFetch = trackToWarm({
+    queue,
+    currentTrack: state.currentTrack,
+    isPlaying: state.isPlaying,
+    switchingTrack: state.switchingTrack,
+    loop,
+    currentTime: state.currentTime,
+    duration: state.duration,
+  });
+  const fetchUrl = trackToFetch ? trackStreamUrl(trackToFetch.audioUrl, quality) : null;
+  const warmUrl = fetchUrl && isSameOriginUrl(fetchUrl) ? fetchUrl : null;
+  const currentUrl = state.currentTrack
+    ? trackStreamUrl(state.currentTrack.audioUrl, quality)
+    : null;
+  // The player is starting a track: until it can play, a warm-up of that very URL is kept (the
+  // browser may hand its data over), any other is dropped.
+  const handingOver = state.isPlaying && (state.switchingTrack || state.loading);
+  useEffect(() => {
+    const element = warmUpRef.current;
+    if (!element) return;
+    const warming = element.getAttribute('src');
+    if (warmUrl) {
+      if (warming === warmUrl) return;
+      element.src = warmUrl;
+      element.load();
+      return;
+    }
+    if (handingOver && warming !== null && warming === currentUrl) return;
+    clearWarmUpElement(element);
+  }, [warmUrl, currentUrl, handingOver]);
 
   const isCurrent = useCallback(
     (track: Partial<PlayerTrack>) => isSameTrack(state.currentTrack, track),

@@ -5,6 +5,7 @@ import {
   preflightAudio,
   resolveAudioSource,
   streamUrlWithQuality,
+  trackStreamUrl,
 } from './audio-source';
 import { formatTime } from './format-time';
 
@@ -125,6 +126,21 @@ describe('quality and URLs', () => {
       '/api/collection-links/K3y/items/i1/download',
     );
     expect(streamUrlWithQuality('https://cdn.example/a.mp3', 'high')).toBe(
+      'https://cdn.example/a.mp3',
+    );
+  });
+
+  it("builds a track's URL at the chosen quality, Auto resolved for the device", () => {
+    expect(trackStreamUrl('/api/versions/a/stream', 'auto', false)).toBe(
+      '/api/versions/a/stream?quality=high',
+    );
+    expect(trackStreamUrl('/api/versions/a/stream', 'auto', true)).toBe(
+      '/api/versions/a/stream?quality=standard',
+    );
+    expect(trackStreamUrl('/api/versions/a/stream', 'original', true)).toBe(
+      '/api/versions/a/stream?quality=original',
+    );
+    expect(trackStreamUrl('https://cdn.example/a.mp3', 'standard', false)).toBe(
       'https://cdn.example/a.mp3',
     );
   });

@@ -35,6 +35,15 @@ export function streamUrlWithQuality(audioUrl: string, quality: Exclude<AudioQua
   return `${path}?${params.toString()}`;
 }
 
+/** The URL the player gives the media element for a track at a quality (before the session check). */
+export function trackStreamUrl(
+  audioUrl: string,
+  quality: AudioQuality,
+  mobile: boolean = isMobileDevice(),
+): string {
+  return streamUrlWithQuality(audioUrl, effectiveQuality(quality, mobile));
+}
+
 /**
  * Checks that the session may read the audio with a one-byte range request, so a long file is never
  * downloaded into memory; the media element then streams the URL itself with the same cookie.

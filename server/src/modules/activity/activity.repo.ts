@@ -119,7 +119,7 @@ export class ActivityRepo {
         and created_at >= ${since} and kind <> ${PERSONAL_KINDS[0]})
       + (select count(*) from activity
         where repo_id in (select repo_id from ${repoRolesOf(this.db, userId)} as r)
-        and created_at >= ${since}) as n`.execute(this.db);
+        and created_at >= ${since} and kind <> ${PERSONAL_KINDS[0]}) as n`.execute(this.db);
     return Number(row.rows[0]?.n ?? 0);
   }
 }

@@ -162,6 +162,26 @@ describe('bounces in collections', () => {
       .where('target_id', '=', link?.id ?? '')
       .execute();
     expect(played).toEqual([{ repo_id: w.repo.id, project_id: null }]);
+    const notified = (await w.as.get('/api/notifications')).json<{
+      items: { activity: { kind: string; href: string | null } }[];
+    }>().items;
+    expect(
+      notified
+        .filter((n) => n.activity.kind === 'collection_link.first_played')
+        .map((n) => n.activity.href),
+    ).toEqual([`/collections/${w.collectionId}`]);
+    // The repository's feed and the dashboard's activity count leave it out.
+    const feed = await w.as.get(`/api/repos/${w.repo.id}/activity`);
+    expect(feed.statusCode, feed.body).toBe(200);
+    expect(feed.body).not.toContain('collection_link');
+    const counted = await t.deps.database.db
+      .selectFrom('activity')
+      .select('kind')
+      .where('repo_id', '=', w.repo.id)
+      .where('kind', '<>', 'collection_link.first_played')
+      .execute();
+    const stats = (await w.as.get('/api/stats')).json<{ activityLastMonth: number }>();
+    expect(stats.activityLastMonth).toBe(counted.length);
 
     // 'Download all' holds it, named after its title.
     const opened = await t.services.collectionLinks.open(link?.key ?? '', guest.address, undefined);

@@ -68,12 +68,15 @@ export function AppLayout() {
   return (
     <AudioPlayerProvider>
       <LiveEvents />
-      <div className="flex min-h-dvh flex-col bg-white pb-14 font-sans text-zinc-900 antialiased dark:bg-zinc-950 dark:text-zinc-100">
+      <div className="flex min-h-dvh flex-col bg-white font-sans text-zinc-900 antialiased dark:bg-zinc-950 dark:text-zinc-100">
         <Navbar />
-        <main className="flex-1">
+        {/* At least the viewport under the navbar (h-16 and its border), so the footer stays below
+            the fold while a lazy page loads instead of jumping down when it arrives. */}
+        <main className="min-h-[calc(100dvh-4rem)] flex-1">
           <Outlet />
         </main>
         <Footer />
+        {/* The player leaves a spacer as tall as its bar, so nothing stays hidden beneath it. */}
         <GlobalPlayer onShare={(track) => setSharing(track)} />
         {sharing?.versionId ? (
           <Suspense fallback={null}>

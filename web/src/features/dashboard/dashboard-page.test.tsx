@@ -1,4 +1,4 @@
-import { cleanup, screen, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderAt, stubApi } from '../repos/test-support';
 import { project, sharedProject } from '../projects/test-support';
@@ -129,5 +129,36 @@ describe("DashboardPage: 'Your Projects' a page at a time", () => {
     expect(asked()).toEqual(['?limit=50', '?limit=50&after=p49']);
     // A short page is the last: no more 'Load more'.
     expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
+  });
+});
+
+describe('DashboardPage: room for what is loading', () => {
+  it('holds the stat lines and the project list with placeholders until they arrive', async () => {
+    let answerStats: ((response: Response) => void) | null = null;
+    let answerProjects: ((response: Response) => void) | null = null;
+    stubApi({
+      '/api/stats': () => new Promise<Response>((resolve) => (answerStats = resolve)),
+      '/api/projects': () => new Promise<Response>((resolve) => (answerProjects = resolve)),
+      '/api/projects/shared': [],
+    });
+    renderDashboard();
+
+    const statistics = screen.getByRole('region', { name: 'Statistics' });
+    // The Tracks and Activity cards keep their second line's place.
+    expect(within(statistics).getAllByTestId('stat-placeholder')).toHaveLength(2);
+    expect(screen.getByRole('status').textContent).toBe('Loading projects');
+    const skeleton = screen.getByTestId('projects-skeleton');
+    // Three recent cards and the table's rows, hidden from assistive technology.
+    expect(skeleton.querySelectorAll('li')).toHaveLength(3);
+    expect(skeleton.querySelectorAll('[aria-hidden="true"] li')).toHaveLength(3);
+
+    await waitFor(() => expect(answerStats && answerProjects).toBeTruthy());
+    answerStats!(new Response(JSON.stringify({ ...stats, lastUpdate: null })));
+    answerProjects!(new Response(JSON.stringify([project()])));
+    expect(await screen.findByText('Last update: Never')).toBeTruthy();
+    expect(await screen.findByRole('region', { name: 'Your Projects' })).toBeTruthy();
+    expect(within(statistics).queryAllByTestId('stat-placeholder')).toHaveLength(0);
+    expect(screen.queryByTestId('projects-skeleton')).toBeNull();
+    expect(screen.queryByRole('status')).toBeNull();
   });
 });

@@ -7,7 +7,6 @@ import { useDocumentTitle } from '../../lib/use-document-title';
 import { Alert } from '../../ui/alert';
 import { PrivacyBadge } from '../../ui/badge';
 import { linkButton, primaryButton, secondaryButton } from '../../ui/button-styles';
-import { PageSpinner } from '../../ui/spinner';
 import { useCurrentUser } from '../auth/use-auth';
 import { welcomeName } from '../auth/user-names';
 import { CreateProjectModal } from '../projects/create-project-modal';
@@ -43,7 +42,7 @@ export function DashboardPage() {
       <StatCards />
 
       {projects.isPending ? (
-        <PageSpinner label="Loading projects" />
+        <ProjectsSkeleton />
       ) : projects.isError ? (
         <Alert tone="error">
           Error loading projects: {errorMessage(projects.error, 'Failed to load projects')}
@@ -123,22 +122,112 @@ function StatCards() {
       <div className={cardClass}>
         <h2 className="text-sm font-medium text-zinc-600 dark:text-zinc-300">Tracks</h2>
         <p className="mt-2 text-3xl font-bold">{value(data?.tracks)}</p>
-        {data && (
+        {data ? (
           <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-300">
             Last update: {data.lastUpdate ? formatDate(data.lastUpdate) : 'Never'}
+          </p>
+        ) : (
+          <p className="mt-1 text-sm" data-testid="stat-placeholder">
+            <SkeletonLine width="w-36" />
           </p>
         )}
       </div>
       <div className={cardClass}>
         <h2 className="text-sm font-medium text-zinc-600 dark:text-zinc-300">Activity</h2>
         <p className="mt-2 text-3xl font-bold">{data ? `+${activityLastMonth(data)}` : '–'}</p>
-        {data && (
+        {data ? (
           <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-300">
             +{activityLastMonth(data)} in the last month
+          </p>
+        ) : (
+          <p className="mt-1 text-sm" data-testid="stat-placeholder">
+            <SkeletonLine width="w-32" />
           </p>
         )}
       </div>
     </section>
+  );
+}
+
+/**
+ * A grey bar one line of the surrounding text tall (a no-break space sets the line box), standing
+ * in for text that is still loading.
+ */
+function SkeletonLine({ width }: { width: string }) {
+  return (
+    <span
+      aria-hidden="true"
+      className={`inline-block max-w-full animate-pulse rounded bg-zinc-200 align-middle dark:bg-zinc-800 ${width}`}
+    >
+      {'\u00a0'}
+    </span>
+  );
+}
+
+/** Table rows the loading skeleton shows. */
+const SKELETON_ROWS = 5;
+
+/**
+ * What the project list will look like while it loads: the recent cards and the table rows at
+ * their final size, so nothing below them moves when they fill in.
+ */
+function ProjectsSkeleton() {
+  return (
+    <div className="space-y-10" data-testid="projects-skeleton">
+      <p role="status" className="sr-only">
+        Loading projects
+      </p>
+      <div aria-hidden="true">
+        <p className="text-xl font-semibold">
+          <SkeletonLine width="w-40" />
+        </p>
+        <ul className="mt-4 grid gap-4 md:grid-cols-2 lg:grid-cols-3">
+          {Array.from({ length: RECENT_PROJECTS }, (_, i) => (
+            <li key={i} className={`${cardClass} flex flex-col`}>
+              <p className="font-semibold">
+                <SkeletonLine width="w-40" />
+              </p>
+              <p className="mt-2 text-sm">
+                <SkeletonLine width="w-48" />
+              </p>
+              <p className="mt-2 text-xs">
+                <SkeletonLine width="w-28" />
+              </p>
+              <div className="mt-3 text-sm">
+                <p>
+                  <SkeletonLine width="w-20" />
+                </p>
+                <p className="mt-1 text-xs">
+                  <SkeletonLine width="w-16" />
+                </p>
+              </div>
+              <div className="mt-4 flex items-center justify-between gap-2 pt-2">
+                <span className={`${secondaryButton} invisible px-3 py-1.5`}>Delete</span>
+                <span className={`${primaryButton} invisible px-3 py-1.5`}>Open</span>
+              </div>
+            </li>
+          ))}
+        </ul>
+      </div>
+      <div aria-hidden="true">
+        <p className="text-xl font-semibold">
+          <SkeletonLine width="w-36" />
+        </p>
+        <div className="mt-4 divide-y divide-zinc-200 rounded-lg border border-zinc-200 text-sm dark:divide-zinc-800 dark:border-zinc-800">
+          <div className="bg-zinc-50 px-4 py-3 dark:bg-zinc-900">
+            <SkeletonLine width="w-24" />
+          </div>
+          {Array.from({ length: SKELETON_ROWS }, (_, i) => (
+            <div key={i} className="flex items-center justify-between px-4 py-3">
+              <SkeletonLine width="w-40" />
+              <span className="inline-block rounded px-2 py-1">
+                <SkeletonLine width="w-12" />
+              </span>
+            </div>
+          ))}
+        </div>
+      </div>
+    </div>
   );
 }
 

@@ -90,3 +90,19 @@ export function ShareIcon() {
     </svg>
   );
 }
+
+export function ExpandIcon() {
+  return (
+    <svg {...common} fill="none" stroke="currentColor" strokeWidth={2}>
+      <path d="m6 15 6-6 6 6" />
+    </svg>
+  );
+}
+
+export function CollapseIcon() {
+  return (
+    <svg {...common} fill="none" stroke="currentColor" strokeWidth={2}>
+      <path d="m6 9 6 6 6-6" />
+    </svg>
+  );
+}

@@ -11,6 +11,7 @@ import type { TrustProxy } from './config';
 import type { AppDeps } from './deps';
 import { createServices, type Services } from './services';
 import { eventRoutes } from './events/events.routes';
+import { registerCompression } from './http/compression';
 import { registerErrorHandling } from './http/errors';
 import { redactUrl, serializeRequest } from './http/log-redaction';
 import { registerNulGuard } from './http/nul-characters';
@@ -113,6 +114,8 @@ export async function buildApp(
 
   registerErrorHandling(app);
   registerNulGuard(app);
+  // Before any route: JSON answers above 1 KB go out brotli- or gzip-compressed.
+  await registerCompression(app);
   await registerSecurityHeaders(app, {
     https: deps.config.publicUrl.startsWith('https://'),
     storageOrigin: await presignedOrigin(deps.storage),

@@ -1,7 +1,7 @@
 // @ts-check
 import { hostname } from 'node:os';
 import { endpoints } from '@takes/contract/runtime';
-import { credentialsFrom } from '../api.js';
+import { credentialsFrom, SESSION_EXPIRED } from '../api.js';
 import { configDir } from '../credentials.js';
 import { CliError } from '../errors.js';
 import { callServer, resultOf, serverClient } from '../http.js';
@@ -73,6 +73,9 @@ Prints the signed-in account and server.`,
   options: {},
   async run(ctx) {
     const session = await ctx.api().call(endpoints.auth.getSession);
+    // A bearer token that fails answers 401 (and is refreshed); no user at all would mean the
+    // token was not even read.
+    if (session.user === null) throw new CliError(SESSION_EXPIRED);
     ctx.print(`${session.user.email} on ${ctx.server}`);
   },
 };
@@ -195,7 +198,9 @@ export function deviceName() {
  */
 async function sessionFor(server, accessToken) {
   const client = serverClient(server, () => ({ authorization: `Bearer ${accessToken}` }));
-  return callServer(client, server, endpoints.auth.getSession);
+  const session = await callServer(client, server, endpoints.auth.getSession);
+  if (session.user === null) throw new CliError(SESSION_EXPIRED);
+  return session;
 }
 
 /** @param {unknown} value */

@@ -72,6 +72,14 @@ export const sessionResponseSchema = z.object({
 });
 export type SessionResponse = z.infer<typeof sessionResponseSchema>;
 
+/** The session probe's answer when nobody is signed in: not an error, just no user. */
+export const signedOutSessionSchema = z.object({ user: z.null(), expiresAt: z.null() });
+export type SignedOutSession = z.infer<typeof signedOutSessionSchema>;
+
+/** GET /api/auth/session: the signed-in session, or `{ user: null, expiresAt: null }`. */
+export const sessionProbeSchema = z.union([sessionResponseSchema, signedOutSessionSchema]);
+export type SessionProbe = z.infer<typeof sessionProbeSchema>;
+
 export const authProvidersSchema = z.object({
   google: z.boolean(),
   apple: z.boolean(),

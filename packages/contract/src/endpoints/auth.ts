@@ -6,6 +6,7 @@ import {
   magicCodeVerifyBodySchema,
   magicLinkBodySchema,
   magicLinkDetailsSchema,
+  sessionProbeSchema,
   sessionResponseSchema,
   signInBodySchema,
   signUpBodySchema,
@@ -25,9 +26,11 @@ export const getSession = defineEndpoint({
   method: 'GET',
   path: '/api/auth/session',
   summary: 'Who is signed in, and until when',
+  description:
+    'Asking is not an error: with no credentials at all, or a session cookie that matches no live session, it answers 200 with `user` and `expiresAt` null. A bearer token (header or `?token=`) that is invalid or expired answers 401, so a client knows to refresh it.',
   tag,
   auth: signedIn,
-  responses: { 200: sessionResponseSchema },
+  responses: { 200: sessionProbeSchema },
   errors: [401],
 });
 

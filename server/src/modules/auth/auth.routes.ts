@@ -4,6 +4,7 @@ import { endpoints } from '@takes/contract';
 import type { Auth } from '../../auth/auth';
 import { userOf } from '../../auth/guard';
 import type { Config } from '../../config';
+import { Unauthenticated } from '../../errors';
 import { HttpError } from '../../http/errors';
 import { route } from '../../http/route';
 import type { AuthService } from './auth.service';
@@ -11,6 +12,12 @@ import { forwardCookies, toFetchHeaders } from './fetch-bridge';
 import { MAGIC_LINK_PAGE } from './magic-code.service';
 
 const api = endpoints.auth;
+
+/** A bearer token in the Authorization header or in `?token=` (what audio elements send). */
+function carriesBearerToken(request: FastifyRequest): boolean {
+  const query = request.query as { token?: unknown } | undefined;
+  return request.headers.authorization !== undefined || query?.token !== undefined;
+}
 
 function context(request: FastifyRequest) {
   return { headers: toFetchHeaders(request), ip: request.ip };
@@ -38,7 +45,17 @@ export const authRoutes =
       },
     );
 
-    route(app, api.getSession, guarded, (request) => {
+    // Asking who is signed in is not an error: a browser with no session (no credentials at all,
+    // or a cookie that matches no live session) gets 200 and no user, so a signed-out page logs
+    // nothing. A bearer token that fails keeps its 401: the desktop app and the CLI refresh on it.
+    route(app, api.getSession, {}, async (request, reply) => {
+      try {
+        await deps.requireUser.call(app, request, reply);
+      } catch (error) {
+        if (error instanceof Unauthenticated && !carriesBearerToken(request))
+          return { user: null, expiresAt: null };
+        throw error;
+      }
       const user = userOf(request);
       return service.sessionBody(user.id, user.expiresAt);
     });

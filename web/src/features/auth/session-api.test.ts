@@ -28,6 +28,15 @@ describe('session-api', () => {
     expect(await fetchSession()).toEqual(session);
   });
 
+  it('treats the no-user answer as signed out, but not a half-empty one', async () => {
+    const signedOut = { user: null, expiresAt: null };
+    vi.stubGlobal('fetch', () => Promise.resolve(new Response(JSON.stringify(signedOut))));
+    expect(await fetchSession()).toBeNull();
+    const halfEmpty = { user: null, expiresAt: session.expiresAt };
+    vi.stubGlobal('fetch', () => Promise.resolve(new Response(JSON.stringify(halfEmpty))));
+    await expect(fetchSession()).rejects.toThrow('Unexpected session response');
+  });
+
   it('treats 401 and an empty answer as signed out, and throws on a malformed one', async () => {
     vi.stubGlobal('fetch', () => Promise.resolve(new Response('', { status: 401 })));
     expect(await fetchSession()).toBeNull();

@@ -23,10 +23,18 @@ export function isSessionResponse(value: unknown): value is SessionResponse {
   );
 }
 
+/** The probe's answer when nobody is signed in: `{ user: null, expiresAt: null }`. */
+function isSignedOut(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const { user, expiresAt } = value as { user?: unknown; expiresAt?: unknown };
+  return user === null && expiresAt === null;
+}
+
 /** The current session, or null when nobody is signed in. */
 export async function fetchSession(signal?: AbortSignal): Promise<SessionResponse | null> {
   try {
     const body: unknown = await api.call(routes.auth.getSession, { signal });
+    if (isSignedOut(body)) return null;
     if (!isSessionResponse(body)) throw new Error('Unexpected session response');
     const { user, expiresAt } = body;
     return {
@@ -40,6 +48,7 @@ export async function fetchSession(signal?: AbortSignal): Promise<SessionRespons
       expiresAt,
     };
   } catch (error) {
+    // A 401 (an older server, or a session that ends mid-request) means nobody too.
     if (error instanceof ApiError && error.status === 401) return null;
     // A success with an empty (or unreadable) body, which the client refuses, means nobody either.
     if (error instanceof ApiError && error.status >= 200 && error.status < 300) return null;

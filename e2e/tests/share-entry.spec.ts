@@ -1,0 +1,155 @@
+/// <reference lib="dom" />
+// The page-side callback below reads the DOM, so this file needs the DOM types.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { separatePage } from './support/members';
+import { createShareLink, seedOwnerTrack } from './support/sharing';
+import { expect, test } from './support/test';
+
+/**
+ * A share link's page is its own entry (web/share.html): a listener's first visit downloads the
+ * share page, the player, the waveform and the comments, and none of the app around them. Read
+ * from the build: vite's manifest (what each file imports) and dist/.vite/chunk-modules.json
+ * (which source modules each file holds), written by web/vite.config.ts.
+ */
+
+const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'web', 'dist');
+
+interface ManifestChunk {
+  file: string;
+  src?: string;
+  isEntry?: boolean;
+  imports?: string[];
+  dynamicImports?: string[];
+  css?: string[];
+}
+
+function readJson<T>(relative: string): T {
+  return JSON.parse(fs.readFileSync(path.join(dist, relative), 'utf8')) as T;
+}
+
+const manifest = readJson<Record<string, ManifestChunk>>('.vite/manifest.json');
+const chunkModules = readJson<Record<string, string[]>>('.vite/chunk-modules.json');
+
+/** The files an entry loads before anything runs: itself and its static imports, transitively. */
+function staticFiles(entry: string): Set<string> {
+  const files = new Set<string>();
+  const seen = new Set<string>();
+  const visit = (key: string) => {
+    if (seen.has(key)) return;
+    seen.add(key);
+    const chunk = manifest[key];
+    if (!chunk) throw new Error(`${key} is not in the manifest`);
+    files.add(chunk.file);
+    for (const css of chunk.css ?? []) files.add(css);
+    for (const imported of chunk.imports ?? []) visit(imported);
+  };
+  visit(entry);
+  return files;
+}
+
+function modulesIn(files: Iterable<string>): string[] {
+  return [...files].flatMap((file) => chunkModules[file] ?? []);
+}
+
+/** The app's frame and its other screens: none of it belongs on a listener's first visit. */
+const APP_ONLY = [
+  /^src\/main\.tsx$/,
+  /^src\/app\/(router|layout|navbar|footer|avatar-menu|search-box)\.tsx$/,
+  /^src\/features\/(marketing|dashboard|projects|versions|upload|blog|legal|contact|collections|repos|compare|search|settings|profile|notifications|bounces|debug|desktop|members)\//,
+  /^src\/features\/player\/global-player\.tsx$/,
+];
+const appOnly = (module: string) => APP_ONLY.some((pattern) => pattern.test(module));
+const isQueryKeys = (module: string) => /^src\/features\/[^/]+\/[^/]+-api\.ts$/.test(module);
+
+/** What the listener's page is made of. */
+const SHARE_PAGE_MODULES = [
+  'src/share-main.tsx',
+  'src/features/share/share-page.tsx',
+  'src/features/player/audio-player-provider.tsx',
+  'src/features/review/review-waveform.tsx',
+  'src/features/comments/comment-list.tsx',
+];
+
+test('the built share entry holds the share page and none of the app around it', () => {
+  const mainEntry = manifest['index.html'];
+  const shareEntry = manifest['share.html'];
+  expect(mainEntry?.isEntry).toBe(true);
+  expect(shareEntry?.isEntry).toBe(true);
+
+  // The entry's files, and the share page's, which the entry asks for as soon as it runs.
+  const files = staticFiles('share.html');
+  expect(shareEntry?.dynamicImports ?? []).not.toEqual([]);
+  for (const dynamic of shareEntry?.dynamicImports ?? [])
+    for (const file of staticFiles(dynamic)) files.add(file);
+  expect(files.has(mainEntry!.file)).toBe(false);
+  const modules = modulesIn(files);
+  for (const wanted of SHARE_PAGE_MODULES) expect(modules).toContain(wanted);
+  expect(modules.filter(appOnly)).toEqual([]);
+
+  // The check sees app code where it is: the main entry's own files hold the landing page.
+  expect(modulesIn(staticFiles('index.html')).filter(appOnly)).toContain(
+    'src/features/marketing/landing-page.tsx',
+  );
+});
+
+test('a visitor opening a share link downloads only the share entry, and leaves it for the app', async ({
+  page,
+  browser,
+  baseURL,
+  extraHTTPHeaders,
+}) => {
+  test.setTimeout(120_000);
+  const owner = await seedOwnerTrack(page, baseURL, 'share-entry-owner', 4);
+  const link = await createShareLink(page.request, baseURL, owner.versionId, {
+    download_enabled: false,
+  });
+
+  const visitor = await separatePage(browser, baseURL, extraHTTPHeaders);
+  // What the Content-Security-Policy refuses (zod's eval probe once did, at the schemas' load).
+  await visitor.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { cspViolations: string[] }).cspViolations = seen;
+    document.addEventListener('securitypolicyviolation', (event) => {
+      seen.push(`${event.violatedDirective} ${event.sourceFile}`);
+    });
+  });
+  const scripts: string[] = [];
+  visitor.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+  });
+  await visitor.goto(link.url);
+  await expect(visitor.getByRole('heading', { level: 1, name: owner.projectName })).toBeVisible();
+  await expect(visitor.getByText('No comments yet.')).toBeVisible();
+
+  expect(
+    await visitor.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations),
+  ).toEqual([]);
+  expect(scripts).toContain(`/${manifest['share.html']!.file}`);
+  expect(scripts).not.toContain(`/${manifest['index.html']!.file}`);
+  // After the page shows, the live stream's code arrives with the query keys it refreshes (the
+  // other features' small *-api.ts modules): data, not screens.
+  const downloaded = scripts.map((script) => script.replace(/^\//, ''));
+  const screens = modulesIn(downloaded).filter((module) => appOnly(module) && !isQueryKeys(module));
+  expect(screens).toEqual([]);
+
+  // 'Sign up' is the app's page, outside the share entry: it loads as the full app.
+  await visitor.getByRole('link', { name: 'Sign up' }).click();
+  await expect(visitor).toHaveURL(/\/login\?mode=sign-up$/);
+  await expect(visitor.getByRole('heading', { level: 1 })).toHaveText('Sign in to your account');
+  expect(scripts).toContain(`/${manifest['index.html']!.file}`);
+
+  // Any other address the share entry's router meets (here a history step it did not make) is
+  // loaded afresh, as the full app.
+  await visitor.goto(link.url);
+  await expect(visitor.getByRole('heading', { level: 1, name: owner.projectName })).toBeVisible();
+  await visitor.evaluate(() => {
+    window.history.pushState({}, '', '/about');
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  });
+  await expect(visitor).toHaveURL(/\/about$/);
+  await expect(visitor.getByRole('heading', { level: 1 })).not.toHaveText(owner.projectName);
+  await expect(visitor.getByRole('contentinfo')).toBeVisible();
+  await visitor.context().close();
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatRelativeTime } from './format';
+import { formatDate, formatDateTime, formatRelativeTime } from './format';
 
 const NOW = Date.parse('2026-06-15T12:00:00.000Z');
 const ago = (seconds: number) => new Date(NOW - seconds * 1000).toISOString();
@@ -27,5 +27,30 @@ describe('formatRelativeTime thresholds', () => {
     expect(formatRelativeTime(ago(-120), NOW)).toBe('just now');
     expect(formatRelativeTime(null, NOW)).toBe('');
     expect(formatRelativeTime('not a date', NOW)).toBe('');
+  });
+});
+
+describe('formatDate and formatDateTime', () => {
+  it('write what toLocaleString writes, in en-US', () => {
+    const iso = '2026-01-02T15:04:00.000Z';
+    expect(formatDate(iso)).toBe(
+      new Date(iso).toLocaleDateString('en-US', {
+        year: 'numeric',
+        month: 'short',
+        day: 'numeric',
+      }),
+    );
+    expect(formatDateTime(iso)).toBe(
+      new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' }),
+    );
+    // The kept formatter gives each date its own text.
+    expect(formatDateTime('2025-12-31T09:00:00.000Z')).not.toBe(formatDateTime(iso));
+  });
+
+  it('write nothing for a missing or unreadable date', () => {
+    for (const value of [null, undefined, '', 'not a date']) {
+      expect(formatDate(value)).toBe('');
+      expect(formatDateTime(value)).toBe('');
+    }
   });
 });

@@ -1,11 +1,35 @@
-/** Dates in en-US short form (Jan 2, 2026). */
+/**
+ * One formatter per style, made on first use and kept: `toLocaleString` builds a new one on every
+ * call (tens of milliseconds for the first, on a phone), and a list formats one date per row.
+ */
+function cachedFormat(options: Intl.DateTimeFormatOptions): (date: Date) => string {
+  let formatter: Intl.DateTimeFormat | undefined;
+  return (date) => {
+    formatter ??= new Intl.DateTimeFormat('en-US', options);
+    return formatter.format(date);
+  };
+}
+
+const shortDate = cachedFormat({ year: 'numeric', month: 'short', day: 'numeric' });
+const mediumDateTime = cachedFormat({ dateStyle: 'medium', timeStyle: 'short' });
+
+/** A date from the API, or null when it is missing or not a date. */
+function dateOf(iso: string | null | undefined): Date | null {
+  if (!iso) return null;
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/** Dates in en-US short form (Jan 2, 2026); '' for a missing or unreadable one. */
 export function formatDate(iso: string | null | undefined): string {
-  if (!iso) return '';
-  return new Date(iso).toLocaleDateString('en-US', {
-    year: 'numeric',
-    month: 'short',
-    day: 'numeric',
-  });
+  const date = dateOf(iso);
+  return date ? shortDate(date) : '';
+}
+
+/** A date and time in en-US medium form (Jan 2, 2026, 3:04 PM); '' for a missing or unreadable one. */
+export function formatDateTime(iso: string | null | undefined): string {
+  const date = dateOf(iso);
+  return date ? mediumDateTime(date) : '';
 }
 
 /** KB under 1 MB, else MB with the given decimals. */

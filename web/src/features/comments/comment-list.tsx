@@ -5,6 +5,7 @@ import { Alert } from '../../ui/alert';
 import { Spinner } from '../../ui/spinner';
 import { formatTime } from '../player/format-time';
 import { buildThreads, type CommentNode } from './comment-thread';
+import { formatDateTime } from '../../lib/format';
 
 /** What a member may do to a comment (resolve, delete); visitors get none of these. */
 export interface CommentOwnerActions {
@@ -40,10 +41,6 @@ interface CommentListProps {
 
 /** Replies deeper than this are drawn at this depth, so long threads stay readable on phones. */
 const MAX_INDENT_DEPTH = 3;
-
-function formatPosted(iso: string): string {
-  return new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
-}
 
 function authorInitials(author: string): string {
   const words = author.trim().split(/\s+/).filter(Boolean);
@@ -154,7 +151,7 @@ function CommentItem({
               dateTime={comment.created_at}
               className="text-xs text-zinc-500 dark:text-zinc-400"
             >
-              {formatPosted(comment.created_at)}
+              {formatDateTime(comment.created_at)}
             </time>
             {comment.team_only ? <Badge tone="amber">Team only</Badge> : null}
             {comment.resolved ? <Badge tone="green">Resolved</Badge> : null}

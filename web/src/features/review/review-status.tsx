@@ -11,6 +11,7 @@ import { Alert } from '../../ui/alert';
 import { Badge } from '../../ui/badge';
 import { inputClass } from '../../ui/text-field';
 import { useSetVersionReview, useVersionReview } from './review-api';
+import { formatDateTime } from '../../lib/format';
 
 const TONES = { in_review: 'indigo', changes_requested: 'amber', approved: 'green' } as const;
 
@@ -21,10 +22,6 @@ export function ReviewStatusBadge({ status }: { status: ReviewStatus }) {
       <Badge tone={TONES[status]}>{REVIEW_STATUS_LABELS[status]}</Badge>
     </span>
   );
-}
-
-export function formatChanged(iso: string): string {
-  return new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 }
 
 /**
@@ -74,7 +71,7 @@ export function ReviewStatusControl({
         {review.data?.changed_by && review.data.changed_at ? (
           <span className="text-zinc-600 dark:text-zinc-300">
             {REVIEW_STATUS_LABELS[status]} by {review.data.changed_by} ·{' '}
-            <time dateTime={review.data.changed_at}>{formatChanged(review.data.changed_at)}</time>
+            <time dateTime={review.data.changed_at}>{formatDateTime(review.data.changed_at)}</time>
           </span>
         ) : null}
       </div>
@@ -98,7 +95,7 @@ export function ReviewStatusControl({
                   dateTime={event.created_at}
                   className="text-xs text-zinc-600 dark:text-zinc-400"
                 >
-                  {formatChanged(event.created_at)}
+                  {formatDateTime(event.created_at)}
                 </time>
               </li>
             ))}

@@ -38,10 +38,7 @@ import {
 import { useNoIndex } from './use-noindex';
 import { VisitorCommenting } from './visitor-commenting';
 import { useVisitorName } from './visitor-name';
-
-function formatUploaded(iso: string): string {
-  return new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
-}
+import { formatDateTime } from '../../lib/format';
 
 function isExpired(expiresAt: string | null): boolean {
   return expiresAt !== null && new Date(expiresAt).getTime() <= Date.now();
@@ -178,7 +175,7 @@ function SharedVersionView({ hash, shared }: { hash: string; shared: SharedVersi
             {version.message ? version.message : 'No message'}
           </p>
           <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
-            Uploaded <time dateTime={version.created_at}>{formatUploaded(version.created_at)}</time>
+            Uploaded <time dateTime={version.created_at}>{formatDateTime(version.created_at)}</time>
           </p>
         </div>
         <div className="flex flex-wrap items-center gap-2">
@@ -346,7 +343,7 @@ function VisitorReview({
       <p className="mt-2 text-xs text-zinc-600 dark:text-zinc-300">
         {named
           ? review.changed_by && review.changed_at
-            ? `${REVIEW_STATUS_LABELS[review.status]} by ${review.changed_by} · ${formatUploaded(review.changed_at)}`
+            ? `${REVIEW_STATUS_LABELS[review.status]} by ${review.changed_by} · ${formatDateTime(review.changed_at)}`
             : 'Mark this version Approved or Changes requested.'
           : 'Please set your name before reviewing'}
       </p>

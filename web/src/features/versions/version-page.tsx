@@ -21,13 +21,10 @@ import { CompareActions } from '../compare/compare-menu';
 import { AddToCollectionButton } from '../collections/add-to-collection';
 import { QuickShareDialog } from '../share/quick-share-dialog';
 import { useVersion, type VersionDetail } from './versions-api';
+import { formatDateTime } from '../../lib/format';
 
 /** A version starts playing this long after its page loads. */
 const AUTO_PLAY_DELAY_MS = 300;
-
-function formatCreated(iso: string): string {
-  return new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
-}
 
 /** The `t` of the address as seconds to start at, or null (absent, negative or not a number). */
 function parseStartAt(value: string | null): number | null {
@@ -135,7 +132,8 @@ function VersionDetails({ version }: { version: VersionDetail }) {
               {version.message ? version.message : 'No message'}
             </p>
             <p className="mt-1 text-sm text-zinc-500 dark:text-zinc-400">
-              Created <time dateTime={version.created_at}>{formatCreated(version.created_at)}</time>
+              Created{' '}
+              <time dateTime={version.created_at}>{formatDateTime(version.created_at)}</time>
             </p>
             <div className="mt-3">
               <ReviewStatusControl

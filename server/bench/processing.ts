@@ -6,7 +6,8 @@
  *     - a bare `ffmpeg -i in.wav -c:a libmp3lame -b:a 320k -f null -` of the same file
  *       (target: at most 1.3), and to
  *     - the floor: the three jobs processing needs (320k MP3, 128k MP3, EBU R128 with true peak)
- *       run together as bare ffmpeg processes, wall time;
+ *       run together as bare ffmpeg processes at the priorities processing gives them, wall time
+ *       (and, for comparison, the same three at one priority);
  *     all in the same run, interleaved.
  * (b) The pick-up delay: from the job's enqueue to its start, read from the job's row.
  *     Target: at once for the embedded queue (well under its poll interval), within 0.5 s for
@@ -17,7 +18,8 @@
  * on that server (dropped after), pg-boss, a `serve` process that only enqueues and a separate
  * `worker` process that processes. The job poll interval is left at its default (1 s).
  *
- * Environment: BENCH_ROUNDS (default 5), BENCH_PROFILE_DIR (a CPU profile of the server).
+ * Environment: BENCH_ROUNDS (default 5), BENCH_PROFILE_DIR (CPU profiles of the server and the
+ * worker).
  * It starts the built server (server/dist/main.js) on a free port with its own data folder.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -30,6 +32,7 @@ import { sql } from 'kysely';
 import { openDatabase, type DatabaseHandle } from '../src/db/database';
 import { MediaRunner } from '../src/media/runner';
 import { resolveMediaTools } from '../src/media/tools';
+import { LONGEST_SHARE_NICENESS, MEDIA_NICENESS } from '../src/modules/audio/processing';
 import { adminQuery } from '../test/test-database';
 import {
   cpuSeconds,
@@ -133,19 +136,22 @@ async function main(): Promise<void> {
     // Interleaved and repeated, so a noisy neighbour on a shared machine skews every side alike.
     const bareRuns: number[] = [];
     const floorRuns: number[] = [];
+    const evenFloorRuns: number[] = [];
     const processingRuns: number[] = [];
     const pickups: number[] = [];
     for (let run = 0; run < ROUNDS; run++) {
       bareRuns.push(await timed(() => runner.ffmpeg(encode320(wav), { timeoutMs: 600_000 })));
-      floorRuns.push(
-        await timed(() =>
+      // The floor as processing schedules the three (its priorities), and at one priority.
+      const together = (niceness: [number, number, number]) =>
+        timed(() =>
           Promise.all(
-            [encode320, encode128, loudness].map((job) =>
-              runner.ffmpeg(job(wav), { timeoutMs: 600_000 }),
+            [encode320, encode128, loudness].map((job, i) =>
+              runner.ffmpeg(job(wav), { timeoutMs: 600_000, niceness: niceness[i] }),
             ),
           ),
-        ),
-      );
+        );
+      floorRuns.push(await together([LONGEST_SHARE_NICENESS, MEDIA_NICENESS, MEDIA_NICENESS]));
+      evenFloorRuns.push(await together([MEDIA_NICENESS, MEDIA_NICENESS, MEDIA_NICENESS]));
 
       const upload = await uploadWav(origin, cookie, wav, 'five-minutes.wav');
       const processingStart = performance.now();
@@ -164,7 +170,7 @@ async function main(): Promise<void> {
       pickups.push(await pickup);
       const workerCpu = cpuSeconds(workerPid) - cpuBefore;
       console.log(
-        `round ${run + 1}: bare ${bareRuns[run]?.toFixed(2)} s, floor ${floorRuns[run]?.toFixed(2)} s, processing ${processingRuns[run]?.toFixed(2)} s, pick-up ${pickups[run]?.toFixed(0)} ms (the ${worker ? 'worker' : 'server'} process itself used ${workerCpu.toFixed(2)} s of CPU)`,
+        `round ${run + 1}: bare ${bareRuns[run]?.toFixed(2)} s, floor ${floorRuns[run]?.toFixed(2)} s (at one priority ${evenFloorRuns[run]?.toFixed(2)} s), processing ${processingRuns[run]?.toFixed(2)} s, pick-up ${pickups[run]?.toFixed(0)} ms (the ${worker ? 'worker' : 'server'} process itself used ${workerCpu.toFixed(2)} s of CPU)`,
       );
     }
     const bareSeconds = median(bareRuns);
@@ -198,7 +204,11 @@ async function main(): Promise<void> {
       `bare ffmpeg 320k encode (median of ${ROUNDS}):  ${bareSeconds.toFixed(2)} s (spread ${spread(bareRuns)})`,
     );
     console.log(
-      `floor: 320k + 128k + ebur128 together (median of ${ROUNDS}): ${floorSeconds.toFixed(2)} s (spread ${spread(floorRuns)}), ${(floorSeconds / bareSeconds).toFixed(2)}× the 320k encode`,
+      `floor: 320k + 128k + ebur128 together, at processing's priorities (median of ${ROUNDS}): ${floorSeconds.toFixed(2)} s (spread ${spread(floorRuns)}), ${(floorSeconds / bareSeconds).toFixed(2)}× the 320k encode`,
+    );
+    const evenFloorSeconds = median(evenFloorRuns);
+    console.log(
+      `  the same at one priority (median of ${ROUNDS}): ${evenFloorSeconds.toFixed(2)} s (spread ${spread(evenFloorRuns)}), ${(evenFloorSeconds / bareSeconds).toFixed(2)}× the 320k encode; per round the weighted floor took ${floorRuns.map((f, i) => (f / (evenFloorRuns[i] ?? NaN)).toFixed(2)).join(', ')}× it`,
     );
     console.log(
       `processing: 320k + 128k renditions, peaks, loudness (median of ${ROUNDS}): ${processingSeconds.toFixed(2)} s (spread ${spread(processingRuns)})`,
@@ -343,14 +353,13 @@ async function watchPickup(
 }
 
 function startServer(port: number, env: NodeJS.ProcessEnv): Promise<RunningServer> {
-  return startBuiltServer(
-    port,
-    env,
-    // BENCH_PROFILE_DIR=/some/dir writes a V8 CPU profile of the server there.
-    process.env.BENCH_PROFILE_DIR
-      ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
-      : [],
-  );
+  return startBuiltServer(port, env, profileFlags());
+}
+
+/** BENCH_PROFILE_DIR=/some/dir: each Node process started writes a V8 CPU profile there. */
+function profileFlags(): string[] {
+  const dir = process.env.BENCH_PROFILE_DIR;
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];
 }
 
 /** `node server/dist/main.js worker` (with `npm start`'s Node flags, as `npm run worker`), resolved once it has registered its heartbeat. */
@@ -358,10 +367,14 @@ async function startWorker(
   env: NodeJS.ProcessEnv,
   database: DatabaseHandle,
 ): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [...productionNodeFlags(), serverEntry, 'worker'], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...productionNodeFlags(), ...profileFlags(), serverEntry, 'worker'],
+    {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  );
   const deadline = Date.now() + WORKER_START_TIMEOUT_MS;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the worker exited (code ${child.exitCode})`);

@@ -107,4 +107,37 @@ describe('audio outputs made in shared decodes', () => {
     expect(made.decodedSeconds).toBeCloseTo(count / 1000, 6);
     expect(made).toEqual(fromPipe.result());
   });
+
+  it('folds each bucket to its own minimum and maximum, whatever the chunks', async () => {
+    // Noise with a few extremes, in chunks that split buckets anywhere (and single samples).
+    const samples = new Int16Array(48_000 * 3 + 1234);
+    let seed = 7;
+    for (let i = 0; i < samples.length; i++) {
+      // xorshift32: every 16-bit value equally likely.
+      seed ^= seed << 13;
+      seed ^= seed >>> 17;
+      seed ^= seed << 5;
+      samples[i] = seed & 0xffff;
+    }
+    samples[5] = -32_768;
+    samples[4_000] = 32_767;
+    const round = (v: number) => Math.round(v * 10_000) / 10_000;
+    for (const sampleRate of [48_000, 44_100, 20]) {
+      const perBucket = Math.max(Math.round(sampleRate / 20), 1);
+      const expected: number[] = [];
+      for (let from = 0; from < samples.length; from += perBucket) {
+        const bucket = samples.subarray(from, from + perBucket);
+        expected.push(round(Math.min(...bucket) / 32_768), round(Math.max(...bucket) / 32_768));
+      }
+      const folder = new PeakFolder(sampleRate);
+      await new Promise<void>((resolve, reject) => {
+        folder.sink.on('finish', resolve).on('error', reject);
+        const bytes = Buffer.from(samples.buffer);
+        for (let at = 0, size = 1; at < bytes.length; at += size, size = (size * 7 + 3) % 9_001)
+          folder.sink.write(bytes.subarray(at, at + size));
+        folder.sink.end();
+      });
+      expect(folder.result().minMax, `${sampleRate} Hz`).toEqual(expected);
+    }
+  });
 });

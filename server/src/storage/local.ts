@@ -9,6 +9,7 @@ import {
   assertValidKey,
   assertValidPrefix,
   ObjectNotFoundError,
+  ObjectTooLargeError,
   resolveRange,
   type ByteRange,
   type ObjectBody,
@@ -52,6 +53,27 @@ export class LocalObjectStore implements ObjectStore {
       throw error;
     }
     return { size: counter.bytes };
+  }
+
+  async putFile(key: string, file: string, options: PutOptions = {}): Promise<{ size: number }> {
+    const target = this.pathOf(key);
+    const { size } = await fsp.stat(file);
+    if (options.maxBytes !== undefined && size > options.maxBytes)
+      throw new ObjectTooLargeError(options.maxBytes);
+    const tmpDir = path.join(this.root, TMP_DIR);
+    await fsp.mkdir(tmpDir, { recursive: true });
+    const tmp = path.join(tmpDir, `${randomUUID()}.part`);
+    try {
+      // copy_file_range (or a clone) where the system has it: no buffers in this process.
+      await fsp.copyFile(file, tmp, fs.constants.COPYFILE_EXCL);
+      await fsync(tmp);
+      await fsp.mkdir(path.dirname(target), { recursive: true });
+      await fsp.rename(tmp, target);
+    } catch (error) {
+      await fsp.rm(tmp, { force: true });
+      throw error;
+    }
+    return { size };
   }
 
   async get(key: string, range?: ByteRange): Promise<ObjectBody> {

@@ -187,7 +187,41 @@ describe.each(implementations)('object store: %s', (_name, makeFixture) => {
       expect(await store.list('')).toEqual([]);
     }));
 
-  it('stores a file from disk with its SHA-256 from one read (putFileHashed)', () =>
+  it('stores a copy of a file from disk and leaves the file as it was (putFile)', () =>
+    withStore(async ({ store }) => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'takes-putfile-'));
+      try {
+        const data = randomBytes(2 * 1024 * 1024 + 7);
+        const file = path.join(dir, 'standard.mp3');
+        fs.writeFileSync(file, data);
+        expect(
+          await store.putFile('renditions/cd/standard.mp3', file, { maxBytes: data.length }),
+        ).toEqual({ size: data.length });
+        const got = await store.get('renditions/cd/standard.mp3');
+        expect(Buffer.compare(await buffer(got.body), data)).toBe(0);
+        expect(Buffer.compare(fs.readFileSync(file), data)).toBe(0);
+
+        // Again under the same key: replaced whole.
+        const other = randomBytes(1000);
+        fs.writeFileSync(file, other);
+        await store.putFile('renditions/cd/standard.mp3', file);
+        const again = await store.get('renditions/cd/standard.mp3');
+        expect(Buffer.compare(await buffer(again.body), other)).toBe(0);
+
+        // Over the limit, or missing: refused, nothing new stored.
+        await expect(
+          store.putFile('renditions/cd/high.mp3', file, { maxBytes: 999 }),
+        ).rejects.toBeInstanceOf(ObjectTooLargeError);
+        await expect(
+          store.putFile('renditions/cd/high.mp3', path.join(dir, 'gone.mp3')),
+        ).rejects.toMatchObject({ code: 'ENOENT' });
+        expect((await store.list('')).map((o) => o.key)).toEqual(['renditions/cd/standard.mp3']);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    }));
+
+  it('stores a file from disk with its SHA-256 (putFileHashed)', () =>
     withStore(async ({ store }) => {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'takes-hashed-'));
       try {

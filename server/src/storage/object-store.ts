@@ -47,6 +47,11 @@ export interface ObjectStore {
    */
   readonly presignedRedirect?: boolean;
   put(key: string, body: Readable, options?: PutOptions): Promise<{ size: number }>;
+  /**
+   * Stores a copy of a file on this machine's disk (the file itself is left as it was). A local
+   * store copies it in the kernel, without passing its bytes through this process.
+   */
+  putFile(key: string, file: string, options?: PutOptions): Promise<{ size: number }>;
   /** Throws ObjectNotFoundError or RangeNotSatisfiableError. */
   get(key: string, range?: ByteRange): Promise<ObjectBody>;
   head(key: string): Promise<ObjectInfo | null>;

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
 import { pipeline, Readable } from 'node:stream';
 import {
   DeleteObjectCommand,
@@ -16,6 +18,7 @@ import {
   assertValidKey,
   assertValidPrefix,
   ObjectNotFoundError,
+  ObjectTooLargeError,
   RangeNotSatisfiableError,
   StorageUnavailableError,
   type ByteRange,
@@ -114,6 +117,13 @@ export class S3ObjectStore implements ObjectStore {
       throw unavailableOr(error);
     }
     return { size: counter.bytes };
+  }
+
+  async putFile(key: string, file: string, options: PutOptions = {}): Promise<{ size: number }> {
+    const { size } = await fsp.stat(file);
+    if (options.maxBytes !== undefined && size > options.maxBytes)
+      throw new ObjectTooLargeError(options.maxBytes);
+    return this.put(key, fs.createReadStream(file, { highWaterMark: 1 << 20 }), options);
   }
 
   async get(key: string, range?: ByteRange): Promise<ObjectBody> {

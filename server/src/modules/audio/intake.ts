@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { PROJECT_MESSAGES } from '@takes/contract';
 import { Unsupported } from '../../errors';
 import { NotAudioError, type AudioMetadata } from '../../media/audio';
@@ -45,7 +44,7 @@ export async function takeInOriginal(
   const key = storageKeys.original(file.sha256);
   await reference(key);
   await ensureOriginal(deps.storage, key, file.size, () =>
-    deps.storage.put(key, fs.createReadStream(file.path), {
+    deps.storage.putFile(key, file.path, {
       contentType: AUDIO_MIME[identified.format],
     }),
   );

@@ -29,7 +29,15 @@ import { storageKeys } from './storage-keys';
 import type { ActivityLog } from '../activity';
 
 /** Niceness of the media work: below the server's own requests (see below). */
-const MEDIA_NICENESS = 5;
+export const MEDIA_NICENESS = 5;
+/**
+ * Niceness of the 320k encode when the three steps run at once: two steps ahead of the other two
+ * (about 1.6 times their weight with the kernel's scheduler), as its share of the work is the
+ * largest. At one priority the loudness meter ends first and the 320k encode ends last, alone on
+ * one core while the other idles; weighted, the three end at about the same time (about 5 %
+ * sooner on 2 cores; `npm run bench:processing` prints both).
+ */
+export const LONGEST_SHARE_NICENESS = 3;
 
 export interface ProcessingDeps {
   storage: ObjectStore;
@@ -180,12 +188,12 @@ export async function processAudio(
 
     // The work is three single-threaded processes. With two or more cores all three run at once:
     // the 320k encode; the 128k encode; the loudness meter, whose decode also feeds the waveform
-    // peaks (the shortest share, so the peaks' extra work lands where there is room: it still
-    // finishes first and leaves its core to the two encodes). At one priority the kernel shares two cores among the three evenly, so the
-    // two encodes finish together, near the floor of the whole work spread over both cores. With
-    // one core they run in turn, the peaks taken from the 128k encode's decode.
-    // The priority is below the server's own requests (niceness above 0): listeners and pages stay
-    // quick while uploads are processed, and the encodes use whatever the requests leave.
+    // peaks (the shortest share, so the peaks' extra work lands where there is room). The 320k
+    // encode, the largest share, is weighted a little above the other two so that all three end
+    // together, near the floor of the whole work spread over both cores (LONGEST_SHARE_NICENESS).
+    // With one core they run in turn, the peaks taken from the 128k encode's decode.
+    // Every priority is below the server's own requests (niceness above 0): listeners and pages
+    // stay quick while uploads are processed, and the encodes use whatever the requests leave.
     if (estimated) {
       // The renditions' size limits need the real length: the analysis (which decodes) first.
       const { peaks, loudness } = await analyse(deps.media, source, sampleRate, {
@@ -198,7 +206,7 @@ export async function processAudio(
       await together([rendition('high', MEDIA_NICENESS), rendition('standard', MEDIA_NICENESS)]);
     } else if (os.availableParallelism() > 1) {
       await together([
-        rendition('high', MEDIA_NICENESS),
+        rendition('high', LONGEST_SHARE_NICENESS),
         rendition('standard', MEDIA_NICENESS),
         analyse(deps.media, source, sampleRate, {
           ...options,

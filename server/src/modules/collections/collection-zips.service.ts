@@ -167,7 +167,7 @@ export class CollectionZipsService {
         context.signal,
       );
       await progress.stop();
-      const { size } = await this.deps.storage.put(key, fs.createReadStream(scratch), {
+      const { size } = await this.deps.storage.putFile(key, scratch, {
         contentType: 'application/zip',
       });
       const ready = await this.deps.repo.move(row.id, ['building'], {

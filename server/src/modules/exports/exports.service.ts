@@ -109,7 +109,7 @@ export class ExportsService {
       progress = this.progressWriter(row.id, plan.totalBytes);
       await writeExportZip(this.deps.storage, plan, scratch, progress.onBytes, context.signal);
       await progress.stop();
-      const { size } = await this.deps.storage.put(key, fs.createReadStream(scratch), {
+      const { size } = await this.deps.storage.putFile(key, scratch, {
         contentType: 'application/zip',
       });
       const now = this.deps.clock.now();

@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { endpoints } from '@takes/contract';
 import { apiAs, callExpecting } from './support/api';
 import { expectNoSeriousViolations } from './support/axe';
@@ -7,21 +8,51 @@ import { createCommit, createRepo, publishBounce } from './support/repos';
 import { expect, test } from './support/test';
 import { branchesOf, createProject, signedInAt, uploadVersion } from './support/workspace';
 
+/**
+ * What both tests start from: signed in at /collections, a take on the project 'Night Drive', and
+ * a bounce 'Chorus bounce' published to the repository 'Harbour Lights', as the desktop app does.
+ */
+async function seedTakeAndBounce(
+  page: Page,
+  baseURL: string | undefined,
+  seed: { label: string; take: { message: string; seconds?: number }; bounceSeconds: number },
+) {
+  await signedInAt(page, baseURL, seed.label, '/collections');
+  const project = await createProject(page, baseURL, 'Night Drive');
+  const [main] = await branchesOf(page, project.id);
+  const take = await uploadVersion(page, baseURL, {
+    projectId: project.id,
+    branchId: main!.id,
+    ...seed.take,
+  });
+  const repo = await createRepo(page, baseURL, 'Harbour Lights');
+  await createCommit(page, baseURL, repo.id, { branch: 'main', message: 'First pass' });
+  const bounce = await publishBounce(page, baseURL, {
+    repoId: repo.id,
+    branch: 'main',
+    title: 'Chorus bounce',
+    seconds: seed.bounceSeconds,
+  });
+  return { take, repo, bounce };
+}
+
 test("a published bounce added to a collection from the Bounces page: shown with its repository, played after the version before it, and refused a second time with the server's message", async ({
   page,
   baseURL,
 }) => {
   test.setTimeout(180_000);
-  await signedInAt(page, baseURL, 'collection-bounces', '/collections');
-
-  // A collection holding a 1-second take of a project.
-  const project = await createProject(page, baseURL, 'Night Drive');
-  const [main] = await branchesOf(page, project.id);
-  const intro = await uploadVersion(page, baseURL, {
-    projectId: project.id,
-    branchId: main!.id,
-    message: 'Intro take',
+  // A 1-second take of a project, and a 4-second bounce published to a repository.
+  const {
+    take: intro,
+    repo,
+    bounce,
+  } = await seedTakeAndBounce(page, baseURL, {
+    label: 'collection-bounces',
+    take: { message: 'Intro take' },
+    bounceSeconds: 4,
   });
+
+  // A collection holding the take.
   const api = apiAs(page, baseURL);
   const collection = await callExpecting(api, 201, endpoints.collections.createCollection, {
     body: { name: 'Demo reel' },
@@ -29,16 +60,6 @@ test("a published bounce added to a collection from the Bounces page: shown with
   await callExpecting(api, 201, endpoints.collections.addCollectionItem, {
     params: { id: collection.id },
     body: { versionId: intro.versionId },
-  });
-
-  // A bounce published to a repository, as the desktop app does.
-  const repo = await createRepo(page, baseURL, 'Harbour Lights');
-  await createCommit(page, baseURL, repo.id, { branch: 'main', message: 'First pass' });
-  const bounce = await publishBounce(page, baseURL, {
-    repoId: repo.id,
-    branch: 'main',
-    title: 'Chorus bounce',
-    seconds: 4,
   });
 
   // 'Add to collection' on its card on the Bounces page.
@@ -101,22 +122,10 @@ test('a collection link with a bounce: the visitor plays and downloads the bounc
   extraHTTPHeaders,
 }) => {
   test.setTimeout(180_000);
-  await signedInAt(page, baseURL, 'collection-bounce-link', '/collections');
-  const project = await createProject(page, baseURL, 'Night Drive');
-  const [main] = await branchesOf(page, project.id);
-  const verse = await uploadVersion(page, baseURL, {
-    projectId: project.id,
-    branchId: main!.id,
-    message: 'Verse take',
-    seconds: 2,
-  });
-  const repo = await createRepo(page, baseURL, 'Harbour Lights');
-  await createCommit(page, baseURL, repo.id, { branch: 'main', message: 'First pass' });
-  const bounce = await publishBounce(page, baseURL, {
-    repoId: repo.id,
-    branch: 'main',
-    title: 'Chorus bounce',
-    seconds: 3,
+  const { take: verse, bounce } = await seedTakeAndBounce(page, baseURL, {
+    label: 'collection-bounce-link',
+    take: { message: 'Verse take', seconds: 2 },
+    bounceSeconds: 3,
   });
 
   const api = apiAs(page, baseURL);

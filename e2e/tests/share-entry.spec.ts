@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { separatePage } from './support/members';
-import { createShareLink, seedOwnerTrack } from './support/sharing';
+import { seedSharedTrack } from './support/sharing';
 import { expect, test } from './support/test';
 
 /**
@@ -101,9 +101,10 @@ test('a visitor opening a share link downloads only the share entry, and leaves 
   extraHTTPHeaders,
 }) => {
   test.setTimeout(120_000);
-  const owner = await seedOwnerTrack(page, baseURL, 'share-entry-owner', 4);
-  const link = await createShareLink(page.request, baseURL, owner.versionId, {
-    download_enabled: false,
+  const { owner, link } = await seedSharedTrack(page, baseURL, {
+    label: 'share-entry-owner',
+    seconds: 4,
+    link: { download_enabled: false },
   });
 
   const visitor = await separatePage(browser, baseURL, extraHTTPHeaders);

@@ -4,13 +4,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { separatePage } from './support/members';
 import { expect, test } from './support/test';
-import {
-  audioTime,
-  createShareLink,
-  revokeShareLink,
-  seedOwnerTrack,
-  type CreatedLink,
-} from './support/sharing';
+import { audioTime, revokeShareLink, seedOwnerTrack, seedSharedTrack } from './support/sharing';
 
 interface OwnerComment {
   content: string;
@@ -46,9 +40,9 @@ test.describe('share links', () => {
     extraHTTPHeaders,
   }) => {
     test.setTimeout(120_000);
-    const owner = await seedOwnerTrack(page, baseURL, 'share-owner');
-    const link = await createShareLink(page.request, baseURL, owner.versionId, {
-      download_enabled: false,
+    const { owner, link } = await seedSharedTrack(page, baseURL, {
+      label: 'share-owner',
+      link: { download_enabled: false },
     });
     expect(link.name).toBe(`${owner.projectName} - Version 1`);
     expect(link.url).toBe(`/share/${link.hash}`);
@@ -146,9 +140,10 @@ test.describe('share links', () => {
     extraHTTPHeaders,
   }) => {
     test.setTimeout(90_000);
-    const owner = await seedOwnerTrack(page, baseURL, 'share-team-only', 3);
-    const link = await createShareLink(page.request, baseURL, owner.versionId, {
-      download_enabled: false,
+    const { owner, link } = await seedSharedTrack(page, baseURL, {
+      label: 'share-team-only',
+      seconds: 3,
+      link: { download_enabled: false },
     });
     await page.goto(
       `/projects/${owner.projectId}/branches/${owner.branchId}/versions/${owner.versionId}`,
@@ -188,10 +183,10 @@ test.describe('share links', () => {
     extraHTTPHeaders,
   }) => {
     test.setTimeout(90_000);
-    const owner = await seedOwnerTrack(page, baseURL, 'share-expired', 3);
-    const link = await createShareLink(page.request, baseURL, owner.versionId, {
-      download_enabled: true,
-      expires_at: new Date(Date.now() - 60_000).toISOString(),
+    const { link } = await seedSharedTrack(page, baseURL, {
+      label: 'share-expired',
+      seconds: 3,
+      link: { download_enabled: true, expires_at: new Date(Date.now() - 60_000).toISOString() },
     });
 
     const visitor = await visitorPage(browser, baseURL, extraHTTPHeaders);
@@ -210,9 +205,10 @@ test.describe('share links', () => {
     extraHTTPHeaders,
   }) => {
     test.setTimeout(90_000);
-    const owner = await seedOwnerTrack(page, baseURL, 'share-revoked', 3);
-    const link: CreatedLink = await createShareLink(page.request, baseURL, owner.versionId, {
-      download_enabled: false,
+    const { owner, link } = await seedSharedTrack(page, baseURL, {
+      label: 'share-revoked',
+      seconds: 3,
+      link: { download_enabled: false },
     });
 
     const visitor = await visitorPage(browser, baseURL, extraHTTPHeaders);
@@ -233,9 +229,10 @@ test.describe('share links', () => {
     extraHTTPHeaders,
   }) => {
     test.setTimeout(90_000);
-    const owner = await seedOwnerTrack(page, baseURL, 'share-xss', 3);
-    const link = await createShareLink(page.request, baseURL, owner.versionId, {
-      download_enabled: false,
+    const { link } = await seedSharedTrack(page, baseURL, {
+      label: 'share-xss',
+      seconds: 3,
+      link: { download_enabled: false },
     });
     const hostileName = '<img src=x onerror="window.__takesXss=1">';
     const hostileComment = '<script>window.__takesXss=2</script><b>bold</b> & <i>more</i>';
@@ -276,9 +273,10 @@ test.describe('share links', () => {
     extraHTTPHeaders,
   }) => {
     test.setTimeout(90_000);
-    const owner = await seedOwnerTrack(page, baseURL, 'share-axe', 3);
-    const link = await createShareLink(page.request, baseURL, owner.versionId, {
-      download_enabled: true,
+    const { owner, link } = await seedSharedTrack(page, baseURL, {
+      label: 'share-axe',
+      seconds: 3,
+      link: { download_enabled: true },
     });
     const ownerComment = await page.request.post(`/api/versions/${owner.versionId}/comments`, {
       data: { content: 'Bass is a little loud at the drop', timestamp: 1 },

@@ -65,17 +65,38 @@ export interface CreatedLink {
   expires_at: string | null;
 }
 
+/** What the owner API takes to make a share link. */
+export interface ShareLinkBody {
+  name?: string;
+  download_enabled: boolean;
+  expires_at?: string | null;
+}
+
 /** Creates a share link through the owner API with the given request context's session. */
 export async function createShareLink(
   request: APIRequestContext,
   baseURL: string | undefined,
   versionId: string,
-  body: { name?: string; download_enabled: boolean; expires_at?: string | null },
+  body: ShareLinkBody,
 ): Promise<CreatedLink> {
   return callExpecting(apiWith(request, baseURL), 201, endpoints.sharing.createShareLink, {
     params: { versionId },
     body,
   });
+}
+
+/**
+ * A share link's usual start: an owner's processed track (seedOwnerTrack, `seconds` long, signed
+ * in on the page's context) and a share link to it made with that session.
+ */
+export async function seedSharedTrack(
+  page: Page,
+  baseURL: string | undefined,
+  seed: { label: string; seconds?: number; link: ShareLinkBody },
+): Promise<{ owner: OwnedTrack; link: CreatedLink }> {
+  const owner = await seedOwnerTrack(page, baseURL, seed.label, seed.seconds);
+  const link = await createShareLink(page.request, baseURL, owner.versionId, seed.link);
+  return { owner, link };
 }
 
 export async function revokeShareLink(

@@ -1,6 +1,6 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { AuthContext, type AuthContextValue } from '../features/auth/auth-context';
 import { LiveEvents, useShareLiveEvents, type EventSourceLike } from './live-events';
 
@@ -56,6 +56,12 @@ function App({ auth, share }: { auth: AuthContextValue; share?: string }) {
 const client = new QueryClient();
 
 describe('the tab’s one live-event stream', () => {
+  // The connection is loaded lazily; loaded here first, so the waits below are for the component's
+  // behaviour and not for the first transform of the module (over a second on a slow machine).
+  beforeAll(async () => {
+    await import('./live-events-connection');
+  });
+
   it('is the signed-in person’s, a share page’s while one is open, and none signed out', async () => {
     opened.length = 0;
     const urls = () => opened.map((s) => s.url);

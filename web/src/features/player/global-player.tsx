@@ -1,5 +1,5 @@
 import { routes } from '@takes/contract';
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type RefObject } from 'react';
 import { api } from '../../lib/api';
 import { formatTime } from './format-time';
 import {
@@ -199,17 +199,7 @@ export function GlobalPlayer({ onShare }: GlobalPlayerProps) {
                 <p className="truncate text-xs text-zinc-500 dark:text-zinc-400">{track.artist}</p>
               ) : null}
             </div>
-            <button
-              ref={expandButton}
-              type="button"
-              aria-label="Expand player"
-              title="Expand player"
-              aria-expanded={false}
-              className={iconButton}
-              onClick={() => toggleSheet(true)}
-            >
-              <ExpandIcon />
-            </button>
+            <SheetToggle ref={expandButton} expanded={false} onToggle={toggleSheet} />
           </div>
         </section>
       </>
@@ -226,17 +216,7 @@ export function GlobalPlayer({ onShare }: GlobalPlayerProps) {
           className={`${sheetSurface} max-h-[85dvh] overflow-y-auto rounded-t-xl shadow-lg`}
         >
           <div className="flex justify-end px-3 pt-2">
-            <button
-              ref={collapseButton}
-              type="button"
-              aria-label="Collapse player"
-              title="Collapse player"
-              aria-expanded={true}
-              className={iconButton}
-              onClick={() => toggleSheet(false)}
-            >
-              <CollapseIcon />
-            </button>
+            <SheetToggle ref={collapseButton} expanded={true} onToggle={toggleSheet} />
           </div>
           <FullPlayerControls player={player} track={track} onShare={onShare} />
         </section>
@@ -251,6 +231,32 @@ export function GlobalPlayer({ onShare }: GlobalPlayerProps) {
         <FullPlayerControls player={player} track={track} onShare={onShare} />
       </section>
     </>
+  );
+}
+
+interface SheetToggleProps {
+  /** The sheet is open: this is its 'Collapse player' button, else the bar's 'Expand player'. */
+  expanded: boolean;
+  /** Called with the sheet's new state. */
+  onToggle: (open: boolean) => void;
+  ref: RefObject<HTMLButtonElement | null>;
+}
+
+/** The compact bar's 'Expand player' and the sheet's 'Collapse player'. */
+function SheetToggle({ expanded, onToggle, ref }: SheetToggleProps) {
+  const label = expanded ? 'Collapse player' : 'Expand player';
+  return (
+    <button
+      ref={ref}
+      type="button"
+      aria-label={label}
+      title={label}
+      aria-expanded={expanded}
+      className={iconButton}
+      onClick={() => onToggle(!expanded)}
+    >
+      {expanded ? <CollapseIcon /> : <ExpandIcon />}
+    </button>
   );
 }
 

@@ -83,7 +83,9 @@ test('a collection member: invited as Editor by email, sees only the items of pr
   await page.getByRole('button', { name: 'New Collection' }).click();
   await page.getByLabel('Name').fill(COLLECTION);
   await page.getByRole('button', { name: 'Create' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: COLLECTION })).toBeVisible();
+  await expect(
+    page.getByRole('heading', { level: 1, name: COLLECTION, exact: true }),
+  ).toBeVisible();
   const collectionId = new URL(page.url()).pathname.split('/').pop()!;
   const ownerApi = apiAs(page, baseURL);
   for (const versionId of [verse.versionId, outro.versionId])
@@ -118,7 +120,10 @@ test('a collection member: invited as Editor by email, sees only the items of pr
   await expect(invitation.getByText('Editor', { exact: true }).first()).toBeVisible();
   await invitation.getByRole('button', { name: 'Accept invitation' }).click();
   await expect(member).toHaveURL(`/collections/${collectionId}`);
-  await expect(member.getByRole('heading', { level: 1, name: COLLECTION })).toBeVisible();
+  // The exact name: the invitation's 'Join …' heading stays up while the collection page loads.
+  await expect(
+    member.getByRole('heading', { level: 1, name: COLLECTION, exact: true }),
+  ).toBeVisible();
   await expect(member.getByRole('main').getByText('Editor', { exact: true })).toBeVisible();
 
   // The P1 take plays; the P2 take is unavailable to B, with nothing of P2 shown.
@@ -166,7 +171,9 @@ test('a collection member: invited as Editor by email, sees only the items of pr
   await expect(shared.getByRole('link', { name: COLLECTION })).toBeVisible();
   await expect(shared.getByText('Editor', { exact: true })).toBeVisible();
   await member.goto(`/collections/${collectionId}`);
-  await expect(member.getByRole('heading', { level: 1, name: COLLECTION })).toBeVisible();
+  await expect(
+    member.getByRole('heading', { level: 1, name: COLLECTION, exact: true }),
+  ).toBeVisible();
 
   // A makes B a Viewer: after a reload B only plays.
   const changing = await openCollectionMembers(page);
@@ -174,7 +181,9 @@ test('a collection member: invited as Editor by email, sees only the items of pr
   await expect(changing.getByText(`${MEMBER_NAME} is now Viewer.`)).toBeVisible();
   await page.keyboard.press('Escape');
   await member.reload();
-  await expect(member.getByRole('heading', { level: 1, name: COLLECTION })).toBeVisible();
+  await expect(
+    member.getByRole('heading', { level: 1, name: COLLECTION, exact: true }),
+  ).toBeVisible();
   await expect(memberMain.getByText('Viewer', { exact: true })).toBeVisible();
   await expect(list.getByRole('button', { name: 'Play "Verse take"' })).toBeEnabled();
   const controls = editorControls(member);
@@ -197,7 +206,9 @@ test('a collection member: invited as Editor by email, sees only the items of pr
   await expect(memberRow(removing, MEMBER_NAME)).toHaveCount(0);
   await member.reload();
   await expect(member.getByText('Collection not found')).toBeVisible();
-  await expect(member.getByRole('heading', { level: 1, name: COLLECTION })).toHaveCount(0);
+  await expect(
+    member.getByRole('heading', { level: 1, name: COLLECTION, exact: true }),
+  ).toHaveCount(0);
 
   await member.context().close();
 });

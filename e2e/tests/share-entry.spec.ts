@@ -87,11 +87,18 @@ test('the built share entry holds the share page and none of the app around it',
   const modules = modulesIn(files);
   for (const wanted of SHARE_PAGE_MODULES) expect(modules).toContain(wanted);
   expect(modules.filter(appOnly)).toEqual([]);
+  // No schemas either: the page needs the contract's words and limits, not zod (93 KB, and about
+  // 100 ms of a phone's main thread to build every schema).
+  const isZod = (module: string) => /(^|\/)node_modules\/zod\//.test(module);
+  expect(modules.filter(isZod)).toEqual([]);
 
   // The check sees app code where it is: the main entry's own files hold the landing page.
   expect(modulesIn(staticFiles('index.html')).filter(appOnly)).toContain(
     'src/features/marketing/landing-page.tsx',
   );
+  // ... and zod where it is: the app's sign-in form validates with the contract's schemas.
+  const everything = Object.values(chunkModules).flat();
+  expect(everything.filter(isZod)).not.toEqual([]);
 });
 
 test('a visitor opening a share link downloads only the share entry, and leaves it for the app', async ({

@@ -1,0 +1,26 @@
+/**
+ * What sign-in and sign-up say, and their limits, without schemas (see `roles.ts`): `auth.ts` adds
+ * the schemas and re-exports all of this.
+ */
+/** Validation messages people see, word for word; the server and the web app share them. */
+export const AUTH_MESSAGES = {
+  emailRequired: 'Email is required',
+  emailInvalid: 'Invalid email address',
+  passwordRequired: 'Password is required',
+  passwordTooShort: 'Password must be at least 6 characters',
+  passwordTooCommon: 'This password is one of the most common passwords. Please choose another.',
+  otpRequired: 'OTP code is required',
+  otpDigits: 'OTP must be 6 digits',
+  otpInvalid: 'Invalid or expired OTP code',
+  signUpNotice: 'Check your email for a confirmation link to complete your registration.',
+  magicLinkNotice:
+    'Check your email for a magic link to sign in. The link will expire in 10 minutes.',
+  authFailed: 'An error occurred during authentication',
+  magicLinkFailed: 'An error occurred while sending the magic link',
+  tooManyRequests: 'Too many attempts. Please wait a moment and try again.',
+  notAuthenticated: 'Not authenticated',
+} as const;
+
+export const MIN_PASSWORD_LENGTH = 6;
+export const MAX_PASSWORD_LENGTH = 128;
+export const OTP_LENGTH = 6;

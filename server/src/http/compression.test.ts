@@ -1,8 +1,9 @@
+import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isJsonType, registerCompression } from './compression';
+import { isJsonType, registerCompression, SYNC_COMPRESS_MAX_BYTES } from './compression';
 
 /** Enough distinct-ish text to be worth compressing (about 4 KB). */
 const BIG = Array.from({ length: 120 }, (_, i) => `row ${i} of the take list`);
@@ -22,6 +23,14 @@ describe('JSON compression', () => {
     await registerCompression(app);
     app.get('/json/big', () => ({ rows: BIG }));
     app.get('/json/small', () => ({ ok: true }));
+    // Distinct rows (a hash each) of about 40 and 400 KB: below and above the one-call size.
+    const rows = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({
+        i,
+        id: createHash('sha256').update(`${i}`).digest('hex'),
+      }));
+    app.get('/json/40k', () => ({ rows: rows(450) }));
+    app.get('/json/400k', () => ({ rows: rows(4500) }));
     app.get('/problem', (_request, reply) =>
       reply.type('application/problem+json').send(JSON.stringify({ detail: BIG_TEXT })),
     );
@@ -79,6 +88,24 @@ describe('JSON compression', () => {
       const response = await get('/json/big', accept);
       expect(response.headers['content-encoding'], accept).toBeUndefined();
       expect(response.rawPayload.equals(plain.rawPayload)).toBe(true);
+    }
+  });
+
+  it('compresses a JSON answer up to 64 KB in one call (with its length), a bigger one as a stream', async () => {
+    const whole = await get('/json/40k', 'br');
+    const wholePlain = await get('/json/40k');
+    expect(wholePlain.rawPayload.length).toBeGreaterThan(30_000);
+    expect(wholePlain.rawPayload.length).toBeLessThan(SYNC_COMPRESS_MAX_BYTES);
+    expect(whole.headers['content-encoding']).toBe('br');
+    expect(Number(whole.headers['content-length'])).toBe(whole.rawPayload.length);
+    expect(decode('br', whole.rawPayload).equals(wholePlain.rawPayload)).toBe(true);
+    const streamedPlain = await get('/json/400k');
+    expect(streamedPlain.rawPayload.length).toBeGreaterThan(SYNC_COMPRESS_MAX_BYTES);
+    for (const encoding of ['br', 'gzip'] as const) {
+      const streamed = await get('/json/400k', encoding);
+      expect(streamed.headers['content-encoding']).toBe(encoding);
+      expect(streamed.headers['content-length']).toBeUndefined();
+      expect(decode(encoding, streamed.rawPayload).equals(streamedPlain.rawPayload)).toBe(true);
     }
   });
 

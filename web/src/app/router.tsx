@@ -1,5 +1,5 @@
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
-import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { createBrowserRouter, matchRoutes, Navigate, type RouteObject } from 'react-router';
 import { AuthProvider } from '../features/auth/auth-provider';
 import { LandingPage } from '../features/marketing/landing-page';
 import { NotFoundPage } from '../features/marketing/not-found-page';
@@ -7,135 +7,69 @@ import { PageSpinner } from '../ui/spinner';
 import { AppLayout } from './layout';
 import { RequireAuth } from './require-auth';
 
+/** A page's chunk, as a lazy component that can also be asked to start loading before it renders. */
+type Page = LazyExoticComponent<ComponentType> & { preload: () => Promise<unknown> };
+
+function page<M>(load: () => Promise<M>, pick: (module: M) => ComponentType): Page {
+  let loading: Promise<{ default: ComponentType }> | undefined;
+  const preload = () =>
+    (loading ??= load().then(
+      (module) => ({ default: pick(module) }),
+      (error: unknown) => {
+        // A failed download is tried again the next time the page is asked for.
+        loading = undefined;
+        throw error;
+      },
+    ));
+  return Object.assign(lazy(preload), { preload });
+}
+
 /** Each workspace screen is its own chunk, so a page loads only its own code. */
-const DashboardPage = lazy(() =>
-  import('../features/dashboard/dashboard-page').then((m) => ({ default: m.DashboardPage })),
-);
-const UploadPage = lazy(() =>
-  import('../features/upload/upload-page').then((m) => ({ default: m.UploadPage })),
-);
-const ProjectPage = lazy(() =>
-  import('../features/projects/project-page').then((m) => ({ default: m.ProjectPage })),
-);
-const VersionPage = lazy(() =>
-  import('../features/versions/version-page').then((m) => ({ default: m.VersionPage })),
-);
-const SearchPage = lazy(() =>
-  import('../features/search/search-page').then((m) => ({ default: m.SearchPage })),
-);
-const BouncesPage = lazy(() =>
-  import('../features/bounces/bounces-page').then((m) => ({ default: m.BouncesPage })),
-);
-const RepositoriesPage = lazy(() =>
-  import('../features/repos/repositories-page').then((m) => ({ default: m.RepositoriesPage })),
-);
-const RepoPage = lazy(() =>
-  import('../features/repos/repo-page').then((m) => ({ default: m.RepoPage })),
-);
-const BranchPage = lazy(() =>
-  import('../features/compare/branch-page').then((m) => ({ default: m.BranchPage })),
-);
-const VersionComparePage = lazy(() =>
-  import('../features/compare/version-compare-page').then((m) => ({
-    default: m.VersionComparePage,
-  })),
-);
-const CommitPage = lazy(() =>
-  import('../features/repos/commit-page').then((m) => ({ default: m.CommitPage })),
-);
-const CollectionsPage = lazy(() =>
-  import('../features/collections/collections-page').then((m) => ({
-    default: m.CollectionsPage,
-  })),
-);
-const CollectionPage = lazy(() =>
-  import('../features/collections/collection-page').then((m) => ({
-    default: m.CollectionPage,
-  })),
-);
-const DebugPage = lazy(() =>
-  import('../features/debug/debug-page').then((m) => ({ default: m.DebugPage })),
-);
+const DashboardPage = page(() => import('../features/dashboard/dashboard-page'), (m) => m.DashboardPage);
+const UploadPage = page(() => import('../features/upload/upload-page'), (m) => m.UploadPage);
+const ProjectPage = page(() => import('../features/projects/project-page'), (m) => m.ProjectPage);
+const VersionPage = page(() => import('../features/versions/version-page'), (m) => m.VersionPage);
+const SearchPage = page(() => import('../features/search/search-page'), (m) => m.SearchPage);
+const BouncesPage = page(() => import('../features/bounces/bounces-page'), (m) => m.BouncesPage);
+const RepositoriesPage = page(() => import('../features/repos/repositories-page'), (m) => m.RepositoriesPage);
+const RepoPage = page(() => import('../features/repos/repo-page'), (m) => m.RepoPage);
+const BranchPage = page(() => import('../features/compare/branch-page'), (m) => m.BranchPage);
+const VersionComparePage = page(() => import('../features/compare/version-compare-page'), (m) => m.VersionComparePage);
+const CommitPage = page(() => import('../features/repos/commit-page'), (m) => m.CommitPage);
+const CollectionsPage = page(() => import('../features/collections/collections-page'), (m) => m.CollectionsPage);
+const CollectionPage = page(() => import('../features/collections/collection-page'), (m) => m.CollectionPage);
+const DebugPage = page(() => import('../features/debug/debug-page'), (m) => m.DebugPage);
 
 /** Every public page but the landing is its own chunk too, so the landing stays small. */
-const AboutPage = lazy(() =>
-  import('../features/marketing/about-page').then((m) => ({ default: m.AboutPage })),
-);
-const RoadmapPage = lazy(() =>
-  import('../features/marketing/roadmap-page').then((m) => ({ default: m.RoadmapPage })),
-);
-const FeaturesPage = lazy(() =>
-  import('../features/marketing/features-page').then((m) => ({ default: m.FeaturesPage })),
-);
-const CareersPage = lazy(() =>
-  import('../features/marketing/careers-page').then((m) => ({ default: m.CareersPage })),
-);
-const DownloadPage = lazy(() =>
-  import('../features/marketing/download-page').then((m) => ({ default: m.DownloadPage })),
-);
-const PricingPage = lazy(() =>
-  import('../features/marketing/pricing-page').then((m) => ({ default: m.PricingPage })),
-);
-const ResourcesPage = lazy(() =>
-  import('../features/marketing/resources-page').then((m) => ({ default: m.ResourcesPage })),
-);
-const MobilePage = lazy(() =>
-  import('../features/marketing/mobile-page').then((m) => ({ default: m.MobilePage })),
-);
-const ContactPage = lazy(() =>
-  import('../features/contact/contact-page').then((m) => ({ default: m.ContactPage })),
-);
-const BlogListPage = lazy(() =>
-  import('../features/blog/blog-list-page').then((m) => ({ default: m.BlogListPage })),
-);
-const BlogPostPage = lazy(() =>
-  import('../features/blog/blog-post-page').then((m) => ({ default: m.BlogPostPage })),
-);
-const TermsPage = lazy(() =>
-  import('../features/legal/terms-page').then((m) => ({ default: m.TermsPage })),
-);
-const PrivacyPage = lazy(() =>
-  import('../features/legal/privacy-page').then((m) => ({ default: m.PrivacyPage })),
-);
-const CopyrightPage = lazy(() =>
-  import('../features/legal/copyright-page').then((m) => ({ default: m.CopyrightPage })),
-);
-const CookiesPage = lazy(() =>
-  import('../features/legal/cookies-page').then((m) => ({ default: m.CookiesPage })),
-);
+const AboutPage = page(() => import('../features/marketing/about-page'), (m) => m.AboutPage);
+const RoadmapPage = page(() => import('../features/marketing/roadmap-page'), (m) => m.RoadmapPage);
+const FeaturesPage = page(() => import('../features/marketing/features-page'), (m) => m.FeaturesPage);
+const CareersPage = page(() => import('../features/marketing/careers-page'), (m) => m.CareersPage);
+const DownloadPage = page(() => import('../features/marketing/download-page'), (m) => m.DownloadPage);
+const PricingPage = page(() => import('../features/marketing/pricing-page'), (m) => m.PricingPage);
+const ResourcesPage = page(() => import('../features/marketing/resources-page'), (m) => m.ResourcesPage);
+const MobilePage = page(() => import('../features/marketing/mobile-page'), (m) => m.MobilePage);
+const ContactPage = page(() => import('../features/contact/contact-page'), (m) => m.ContactPage);
+const BlogListPage = page(() => import('../features/blog/blog-list-page'), (m) => m.BlogListPage);
+const BlogPostPage = page(() => import('../features/blog/blog-post-page'), (m) => m.BlogPostPage);
+const TermsPage = page(() => import('../features/legal/terms-page'), (m) => m.TermsPage);
+const PrivacyPage = page(() => import('../features/legal/privacy-page'), (m) => m.PrivacyPage);
+const CopyrightPage = page(() => import('../features/legal/copyright-page'), (m) => m.CopyrightPage);
+const CookiesPage = page(() => import('../features/legal/cookies-page'), (m) => m.CookiesPage);
 
-const LoginPage = lazy(() =>
-  import('../features/auth/login-page').then((m) => ({ default: m.LoginPage })),
-);
-const MagicLinkPage = lazy(() =>
-  import('../features/auth/magic-link-page').then((m) => ({ default: m.MagicLinkPage })),
-);
-const DesktopReturnPage = lazy(() =>
-  import('../features/desktop/desktop-return-page').then((m) => ({
-    default: m.DesktopReturnPage,
-  })),
-);
-const DesktopAuthPage = lazy(() =>
-  import('../features/desktop/desktop-auth-page').then((m) => ({ default: m.DesktopAuthPage })),
-);
-const ProfilePage = lazy(() =>
-  import('../features/profile/profile-page').then((m) => ({ default: m.ProfilePage })),
-);
-const InvitePage = lazy(() =>
-  import('../features/members/invite-page').then((m) => ({ default: m.InvitePage })),
-);
-const NotificationsPage = lazy(() =>
-  import('../features/notifications/notifications-page').then((m) => ({
-    default: m.NotificationsPage,
-  })),
-);
-const SettingsPage = lazy(() =>
-  import('../features/settings/settings-page').then((m) => ({ default: m.SettingsPage })),
-);
+const LoginPage = page(() => import('../features/auth/login-page'), (m) => m.LoginPage);
+const MagicLinkPage = page(() => import('../features/auth/magic-link-page'), (m) => m.MagicLinkPage);
+const DesktopReturnPage = page(() => import('../features/desktop/desktop-return-page'), (m) => m.DesktopReturnPage);
+const DesktopAuthPage = page(() => import('../features/desktop/desktop-auth-page'), (m) => m.DesktopAuthPage);
+const ProfilePage = page(() => import('../features/profile/profile-page'), (m) => m.ProfilePage);
+const InvitePage = page(() => import('../features/members/invite-page'), (m) => m.InvitePage);
+const NotificationsPage = page(() => import('../features/notifications/notifications-page'), (m) => m.NotificationsPage);
+const SettingsPage = page(() => import('../features/settings/settings-page'), (m) => m.SettingsPage);
 
-function lazyRoute(path: string, Page: LazyExoticComponent<ComponentType>): RouteObject {
+function lazyRoute(path: string, Page: Page): RouteObject {
   return {
     path,
+    handle: { preload: Page.preload } satisfies PageHandle,
     element: (
       <Suspense fallback={<PageSpinner label="Loading page" />}>
         <Page />
@@ -172,7 +106,7 @@ const publicRoutes: RouteObject[] = [
   lazyRoute('/projects/:projectId', ProjectPage),
   lazyRoute(
     '/share/:hash',
-    lazy(() => import('../features/share/share-page').then((m) => ({ default: m.SharePage }))),
+    page(() => import('../features/share/share-page'), (m) => m.SharePage),
   ),
   { path: '/404', element: <NotFoundPage /> },
 ];
@@ -213,4 +147,24 @@ export const routes: RouteObject[] = [
   },
 ];
 
+interface PageHandle {
+  preload: () => Promise<unknown>;
+}
+
+/**
+ * Starts downloading the chunk of the page at `pathname` (and, through Vite's preload list, the
+ * chunks it imports). On a first visit the app otherwise asks for it only when it renders the
+ * route: after its own bundle has run and, for a page behind sign-in, after the session check
+ * has come back, one more round trip before the page can draw.
+ */
+export function preloadPage(pathname: string): void {
+  for (const match of matchRoutes(routes, pathname) ?? []) {
+    const handle = match.route.handle as PageHandle | undefined;
+    void handle?.preload().catch(() => {
+      // The page's own render reports a chunk that cannot load.
+    });
+  }
+}
+
+preloadPage(window.location.pathname);
 export const router = createBrowserRouter(routes);

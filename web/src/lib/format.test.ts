@@ -23,6 +23,20 @@ describe('formatRelativeTime thresholds', () => {
     expect(formatRelativeTime(ago(seconds), NOW)).toBe(expected);
   });
 
+  it('writes what Intl.RelativeTimeFormat writes in en-US, for every count and unit', () => {
+    const intl = new Intl.RelativeTimeFormat('en-US', { numeric: 'always' });
+    const seconds = { minute: 60, hour: 3600, day: 86_400 } as const;
+    for (const [unit, size] of Object.entries(seconds))
+      for (const n of [1, 2, 10, 21]) {
+        if (unit === 'minute' || n < 22)
+          expect(formatRelativeTime(ago(n * size), NOW)).toBe(intl.format(-n, unit as 'day'));
+      }
+    for (const years of [1, 2, 56, 1234, 20_000])
+      expect(formatRelativeTime(ago(years * 365.25 * 86_400), NOW)).toBe(
+        intl.format(-years, 'year'),
+      );
+  });
+
   it('reads a time in the future (clock skew) as just now, and nothing for no date', () => {
     expect(formatRelativeTime(ago(-120), NOW)).toBe('just now');
     expect(formatRelativeTime(null, NOW)).toBe('');
@@ -43,7 +57,25 @@ describe('formatDate and formatDateTime', () => {
     expect(formatDateTime(iso)).toBe(
       new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' }),
     );
-    // The kept formatter gives each date its own text.
+    // Every month, hour and minute edge, in this machine's time zone as Intl writes them.
+    const intlDate = { year: 'numeric', month: 'short', day: 'numeric' } as const;
+    const intlDateTime = { dateStyle: 'medium', timeStyle: 'short' } as const;
+    for (let month = 0; month < 12; month++)
+      for (const [day, hour, minute] of [
+        [1, 0, 0],
+        [9, 0, 59],
+        [15, 11, 5],
+        [28, 12, 0],
+        [28, 12, 30],
+        [28, 13, 1],
+        [28, 23, 59],
+      ] as const) {
+        const date = new Date(1999 + month * 3, month, day, hour, minute);
+        const at = date.toISOString();
+        expect(formatDate(at)).toBe(date.toLocaleDateString('en-US', intlDate));
+        expect(formatDateTime(at)).toBe(date.toLocaleString('en-US', intlDateTime));
+      }
+    // Each date its own text.
     expect(formatDateTime('2025-12-31T09:00:00.000Z')).not.toBe(formatDateTime(iso));
   });
 

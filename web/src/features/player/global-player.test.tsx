@@ -197,6 +197,7 @@ describe('GlobalPlayer: the page keeps room for the bar', () => {
       });
     try {
       renderPlayer(memberTrack);
+      act(() => observers.forEach((notify) => notify()));
       const bar = screen.getByRole('region', { name: 'Audio player' });
       expect(spacerHeight()).toBe(bar.style.height);
       fireEvent.click(screen.getByRole('button', { name: 'Expand player' }));
@@ -233,6 +234,8 @@ describe('GlobalPlayer: the page keeps room for the bar', () => {
       });
     try {
       renderPlayer(memberTrack);
+      // The first height comes with the observer's first callback, after the browser's layout.
+      act(() => observers.forEach((notify) => notify()));
       expect(spacerHeight()).toBe('150px');
       height = 201.4;
       act(() => observers.forEach((notify) => notify()));

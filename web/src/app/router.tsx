@@ -25,46 +25,157 @@ function page<M>(load: () => Promise<M>, pick: (module: M) => ComponentType): Pa
 }
 
 /** Each workspace screen is its own chunk, so a page loads only its own code. */
-const DashboardPage = page(() => import('../features/dashboard/dashboard-page'), (m) => m.DashboardPage);
-const UploadPage = page(() => import('../features/upload/upload-page'), (m) => m.UploadPage);
-const ProjectPage = page(() => import('../features/projects/project-page'), (m) => m.ProjectPage);
-const VersionPage = page(() => import('../features/versions/version-page'), (m) => m.VersionPage);
-const SearchPage = page(() => import('../features/search/search-page'), (m) => m.SearchPage);
-const BouncesPage = page(() => import('../features/bounces/bounces-page'), (m) => m.BouncesPage);
-const RepositoriesPage = page(() => import('../features/repos/repositories-page'), (m) => m.RepositoriesPage);
-const RepoPage = page(() => import('../features/repos/repo-page'), (m) => m.RepoPage);
-const BranchPage = page(() => import('../features/compare/branch-page'), (m) => m.BranchPage);
-const VersionComparePage = page(() => import('../features/compare/version-compare-page'), (m) => m.VersionComparePage);
-const CommitPage = page(() => import('../features/repos/commit-page'), (m) => m.CommitPage);
-const CollectionsPage = page(() => import('../features/collections/collections-page'), (m) => m.CollectionsPage);
-const CollectionPage = page(() => import('../features/collections/collection-page'), (m) => m.CollectionPage);
-const DebugPage = page(() => import('../features/debug/debug-page'), (m) => m.DebugPage);
+const DashboardPage = page(
+  () => import('../features/dashboard/dashboard-page'),
+  (m) => m.DashboardPage,
+);
+const UploadPage = page(
+  () => import('../features/upload/upload-page'),
+  (m) => m.UploadPage,
+);
+const ProjectPage = page(
+  () => import('../features/projects/project-page'),
+  (m) => m.ProjectPage,
+);
+const VersionPage = page(
+  () => import('../features/versions/version-page'),
+  (m) => m.VersionPage,
+);
+const SearchPage = page(
+  () => import('../features/search/search-page'),
+  (m) => m.SearchPage,
+);
+const BouncesPage = page(
+  () => import('../features/bounces/bounces-page'),
+  (m) => m.BouncesPage,
+);
+const RepositoriesPage = page(
+  () => import('../features/repos/repositories-page'),
+  (m) => m.RepositoriesPage,
+);
+const RepoPage = page(
+  () => import('../features/repos/repo-page'),
+  (m) => m.RepoPage,
+);
+const BranchPage = page(
+  () => import('../features/compare/branch-page'),
+  (m) => m.BranchPage,
+);
+const VersionComparePage = page(
+  () => import('../features/compare/version-compare-page'),
+  (m) => m.VersionComparePage,
+);
+const CommitPage = page(
+  () => import('../features/repos/commit-page'),
+  (m) => m.CommitPage,
+);
+const CollectionsPage = page(
+  () => import('../features/collections/collections-page'),
+  (m) => m.CollectionsPage,
+);
+const CollectionPage = page(
+  () => import('../features/collections/collection-page'),
+  (m) => m.CollectionPage,
+);
+const DebugPage = page(
+  () => import('../features/debug/debug-page'),
+  (m) => m.DebugPage,
+);
 
 /** Every public page but the landing is its own chunk too, so the landing stays small. */
-const AboutPage = page(() => import('../features/marketing/about-page'), (m) => m.AboutPage);
-const RoadmapPage = page(() => import('../features/marketing/roadmap-page'), (m) => m.RoadmapPage);
-const FeaturesPage = page(() => import('../features/marketing/features-page'), (m) => m.FeaturesPage);
-const CareersPage = page(() => import('../features/marketing/careers-page'), (m) => m.CareersPage);
-const DownloadPage = page(() => import('../features/marketing/download-page'), (m) => m.DownloadPage);
-const PricingPage = page(() => import('../features/marketing/pricing-page'), (m) => m.PricingPage);
-const ResourcesPage = page(() => import('../features/marketing/resources-page'), (m) => m.ResourcesPage);
-const MobilePage = page(() => import('../features/marketing/mobile-page'), (m) => m.MobilePage);
-const ContactPage = page(() => import('../features/contact/contact-page'), (m) => m.ContactPage);
-const BlogListPage = page(() => import('../features/blog/blog-list-page'), (m) => m.BlogListPage);
-const BlogPostPage = page(() => import('../features/blog/blog-post-page'), (m) => m.BlogPostPage);
-const TermsPage = page(() => import('../features/legal/terms-page'), (m) => m.TermsPage);
-const PrivacyPage = page(() => import('../features/legal/privacy-page'), (m) => m.PrivacyPage);
-const CopyrightPage = page(() => import('../features/legal/copyright-page'), (m) => m.CopyrightPage);
-const CookiesPage = page(() => import('../features/legal/cookies-page'), (m) => m.CookiesPage);
+const AboutPage = page(
+  () => import('../features/marketing/about-page'),
+  (m) => m.AboutPage,
+);
+const RoadmapPage = page(
+  () => import('../features/marketing/roadmap-page'),
+  (m) => m.RoadmapPage,
+);
+const FeaturesPage = page(
+  () => import('../features/marketing/features-page'),
+  (m) => m.FeaturesPage,
+);
+const CareersPage = page(
+  () => import('../features/marketing/careers-page'),
+  (m) => m.CareersPage,
+);
+const DownloadPage = page(
+  () => import('../features/marketing/download-page'),
+  (m) => m.DownloadPage,
+);
+const PricingPage = page(
+  () => import('../features/marketing/pricing-page'),
+  (m) => m.PricingPage,
+);
+const ResourcesPage = page(
+  () => import('../features/marketing/resources-page'),
+  (m) => m.ResourcesPage,
+);
+const MobilePage = page(
+  () => import('../features/marketing/mobile-page'),
+  (m) => m.MobilePage,
+);
+const ContactPage = page(
+  () => import('../features/contact/contact-page'),
+  (m) => m.ContactPage,
+);
+const BlogListPage = page(
+  () => import('../features/blog/blog-list-page'),
+  (m) => m.BlogListPage,
+);
+const BlogPostPage = page(
+  () => import('../features/blog/blog-post-page'),
+  (m) => m.BlogPostPage,
+);
+const TermsPage = page(
+  () => import('../features/legal/terms-page'),
+  (m) => m.TermsPage,
+);
+const PrivacyPage = page(
+  () => import('../features/legal/privacy-page'),
+  (m) => m.PrivacyPage,
+);
+const CopyrightPage = page(
+  () => import('../features/legal/copyright-page'),
+  (m) => m.CopyrightPage,
+);
+const CookiesPage = page(
+  () => import('../features/legal/cookies-page'),
+  (m) => m.CookiesPage,
+);
 
-const LoginPage = page(() => import('../features/auth/login-page'), (m) => m.LoginPage);
-const MagicLinkPage = page(() => import('../features/auth/magic-link-page'), (m) => m.MagicLinkPage);
-const DesktopReturnPage = page(() => import('../features/desktop/desktop-return-page'), (m) => m.DesktopReturnPage);
-const DesktopAuthPage = page(() => import('../features/desktop/desktop-auth-page'), (m) => m.DesktopAuthPage);
-const ProfilePage = page(() => import('../features/profile/profile-page'), (m) => m.ProfilePage);
-const InvitePage = page(() => import('../features/members/invite-page'), (m) => m.InvitePage);
-const NotificationsPage = page(() => import('../features/notifications/notifications-page'), (m) => m.NotificationsPage);
-const SettingsPage = page(() => import('../features/settings/settings-page'), (m) => m.SettingsPage);
+const LoginPage = page(
+  () => import('../features/auth/login-page'),
+  (m) => m.LoginPage,
+);
+const MagicLinkPage = page(
+  () => import('../features/auth/magic-link-page'),
+  (m) => m.MagicLinkPage,
+);
+const DesktopReturnPage = page(
+  () => import('../features/desktop/desktop-return-page'),
+  (m) => m.DesktopReturnPage,
+);
+const DesktopAuthPage = page(
+  () => import('../features/desktop/desktop-auth-page'),
+  (m) => m.DesktopAuthPage,
+);
+const ProfilePage = page(
+  () => import('../features/profile/profile-page'),
+  (m) => m.ProfilePage,
+);
+const InvitePage = page(
+  () => import('../features/members/invite-page'),
+  (m) => m.InvitePage,
+);
+const NotificationsPage = page(
+  () => import('../features/notifications/notifications-page'),
+  (m) => m.NotificationsPage,
+);
+const SettingsPage = page(
+  () => import('../features/settings/settings-page'),
+  (m) => m.SettingsPage,
+);
 
 function lazyRoute(path: string, Page: Page): RouteObject {
   return {
@@ -106,7 +217,10 @@ const publicRoutes: RouteObject[] = [
   lazyRoute('/projects/:projectId', ProjectPage),
   lazyRoute(
     '/share/:hash',
-    page(() => import('../features/share/share-page'), (m) => m.SharePage),
+    page(
+      () => import('../features/share/share-page'),
+      (m) => m.SharePage,
+    ),
   ),
   { path: '/404', element: <NotFoundPage /> },
 ];

@@ -1,8 +1,10 @@
+import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
+import { lazyPagesOf, pagePreloads, type ChunkInfo } from './src/build/page-preloads';
 
 const webRoot = fileURLToPath(new URL('.', import.meta.url));
 
@@ -32,8 +34,42 @@ function chunkModules(): Plugin {
   };
 }
 
+/**
+ * Writes dist/.vite/page-preloads.json: for each lazily loaded page of the main app, its route and
+ * the files it loads beyond the entry's. The server lists them as `<link rel="modulepreload">`
+ * in the HTML of that page's address (server/src/http/spa.ts), so a first visit downloads the
+ * page beside the app's bundle instead of after it has run.
+ */
+function pagePreloadList(): Plugin {
+  const routerFile = path.join(webRoot, 'src', 'app', 'router.tsx');
+  return {
+    name: 'takes-page-preloads',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const chunks: ChunkInfo[] = [];
+      let entry: string | undefined;
+      for (const output of Object.values(bundle)) {
+        if (output.type !== 'chunk') continue;
+        chunks.push(output);
+        if (output.isEntry && output.facadeModuleId === path.join(webRoot, 'index.html'))
+          entry = output.fileName;
+      }
+      if (!entry) throw new Error('page-preloads: the main entry (index.html) has no chunk');
+      const pages = lazyPagesOf(fs.readFileSync(routerFile, 'utf8'));
+      const preloads = pagePreloads(pages, chunks, entry, (specifier) =>
+        path.resolve(path.dirname(routerFile), `${specifier}.tsx`),
+      );
+      this.emitFile({
+        type: 'asset',
+        fileName: '.vite/page-preloads.json',
+        source: `${JSON.stringify(preloads, null, 2)}\n`,
+      });
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), tailwindcss(), chunkModules()],
+  plugins: [react(), tailwindcss(), chunkModules(), pagePreloadList()],
   server: {
     port: 5173,
     strictPort: true,

@@ -1,8 +1,6 @@
 /// <reference lib="dom" />
 // The page-side callback below reads the DOM, so this file needs the DOM types.
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { chunkModules, manifest, modulesIn, staticFiles } from './support/build';
 import { separatePage } from './support/members';
 import { seedSharedTrack } from './support/sharing';
 import { expect, test } from './support/test';
@@ -10,48 +8,8 @@ import { expect, test } from './support/test';
 /**
  * A share link's page is its own entry (web/share.html): a listener's first visit downloads the
  * share page, the player, the waveform and the comments, and none of the app around them. Read
- * from the build: vite's manifest (what each file imports) and dist/.vite/chunk-modules.json
- * (which source modules each file holds), written by web/vite.config.ts.
+ * from the build (support/build.ts).
  */
-
-const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'web', 'dist');
-
-interface ManifestChunk {
-  file: string;
-  src?: string;
-  isEntry?: boolean;
-  imports?: string[];
-  dynamicImports?: string[];
-  css?: string[];
-}
-
-function readJson<T>(relative: string): T {
-  return JSON.parse(fs.readFileSync(path.join(dist, relative), 'utf8')) as T;
-}
-
-const manifest = readJson<Record<string, ManifestChunk>>('.vite/manifest.json');
-const chunkModules = readJson<Record<string, string[]>>('.vite/chunk-modules.json');
-
-/** The files an entry loads before anything runs: itself and its static imports, transitively. */
-function staticFiles(entry: string): Set<string> {
-  const files = new Set<string>();
-  const seen = new Set<string>();
-  const visit = (key: string) => {
-    if (seen.has(key)) return;
-    seen.add(key);
-    const chunk = manifest[key];
-    if (!chunk) throw new Error(`${key} is not in the manifest`);
-    files.add(chunk.file);
-    for (const css of chunk.css ?? []) files.add(css);
-    for (const imported of chunk.imports ?? []) visit(imported);
-  };
-  visit(entry);
-  return files;
-}
-
-function modulesIn(files: Iterable<string>): string[] {
-  return [...files].flatMap((file) => chunkModules[file] ?? []);
-}
 
 /** The app's frame and its other screens: none of it belongs on a listener's first visit. */
 const APP_ONLY = [

@@ -1,24 +1,12 @@
 import { z } from 'zod';
+import {
+  COLLECTION_DESCRIPTION_MAX,
+  COLLECTION_MESSAGES,
+  COLLECTION_NAME_MAX,
+} from './collection-limits';
 import { roleSchema } from './members';
 
-/** What the collections API says, in the product's words (server and clients share them). */
-export const COLLECTION_MESSAGES = {
-  nameRequired: 'Give the collection a name.',
-  nameTooLong: 'A collection name can be at most 100 characters.',
-  descriptionTooLong: 'A description can be at most 2000 characters.',
-  notFound: 'Collection not found',
-  itemNotFound: 'Item not found',
-  oneTarget: 'Add exactly one version, branch or bounce.',
-  duplicateVersion: 'This version is already in the collection.',
-  duplicateBranch: 'The latest version of this branch is already in the collection.',
-  duplicateBounce: 'This bounce is already in the collection.',
-  stale: 'The collection changed; reload and try again',
-  duplicateIds: 'Each item may appear only once in the order.',
-  noCover: 'This collection has no cover',
-} as const;
-
-export const COLLECTION_NAME_MAX = 100;
-export const COLLECTION_DESCRIPTION_MAX = 2000;
+export * from './collection-limits';
 
 const name = z
   .string({ error: COLLECTION_MESSAGES.nameRequired })

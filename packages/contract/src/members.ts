@@ -1,7 +1,9 @@
 import { z } from 'zod';
-import { MEMBER_ROLES, ROLE_LABELS, ROLES, type Role } from './roles';
+import { MEMBER_MESSAGES } from './member-limits';
+import { MEMBER_ROLES, ROLES } from './roles';
 
 export * from './roles';
+export * from './member-limits';
 
 /**
  * Collaborators. A project or a repository has exactly one owner (its `owner_id`) and any number
@@ -9,38 +11,6 @@ export * from './roles';
  */
 export const roleSchema = z.enum(ROLES);
 export const memberRoleSchema = z.enum(MEMBER_ROLES);
-
-/** How many days an emailed invitation stays valid. */
-export const INVITATION_TTL_DAYS = 7;
-/** At most this many pending invitations per project or repository. */
-export const MAX_PENDING_INVITATIONS = 50;
-/** At most this many invitations sent by one person per hour. */
-export const INVITATIONS_PER_HOUR = 20;
-
-export const MEMBER_MESSAGES = {
-  /** `{role}` is a ROLE_LABELS word. */
-  needRole: (role: Role) => `You need ${ROLE_LABELS[role]} access to do this.`,
-  invitationInvalid: 'This invitation is no longer valid.',
-  wrongAccount: (email: string) => `This invitation was sent to ${email}.`,
-  alreadyMember: (email: string) => `${email} is already a member.`,
-  alreadyInvited: (email: string) => `${email} has already been invited.`,
-  tooManyPending: `At most ${MAX_PENDING_INVITATIONS} invitations can be pending at once.`,
-  tooManyInvitations: 'Too many invitations sent. Please try again later.',
-  ownerCannotLeave: 'Transfer ownership before leaving.',
-  ownerRoleFixed: "The owner's role cannot be changed. Transfer ownership instead.",
-  ownerCannotBeRemoved: 'The owner cannot be removed. Transfer ownership first.',
-  transferToEditor: 'Ownership can only be handed to an editor.',
-  /** Repository names are unique per owner. */
-  transferNameTaken: (name: string) => `The new owner already has a repository named ${name}.`,
-  memberNotFound: 'Member not found',
-  invitationNotFound: 'Invitation not found',
-  emailRequired: 'Please enter an email address',
-  emailInvalid: 'Please enter a valid email address',
-} as const;
-
-/** `{inviter} invited you to {project} on Takes`. */
-export const invitationSubject = (inviter: string, target: string) =>
-  `${inviter} invited you to ${target} on Takes`;
 
 export const memberSchema = z.object({
   user_id: z.string(),

@@ -1,26 +1,11 @@
 import { z } from 'zod';
 import { ownerSummarySchema, roleSchema } from './members';
+import { PROJECT_MESSAGES, PROJECTS_PAGE_MAX } from './project-limits';
 import { reviewStatusSchema } from './review';
 
+export * from './project-limits';
+
 // Entity fields are snake_case (id, project_id, is_private, created_at…): the desktop app reads them so.
-
-export const PROJECT_MESSAGES = {
-  projectNameRequired: 'Project name is required',
-  unknownCursor: 'The page to continue after was not found; load the list again',
-  branchNameRequired: 'Branch name is required',
-  branchExists: 'A branch with this name already exists in this project',
-  defaultBranchDelete: 'The default branch cannot be deleted',
-  fileRequired: 'Please select a file to upload',
-  projectRequired: 'Please select a project',
-  branchRequired: 'Please select a branch',
-  messageRequired: 'Please enter a commit message',
-  invalidType: 'Invalid file type. Please upload an MP3, WAV, AIFF, FLAC, or AAC file.',
-  tooLarge:
-    'File size exceeds the 500MB limit. Please upload a smaller file or contact support for assistance with very large files.',
-  createVersionFailed: 'Failed to create version',
-} as const;
-
-export const MAX_UPLOAD_BYTES = 500 * 1024 * 1024;
 
 export const tagsSchema = z
   .array(z.string())
@@ -127,7 +112,6 @@ export const updateProjectBodySchema = z.object({
 });
 
 /** 'Your Projects' a page at a time: `limit` projects after the project `after` (its id). */
-export const PROJECTS_PAGE_MAX = 100;
 export const listProjectsQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(PROJECTS_PAGE_MAX).optional(),
   after: z.string().min(1).max(64).optional(),

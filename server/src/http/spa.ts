@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import type { ErrorBody } from '@takes/contract';
@@ -12,6 +13,60 @@ const SHARE_PAGE = /^\/share\/[^/?#]+\/?(?:\?.*)?$/;
 
 /** A build's brotli or gzip copy of a file, e.g. `/assets/index-x.js.br`. */
 const PRECOMPRESSED_COPY = /\.(?:br|gz)$/;
+
+/** The web build's list of each lazily loaded page's files (web/src/build/page-preloads.ts). */
+const PAGE_PRELOADS_FILE = path.join('.vite', 'page-preloads.json');
+
+interface PagePreloads {
+  /** `/projects/:projectId` as a pattern over a request's path. */
+  pattern: RegExp;
+  /** `<link rel="modulepreload">` for each file. */
+  links: string;
+}
+
+/** Reads the build's page list; none when the build has no such file (or an unreadable one). */
+function readPagePreloads(webDistDir: string): PagePreloads[] {
+  let list: unknown;
+  try {
+    list = JSON.parse(fs.readFileSync(path.join(webDistDir, PAGE_PRELOADS_FILE), 'utf8'));
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(list)) return [];
+  return list.flatMap((entry: { path?: unknown; files?: unknown }) => {
+    if (typeof entry.path !== 'string' || !Array.isArray(entry.files)) return [];
+    const segments = entry.path
+      .split('/')
+      .map((segment) =>
+        segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+      );
+    const files = entry.files.filter(
+      (file): file is string => typeof file === 'string' && /^assets\/[\w.-]+\.js$/.test(file),
+    );
+    if (files.length === 0) return [];
+    return [
+      {
+        pattern: new RegExp(`^${segments.join('/')}/?$`),
+        links: files
+          .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`)
+          .join(''),
+      },
+    ];
+  });
+}
+
+/** The best of brotli, gzip or none that an Accept-Encoding header takes. */
+export function pickEncoding(acceptEncoding: string | undefined): 'br' | 'gzip' | undefined {
+  const taken = new Set<string>();
+  for (const part of (acceptEncoding ?? '').toLowerCase().split(',')) {
+    const [name = '', ...params] = part.trim().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    if (q === undefined || Number(q.slice(2)) > 0) taken.add(name.trim());
+  }
+  if (taken.has('br')) return 'br';
+  if (taken.has('gzip')) return 'gzip';
+  return undefined;
+}
 
 function isApiUrl(url: string): boolean {
   return url === '/api' || url.startsWith('/api/');
@@ -38,6 +93,29 @@ export async function registerSpa(
   const indexFile = path.join(webDistDir, 'index.html');
   const hasBuild = fs.existsSync(indexFile);
   const hasShareEntry = fs.existsSync(path.join(webDistDir, 'share.html'));
+  const pagePreloads = hasBuild ? readPagePreloads(webDistDir) : [];
+  /**
+   * index.html with the opened page's files listed for preloading, as sent (plain, brotli, gzip);
+   * made once per page and build (a new build, a new index.html: made again).
+   */
+  const pageHtml = new Map<string, { built: number; plain: Buffer; br: Buffer; gzip: Buffer }>();
+  const indexWithPreloads = (page: PagePreloads) => {
+    const built = fs.statSync(indexFile).mtimeMs;
+    const key = page.pattern.source;
+    let html = pageHtml.get(key);
+    if (html?.built !== built) {
+      const index = fs.readFileSync(indexFile, 'utf8');
+      const plain = Buffer.from(index.replace('</head>', `${page.links}\n  </head>`));
+      html = {
+        built,
+        plain,
+        br: zlib.brotliCompressSync(plain),
+        gzip: zlib.gzipSync(plain, { level: 9 }),
+      };
+      pageHtml.set(key, html);
+    }
+    return html;
+  };
   if (hasBuild) {
     // A byte range is a range of the file itself: such a request gets the plain file, never a
     // slice of its brotli or gzip copy.
@@ -84,7 +162,19 @@ export async function registerSpa(
       }
       // A share link's page has its own light entry (web/share.html), when the build has one.
       const file = SHARE_PAGE.test(request.url) && hasShareEntry ? 'share.html' : 'index.html';
-      return reply.header('cache-control', 'no-cache').type('text/html').sendFile(file);
+      reply.header('cache-control', 'no-cache');
+      const pathname = request.url.split(/[?#]/, 1)[0] ?? '';
+      const page =
+        file === 'index.html'
+          ? pagePreloads.find((candidate) => candidate.pattern.test(pathname))
+          : undefined;
+      if (!page) return reply.type('text/html').sendFile(file);
+      // A lazily loaded page: its files are fetched beside the app's bundle, not after it ran.
+      const html = indexWithPreloads(page);
+      const encoding = pickEncoding(request.headers['accept-encoding']);
+      reply.header('vary', 'Accept-Encoding').type('text/html; charset=utf-8');
+      if (encoding) reply.header('content-encoding', encoding);
+      return reply.send(encoding ? html[encoding] : html.plain);
     }
     return reply.status(404).send({ error: 'Not found' } satisfies ErrorBody);
   });

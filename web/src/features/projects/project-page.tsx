@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Navigate, useLocation, useParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import type { BranchWithVersions } from '@takes/contract';
@@ -8,7 +8,6 @@ import { useAuth } from '../auth/use-auth';
 import { ActivityPanel } from '../activity/activity-panel';
 import { useMarkTargetRead } from '../notifications/use-mark-target-read';
 import { BranchesPanel } from './branches-panel';
-import { CreateBranchModal } from './create-branch-modal';
 import { ProjectHeader } from './project-header';
 import {
   isProcessingDone,
@@ -20,8 +19,18 @@ import {
 } from './projects-api';
 import { ProjectSkeleton, StateBox } from './project-states';
 import { PublicProjectView } from './public-project-page';
-import { UploadVersionModal } from './upload-version-modal';
 import { VersionsPanel } from './versions-panel';
+
+/**
+ * The two dialogs load when first opened: with them came the resumable-upload client and the
+ * form schemas (about 40 KB compressed), which a visit that only listens never needs.
+ */
+const CreateBranchModal = lazy(() =>
+  import('./create-branch-modal').then((m) => ({ default: m.CreateBranchModal })),
+);
+const UploadVersionModal = lazy(() =>
+  import('./upload-version-modal').then((m) => ({ default: m.UploadVersionModal })),
+);
 
 const POLL_MS = 3000;
 const POLL_AFTER_UPLOAD_MS = 2000;
@@ -172,32 +181,34 @@ function ProjectWorkspace({
       </div>
       <ActivityPanel source={{ projectId }} />
 
-      {creatingBranch && (
-        <CreateBranchModal
-          projectId={projectId}
-          onClose={() => setCreatingBranch(false)}
-          onCreated={(branch) => {
-            setCreatingBranch(false);
-            setBranchChoice(branch.id);
-            setVersionChoice(undefined);
-          }}
-        />
-      )}
-      {uploadTarget && (
-        <UploadVersionModal
-          projectId={projectId}
-          branch={uploadTarget}
-          onClose={() => setUploadTarget(null)}
-          onUploaded={(result) => {
-            setUploadTarget(null);
-            setUploadedVersionId(result.versionId);
-            setBranchChoice(result.branchId);
-            setVersionChoice(result.versionId);
-            void queryClient.invalidateQueries({ queryKey: queryKeys.branches(projectId) });
-            void refreshWorkspace();
-          }}
-        />
-      )}
+      <Suspense fallback={null}>
+        {creatingBranch && (
+          <CreateBranchModal
+            projectId={projectId}
+            onClose={() => setCreatingBranch(false)}
+            onCreated={(branch) => {
+              setCreatingBranch(false);
+              setBranchChoice(branch.id);
+              setVersionChoice(undefined);
+            }}
+          />
+        )}
+        {uploadTarget && (
+          <UploadVersionModal
+            projectId={projectId}
+            branch={uploadTarget}
+            onClose={() => setUploadTarget(null)}
+            onUploaded={(result) => {
+              setUploadTarget(null);
+              setUploadedVersionId(result.versionId);
+              setBranchChoice(result.branchId);
+              setVersionChoice(result.versionId);
+              void queryClient.invalidateQueries({ queryKey: queryKeys.branches(projectId) });
+              void refreshWorkspace();
+            }}
+          />
+        )}
+      </Suspense>
     </div>
   );
 }

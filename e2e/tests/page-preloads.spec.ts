@@ -1,0 +1,68 @@
+import { chunkModules, manifest, modulesIn, staticFiles } from './support/build';
+import { expect, test } from './support/test';
+import { createProject, signedInAt } from './support/workspace';
+
+/**
+ * A first visit to a page behind sign-in: the HTML the server sends lists the page's own files
+ * for preloading (server/src/http/spa.ts, from dist/.vite/page-preloads.json), so the browser asks
+ * for them beside the app's bundle, before the app has run and checked the session. And the
+ * dashboard and project pages load no form schemas (zod) until a dialog that needs them opens.
+ */
+
+const preloadsIn = (html: string) =>
+  [...html.matchAll(/<link rel="modulepreload" crossorigin href="\/([^"]+)">/g)].map((m) => m[1]);
+
+const isZod = (module: string) => module.includes('node_modules/zod/');
+
+for (const { label, source, path } of [
+  {
+    label: 'dashboard',
+    source: 'src/features/dashboard/dashboard-page.tsx',
+    path: () => '/dashboard',
+  },
+  {
+    label: 'project page',
+    source: 'src/features/projects/project-page.tsx',
+    path: (projectId: string) => `/projects/${projectId}`,
+  },
+]) {
+  test(`the ${label} is fetched beside the app's bundle, without zod`, async ({
+    page,
+    baseURL,
+  }) => {
+    await signedInAt(page, baseURL, `preload-${label.replace(' ', '-')}`);
+    const project = await createProject(page, baseURL, 'Preloaded');
+    const address = path(project.id);
+    const pageFile = manifest[source]?.file;
+    expect(pageFile, `${source} has its own chunk`).toBeTruthy();
+
+    const html = await (await page.request.get(address)).text();
+    const listed = preloadsIn(html);
+    expect(listed).toContain(pageFile);
+    // The entry's own files (listed by the build) and the page's, each once.
+    expect(new Set(listed).size).toBe(listed.length);
+    const entryFiles = staticFiles('index.html');
+    expect(listed.filter((file) => !entryFiles.has(file!)).length).toBeGreaterThan(1);
+    expect(modulesIn(listed as string[]).some(isZod)).toBe(false);
+
+    const order: string[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname === `/${pageFile}` || url.pathname === '/api/auth/session')
+        order.push(url.pathname);
+    });
+    const scripts: string[] = [];
+    page.on('response', (response) => {
+      const url = new URL(response.url());
+      if (url.pathname.startsWith('/assets/') && url.pathname.endsWith('.js'))
+        scripts.push(url.pathname.slice(1));
+    });
+    await page.goto(address);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    expect(order[0]).toBe(`/${pageFile}`);
+    expect(order).toContain('/api/auth/session');
+    expect(modulesIn(scripts).some(isZod), 'a zod module was downloaded').toBe(false);
+    // The build does have zod, for the dialogs and forms that check what is typed.
+    expect(Object.values(chunkModules).flat().some(isZod)).toBe(true);
+  });
+}

@@ -1,0 +1,141 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerCompression } from './compression';
+import { pickEncoding, registerSpa } from './spa';
+
+const INDEX = `<!doctype html><html><head><title>Takes</title>
+<script type="module" crossorigin src="/assets/main-a1.js"></script>
+</head><body><div id="root"></div></body></html>`;
+
+const PRELOADS = [
+  { path: '/login', files: ['assets/login-page-b2.js', 'assets/alert-c3.js'] },
+  { path: '/projects/:projectId', files: ['assets/project-page-d4.js'] },
+  {
+    path: '/projects/:projectId/branches/:branchId/versions/:versionId',
+    files: ['assets/version-page-e5.js'],
+  },
+  // Never written into the page: not a built script's name.
+  {
+    path: '/about',
+    files: ['assets/x.js"><script>alert(1)</script>', '../secret.js', 'https://cdn.example/x.js'],
+  },
+];
+
+function decode(encoding: unknown, body: Buffer): string {
+  if (encoding === 'br') return zlib.brotliDecompressSync(body).toString();
+  if (encoding === 'gzip') return zlib.gunzipSync(body).toString();
+  return body.toString();
+}
+
+const preloadsIn = (html: string) =>
+  [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((m) => m[1]);
+
+describe("index.html lists the opened page's files for preloading", () => {
+  let dist: string;
+  let app: FastifyInstance;
+
+  beforeAll(async () => {
+    dist = fs.mkdtempSync(path.join(os.tmpdir(), 'takes-page-preloads-'));
+    fs.mkdirSync(path.join(dist, '.vite'));
+    fs.writeFileSync(path.join(dist, 'index.html'), INDEX);
+    fs.writeFileSync(path.join(dist, '.vite', 'page-preloads.json'), JSON.stringify(PRELOADS));
+    app = Fastify();
+    await registerCompression(app);
+    await registerSpa(app, dist);
+    await app.ready();
+  });
+  afterAll(async () => {
+    await app.close();
+    fs.rmSync(dist, { recursive: true, force: true });
+  });
+
+  const get = (url: string, acceptEncoding?: string) =>
+    app.inject({
+      method: 'GET',
+      url,
+      headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {},
+    });
+
+  it('adds the matching page’s files before </head>, compressed as the client takes it', async () => {
+    for (const [accept, encoding] of [
+      ['gzip, deflate, br', 'br'],
+      ['gzip', 'gzip'],
+      [undefined, undefined],
+    ] as const) {
+      const response = await get('/login', accept);
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toMatch(/^text\/html/);
+      expect(response.headers['content-encoding']).toBe(encoding);
+      expect(response.headers.vary).toMatch(/accept-encoding/i);
+      expect(response.headers['cache-control']).toBe('no-cache');
+      const html = decode(encoding, response.rawPayload);
+      expect(preloadsIn(html)).toEqual(['/assets/login-page-b2.js', '/assets/alert-c3.js']);
+      expect(html.indexOf('modulepreload')).toBeLessThan(html.indexOf('</head>'));
+      // The rest of the page is the build's own.
+      expect(html.replace(/<link rel="modulepreload"[^>]*>\n? */g, '')).toBe(INDEX);
+    }
+  });
+
+  it('matches routes with parameters and a query string, each to its own page only', async () => {
+    const project = await get('/projects/0b6f-42?tab=links');
+    expect(preloadsIn(project.body)).toEqual(['/assets/project-page-d4.js']);
+    // Still noindex: the project is not a listed Public one.
+    expect(project.headers['x-robots-tag']).toBe('noindex');
+    const version = await get('/projects/p1/branches/b1/versions/v1');
+    expect(preloadsIn(version.body)).toEqual(['/assets/version-page-e5.js']);
+    for (const url of ['/', '/projects/p1/branches', '/loginx', '/dashboard']) {
+      const response = await get(url);
+      expect(response.statusCode, url).toBe(200);
+      expect(response.body, url).toBe(INDEX);
+    }
+  });
+
+  it('writes nothing but built script names into the page', async () => {
+    const response = await get('/about');
+    expect(response.body).toBe(INDEX);
+    expect(response.body).not.toContain('alert(1)');
+  });
+
+  it('serves a new build’s index.html once it is written', async () => {
+    const rebuilt = INDEX.replace('main-a1', 'main-f6');
+    fs.writeFileSync(path.join(dist, 'index.html'), rebuilt);
+    const later = new Date(Date.now() + 5_000);
+    fs.utimesSync(path.join(dist, 'index.html'), later, later);
+    const response = await get('/login');
+    expect(response.body).toContain('/assets/main-f6.js');
+    expect(preloadsIn(response.body)).toEqual(['/assets/login-page-b2.js', '/assets/alert-c3.js']);
+    fs.writeFileSync(path.join(dist, 'index.html'), INDEX);
+    const earlier = new Date(Date.now() + 10_000);
+    fs.utimesSync(path.join(dist, 'index.html'), earlier, earlier);
+  });
+
+  it('without the list (an older build), every page is index.html as built', async () => {
+    const bare = Fastify();
+    const other = fs.mkdtempSync(path.join(os.tmpdir(), 'takes-page-preloads-'));
+    try {
+      fs.writeFileSync(path.join(other, 'index.html'), INDEX);
+      await registerSpa(bare, other);
+      const response = await bare.inject({ method: 'GET', url: '/login' });
+      expect(response.statusCode).toBe(200);
+      expect(response.body).toBe(INDEX);
+    } finally {
+      await bare.close();
+      fs.rmSync(other, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('pickEncoding', () => {
+  it('takes brotli, else gzip, and honours q=0', () => {
+    expect(pickEncoding('gzip, deflate, br')).toBe('br');
+    expect(pickEncoding('br;q=0, gzip')).toBe('gzip');
+    expect(pickEncoding('gzip;q=0.5, br;q=0')).toBe('gzip');
+    expect(pickEncoding('deflate')).toBeUndefined();
+    expect(pickEncoding('identity')).toBeUndefined();
+    expect(pickEncoding(undefined)).toBeUndefined();
+  });
+});

@@ -97,11 +97,17 @@ function parseArgs(argv: string[]): Options {
 }
 
 async function lighthouse(url: string, cookie: string | undefined): Promise<LighthouseReport> {
+  // The report goes to a file of its own: on stdout, something else written there now and then
+  // landed inside it (an unreadable report, always near the same offset).
+  const reportFile = path.join(
+    fs.mkdtempSync(path.join(os.tmpdir(), 'takes-lighthouse-report-')),
+    'report.json',
+  );
   const args = [
     lighthouseCli,
     url,
     '--output=json',
-    '--output-path=stdout',
+    `--output-path=${reportFile}`,
     '--quiet',
     `--chrome-flags=${CHROME_FLAGS}`,
     '--only-categories=performance,accessibility,best-practices,seo',
@@ -110,30 +116,33 @@ async function lighthouse(url: string, cookie: string | undefined): Promise<Ligh
   // Lighthouse now and then fails to record the trace (NO_NAVSTART, "run Lighthouse again"):
   // such a run has no figures, so it is run again, up to 3 times.
   let failure = '';
-  for (let attempt = 1; attempt <= 3; attempt++) {
-    let stdout: string;
-    try {
-      ({ stdout } = await run(process.execPath, args, {
-        env: { ...process.env, CHROME_PATH },
-        maxBuffer: 256 * 1024 * 1024,
-      }));
-    } catch (error) {
-      // The CLI exits 1 on a runtime error, its report still on stdout.
-      stdout = (error as { stdout?: string }).stdout ?? '';
-      if (!stdout.startsWith('{')) throw new Error(`Lighthouse on ${url} failed: ${String(error)}`);
-    }
-    let report: LighthouseReport;
-    try {
-      report = JSON.parse(stdout) as LighthouseReport;
-    } catch (error) {
-      // Seen once in a few hundred runs: a report cut short.
-      failure = `an unreadable report (${String(error)})`;
+  try {
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      fs.rmSync(reportFile, { force: true });
+      try {
+        await run(process.execPath, args, {
+          env: { ...process.env, CHROME_PATH },
+          maxBuffer: 256 * 1024 * 1024,
+        });
+      } catch (error) {
+        // The CLI exits 1 on a runtime error, its report still written.
+        if (!fs.existsSync(reportFile))
+          throw new Error(`Lighthouse on ${url} failed: ${String(error)}`);
+      }
+      let report: LighthouseReport;
+      try {
+        report = JSON.parse(fs.readFileSync(reportFile, 'utf8')) as LighthouseReport;
+      } catch (error) {
+        failure = `an unreadable report (${String(error)})`;
+        console.error(`Lighthouse on ${url}, attempt ${attempt}: ${failure}`);
+        continue;
+      }
+      if (!report.runtimeError) return report;
+      failure = `${report.runtimeError.code} ${report.runtimeError.message}`;
       console.error(`Lighthouse on ${url}, attempt ${attempt}: ${failure}`);
-      continue;
     }
-    if (!report.runtimeError) return report;
-    failure = `${report.runtimeError.code} ${report.runtimeError.message}`;
-    console.error(`Lighthouse on ${url}, attempt ${attempt}: ${failure}`);
+  } finally {
+    fs.rmSync(path.dirname(reportFile), { recursive: true, force: true });
   }
   throw new Error(`Lighthouse on ${url}: ${failure}`);
 }

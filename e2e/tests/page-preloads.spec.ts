@@ -48,7 +48,7 @@ for (const { label, source, path } of [
     const order: string[] = [];
     page.on('request', (request) => {
       const url = new URL(request.url());
-      if (url.pathname === `/${pageFile}` || url.pathname === '/api/auth/session')
+      if (url.pathname === `/${pageFile}` || url.pathname.startsWith('/api/'))
         order.push(url.pathname);
     });
     const scripts: string[] = [];
@@ -59,8 +59,14 @@ for (const { label, source, path } of [
     });
     await page.goto(address);
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-    expect(order[0]).toBe(`/${pageFile}`);
-    expect(order).toContain('/api/auth/session');
+    // Asked for from the HTML: before any request the app itself makes once it runs.
+    const appRequests = order.filter((p) => p.startsWith('/api/') && p !== '/api/auth/session');
+    expect(appRequests.length).toBeGreaterThan(0);
+    expect(order.indexOf(`/${pageFile}`)).toBeGreaterThanOrEqual(0);
+    expect(order.indexOf(`/${pageFile}`)).toBeLessThan(order.indexOf(appRequests[0]!));
+    // The HTML lists the session request too; the app takes that answer instead of asking again.
+    expect(html).toContain('<link rel="preload" href="/api/auth/session" as="fetch" crossorigin>');
+    expect(order.filter((request) => request === '/api/auth/session')).toHaveLength(1);
     expect(modulesIn(scripts).some(isZod), 'a zod module was downloaded').toBe(false);
     // The build does have zod, for the dialogs and forms that check what is typed.
     expect(Object.values(chunkModules).flat().some(isZod)).toBe(true);

@@ -55,6 +55,14 @@ function readPagePreloads(webDistDir: string): PagePreloads[] {
   });
 }
 
+/**
+ * Every page of the app asks for the session first thing (web AuthProvider): listed in the HTML,
+ * the browser starts that request while the app's bundle downloads, and the app's own fetch of
+ * it takes the answer (same URL, mode and credentials) instead of asking again.
+ */
+export const SESSION_PRELOAD =
+  '<link rel="preload" href="/api/auth/session" as="fetch" crossorigin>';
+
 /** The best of brotli, gzip or none that an Accept-Encoding header takes. */
 export function pickEncoding(acceptEncoding: string | undefined): 'br' | 'gzip' | undefined {
   const taken = new Set<string>();
@@ -95,17 +103,19 @@ export async function registerSpa(
   const hasShareEntry = fs.existsSync(path.join(webDistDir, 'share.html'));
   const pagePreloads = hasBuild ? readPagePreloads(webDistDir) : [];
   /**
-   * index.html with the opened page's files listed for preloading, as sent (plain, brotli, gzip);
-   * made once per page and build (a new build, a new index.html: made again).
+   * index.html with the session request and the opened page's files listed for preloading, as
+   * sent (plain, brotli, gzip); made once per page and build (a new build, a new index.html: made
+   * again).
    */
   const pageHtml = new Map<string, { built: number; plain: Buffer; br: Buffer; gzip: Buffer }>();
-  const indexWithPreloads = (page: PagePreloads) => {
+  const indexWithPreloads = (page: PagePreloads | undefined) => {
     const built = fs.statSync(indexFile).mtimeMs;
-    const key = page.pattern.source;
+    const key = page?.pattern.source ?? '';
     let html = pageHtml.get(key);
     if (html?.built !== built) {
       const index = fs.readFileSync(indexFile, 'utf8');
-      const plain = Buffer.from(index.replace('</head>', `${page.links}\n  </head>`));
+      const links = `${SESSION_PRELOAD}${page?.links ?? ''}`;
+      const plain = Buffer.from(index.replace('</head>', `${links}\n  </head>`));
       html = {
         built,
         plain,
@@ -168,8 +178,9 @@ export async function registerSpa(
         file === 'index.html'
           ? pagePreloads.find((candidate) => candidate.pattern.test(pathname))
           : undefined;
-      if (!page) return reply.type('text/html').sendFile(file);
-      // A lazily loaded page: its files are fetched beside the app's bundle, not after it ran.
+      if (file !== 'index.html') return reply.type('text/html').sendFile(file);
+      // The session and a lazily loaded page's files are fetched beside the app's bundle, not
+      // after it ran.
       const html = indexWithPreloads(page);
       const encoding = pickEncoding(request.headers['accept-encoding']);
       reply.header('vary', 'Accept-Encoding').type('text/html; charset=utf-8');

@@ -4,7 +4,12 @@ import path from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
-import { lazyPagesOf, pagePreloads, type ChunkInfo } from './src/build/page-preloads';
+import {
+  lazyPagesOf,
+  pagePreloads,
+  type ChunkInfo,
+  type PagePreload,
+} from './src/build/page-preloads';
 
 const webRoot = fileURLToPath(new URL('.', import.meta.url));
 
@@ -56,9 +61,23 @@ function pagePreloadList(): Plugin {
       }
       if (!entry) throw new Error('page-preloads: the main entry (index.html) has no chunk');
       const pages = lazyPagesOf(fs.readFileSync(routerFile, 'utf8'));
-      const preloads = pagePreloads(pages, chunks, entry, (specifier) =>
-        path.resolve(path.dirname(routerFile), `${specifier}.tsx`),
+      const moduleId = (specifier: string) =>
+        path.resolve(path.dirname(routerFile), `${specifier}.tsx`);
+      const preloads: (PagePreload & { html?: string })[] = pagePreloads(
+        pages,
+        chunks,
+        entry,
+        moduleId,
       );
+      // share.html (its own entry) loads the share page the same way, beyond its own files.
+      const shareEntry = chunks.find(
+        (chunk) => chunk.isEntry && chunk.facadeModuleId === path.join(webRoot, 'share.html'),
+      );
+      if (shareEntry) {
+        const sharePage = pages.filter((page) => page.path === '/share/:hash');
+        for (const preload of pagePreloads(sharePage, chunks, shareEntry.fileName, moduleId))
+          preloads.push({ ...preload, html: 'share.html' });
+      }
       this.emitFile({
         type: 'asset',
         fileName: '.vite/page-preloads.json',

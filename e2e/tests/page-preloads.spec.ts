@@ -10,7 +10,11 @@ import { createProject, signedInAt } from './support/workspace';
  */
 
 const preloadsIn = (html: string) =>
-  [...html.matchAll(/<link rel="modulepreload" crossorigin href="\/([^"]+)">/g)].map((m) => m[1]);
+  [
+    ...html.matchAll(
+      /<link rel="modulepreload" crossorigin (?:fetchpriority="low" )?href="\/([^"]+)">/g,
+    ),
+  ].map((m) => m[1]);
 
 const isZod = (module: string) => module.includes('node_modules/zod/');
 

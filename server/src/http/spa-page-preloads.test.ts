@@ -142,9 +142,22 @@ describe("index.html lists the session request and the opened page's files for p
     const response = await get('/login');
     expect(response.body).toContain('/assets/main-f6.js');
     expect(preloadsIn(response.body)).toEqual(['/assets/login-page-b2.js', '/assets/alert-c3.js']);
+    // The new build's page list comes with it.
+    const list = path.join(dist, '.vite', 'page-preloads.json');
+    fs.writeFileSync(
+      list,
+      JSON.stringify([
+        { path: '/login', files: ['assets/login-page-g8.js'] },
+        ...PRELOADS.slice(1),
+      ]),
+    );
+    fs.utimesSync(list, later, later);
+    expect(preloadsIn((await get('/login')).body)).toEqual(['/assets/login-page-g8.js']);
+    fs.writeFileSync(list, JSON.stringify(PRELOADS));
     fs.writeFileSync(path.join(dist, 'index.html'), INDEX);
     const earlier = new Date(Date.now() + 10_000);
     fs.utimesSync(path.join(dist, 'index.html'), earlier, earlier);
+    fs.utimesSync(list, earlier, earlier);
   });
 
   it('without the list (an older build), every page lists the session request only', async () => {

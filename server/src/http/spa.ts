@@ -124,7 +124,19 @@ export async function registerSpa(
   const indexFile = path.join(webDistDir, 'index.html');
   const hasBuild = fs.existsSync(indexFile);
   const hasShareEntry = fs.existsSync(path.join(webDistDir, 'share.html'));
-  const pagePreloads = hasBuild ? readPagePreloads(webDistDir) : [];
+  /** The build's page list, read again when a new build replaces it (its file changes). */
+  let preloadList: { changed: number; pages: PagePreloads[] } = { changed: NaN, pages: [] };
+  const pagePreloads = (): PagePreloads[] => {
+    let changed: number;
+    try {
+      changed = fs.statSync(path.join(webDistDir, PAGE_PRELOADS_FILE)).mtimeMs;
+    } catch {
+      return [];
+    }
+    if (changed !== preloadList.changed)
+      preloadList = { changed, pages: readPagePreloads(webDistDir) };
+    return preloadList.pages;
+  };
   /**
    * index.html (or share.html) with the session request and the opened page's files listed for
    * preloading; made once per page and build (a new build, a new HTML file: made again), and as
@@ -132,11 +144,12 @@ export async function registerSpa(
    */
   const pageHtml = new Map<
     string,
-    { built: number; text: string; plain: Buffer; br: Buffer; gzip: Buffer }
+    { built: string; text: string; plain: Buffer; br: Buffer; gzip: Buffer }
   >();
   const htmlWithPreloads = (file: 'index.html' | 'share.html', page: PagePreloads | undefined) => {
     const htmlFile = path.join(webDistDir, file);
-    const built = fs.statSync(htmlFile).mtimeMs;
+    // A new build: a new HTML file or a new page list.
+    const built = `${fs.statSync(htmlFile).mtimeMs} ${preloadList.changed}`;
     const key = `${file} ${page?.pattern.source ?? ''}`;
     let html = pageHtml.get(key);
     if (html?.built !== built) {
@@ -202,7 +215,7 @@ export async function registerSpa(
       const file = SHARE_PAGE.test(request.url) && hasShareEntry ? 'share.html' : 'index.html';
       reply.header('cache-control', 'no-cache');
       const pathname = request.url.split(/[?#]/, 1)[0] ?? '';
-      const page = pagePreloads.find(
+      const page = pagePreloads().find(
         (candidate) => candidate.html === file && candidate.pattern.test(pathname),
       );
       // The session, the page's files and (a share link's page) its link are fetched beside the

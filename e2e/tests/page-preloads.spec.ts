@@ -18,16 +18,22 @@ const preloadsIn = (html: string) =>
 
 const isZod = (module: string) => module.includes('node_modules/zod/');
 
-for (const { label, source, path } of [
+for (const { label, source, path, data } of [
   {
     label: 'dashboard',
     source: 'src/features/dashboard/dashboard-page.tsx',
     path: () => '/dashboard',
+    data: () => [],
   },
   {
     label: 'project page',
     source: 'src/features/projects/project-page.tsx',
     path: (projectId: string) => `/projects/${projectId}`,
+    // A signed-in visit's HTML lists the project and its branches too (its heading waits for both).
+    data: (projectId: string) => [
+      `/api/projects/${projectId}`,
+      `/api/projects/${projectId}/branches`,
+    ],
   },
 ]) {
   test(`the ${label} is fetched beside the app's bundle, without zod`, async ({
@@ -37,6 +43,7 @@ for (const { label, source, path } of [
     await signedInAt(page, baseURL, `preload-${label.replace(' ', '-')}`);
     const project = await createProject(page, baseURL, 'Preloaded');
     const address = path(project.id);
+    const listedData = data(project.id);
     const pageFile = manifest[source]?.file;
     expect(pageFile, `${source} has its own chunk`).toBeTruthy();
 
@@ -67,13 +74,23 @@ for (const { label, source, path } of [
     await page.goto(address);
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     // Asked for from the HTML: before any request the app itself makes once it runs.
-    const appRequests = order.filter((p) => p.startsWith('/api/') && p !== '/api/auth/session');
+    const fromHtml = new Set(['/api/auth/session', ...listedData]);
+    const appRequests = order.filter((p) => p.startsWith('/api/') && !fromHtml.has(p));
     expect(appRequests.length).toBeGreaterThan(0);
     expect(order.indexOf(`/${pageFile}`)).toBeGreaterThanOrEqual(0);
     expect(order.indexOf(`/${pageFile}`)).toBeLessThan(order.indexOf(appRequests[0]!));
     // The HTML lists the session request too; the app takes that answer instead of asking again.
     expect(html).toContain('<link rel="preload" href="/api/auth/session" as="fetch" crossorigin>');
     expect(order.filter((request) => request === '/api/auth/session')).toHaveLength(1);
+    // And the page's own data: each asked for once, by the HTML, the app taking the answer.
+    for (const href of listedData) {
+      expect(html).toContain(`<link rel="preload" href="${href}" as="fetch" crossorigin>`);
+      expect(
+        order.filter((request) => request === href),
+        href,
+      ).toHaveLength(1);
+    }
+    if (listedData.length === 0) expect(html).not.toContain('href="/api/projects/');
     expect(modulesIn(scripts).some(isZod), 'a zod module was downloaded').toBe(false);
     // The build does have zod, for the dialogs and forms that check what is typed.
     expect(Object.values(chunkModules).flat().some(isZod)).toBe(true);

@@ -2,19 +2,13 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeAudio } from '../../test/audio-fixtures';
 import { buildProject, buildUser, buildVersion, depsOf } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/test-app';
+import { decodeBody } from '../../test/decode-body';
 
 const ANY = 'br, gzip, deflate';
-
-function decode(encoding: unknown, body: Buffer): Buffer {
-  if (encoding === 'br') return zlib.brotliDecompressSync(body);
-  if (encoding === 'gzip') return zlib.gunzipSync(body);
-  return body;
-}
 
 /** Compression in the whole app: JSON answers are compressed, audio and live events never. */
 describe('compression of API answers', () => {
@@ -63,12 +57,14 @@ describe('compression of API answers', () => {
       expect(response.headers['content-encoding'], accept).toBe(expected);
       expect(response.headers.vary, accept).toMatch(/accept-encoding/i);
       expect(response.rawPayload.length).toBeLessThan(plain.rawPayload.length);
-      expect(JSON.parse(decode(expected, response.rawPayload).toString())).toEqual(plain.json());
+      expect(JSON.parse(decodeBody(expected, response.rawPayload).toString())).toEqual(
+        plain.json(),
+      );
     }
     // The OpenAPI document, a big JSON answer outside the contract's routes.
     const doc = await get('/api/openapi.json', { 'accept-encoding': ANY });
     expect(doc.headers['content-encoding']).toBe('br');
-    expect(JSON.parse(decode('br', doc.rawPayload).toString())).toHaveProperty('openapi');
+    expect(JSON.parse(decodeBody('br', doc.rawPayload).toString())).toHaveProperty('openapi');
   });
 
   it('leaves JSON under 1 KB as it is', async () => {

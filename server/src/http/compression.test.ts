@@ -4,16 +4,11 @@ import zlib from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isJsonType, registerCompression, SYNC_COMPRESS_MAX_BYTES } from './compression';
+import { decodeBody } from '../../test/decode-body';
 
 /** Enough distinct-ish text to be worth compressing (about 4 KB). */
 const BIG = Array.from({ length: 120 }, (_, i) => `row ${i} of the take list`);
 const BIG_TEXT = BIG.join('\n');
-
-function decode(encoding: string | undefined, body: Buffer): Buffer {
-  if (encoding === 'br') return zlib.brotliDecompressSync(body);
-  if (encoding === 'gzip') return zlib.gunzipSync(body);
-  return body;
-}
 
 /** On-the-fly compression on a bare app: which answers it touches, and how. */
 describe('JSON compression', () => {
@@ -81,7 +76,7 @@ describe('JSON compression', () => {
       expect(response.headers.vary, accept).toMatch(/accept-encoding/i);
       expect(response.headers['content-type']).toContain('application/json');
       expect(response.rawPayload.length).toBeLessThan(plain.rawPayload.length / 2);
-      expect(decode(expected, response.rawPayload).equals(plain.rawPayload)).toBe(true);
+      expect(decodeBody(expected, response.rawPayload).equals(plain.rawPayload)).toBe(true);
     }
     // deflate alone, or identity: as it is.
     for (const accept of ['deflate', 'identity']) {
@@ -98,21 +93,21 @@ describe('JSON compression', () => {
     expect(wholePlain.rawPayload.length).toBeLessThan(SYNC_COMPRESS_MAX_BYTES);
     expect(whole.headers['content-encoding']).toBe('br');
     expect(Number(whole.headers['content-length'])).toBe(whole.rawPayload.length);
-    expect(decode('br', whole.rawPayload).equals(wholePlain.rawPayload)).toBe(true);
+    expect(decodeBody('br', whole.rawPayload).equals(wholePlain.rawPayload)).toBe(true);
     const streamedPlain = await get('/json/400k');
     expect(streamedPlain.rawPayload.length).toBeGreaterThan(SYNC_COMPRESS_MAX_BYTES);
     for (const encoding of ['br', 'gzip'] as const) {
       const streamed = await get('/json/400k', encoding);
       expect(streamed.headers['content-encoding']).toBe(encoding);
       expect(streamed.headers['content-length']).toBeUndefined();
-      expect(decode(encoding, streamed.rawPayload).equals(streamedPlain.rawPayload)).toBe(true);
+      expect(decodeBody(encoding, streamed.rawPayload).equals(streamedPlain.rawPayload)).toBe(true);
     }
   });
 
   it('compresses the +json types too', async () => {
     const response = await get('/problem', 'br');
     expect(response.headers['content-encoding']).toBe('br');
-    expect(JSON.parse(decode('br', response.rawPayload).toString())).toEqual({
+    expect(JSON.parse(decodeBody('br', response.rawPayload).toString())).toEqual({
       detail: BIG_TEXT,
     });
   });

@@ -8,6 +8,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerCompression } from './compression';
 import { registerSpa } from './spa';
+import { decodeBody } from '../../test/decode-body';
 
 /** The build step under test: web's `build` runs it after `vite build`. */
 const PRECOMPRESS = fileURLToPath(new URL('../../../web/scripts/precompress.mjs', import.meta.url));
@@ -27,12 +28,6 @@ const FILES: Record<string, Buffer> = {
   'assets/font-abc123.woff2': Buffer.alloc(8000, 7),
   '.vite/manifest.json': Buffer.from(JSON.stringify({ rows: lines('entry', 100) })),
 };
-
-function decode(encoding: unknown, body: Buffer): Buffer {
-  if (encoding === 'br') return zlib.brotliDecompressSync(body);
-  if (encoding === 'gzip') return zlib.gunzipSync(body);
-  return body;
-}
 
 describe('the precompressed web build', () => {
   let dist: string;
@@ -119,12 +114,12 @@ describe('the precompressed web build', () => {
       expect(response.headers['cache-control'], label).toBe('public, max-age=31536000, immutable');
       expect(response.headers['content-type'], label).toMatch(/javascript/);
       if (expected) expect(response.rawPayload.length, label).toBeLessThan(original.length / 2);
-      expect(decode(expected, response.rawPayload).equals(original), label).toBe(true);
+      expect(decodeBody(expected, response.rawPayload).equals(original), label).toBe(true);
     }
     const css = await get('/assets/app-abc123.css', { 'accept-encoding': 'br' });
     expect(css.headers['content-encoding']).toBe('br');
     expect(css.headers['content-type']).toMatch(/text\/css/);
-    expect(decode('br', css.rawPayload).equals(FILES['assets/app-abc123.css'] as Buffer)).toBe(
+    expect(decodeBody('br', css.rawPayload).equals(FILES['assets/app-abc123.css'] as Buffer)).toBe(
       true,
     );
   });
@@ -144,7 +139,7 @@ describe('the precompressed web build', () => {
         expect(response.headers['content-encoding'], label).toBe(expected);
         expect(response.headers.vary, label).toMatch(/accept-encoding/i);
         expect(response.headers['cache-control'], label).toBe('no-cache');
-        expect(decode(expected, response.rawPayload).equals(original), label).toBe(true);
+        expect(decodeBody(expected, response.rawPayload).equals(original), label).toBe(true);
       }
     }
   });

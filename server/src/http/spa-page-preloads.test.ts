@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerCompression } from './compression';
-import { pickEncoding, registerSpa, SESSION_PRELOAD } from './spa';
+import { pickEncoding, projectDataPreload, registerSpa, SESSION_PRELOAD } from './spa';
+import { decodeBody } from '../../test/decode-body';
 
 const INDEX = `<!doctype html><html><head><title>Takes</title>
 <script type="module" crossorigin src="/assets/main-a1.js"></script>
@@ -29,12 +29,6 @@ const PRELOADS = [
 /** index.html as sent: the session request and `links` listed for preloading. */
 const withLinks = (links: string) =>
   INDEX.replace('</head>', `${SESSION_PRELOAD}${links}\n  </head>`);
-
-function decode(encoding: unknown, body: Buffer): string {
-  if (encoding === 'br') return zlib.brotliDecompressSync(body).toString();
-  if (encoding === 'gzip') return zlib.gunzipSync(body).toString();
-  return body.toString();
-}
 
 const preloadsIn = (html: string) =>
   [
@@ -80,7 +74,7 @@ describe("index.html lists the session request and the opened page's files for p
       expect(response.headers['content-encoding']).toBe(encoding);
       expect(response.headers.vary).toMatch(/accept-encoding/i);
       expect(response.headers['cache-control']).toBe('no-cache');
-      const html = decode(encoding, response.rawPayload);
+      const html = decodeBody(encoding, response.rawPayload).toString();
       expect(preloadsIn(html)).toEqual(['/assets/login-page-b2.js', '/assets/alert-c3.js']);
       expect(html.indexOf('modulepreload')).toBeLessThan(html.indexOf('</head>'));
       // The rest of the page is the build's own.
@@ -111,7 +105,7 @@ describe("index.html lists the session request and the opened page's files for p
     ] as const) {
       const response = await get('/share/Ab3dEf9?t=12', accept);
       expect(response.headers['content-encoding']).toBe(encoding);
-      const html = decode(encoding, response.rawPayload);
+      const html = decodeBody(encoding, response.rawPayload).toString();
       expect(html).toContain('/assets/share-a1.js');
       expect(preloadsIn(html)).toEqual(['/assets/share-page-f7.js']);
       expect(html).toContain(SESSION_PRELOAD);
@@ -176,6 +170,88 @@ describe("index.html lists the session request and the opened page's files for p
   });
 });
 
+describe("a signed-in visit's project page lists the project's data for preloading", () => {
+  const PROJECT = '0b6f2c1e-42aa-4d3b-9f10-5e6a7b8c9d0e';
+  const dataLinks = (id: string) =>
+    `<link rel="preload" href="/api/projects/${id}" as="fetch" crossorigin>` +
+    `<link rel="preload" href="/api/projects/${id}/branches" as="fetch" crossorigin>`;
+  let dist: string;
+  let app: FastifyInstance;
+
+  beforeAll(async () => {
+    dist = fs.mkdtempSync(path.join(os.tmpdir(), 'takes-data-preloads-'));
+    fs.mkdirSync(path.join(dist, '.vite'));
+    fs.writeFileSync(path.join(dist, 'index.html'), INDEX);
+    fs.writeFileSync(path.join(dist, '.vite', 'page-preloads.json'), JSON.stringify(PRELOADS));
+    app = Fastify();
+    await registerCompression(app);
+    // Signed in: the cookie the test calls valid (the app checks the session cookie's signature).
+    await registerSpa(app, dist, { signedIn: (cookies) => cookies === 'session=signed' });
+    await app.ready();
+  });
+  afterAll(async () => {
+    await app.close();
+    fs.rmSync(dist, { recursive: true, force: true });
+  });
+
+  const get = (url: string, cookie?: string, acceptEncoding?: string) =>
+    app.inject({
+      method: 'GET',
+      url,
+      headers: {
+        ...(cookie ? { cookie } : {}),
+        ...(acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}),
+      },
+    });
+
+  it('adds the project and its branches, compressed as the client takes it', async () => {
+    for (const [accept, encoding] of [
+      ['gzip, deflate, br', 'br'],
+      ['gzip', 'gzip'],
+      [undefined, undefined],
+    ] as const) {
+      const response = await get(`/projects/${PROJECT}?t=1`, 'session=signed', accept);
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-encoding']).toBe(encoding);
+      // The page differs by its cookies: caches keep a signed-in visit's copy apart.
+      expect(response.headers.vary).toBe('Accept-Encoding, Cookie');
+      const html = decodeBody(encoding, response.rawPayload).toString();
+      expect(html).toContain(dataLinks(PROJECT));
+      expect(html.indexOf('/api/projects/')).toBeLessThan(html.indexOf('</head>'));
+      expect(preloadsIn(html)).toEqual(['/assets/project-page-d4.js']);
+      expect(html).toContain(SESSION_PRELOAD);
+    }
+    // An id in capitals is the same project: the app asks for it as written in lower case.
+    const upper = await get(`/projects/${PROJECT.toUpperCase()}`, 'session=signed');
+    expect(upper.body).toContain(dataLinks(PROJECT));
+  });
+
+  it('lists no data for a signed-out visit, another page, or an address that is not an id', async () => {
+    for (const cookie of [undefined, 'session=forged']) {
+      const response = await get(`/projects/${PROJECT}`, cookie);
+      expect(response.statusCode).toBe(200);
+      expect(response.body).toBe(
+        withLinks(
+          '<link rel="modulepreload" crossorigin fetchpriority="low" href="/assets/project-page-d4.js">',
+        ),
+      );
+    }
+    for (const url of [
+      '/projects/not-an-id',
+      '/projects/%22%3E%3Cscript%3E',
+      `/projects/${PROJECT}/branches/b1/versions/v1`,
+      '/dashboard',
+    ]) {
+      const response = await get(url, 'session=signed');
+      expect(response.statusCode, url).toBe(200);
+      expect(response.body, url).not.toContain('/api/projects/');
+      expect(response.body, url).not.toContain('<script>');
+    }
+    expect(projectDataPreload(`/projects/${PROJECT}x`)).toBe('');
+    expect(projectDataPreload(`/projects/${PROJECT}/`)).toBe(dataLinks(PROJECT));
+  });
+});
+
 describe('pickEncoding', () => {
   it('takes brotli, else gzip, and honours q=0', () => {
     expect(pickEncoding('gzip, deflate, br')).toBe('br');
@@ -184,5 +260,8 @@ describe('pickEncoding', () => {
     expect(pickEncoding('deflate')).toBeUndefined();
     expect(pickEncoding('identity')).toBeUndefined();
     expect(pickEncoding(undefined)).toBeUndefined();
+    // Names are case-insensitive; the highest q wins.
+    expect(pickEncoding('GZIP, BR')).toBe('br');
+    expect(pickEncoding('br;q=0.4, gzip;q=0.5')).toBe('gzip');
   });
 });

@@ -6,6 +6,7 @@ import { activityItem, notification } from '../activity/test-support';
 import { Landed, renderAt, stubApi } from '../repos/test-support';
 import { NotificationBell } from './notification-bell';
 import { NotificationsPage } from './notifications-page';
+import { useMarkTargetRead } from './use-mark-target-read';
 
 afterEach(() => {
   cleanup();
@@ -49,8 +50,16 @@ function notificationServer(initial: Notification[]) {
   const fetchMock = stubApi({
     '/api/notifications': page,
     '/api/notifications/read': (_url: URL, init: RequestInit | undefined) => {
-      const body = JSON.parse(init?.body as string) as { ids?: string[]; all?: true };
-      items = items.map((n) => (body.all || body.ids?.includes(n.id) ? { ...n, read: true } : n));
+      const body = JSON.parse(init?.body as string) as {
+        ids?: string[];
+        all?: true;
+        href?: string;
+      };
+      items = items.map((n) =>
+        body.all || body.ids?.includes(n.id) || body.href === n.activity.href
+          ? { ...n, read: true }
+          : n,
+      );
       return Promise.resolve(new Response(null, { status: 204 }));
     },
   });
@@ -151,6 +160,50 @@ describe('NotificationBell', () => {
     expect(screen.queryByRole('region', { name: 'Notifications' })).toBeNull();
     expect(server.posts()).toEqual([{ ids: ['n1'] }]);
     await waitFor(() => expect(badge()?.textContent).toBe('1'));
+  });
+});
+
+describe('useMarkTargetRead: opening a page marks its notifications read', () => {
+  /** A page beside the navbar's bell that marks its target read once `ready`. */
+  function PageReading({ href }: { href: string }) {
+    useMarkTargetRead(href, true);
+    return <Landed name="Project" />;
+  }
+  const bellReads = (fetchMock: ReturnType<typeof stubApi>) =>
+    fetchMock.mock.calls.filter(
+      ([url, init]) =>
+        (init?.method ?? 'GET') === 'GET' && String(url).includes('/api/notifications'),
+    ).length;
+
+  function renderPageWithBell() {
+    renderAt(
+      <>
+        <NotificationBell />
+        <PageReading href="/projects/p1" />
+      </>,
+      { pattern: '/projects/:p', url: '/projects/p1' },
+    );
+  }
+
+  it("marks the target's notifications read and the badge follows", async () => {
+    // The membership notification's target is this project, and it is unread here.
+    const unreadMembership = notificationServer([comment, { ...membership, read: false }]);
+    renderPageWithBell();
+    await waitFor(() => expect(unreadMembership.posts()).toEqual([{ href: '/projects/p1' }]));
+    await waitFor(() => expect(badge()?.textContent).toBe('1'));
+    // The bell asked again after the mark: what it showed had changed.
+    expect(bellReads(unreadMembership.fetchMock)).toBeGreaterThanOrEqual(2);
+  });
+
+  it('with nothing unread, marks once and asks the bell nothing again', async () => {
+    const server = notificationServer([membership]);
+    renderPageWithBell();
+    await waitFor(() => expect(server.posts()).toEqual([{ href: '/projects/p1' }]));
+    await waitFor(() => expect(bellReads(server.fetchMock)).toBe(1));
+    // Let the mark's answer settle: no second request for the bell follows it.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(bellReads(server.fetchMock)).toBe(1);
+    expect(badge()).toBeNull();
   });
 });
 

@@ -22,3 +22,9 @@ export const MAX_UPLOAD_BYTES = 500 * 1024 * 1024;
 
 /** The most projects one page of the dashboard's list holds. */
 export const PROJECTS_PAGE_MAX = 100;
+
+/**
+ * How many projects the dashboard asks for at a time ('Load more' asks for the next as many); the
+ * server lists that first request in the dashboard's HTML for preloading, so both use this one.
+ */
+export const PROJECTS_PAGE_SIZE = 50;

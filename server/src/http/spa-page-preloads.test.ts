@@ -4,7 +4,8 @@ import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerCompression } from './compression';
-import { pickEncoding, projectDataPreload, registerSpa, SESSION_PRELOAD } from './spa';
+import { pickEncoding, pageDataPreload, registerSpa, SESSION_PRELOAD } from './spa';
+import { PROJECTS_PAGE_SIZE } from '@takes/contract';
 import { decodeBody } from '../../test/decode-body';
 
 const INDEX = `<!doctype html><html><head><title>Takes</title>
@@ -226,6 +227,19 @@ describe("a signed-in visit's project page lists the project's data for preloadi
     expect(upper.body).toContain(dataLinks(PROJECT));
   });
 
+  it("adds the dashboard's counts and its two project lists, as the dashboard asks for them", async () => {
+    const response = await get('/dashboard?welcome=1', 'session=signed');
+    expect(response.headers.vary).toBe('Accept-Encoding, Cookie');
+    expect(response.body).toContain(
+      ['/api/stats', '/api/projects/shared', `/api/projects?limit=${PROJECTS_PAGE_SIZE}`]
+        .map((href) => `<link rel="preload" href="${href}" as="fetch" crossorigin>`)
+        .join(''),
+    );
+    const signedOut = await get('/dashboard');
+    expect(signedOut.body).toBe(withLinks(''));
+    expect(signedOut.headers.vary).toBe('Accept-Encoding, Cookie');
+  });
+
   it('lists no data for a signed-out visit, another page, or an address that is not an id', async () => {
     for (const cookie of [undefined, 'session=forged']) {
       const response = await get(`/projects/${PROJECT}`, cookie);
@@ -240,15 +254,17 @@ describe("a signed-in visit's project page lists the project's data for preloadi
       '/projects/not-an-id',
       '/projects/%22%3E%3Cscript%3E',
       `/projects/${PROJECT}/branches/b1/versions/v1`,
-      '/dashboard',
+      '/dashboard/x',
+      '/upload',
     ]) {
       const response = await get(url, 'session=signed');
       expect(response.statusCode, url).toBe(200);
       expect(response.body, url).not.toContain('/api/projects/');
       expect(response.body, url).not.toContain('<script>');
     }
-    expect(projectDataPreload(`/projects/${PROJECT}x`)).toBe('');
-    expect(projectDataPreload(`/projects/${PROJECT}/`)).toBe(dataLinks(PROJECT));
+    expect(pageDataPreload(`/projects/${PROJECT}x`)).toBe('');
+    expect(pageDataPreload('/login')).toBe('');
+    expect(pageDataPreload(`/projects/${PROJECT}/`)).toBe(dataLinks(PROJECT));
   });
 });
 

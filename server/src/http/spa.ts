@@ -4,7 +4,7 @@ import zlib from 'node:zlib';
 import { negotiate } from '@fastify/accept-negotiator';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
-import type { ErrorBody } from '@takes/contract';
+import { PROJECTS_PAGE_SIZE, type ErrorBody } from '@takes/contract';
 import { BROTLI_QUALITY } from './compression';
 
 /** A project page's address, `/projects/{projectId}` (a query string allowed). */
@@ -99,18 +99,21 @@ const PROJECT_ID_PAGE =
   /^\/projects\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/?$/i;
 
 /**
- * A member's project page asks for the project and its branches as soon as the session is known,
- * and its heading (the page's largest paint) waits for both: listed in the HTML of a signed-in
- * visit, both requests start with the page instead of after the app's bundle and the session
- * (Lighthouse, a phone on slow 4G: the heading came after three round trips in a row). A visitor
- * who is not a member gets the same 404 the app's own request would get.
+ * The first data a signed-in page asks for, with the exact addresses its app code asks for them
+ * (web: projects-api.ts). A member's project page waits for the project and its branches before
+ * its heading (the page's largest paint) shows; the dashboard for its counts and its two project
+ * lists. Listed in the HTML of a signed-in visit, these requests start with the page instead of
+ * after the app's bundle and the session (Lighthouse, a phone on slow 4G: three round trips in a
+ * row before). A visitor who is not a member gets the same 404 the app's own request would get.
  */
-export function projectDataPreload(pathname: string): string {
+export function pageDataPreload(pathname: string): string {
   const id = PROJECT_ID_PAGE.exec(pathname)?.[1]?.toLowerCase();
-  if (!id) return '';
-  return [`/api/projects/${id}`, `/api/projects/${id}/branches`]
-    .map((href) => `<link rel="preload" href="${href}" as="fetch" crossorigin>`)
-    .join('');
+  const hrefs = id
+    ? [`/api/projects/${id}`, `/api/projects/${id}/branches`]
+    : /^\/dashboard\/?$/.test(pathname)
+      ? ['/api/stats', '/api/projects/shared', `/api/projects?limit=${PROJECTS_PAGE_SIZE}`]
+      : [];
+  return hrefs.map((href) => `<link rel="preload" href="${href}" as="fetch" crossorigin>`).join('');
 }
 
 function isApiUrl(url: string): boolean {
@@ -242,17 +245,19 @@ export async function registerSpa(
       // app's bundle, not after it ran.
       const html = htmlWithPreloads(file, page);
       const encoding = pickEncoding(request.headers['accept-encoding']);
-      // A project page's HTML lists its data for a signed-in visit only.
+      // A page with data of its own lists it for a signed-in visit only.
       const varies =
-        projectId !== undefined && options.signedIn ? 'Accept-Encoding, Cookie' : 'Accept-Encoding';
+        options.signedIn && pageDataPreload(pathname)
+          ? 'Accept-Encoding, Cookie'
+          : 'Accept-Encoding';
       reply.header('vary', varies).type('text/html; charset=utf-8');
       if (encoding) reply.header('content-encoding', encoding);
-      // What differs per address: a share link's key, a signed-in visit's project.
+      // What differs per address and visit: a share link's key, a signed-in visit's data.
       const dataPreload =
         file === 'share.html'
           ? shareLinkPreload(pathname)
           : options.signedIn?.(request.headers.cookie)
-            ? projectDataPreload(pathname)
+            ? pageDataPreload(pathname)
             : '';
       if (!dataPreload) return reply.send(encoding ? html[encoding] : html.plain);
       // Made per request (about 1.5 KB).

@@ -1,5 +1,5 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { routes, type ProcessingResponse } from '@takes/contract';
+import { PROJECTS_PAGE_SIZE, routes, type ProcessingResponse } from '@takes/contract';
 import { api, ApiError } from '../../lib/api';
 
 const projects = routes.projects;
@@ -23,7 +23,6 @@ export function useProjects() {
 }
 
 /** 'Your Projects' on the dashboard: this many a page ('Load more' asks for the next). */
-export const PROJECTS_PAGE_SIZE = 50;
 
 /** 'Your Projects' a page at a time, most recently updated first. */
 export function useProjectPages() {

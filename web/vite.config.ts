@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
@@ -87,7 +88,27 @@ function pagePreloadList(): Plugin {
   };
 }
 
-export default defineConfig({
+/**
+ * React Router's package points every import at its development build, whose only difference is
+ * its dev warnings switched on (remix-run/react-router#12532, #14753: "intended to be temporary").
+ * A build takes the production copy the package ships beside it: both entries, so the app has one
+ * router.
+ */
+function reactRouterProduction() {
+  const dist = path.join(
+    path.dirname(createRequire(import.meta.url).resolve('react-router/package.json')),
+    'dist',
+    'production',
+    path.sep,
+  );
+  return [
+    { find: /^react-router$/, replacement: `${dist}index.mjs` },
+    { find: /^react-router\/dom$/, replacement: `${dist}dom-export.mjs` },
+  ];
+}
+
+export default defineConfig(({ command }) => ({
+  resolve: { alias: command === 'build' ? reactRouterProduction() : [] },
   plugins: [react(), tailwindcss(), chunkModules(), pagePreloadList()],
   server: {
     port: 5173,
@@ -110,4 +131,4 @@ export default defineConfig({
       },
     },
   },
-});
+}));

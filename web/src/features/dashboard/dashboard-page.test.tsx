@@ -57,7 +57,7 @@ describe("DashboardPage: 'Shared with you'", () => {
     expect(within(second).getByText('Owner: Dee Drummer')).toBeTruthy();
 
     // 'Your Projects' is unchanged: the caller's own projects only.
-    const yours = screen.getByRole('region', { name: 'Your Projects' });
+    const yours = await screen.findByRole('region', { name: 'Your Projects' });
     expect(within(yours).getByRole('link', { name: 'Night Drive' })).toBeTruthy();
     expect(within(yours).queryByText('Band Demo')).toBeNull();
   });
@@ -77,7 +77,7 @@ describe("DashboardPage: 'Shared with you'", () => {
     });
     renderDashboard();
     expect(await screen.findByRole('region', { name: 'Shared with you' })).toBeTruthy();
-    expect(screen.getByRole('heading', { name: 'No projects yet' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'No projects yet' })).toBeTruthy();
   });
 });
 

@@ -49,6 +49,16 @@ function requests(fetchMock: ReturnType<typeof stubApi>) {
   return allRequests(fetchMock).filter((r) => r.path !== '/api/notifications/read');
 }
 
+/**
+ * The page as a member sees it: its heading, then the versions (rendered just after the page's
+ * first paint, see useAfterFirstRender).
+ */
+async function pageShown() {
+  const heading = await screen.findByRole('heading', { name: 'Night Drive', level: 1 });
+  await screen.findAllByRole('button', { name: 'Play version 1' });
+  return heading;
+}
+
 /** The first button named so (a version's Play shows on its card and its row), or null. */
 const button = (name: string | RegExp) => screen.queryAllByRole('button', { name })[0] ?? null;
 
@@ -56,7 +66,7 @@ describe('ProjectPage: what each role sees', () => {
   it('the owner sees every button', async () => {
     stubProject('owner');
     renderProject();
-    const heading = await screen.findByRole('heading', { name: 'Night Drive', level: 1 });
+    const heading = await pageShown();
     const badges = heading.parentElement!;
     expect(within(badges).getByText('Owner')).toBeTruthy();
     expect(within(badges).getByText('Private')).toBeTruthy();
@@ -72,7 +82,7 @@ describe('ProjectPage: what each role sees', () => {
   it('an Editor uploads, manages branches and shares, but cannot rename, delete or change privacy', async () => {
     stubProject('editor');
     renderProject();
-    const heading = await screen.findByRole('heading', { name: 'Night Drive', level: 1 });
+    const heading = await pageShown();
     expect(within(heading.parentElement!).getByText('Editor')).toBeTruthy();
     for (const name of [
       'Members',
@@ -93,7 +103,7 @@ describe('ProjectPage: what each role sees', () => {
     async (role) => {
       stubProject(role);
       renderProject();
-      const heading = await screen.findByRole('heading', { name: 'Night Drive', level: 1 });
+      const heading = await pageShown();
       const label = role === 'commenter' ? 'Commenter' : 'Viewer';
       expect(within(heading.parentElement!).getByText(label)).toBeTruthy();
       expect(button('Members')).toBeTruthy();
@@ -231,7 +241,7 @@ describe('ProjectPage: Public projects', () => {
     const player = fakePlayer();
     renderProject({ auth: signedOut, player });
 
-    expect(await screen.findByRole('heading', { name: 'Night Drive', level: 1 })).toBeTruthy();
+    expect(await pageShown()).toBeTruthy();
     expect(screen.getByText('Synth-pop single')).toBeTruthy();
     expect(screen.getByText(/By Olive Owner/)).toBeTruthy();
     expect(screen.getByRole('heading', { name: 'main' })).toBeTruthy();
@@ -263,7 +273,7 @@ describe('ProjectPage: Public projects', () => {
   it('drops noindex when the owner listed the page', async () => {
     stubApi({ '/api/public/projects/p1': publicProject({ listed: true }) });
     renderProject({ auth: signedOut });
-    expect(await screen.findByRole('heading', { name: 'Night Drive', level: 1 })).toBeTruthy();
+    expect(await pageShown()).toBeTruthy();
     expect(document.head.querySelector('meta[name="robots"]')).toBeNull();
   });
 
@@ -277,7 +287,7 @@ describe('ProjectPage: Public projects', () => {
   it('shows a signed-in non-member the public page of a Public project', async () => {
     stubApi({ '/api/public/projects/p1': publicProject() });
     renderProject();
-    expect(await screen.findByRole('heading', { name: 'Night Drive', level: 1 })).toBeTruthy();
+    expect(await pageShown()).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Play version 1' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Members' })).toBeNull();
   });
@@ -286,6 +296,28 @@ describe('ProjectPage: Public projects', () => {
     stubApi({});
     renderProject();
     expect(await screen.findByRole('heading', { name: 'Project not found' })).toBeTruthy();
+  });
+});
+
+describe('ProjectPage: first paint', () => {
+  it('commits the heading and branches before it renders the versions', async () => {
+    stubProject('owner');
+    // What the page held at each commit that changed it (a MutationObserver runs after each).
+    const seen: { heading: boolean; versions: boolean; branches: boolean }[] = [];
+    const observer = new MutationObserver(() =>
+      seen.push({
+        heading: screen.queryByRole('heading', { name: 'Night Drive', level: 1 }) !== null,
+        branches: screen.queryByRole('button', { name: 'Rename main' }) !== null,
+        versions: screen.queryAllByRole('button', { name: 'Play version 1' }).length > 0,
+      }),
+    );
+    observer.observe(document.body, { childList: true, subtree: true });
+    renderProject();
+    await pageShown();
+    observer.disconnect();
+    const first = seen.find((state) => state.heading);
+    expect(first).toEqual({ heading: true, branches: true, versions: false });
+    expect(seen.at(-1)).toEqual({ heading: true, branches: true, versions: true });
   });
 });
 
@@ -299,7 +331,7 @@ describe('ProjectPage: notifications', () => {
       },
     );
     renderProject();
-    await screen.findByRole('heading', { name: 'Night Drive', level: 1 });
+    await pageShown();
     await waitFor(() =>
       expect(allRequests(fetchMock).filter((r) => r.path === '/api/notifications/read')).toEqual([
         { method: 'POST', path: '/api/notifications/read', body: { href: '/projects/p1' } },

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, startTransition, Suspense, useEffect, useState } from 'react';
 import { Navigate, useLocation, useParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import type { BranchWithVersions } from '@takes/contract';
@@ -34,6 +34,19 @@ const UploadVersionModal = lazy(() =>
 
 const POLL_MS = 3000;
 const POLL_AFTER_UPLOAD_MS = 2000;
+
+/**
+ * False for the page's first render, true once a transition after it has rendered: the heading
+ * and the branches (the page's largest paint) mount in one short synchronous render, the
+ * versions (player, review, comments) and the activity in a render React splits into slices
+ * between which the browser paints and takes input, instead of one long task for the whole page
+ * (Lighthouse, a phone: each long task's time over 50 ms counts as blocking).
+ */
+function useAfterFirstRender(): boolean {
+  const [after, setAfter] = useState(false);
+  useEffect(() => startTransition(() => setAfter(true)), []);
+  return after;
+}
 
 /** undefined: not chosen yet, so the default rule applies; null: cleared on purpose. */
 type Choice = string | null | undefined;
@@ -112,6 +125,7 @@ function ProjectWorkspace({
   const [creatingBranch, setCreatingBranch] = useState(false);
   const [uploadTarget, setUploadTarget] = useState<BranchWithVersions | null>(null);
   const [uploadedVersionId, setUploadedVersionId] = useState<string | null>(null);
+  const restShown = useAfterFirstRender();
 
   // Branch selection: the default branch, else the first; its first version.
   const selectedBranch =
@@ -168,18 +182,23 @@ function ProjectWorkspace({
             }
           }}
         />
-        <VersionsPanel
-          projectName={project.name}
-          role={project.role}
-          branch={selectedBranch}
-          selectedVersion={selectedVersion}
-          onSelectVersion={setVersionChoice}
-          onUpload={() => selectedBranch && setUploadTarget(selectedBranch)}
-          onNewBranch={() => setCreatingBranch(true)}
-          processing={shownProcessing}
-        />
+        {restShown ? (
+          <VersionsPanel
+            projectName={project.name}
+            role={project.role}
+            branch={selectedBranch}
+            selectedVersion={selectedVersion}
+            onSelectVersion={setVersionChoice}
+            onUpload={() => selectedBranch && setUploadTarget(selectedBranch)}
+            onNewBranch={() => setCreatingBranch(true)}
+            processing={shownProcessing}
+          />
+        ) : (
+          // The versions' place, kept until they render (nothing below moves into it).
+          <div className="h-64 rounded-lg bg-zinc-100 dark:bg-zinc-900" aria-hidden="true" />
+        )}
       </div>
-      <ActivityPanel source={{ projectId }} />
+      {restShown && <ActivityPanel source={{ projectId }} />}
 
       <Suspense fallback={null}>
         {creatingBranch && (

@@ -14,8 +14,12 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-function renderPlayer(track: PlayerTrack, player = fakePlayer(track, { duration: 60 })) {
-  stubApi({});
+function renderPlayer(
+  track: PlayerTrack,
+  player = fakePlayer(track, { duration: 60 }),
+  answers: Record<string, unknown> = {},
+) {
+  stubApi(answers);
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
     <QueryClientProvider client={client}>
@@ -34,6 +38,32 @@ const memberTrack: PlayerTrack = {
 };
 
 describe('GlobalPlayer: what a track offers', () => {
+  it("offers Auto at once, and the version's qualities once they are known", async () => {
+    let answer: (body: unknown) => void = () => undefined;
+    const qualities = new Promise<Response>((resolve) => {
+      answer = (body) => resolve(new Response(JSON.stringify(body), { status: 200 }));
+    });
+    renderPlayer(memberTrack, undefined, { '/api/versions/v1/qualities': () => qualities });
+    const option = (name: RegExp) =>
+      within(screen.getByRole('combobox', { name: 'Quality' })).getByRole<HTMLOptionElement>(
+        'option',
+        { name },
+      );
+    // Before the answer (and before the select's own code has loaded) only Auto can be chosen.
+    expect(option(/^Auto$/).disabled).toBe(false);
+    expect(option(/^High/).disabled).toBe(true);
+    answer({
+      available: ['original', 'high'],
+      qualities: {
+        original: { fileSize: 1000, format: 'flac' },
+        high: { fileSize: 500, format: 'mp3' },
+      },
+    });
+    await vi.waitFor(() => expect(option(/^High \(320k\)$/).disabled).toBe(false));
+    expect(option(/^Original \(FLAC\)$/).disabled).toBe(false);
+    expect(option(/^Standard/).disabled).toBe(true);
+  });
+
   it('offers download and share for a version the caller may share', () => {
     renderPlayer({ ...memberTrack, shareable: true });
     expect(screen.getByRole('link', { name: 'Download track' })).toBeTruthy();

@@ -16,8 +16,7 @@ import {
   SkipForwardIcon,
   VolumeIcon,
 } from './player-icons';
-import { QualitySelect } from './quality-select';
-import { WaveformCommentMarkers } from './waveform-comment-markers';
+import { QualitySelectView } from './quality-select-view';
 import { useAudioPlayer, type AudioPlayerApi, type PlayerTrack } from './use-audio-player';
 import { useElementHeight } from './use-element-height';
 import { useMediaSession } from './use-media-session';
@@ -27,6 +26,19 @@ import { useNarrowScreen } from './use-narrow-screen';
 const PlayerWaveform = lazy(() =>
   import('./player-waveform').then((m) => ({ default: m.PlayerWaveform })),
 );
+// The comment markers read the track's comments (the comments API and its query hooks): they
+// load with the waveform, so pages where nothing plays (the public site) never fetch them.
+// The quality select asks the API for the version's qualities (a query hook): it loads with a
+// track; until then its view with only Auto stands in, which is what it shows while it asks.
+const QualitySelect = lazy(() =>
+  import('./quality-select').then((m) => ({ default: m.QualitySelect })),
+);
+const WaveformCommentMarkers = lazy(() =>
+  import('./waveform-comment-markers').then((m) => ({ default: m.WaveformCommentMarkers })),
+);
+
+/** What the quality select offers before it knows the version's qualities: only Auto. */
+const NO_QUALITIES: ReadonlySet<string> = new Set();
 
 /** The skip buttons move 10 s. */
 const SKIP_SECONDS = 10;
@@ -284,8 +296,8 @@ function FullPlayerControls({ player, track, onShare }: FullPlayerControlsProps)
               peaks={track.peaks}
               duration={waveformDuration}
             />
+            <WaveformCommentMarkers track={track} duration={waveformDuration} />
           </Suspense>
-          <WaveformCommentMarkers track={track} duration={waveformDuration} />
         </div>
       ) : (
         <div className="h-20 w-full" aria-hidden="true" />
@@ -413,11 +425,21 @@ function FullPlayerControls({ player, track, onShare }: FullPlayerControlsProps)
           </div>
 
           <div className="flex items-center gap-1">
-            <QualitySelect
-              versionId={track.versionId}
-              value={player.quality}
-              onChange={player.setQuality}
-            />
+            <Suspense
+              fallback={
+                <QualitySelectView
+                  available={NO_QUALITIES}
+                  value={player.quality}
+                  onChange={player.setQuality}
+                />
+              }
+            >
+              <QualitySelect
+                versionId={track.versionId}
+                value={player.quality}
+                onChange={player.setQuality}
+              />
+            </Suspense>
             {track.versionId ? (
               <a
                 href={api.url(routes.versions.downloadVersion, {

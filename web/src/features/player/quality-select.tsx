@@ -1,5 +1,6 @@
 import { useVersionQualities } from './player-api';
 import type { AudioQuality } from './player-types';
+import { QualitySelectView } from './quality-select-view';
 
 interface QualitySelectProps {
   versionId: string | undefined;
@@ -7,29 +8,15 @@ interface QualitySelectProps {
   onChange: (quality: AudioQuality) => void;
 }
 
-/** Auto, Original, High (320k), Standard (128k); options other than Auto wait for the version's qualities. */
+/** The quality select with the version's qualities, asked from the API. */
 export function QualitySelect({ versionId, value, onChange }: QualitySelectProps) {
   const qualities = useVersionQualities(versionId);
-  const available = new Set(qualities.data?.available ?? []);
-  const originalFormat = qualities.data?.qualities.original?.format;
-
   return (
-    <select
-      aria-label="Quality"
+    <QualitySelectView
+      available={new Set(qualities.data?.available ?? [])}
+      originalFormat={qualities.data?.qualities.original?.format}
       value={value}
-      onChange={(event) => onChange(event.target.value as AudioQuality)}
-      className="h-8 rounded-md border border-zinc-300 bg-white px-2 text-xs text-zinc-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
-    >
-      <option value="auto">Auto</option>
-      <option value="original" disabled={!available.has('original')}>
-        {originalFormat ? `Original (${originalFormat.toUpperCase()})` : 'Original'}
-      </option>
-      <option value="high" disabled={!available.has('high')}>
-        High (320k)
-      </option>
-      <option value="standard" disabled={!available.has('standard')}>
-        Standard (128k)
-      </option>
-    </select>
+      onChange={onChange}
+    />
   );
 }

@@ -234,7 +234,7 @@ export async function buildApp(
   registerCliPackage(app, deps.config.cliPackageFile);
   await registerSpa(app, deps.config.webDistDir, {
     indexableProject: (projectId) => services.publicProjects.indexable(projectId),
-    signedIn: (cookies) => authService.cookieSessionToken(cookies ?? null) !== null,
+    signedIn: (cookies) => authService.hasLiveSession(cookies ?? null),
   });
   return app;
 }

@@ -36,25 +36,40 @@ const preloadsIn = (html: string) =>
     ...html.matchAll(/<link rel="modulepreload" crossorigin fetchpriority="low" href="([^"]+)">/g),
   ].map((m) => m[1]);
 
+/**
+ * A built web app in a temp folder (index.html, share.html and the page list) served by
+ * `registerSpa` with compression, as the server registers it.
+ */
+async function spaApp(prefix: string, options: Parameters<typeof registerSpa>[2] = {}) {
+  const dist = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  fs.mkdirSync(path.join(dist, '.vite'));
+  fs.writeFileSync(path.join(dist, 'index.html'), INDEX);
+  fs.writeFileSync(path.join(dist, 'share.html'), INDEX.replace('main-a1', 'share-a1'));
+  fs.writeFileSync(path.join(dist, '.vite', 'page-preloads.json'), JSON.stringify(PRELOADS));
+  const app = Fastify();
+  await registerCompression(app);
+  await registerSpa(app, dist, options);
+  await app.ready();
+  return {
+    app,
+    dist,
+    async close() {
+      await app.close();
+      fs.rmSync(dist, { recursive: true, force: true });
+    },
+  };
+}
+
 describe("index.html lists the session request and the opened page's files for preloading", () => {
+  let served: Awaited<ReturnType<typeof spaApp>>;
   let dist: string;
   let app: FastifyInstance;
 
   beforeAll(async () => {
-    dist = fs.mkdtempSync(path.join(os.tmpdir(), 'takes-page-preloads-'));
-    fs.mkdirSync(path.join(dist, '.vite'));
-    fs.writeFileSync(path.join(dist, 'index.html'), INDEX);
-    fs.writeFileSync(path.join(dist, 'share.html'), INDEX.replace('main-a1', 'share-a1'));
-    fs.writeFileSync(path.join(dist, '.vite', 'page-preloads.json'), JSON.stringify(PRELOADS));
-    app = Fastify();
-    await registerCompression(app);
-    await registerSpa(app, dist);
-    await app.ready();
+    served = await spaApp('takes-page-preloads-');
+    ({ app, dist } = served);
   });
-  afterAll(async () => {
-    await app.close();
-    fs.rmSync(dist, { recursive: true, force: true });
-  });
+  afterAll(() => served.close());
 
   const get = (url: string, acceptEncoding?: string) =>
     app.inject({
@@ -176,24 +191,24 @@ describe("a signed-in visit's project page lists the project's data for preloadi
   const dataLinks = (id: string) =>
     `<link rel="preload" href="/api/projects/${id}" as="fetch" crossorigin>` +
     `<link rel="preload" href="/api/projects/${id}/branches" as="fetch" crossorigin>`;
-  let dist: string;
+  let served: Awaited<ReturnType<typeof spaApp>>;
   let app: FastifyInstance;
+  /** The cookies `signedIn` was asked about, in order. */
+  const asked: (string | undefined)[] = [];
 
   beforeAll(async () => {
-    dist = fs.mkdtempSync(path.join(os.tmpdir(), 'takes-data-preloads-'));
-    fs.mkdirSync(path.join(dist, '.vite'));
-    fs.writeFileSync(path.join(dist, 'index.html'), INDEX);
-    fs.writeFileSync(path.join(dist, '.vite', 'page-preloads.json'), JSON.stringify(PRELOADS));
-    app = Fastify();
-    await registerCompression(app);
-    // Signed in: the cookie the test calls valid (the app checks the session cookie's signature).
-    await registerSpa(app, dist, { signedIn: (cookies) => cookies === 'session=signed' });
-    await app.ready();
+    // Signed in: the cookie the test calls live (the app reads the session it names; see
+    // spa-data-preloads.db.test.ts). Answered late, as a database would.
+    served = await spaApp('takes-data-preloads-', {
+      signedIn: async (cookies) => {
+        asked.push(cookies);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        return cookies === 'session=signed';
+      },
+    });
+    ({ app } = served);
   });
-  afterAll(async () => {
-    await app.close();
-    fs.rmSync(dist, { recursive: true, force: true });
-  });
+  afterAll(() => served.close());
 
   const get = (url: string, cookie?: string, acceptEncoding?: string) =>
     app.inject({
@@ -265,6 +280,19 @@ describe("a signed-in visit's project page lists the project's data for preloadi
     expect(pageDataPreload(`/projects/${PROJECT}x`)).toBe('');
     expect(pageDataPreload('/login')).toBe('');
     expect(pageDataPreload(`/projects/${PROJECT}/`)).toBe(dataLinks(PROJECT));
+  });
+
+  it('asks about the session only for a page with data of its own', async () => {
+    asked.length = 0;
+    for (const url of ['/login', '/upload', `/projects/${PROJECT}/branches/b1/versions/v1`, '/']) {
+      const response = await get(url, 'session=signed');
+      expect(response.statusCode, url).toBe(200);
+      expect(response.headers.vary, url).toBe('Accept-Encoding');
+    }
+    expect(asked).toEqual([]);
+    await get('/dashboard', 'session=signed');
+    await get(`/projects/${PROJECT}`, 'session=other');
+    expect(asked).toEqual(['session=signed', 'session=other']);
   });
 });
 

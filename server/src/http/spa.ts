@@ -128,11 +128,12 @@ export interface SpaOptions {
    */
   indexableProject?: (projectId: string) => Promise<boolean>;
   /**
-   * Whether a request's cookies hold a signed session cookie (its signature checked, the session
-   * itself not read): a signed-in visit gets its page's data listed for preloading too. Without
-   * it, no page lists data of its own beyond the session.
+   * Whether a request's cookies hold a live session (a signed cookie whose session exists and has
+   * not expired): a signed-in visit gets its page's data listed for preloading too, so a stale
+   * cookie never has the browser fetch answers it may not have. Asked only for a page that has
+   * data of its own. Without it, no page lists data of its own beyond the session.
    */
-  signedIn?: (cookieHeader: string | undefined) => boolean;
+  signedIn?: (cookieHeader: string | undefined) => boolean | Promise<boolean>;
 }
 
 /**
@@ -246,18 +247,17 @@ export async function registerSpa(
       const html = htmlWithPreloads(file, page);
       const encoding = pickEncoding(request.headers['accept-encoding']);
       // A page with data of its own lists it for a signed-in visit only.
-      const varies =
-        options.signedIn && pageDataPreload(pathname)
-          ? 'Accept-Encoding, Cookie'
-          : 'Accept-Encoding';
-      reply.header('vary', varies).type('text/html; charset=utf-8');
+      const pageData = options.signedIn && file === 'index.html' ? pageDataPreload(pathname) : '';
+      reply
+        .header('vary', pageData ? 'Accept-Encoding, Cookie' : 'Accept-Encoding')
+        .type('text/html; charset=utf-8');
       if (encoding) reply.header('content-encoding', encoding);
       // What differs per address and visit: a share link's key, a signed-in visit's data.
       const dataPreload =
         file === 'share.html'
           ? shareLinkPreload(pathname)
-          : options.signedIn?.(request.headers.cookie)
-            ? pageDataPreload(pathname)
+          : pageData && (await options.signedIn?.(request.headers.cookie))
+            ? pageData
             : '';
       if (!dataPreload) return reply.send(encoding ? html[encoding] : html.plain);
       // Made per request (about 1.5 KB).

@@ -108,6 +108,18 @@ export class AuthService {
   }
 
   /**
+   * Whether a request's cookies hold a live session: a signed session cookie whose session row
+   * exists (not signed out, not revoked) and has not expired. One query; nothing is renewed or
+   * removed (the app's own session request does that).
+   */
+  async hasLiveSession(cookies: string | null): Promise<boolean> {
+    const token = signedCookieValue(cookies, this.sessionCookie, this.deps.secret);
+    if (token === null || token === false) return false;
+    const row = await this.deps.repo.sessionWithUser(token);
+    return row !== undefined && new Date(row.expires_at).getTime() > Date.now();
+  }
+
+  /**
    * The session token of a request's cookies when the one-query path can judge it: null for no
    * session cookie or a bad signature (signed out), undefined for what better-auth handles itself
    * ('don't remember me').

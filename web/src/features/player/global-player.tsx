@@ -28,13 +28,13 @@ const PlayerWaveform = lazy(() =>
 );
 // The comment markers read the track's comments (the comments API and its query hooks): they
 // load with the waveform, so pages where nothing plays (the public site) never fetch them.
+const WaveformCommentMarkers = lazy(() =>
+  import('./waveform-comment-markers').then((m) => ({ default: m.WaveformCommentMarkers })),
+);
 // The quality select asks the API for the version's qualities (a query hook): it loads with a
 // track; until then its view with only Auto stands in, which is what it shows while it asks.
 const QualitySelect = lazy(() =>
   import('./quality-select').then((m) => ({ default: m.QualitySelect })),
-);
-const WaveformCommentMarkers = lazy(() =>
-  import('./waveform-comment-markers').then((m) => ({ default: m.WaveformCommentMarkers })),
 );
 
 /** What the quality select offers before it knows the version's qualities: only Auto. */

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { chromiumLaunchOptions } from './tests/support/chromium';
 import { startLoopbackSmtp } from './tests/support/loopback-smtp';
 import { mailDirectory } from './tests/support/mail-store';
 
@@ -30,18 +31,8 @@ export default defineConfig({
   use: {
     baseURL: origin,
     browserName: 'chromium',
-    launchOptions: {
-      // System Chromium only: this project never downloads a browser.
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--autoplay-policy=no-user-gesture-required',
-      ],
-    },
+    // System Chromium only: this project never downloads a browser.
+    launchOptions: chromiumLaunchOptions({ playsAudio: true }),
   },
   webServer: {
     command: 'node ../server/dist/main.js serve',

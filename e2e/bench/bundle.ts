@@ -14,6 +14,7 @@ import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
 import { PUBLIC_PAGES } from '@takes/contract';
+import { chromiumLaunchOptions } from '../tests/support/chromium';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const serverEntry = path.resolve(here, '..', '..', 'server', 'dist', 'main.js');
@@ -28,16 +29,7 @@ async function main(): Promise<void> {
   if (!fs.existsSync(serverEntry)) throw new Error('Build first: npm run build');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'takes-bundle-'));
   let server: ChildProcess | undefined;
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser = await chromium.launch(chromiumLaunchOptions());
   try {
     server = await startServer(dataDir);
     const posts = (await (await fetch(`${ORIGIN}/api/blog`)).json()) as {

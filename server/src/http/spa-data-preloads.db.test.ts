@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cookiesFrom, createTestApp, type TestApp } from '../../test/test-app';
+import { newUser, ORIGIN } from '../../test/api';
+import { createTestApp, type TestApp } from '../../test/test-app';
 
-const ORIGIN = 'http://localhost:8080';
 const INDEX = `<!doctype html><html><head><title>Takes</title>
 <script type="module" crossorigin src="/assets/main-a1.js"></script>
 </head><body><div id="root"></div></body></html>`;
@@ -24,14 +24,7 @@ describe("a page's data is listed with its HTML for a live session only", () => 
     webDist = fs.mkdtempSync(path.join(os.tmpdir(), 'takes-data-preloads-app-'));
     fs.writeFileSync(path.join(webDist, 'index.html'), INDEX);
     t = await createTestApp({ webDistDir: webDist });
-    const signUp = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/sign-up/email',
-      payload: { email: 'preloads@example.com', password: 'violet-mixdown-47' },
-      headers: { origin: ORIGIN },
-    });
-    expect(signUp.statusCode, signUp.body).toBe(200);
-    cookie = cookiesFrom(signUp.headers['set-cookie']);
+    cookie = await newUser(t, 'preloads');
   });
   afterAll(async () => {
     await t.close();

@@ -26,7 +26,6 @@ import { registerAuthGuard } from './auth/guard';
 import { registerCsrfProtection } from './http/csrf';
 import { authRoutes } from './modules/auth/auth.routes';
 import { desktopRoutes } from './modules/auth/desktop.routes';
-import { registerDemoRestrictions } from './modules/demo/demo-policy';
 import { demoRoutes } from './modules/demo/demo.routes';
 import { linkRoutes, ownerSharingRoutes } from './modules/sharing/sharing.routes';
 import { linkCommentRoutes, ownerCommentRoutes } from './modules/comments/comments.routes';
@@ -126,7 +125,8 @@ export async function buildApp(
 
   const services = options.services ?? createServices(deps, options);
   const { authService, workspace, admins } = services;
-  registerDemoRestrictions(app, services.demoRepo);
+  // Before any route: descriptors that refuse demo accounts ask it (see route()).
+  app.decorate('demoAccounts', services.demoRepo);
   const requireUser = registerAuthGuard(app, authService);
 
   await app.register(demoRoutes({ service: services.demo }));
@@ -180,7 +180,12 @@ export async function buildApp(
   await app.register(ownerCommentRoutes({ service: services.comments, requireUser }));
   await app.register(memberReviewRoutes({ service: services.review, requireUser }));
   await app.register(
-    linkRoutes({ service: services.sharing, review: services.review, storage: deps.storage }),
+    linkRoutes({
+      service: services.sharing,
+      review: services.review,
+      storage: deps.storage,
+      auth: authService,
+    }),
   );
   await app.register(
     publicCollectionLinkRoutes({
@@ -195,6 +200,7 @@ export async function buildApp(
       links: services.collectionLinks,
       zips: services.collectionZips,
       storage: deps.storage,
+      auth: authService,
     }),
   );
   await app.register(

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { collectionItemKindSchema } from './collections';
+import { EMAILS_PER_HOUR } from './member-limits';
 import {
   LINK_PASSWORD_MAX,
   LINK_PASSWORD_MESSAGES,
@@ -20,6 +21,7 @@ export const COLLECTION_LINK_MESSAGES = {
   wrongPassword: LINK_PASSWORD_MESSAGES.wrongPassword,
   itemNotFound: 'Item not found',
   noComments: 'A bounce takes no comments.',
+  tooManyEmails: `Too many emails sent: you can email up to ${EMAILS_PER_HOUR} people an hour. Copy the links instead, or try again later.`,
 } as const;
 
 export const COLLECTION_LINK_NAME_MAX = 100;
@@ -145,6 +147,8 @@ export const COLLECTION_ZIP_MESSAGES = {
   notFound: 'Download not found',
   notReady: 'The download is still being prepared.',
   expired: 'This download has expired. Press Download all again.',
+  /** The link no longer serves exactly the takes the zip holds (one removed, access lost…). */
+  outOfDate: 'This download is out of date. Press Download all again.',
   failed: 'The download could not be prepared. Please try again.',
   empty: 'There is nothing to download in this collection yet.',
   tooMany: 'Too many downloads prepared. Please wait a while and try again.',

@@ -17,6 +17,13 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  */
 export type AuthScheme = 'session' | 'desktopToken' | 'uploadToken' | 'shareKey';
 
+/**
+ * Whether a signed-in 'Try demo' account may call an operation: 'allowed', or refused with the
+ * sentence it is told (403). Every descriptor says which; the server's `route()` enforces it, so a
+ * new route that mails or shares cannot be left open to throwaway accounts by being forgotten.
+ */
+export type DemoRule = 'allowed' | { readonly refused: string };
+
 /** A body that is not JSON: audio, an archive, an image, a redirect or nothing. */
 export interface BinaryResponse {
   readonly kind: 'binary';
@@ -71,6 +78,8 @@ export interface Endpoint {
   readonly tag: string;
   /** Any one of these admits the caller; an empty list makes the operation public. */
   readonly auth: readonly AuthScheme[];
+  /** What a 'Try demo' account may do here (required: a descriptor that does not say fails). */
+  readonly demo: DemoRule;
   readonly params?: z.ZodObject;
   readonly query?: z.ZodObject;
   readonly body?: BodySpec;

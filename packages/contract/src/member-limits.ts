@@ -9,8 +9,11 @@ import { ROLE_LABELS, type Role } from './roles';
 export const INVITATION_TTL_DAYS = 7;
 /** At most this many pending invitations per project or repository. */
 export const MAX_PENDING_INVITATIONS = 50;
-/** At most this many invitations sent by one person per hour. */
-export const INVITATIONS_PER_HOUR = 20;
+/**
+ * At most this many emails one person sends per hour to addresses they type: invitations, their
+ * resends and collection links emailed to recipients, counted together.
+ */
+export const EMAILS_PER_HOUR = 20;
 
 export const MEMBER_MESSAGES = {
   /** `{role}` is a ROLE_LABELS word. */
@@ -31,7 +34,14 @@ export const MEMBER_MESSAGES = {
   invitationNotFound: 'Invitation not found',
   emailRequired: 'Please enter an email address',
   emailInvalid: 'Please enter a valid email address',
+  revokeLinksInvalid: 'revoke_links must be true or false',
+  /** 403 to an invitee whose account has not proven its address; a code was just mailed. */
+  confirmEmailToAccept: (email: string) =>
+    `Confirm your email address to accept this invitation. We sent a 6-digit code to ${email}.`,
 } as const;
+
+/** `details.code` of the 403 that asks an invitee to confirm their address first. */
+export const EMAIL_UNVERIFIED_CODE = 'email_unverified';
 
 /** `{inviter} invited you to {project} on Takes`. */
 export const invitationSubject = (inviter: string, target: string) =>

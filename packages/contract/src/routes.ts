@@ -100,6 +100,12 @@ export const routes = {
       path: '/api/auth/social/:provider',
       body: 'json',
     } as RouteOf<Endpoints['auth']['startSocialSignIn']>,
+    verifyEmail: {
+      name: 'verifyEmail',
+      method: 'POST',
+      path: '/api/auth/verify-email',
+      body: 'json',
+    } as RouteOf<Endpoints['auth']['verifyEmail']>,
     verifyMagicCode: {
       name: 'verifyMagicCode',
       method: 'POST',

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { COLLECTION_ZIP_STARTS_PER_HOUR, INVITATIONS_PER_HOUR } from '@takes/contract';
+import { COLLECTION_ZIP_STARTS_PER_HOUR, EMAILS_PER_HOUR } from '@takes/contract';
 import type { Clock } from '../clock';
 import type { Database } from '../db/schema';
 
@@ -12,7 +12,7 @@ export interface RateRule {
 
 /**
  * Fixed-window counters in the database, so every server process shares them.
- * `hit` counts one attempt and says whether it is still within the limit.
+ * `hit` counts one attempt (or `amount` of them) and says whether it is still within the limit.
  */
 export class RateLimiter {
   constructor(
@@ -20,23 +20,23 @@ export class RateLimiter {
     private readonly clock: Clock,
   ) {}
 
-  async hit(rule: RateRule, subject: string): Promise<boolean> {
+  async hit(rule: RateRule, subject: string, amount = 1): Promise<boolean> {
     const now = this.clock.now();
     const nowIso = now.toISOString();
     const windowOpenedAfter = new Date(now.getTime() - rule.windowMs).toISOString();
     const key = `${rule.name}:${subject}`;
     const expiresIso = new Date(now.getTime() + rule.windowMs).toISOString();
-    // One statement: a new key starts at 1; an expired window restarts at 1; else count + 1.
+    // One statement: a new key starts at `amount`; an expired window restarts at it; else adds it.
     const row = await this.db
       .insertInto('rate_limits')
-      .values({ key, window_start: nowIso, count: 1, expires_at: expiresIso })
+      .values({ key, window_start: nowIso, count: amount, expires_at: expiresIso })
       .onConflict((oc) =>
         oc.column('key').doUpdateSet((eb) => ({
           count: eb
             .case()
             .when('rate_limits.window_start', '<=', windowOpenedAfter)
-            .then(1)
-            .else(eb('rate_limits.count', '+', 1))
+            .then(amount)
+            .else(eb('rate_limits.count', '+', amount))
             .end(),
           window_start: eb
             .case()
@@ -55,6 +55,22 @@ export class RateLimiter {
       .returning('count')
       .executeTakeFirstOrThrow();
     return row.count <= rule.limit;
+  }
+
+  /**
+   * Takes `amount` at once, all or nothing: within the limit they are counted (true); past it
+   * they are given back (false), so a refused batch costs nothing. Two batches at once cannot
+   * both fit where only one does: each sees the other's count.
+   */
+  async take(rule: RateRule, subject: string, amount: number): Promise<boolean> {
+    if (await this.hit(rule, subject, amount)) return true;
+    await this.db
+      .updateTable('rate_limits')
+      .set((eb) => ({ count: eb('count', '-', amount) }))
+      .where('key', '=', `${rule.name}:${subject}`)
+      .where('count', '>=', amount)
+      .execute();
+    return false;
   }
 
   /** Whether the subject is over the limit now, without counting an attempt. */
@@ -121,8 +137,13 @@ export const AUTH_RATE_RULES = {
   codeVerifyEmail: { name: 'code-verify:email', limit: 15, windowMs: 10 * MINUTE },
   // Guessing share-link keys: a few wrong keys are typos, many are a search.
   linkMissIp: { name: 'link-miss:ip', limit: 20, windowMs: 10 * MINUTE },
-  // Wrong passwords on one share link (version or collection) from one address.
+  // Password tries (each counted before it is checked) on one share link (version or collection)
+  // from one address: an IPv4 address or an IPv6 /64.
   linkUnlock: { name: 'link-unlock:link-ip', limit: 5, windowMs: 10 * MINUTE },
+  // Password tries on one share link from all addresses together, since addresses are cheap to
+  // rotate: 50 an hour lets ten listeners mistype five times each, and holds a guesser to 1,200
+  // a day (common passwords are refused anyway).
+  linkUnlockLink: { name: 'link-unlock:link', limit: 50, windowMs: 60 * MINUTE },
   visitorCommentLinkIp: { name: 'visitor-comment:link-ip', limit: 20, windowMs: 10 * MINUTE },
   // New 'Download all' zips one address has built for one collection link (a fresh zip of the
   // same items is handed out again without counting).
@@ -131,12 +152,16 @@ export const AUTH_RATE_RULES = {
     limit: COLLECTION_ZIP_STARTS_PER_HOUR,
     windowMs: 60 * MINUTE,
   },
-  // Invitation emails (new ones and resends) per inviter per hour.
-  invitationSendUser: {
-    name: 'invitation-send:user',
-    limit: INVITATIONS_PER_HOUR,
+  // Emails to addresses a person types (invitations, their resends, collection links sent to
+  // recipients): one budget per account and hour, whichever route sends them.
+  mailSendUser: {
+    name: 'mail-send:user',
+    limit: EMAILS_PER_HOUR,
     windowMs: 60 * MINUTE,
   },
   // Guessing invitation tokens, counted like share-link misses.
   invitationMissIp: { name: 'invitation-miss:ip', limit: 20, windowMs: 10 * MINUTE },
+  // Share links' play and download counts: one per link, item, event, listener and address an
+  // hour (sharing/listen-counts.ts), so asking again does not inflate them.
+  linkListenCount: { name: 'link-count:listener', limit: 1, windowMs: 60 * MINUTE },
 } satisfies Record<string, RateRule>;

@@ -8,6 +8,7 @@ import type {
 } from 'fastify';
 import { z } from 'zod';
 import {
+  type DemoRule,
   errorBodySchema,
   isZodSchema,
   successStatuses,
@@ -17,12 +18,44 @@ import {
   type QueryOutput,
   type ResultInput,
 } from '@takes/contract';
+import { Forbidden } from '../errors';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** The descriptor a route was registered from (the OpenAPI document is built from these). */
     endpoint?: Endpoint;
   }
+  interface FastifyInstance {
+    /**
+     * Tells 'Try demo' accounts apart (app.ts decorates the app with the demo module's answer);
+     * `route()` asks it for every descriptor whose `demo` refuses them.
+     */
+    demoAccounts: DemoAccounts;
+  }
+}
+
+export interface DemoAccounts {
+  isDemoAccount(userId: string): Promise<boolean>;
+}
+
+/**
+ * The check a descriptor's `demo: { refused }` adds after the route's own pre-handlers (so it
+ * sees the user their sign-in check found): a signed-in demo account gets 403 with the reason.
+ * An app without `demoAccounts` cannot register such a route: a refusal is never dropped.
+ */
+function demoRefusal(
+  app: FastifyInstance,
+  endpoint: Endpoint,
+  rule: DemoRule,
+): preHandlerAsyncHookHandler | undefined {
+  if (rule === 'allowed') return undefined;
+  if (!app.hasDecorator('demoAccounts'))
+    throw new Error(`${endpoint.name} refuses demo accounts, but the app cannot tell them apart`);
+  const accounts = app.demoAccounts;
+  return async (request) => {
+    if (request.user && (await accounts.isDemoAccount(request.user.id)))
+      throw new Forbidden(rule.refused);
+  };
 }
 
 export type EndpointRequest<E extends Endpoint> = FastifyRequest<{
@@ -73,11 +106,14 @@ export function route<E extends Endpoint>(
   handler: EndpointHandler<E>,
 ): void {
   const [status = 200] = successStatuses(endpoint);
+  const own = options.preHandler === undefined ? [] : [options.preHandler].flat();
+  const refuseDemo = demoRefusal(app, endpoint, endpoint.demo);
+  const preHandler = refuseDemo ? [...own, refuseDemo] : own;
   app.route({
     method: endpoint.method,
     url: endpoint.path,
     schema: fastifySchema(endpoint),
-    ...(options.preHandler ? { preHandler: options.preHandler } : {}),
+    ...(preHandler.length > 0 ? { preHandler } : {}),
     ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
     config: { ...options.config, endpoint },
     handler: async (request, reply) => {

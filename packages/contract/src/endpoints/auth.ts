@@ -6,6 +6,7 @@ import {
   magicCodeVerifyBodySchema,
   magicLinkBodySchema,
   magicLinkDetailsSchema,
+  otpSchema,
   sessionProbeSchema,
   sessionResponseSchema,
   signInBodySchema,
@@ -15,6 +16,7 @@ import {
 } from '../auth';
 import { binaryBody, defineEndpoint, redirect } from '../endpoint';
 import { okSchema, publicAccess, signedIn } from './shared';
+import { DEMO_MESSAGES } from '../demo';
 
 const tag = 'auth';
 const providerParams = z.object({ provider: z.enum(SOCIAL_PROVIDERS) });
@@ -30,6 +32,7 @@ export const getSession = defineEndpoint({
     'Asking is not an error: with no credentials at all, or a session cookie that matches no live session, it answers 200 with `user` and `expiresAt` null. A bearer token (header or `?token=`) that is invalid or expired answers 401, so a client knows to refresh it.',
   tag,
   auth: signedIn,
+  demo: 'allowed',
   responses: { 200: sessionProbeSchema },
   errors: [401],
 });
@@ -41,6 +44,7 @@ export const getAuthProviders = defineEndpoint({
   summary: 'Which sign-in providers (Google, Apple) and whether the demo are turned on',
   tag,
   auth: publicAccess,
+  demo: 'allowed',
   responses: { 200: authProvidersSchema },
   errors: [],
 });
@@ -53,6 +57,7 @@ export const signUpWithEmail = defineEndpoint({
   description: 'Sets the session cookie.',
   tag,
   auth: publicAccess,
+  demo: 'allowed',
   body: signUpBodySchema,
   responses: { 200: sessionResponseSchema },
   errors: [400, 409, 429],
@@ -66,6 +71,7 @@ export const signInWithEmail = defineEndpoint({
   description: 'Sets the session cookie.',
   tag,
   auth: publicAccess,
+  demo: 'allowed',
   body: signInBodySchema,
   responses: { 200: sessionResponseSchema },
   errors: [400, 401, 429],
@@ -80,6 +86,7 @@ export const signOut = defineEndpoint({
     'Ends the session of the session cookie sent, if any, and clears the cookie; without one it still answers ok.',
   tag,
   auth: publicAccess,
+  demo: 'allowed',
   responses: { 200: okSchema },
   errors: [400],
 });
@@ -91,6 +98,7 @@ export const sendMagicCode = defineEndpoint({
   summary: 'Email a sign-in code and link',
   tag,
   auth: publicAccess,
+  demo: 'allowed',
   body: magicCodeSendBodySchema,
   responses: { 200: okSchema },
   errors: [400, 429],
@@ -104,9 +112,25 @@ export const verifyMagicCode = defineEndpoint({
   description: 'Sets the session cookie.',
   tag,
   auth: publicAccess,
+  demo: 'allowed',
   body: magicCodeVerifyBodySchema,
   responses: { 200: sessionResponseSchema },
   errors: [400, 429],
+});
+
+export const verifyEmail = defineEndpoint({
+  name: 'verifyEmail',
+  method: 'POST',
+  path: '/api/auth/verify-email',
+  summary: "Confirm the signed-in account's email address with the emailed 6-digit code",
+  description:
+    "The code is the one accepting an invitation mails to an account that has not proven its address (an account made by emailed code, link or a provider has). Limited and locked out like sign-in codes; 400 'Invalid or expired OTP code' for a wrong one.",
+  tag,
+  auth: signedIn,
+  demo: 'allowed',
+  body: z.object({ code: otpSchema }),
+  responses: { 200: okSchema },
+  errors: [400, 401, 429],
 });
 
 export const openMagicLink = defineEndpoint({
@@ -117,6 +141,7 @@ export const openMagicLink = defineEndpoint({
   description: 'Never signs in on a GET; without a token it opens the sign-in page with an error.',
   tag,
   auth: publicAccess,
+  demo: 'allowed',
   query: z.object({ token: z.string().max(200).optional() }),
   responses: { 302: redirect('To the page that asks before signing in.') },
   errors: [400],
@@ -129,6 +154,7 @@ export const getMagicLinkDetails = defineEndpoint({
   summary: 'Whom an emailed link signs in (does not use it up)',
   tag,
   auth: publicAccess,
+  demo: 'allowed',
   body: magicLinkBodySchema,
   responses: { 200: magicLinkDetailsSchema },
   errors: [400],
@@ -143,6 +169,7 @@ export const signInWithMagicLink = defineEndpoint({
     'Needs an Origin header (no page elsewhere may sign a visitor in). Sets the session cookie.',
   tag,
   auth: publicAccess,
+  demo: 'allowed',
   body: magicLinkBodySchema,
   responses: { 200: sessionResponseSchema },
   errors: [400, 403, 429],
@@ -155,6 +182,7 @@ export const startSocialSignIn = defineEndpoint({
   summary: "Start signing in with Google or Apple: the provider's sign-in URL to open",
   tag,
   auth: publicAccess,
+  demo: 'allowed',
   params: providerParams,
   body: socialSignInBodySchema,
   responses: { 200: z.object({ url: z.string() }) },
@@ -168,6 +196,7 @@ export const changePassword = defineEndpoint({
   summary: 'Change your password (other sessions are signed out)',
   tag,
   auth: signedIn,
+  demo: { refused: DEMO_MESSAGES.credentials },
   body: changePasswordBodySchema,
   responses: { 200: okSchema },
   errors: [400, 401, 403],
@@ -180,6 +209,7 @@ export const signOutOtherSessions = defineEndpoint({
   summary: 'Sign out every other session and desktop app; how many were ended',
   tag,
   auth: signedIn,
+  demo: 'allowed',
   responses: { 200: z.object({ ok: z.literal(true), revoked: z.number() }) },
   errors: [401, 429],
 });
@@ -193,6 +223,7 @@ export const oauthCallback = defineEndpoint({
     'Called by the provider, not by clients. Sets the session cookie and redirects into the app.',
   tag,
   auth: publicAccess,
+  demo: 'allowed',
   params: callbackParams,
   responses: { 302: redirect('Into the app, or to the sign-in page with an error.') },
   errors: [400, 404],
@@ -207,6 +238,7 @@ export const oauthCallbackPost = defineEndpoint({
     'Called by the provider, not by clients. Sets the session cookie and redirects into the app.',
   tag,
   auth: publicAccess,
+  demo: 'allowed',
   params: callbackParams,
   body: binaryBody(['application/x-www-form-urlencoded'], "The provider's form post."),
   responses: { 302: redirect('Into the app, or to the sign-in page with an error.') },

@@ -10,6 +10,7 @@ import {
 } from '../collection-links';
 import { commentSchema, visitorCommentBodySchema } from '../sharing';
 import { AUDIO_MEDIA_TYPES, IMAGE_MEDIA_TYPES, notModified, shareLink, signedIn } from './shared';
+import { DEMO_MESSAGES } from '../demo';
 
 const tag = 'collections';
 const auth = signedIn;
@@ -22,6 +23,7 @@ export const createCollectionLinks = defineEndpoint({
   summary: 'Share a collection: one link, or one link per recipient (each with its own key)',
   tag,
   auth,
+  demo: { refused: DEMO_MESSAGES.shareLinks },
   params: z.object({ id }),
   body: createCollectionLinkBodySchema,
   responses: { 201: collectionLinksResponseSchema },
@@ -35,6 +37,7 @@ export const listCollectionLinks = defineEndpoint({
   summary: "A collection's share links, newest first (revoked ones too)",
   tag,
   auth,
+  demo: 'allowed',
   params: z.object({ id }),
   responses: { 200: collectionLinksResponseSchema },
   errors: [400, 401, 403, 404],
@@ -47,6 +50,7 @@ export const revokeCollectionLink = defineEndpoint({
   summary: 'Revoke one share link of a collection',
   tag,
   auth,
+  demo: 'allowed',
   params: z.object({ id, linkId: id }),
   responses: { 204: empty('Revoked.') },
   errors: [400, 401, 403, 404],
@@ -63,6 +67,7 @@ export const openCollectionLink = defineEndpoint({
     "401 'This link needs a password' (and nothing else) until the link's unlock cookie is sent.",
   tag,
   auth: shareLink,
+  demo: 'allowed',
   params: z.object({ hash }),
   responses: { 200: sharedCollectionSchema },
   errors: [400, 401, 404, 410, 429],
@@ -77,6 +82,7 @@ export const getCollectionLinkCover = defineEndpoint({
     "401 'This link needs a password' until the link's unlock cookie is sent; 404 when the collection has no cover.",
   tag,
   auth: shareLink,
+  demo: 'allowed',
   params: z.object({ hash }),
   responses: {
     200: binary(IMAGE_MEDIA_TYPES, 'The cover, typed by its content.', { ranges: true }),
@@ -94,6 +100,7 @@ export const streamCollectionLinkItem = defineEndpoint({
     'Without download rights only renditions stream. 409 with Retry-After while the standard one is still being made.',
   tag,
   auth: shareLink,
+  demo: 'allowed',
   params: z.object({ hash, itemId: id }),
   query: z.object({ quality: z.enum(['original', 'high', 'standard']).default('standard') }),
   responses: {
@@ -110,6 +117,7 @@ export const unlockCollectionLink = defineEndpoint({
   summary: "Unlock a password-protected collection link (sets that link's cookie)",
   tag,
   auth: shareLink,
+  demo: 'allowed',
   params: z.object({ hash }),
   body: unlockCollectionLinkBodySchema,
   responses: { 204: empty('Unlocked: an HttpOnly cookie for this link is set.') },
@@ -124,6 +132,7 @@ export const recordCollectionLinkReceipt = defineEndpoint({
   description: 'Counts only: nothing about the listener (address, user agent, cookie) is kept.',
   tag,
   auth: shareLink,
+  demo: 'allowed',
   params: z.object({ hash, itemId: id }),
   body: collectionLinkReceiptBodySchema,
   responses: { 204: empty('Counted.') },
@@ -138,6 +147,7 @@ export const downloadCollectionLinkItem = defineEndpoint({
   description: 'Counted as a download in the link’s listen receipts.',
   tag,
   auth: shareLink,
+  demo: 'allowed',
   params: z.object({ hash, itemId: id }),
   responses: {
     200: binary(AUDIO_MEDIA_TYPES, 'The original file.', { ranges: true, attachment: true }),
@@ -155,6 +165,7 @@ export const listCollectionLinkItemComments = defineEndpoint({
     'Only the threads started or joined through this link: per-recipient links never show each other’s comments.',
   tag,
   auth: shareLink,
+  demo: 'allowed',
   params: z.object({ hash, itemId: id }),
   responses: { 200: z.array(commentSchema) },
   errors: [400, 401, 404, 409, 410, 429],
@@ -169,6 +180,7 @@ export const addCollectionLinkItemComment = defineEndpoint({
     'A signed-in listener comments under their account (the session cookie is read when sent); anyone else gives a visitor_name.',
   tag,
   auth: shareLink,
+  demo: 'allowed',
   params: z.object({ hash, itemId: id }),
   body: visitorCommentBodySchema,
   responses: { 201: commentSchema },
@@ -184,6 +196,7 @@ export const startCollectionLinkZip = defineEndpoint({
     'When the link allows downloads (403 otherwise). Built in the background: poll the zip for progress. A zip of the same items still fresh (or being built) is handed out again; a new build is limited per link and address (429).',
   tag,
   auth: shareLink,
+  demo: 'allowed',
   params: z.object({ hash }),
   responses: { 202: collectionZipSchema },
   errors: [400, 401, 403, 404, 409, 410, 429],
@@ -196,6 +209,7 @@ export const getCollectionLinkZip = defineEndpoint({
   summary: "A shared collection's zip: its status and how many items are in it so far",
   tag,
   auth: shareLink,
+  demo: 'allowed',
   params: z.object({ hash, zipId: id }),
   responses: { 200: collectionZipSchema },
   errors: [400, 401, 403, 404, 410, 429],
@@ -210,6 +224,7 @@ export const downloadCollectionLinkZip = defineEndpoint({
     'Counted as one download of each item it holds in the link’s listen receipts (a request for a later part of the file is not counted again). 409 until ready, 410 after a day.',
   tag,
   auth: shareLink,
+  demo: 'allowed',
   params: z.object({ hash, zipId: id }),
   responses: {
     200: binary(['application/zip'], 'The zip.', { ranges: true, attachment: true }),

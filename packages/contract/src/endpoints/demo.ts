@@ -10,6 +10,7 @@ export const startDemo = defineEndpoint({
   description: 'Sets the session cookie. 404 when the demo is turned off on this server.',
   tag: 'demo',
   auth: publicAccess,
+  demo: 'allowed',
   responses: { 200: sessionResponseSchema },
   errors: [404, 429],
 });

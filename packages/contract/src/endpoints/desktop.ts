@@ -7,6 +7,7 @@ import {
 } from '../auth';
 import { defineEndpoint, empty } from '../endpoint';
 import { publicAccess, signedIn } from './shared';
+import { DEMO_MESSAGES } from '../demo';
 
 const tag = 'desktop';
 
@@ -17,6 +18,7 @@ export const getDesktopConfig = defineEndpoint({
   summary: "The desktop app's deep-link scheme (DESKTOP_SCHEME)",
   tag,
   auth: publicAccess,
+  demo: 'allowed',
   responses: { 200: z.object({ scheme: z.string() }) },
   errors: [],
 });
@@ -28,6 +30,7 @@ export const approveDesktopSignIn = defineEndpoint({
   summary: 'Approve a desktop or CLI sign-in: a one-time code for the app to trade',
   tag,
   auth: signedIn,
+  demo: { refused: DEMO_MESSAGES.desktopTokens },
   responses: { 200: z.object({ code: z.string() }) },
   errors: [401, 403],
 });
@@ -39,6 +42,7 @@ export const exchangeDesktopCode = defineEndpoint({
   summary: 'Trade a one-time code for an access and a refresh token',
   tag,
   auth: publicAccess,
+  demo: 'allowed',
   body: desktopTokenBodySchema,
   responses: { 200: desktopTokenPairSchema },
   errors: [400],
@@ -51,6 +55,7 @@ export const refreshDesktopToken = defineEndpoint({
   summary: 'Rotate a refresh token: a new token pair',
   tag,
   auth: publicAccess,
+  demo: 'allowed',
   body: desktopRefreshBodySchema,
   responses: { 200: desktopTokenPairSchema },
   errors: [400, 401],
@@ -63,6 +68,7 @@ export const listDesktopDevices = defineEndpoint({
   summary: 'Your signed-in desktop apps and CLIs',
   tag,
   auth: signedIn,
+  demo: 'allowed',
   responses: { 200: desktopDevicesResponseSchema },
   errors: [401],
 });
@@ -74,6 +80,7 @@ export const revokeDesktopDevice = defineEndpoint({
   summary: 'Sign out one desktop app or CLI',
   tag,
   auth: signedIn,
+  demo: 'allowed',
   params: z.object({ id: z.string().min(1).max(100) }),
   responses: { 204: empty('Signed out.') },
   errors: [400, 401, 404],

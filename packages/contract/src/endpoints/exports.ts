@@ -14,6 +14,7 @@ export const startDataExport = defineEndpoint({
     'Every project you own (branches, versions with their original audio, comments, share links) and your repositories (commits, bounces), with a manifest.json. Built in the background: poll the latest export for progress. 409 while another of yours is queued or running.',
   tag,
   auth: signedIn,
+  demo: 'allowed',
   responses: { 202: dataExportSchema },
   errors: [401, 409],
 });
@@ -25,6 +26,7 @@ export const getLatestDataExport = defineEndpoint({
   summary: 'Your latest export: state, progress, size and until when it can be downloaded',
   tag,
   auth: signedIn,
+  demo: 'allowed',
   responses: { 200: latestDataExportSchema },
   errors: [401],
 });
@@ -36,6 +38,7 @@ export const downloadDataExport = defineEndpoint({
   summary: 'Download a ready export (a zip), for 24 hours after it is made',
   tag,
   auth: signedIn,
+  demo: 'allowed',
   params: z.object({ id: z.string().min(1).max(64) }),
   responses: {
     200: binary(['application/zip'], 'The export: a zip file.', { attachment: true }),

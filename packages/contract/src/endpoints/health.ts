@@ -11,6 +11,7 @@ export const getHealth = defineEndpoint({
     "Answers 503 with the same body when a component fails. Details (messages, versions) are shown to the instance's admins only, when their session or token is sent.",
   tag: 'health',
   auth: publicAccess,
+  demo: 'allowed',
   responses: {
     200: healthResponseSchema.describe('Every component is usable.'),
     503: healthResponseSchema.describe('A component is failing; the same report says which.'),

@@ -12,6 +12,7 @@ export const getProfile = defineEndpoint({
   summary: 'Your profile: email, display name and avatar',
   tag,
   auth: signedIn,
+  demo: 'allowed',
   responses: { 200: profileSchema },
   errors: [401, 404],
 });
@@ -23,6 +24,7 @@ export const updateProfile = defineEndpoint({
   summary: 'Set or clear your display name',
   tag,
   auth: signedIn,
+  demo: 'allowed',
   body: updateProfileBodySchema,
   responses: { 200: profileSchema },
   errors: [400, 401, 404],
@@ -35,6 +37,7 @@ export const uploadAvatar = defineEndpoint({
   summary: 'Upload your avatar (PNG, JPEG or WebP, at most 2 MB)',
   tag,
   auth: signedIn,
+  demo: 'allowed',
   body: multipart(z.object({}), { avatar: 'A PNG, JPEG or WebP image, at most 2 MB.' }, ['avatar']),
   responses: { 200: profileSchema },
   errors: [400, 401, 404, 406, 413, 415],
@@ -47,6 +50,7 @@ export const getAvatar = defineEndpoint({
   summary: "A person's avatar image",
   tag,
   auth: publicAccess,
+  demo: 'allowed',
   params: z.object({ userId: z.uuid() }),
   responses: {
     200: binary(IMAGE_MEDIA_TYPES, 'The avatar, typed by its content.', { ranges: true }),

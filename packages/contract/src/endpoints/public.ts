@@ -14,6 +14,7 @@ export const getPublicProject = defineEndpoint({
     "404 for a private or missing project alike. `X-Robots-Tag: noindex` unless the owner ticked 'List in search engines'.",
   tag,
   auth: publicAccess,
+  demo: 'allowed',
   params: z.object({ projectId: z.string().min(1).max(64) }),
   responses: { 200: publicProjectSchema },
   errors: [400, 404],
@@ -28,6 +29,7 @@ export const streamPublicVersion = defineEndpoint({
     'Always the standard MP3 rendition, never the original: a `quality` parameter is ignored. 409 with Retry-After while the rendition is still being made; 404 for a private or missing project alike. `X-Robots-Tag: noindex` unless the project is listed.',
   tag,
   auth: publicAccess,
+  demo: 'allowed',
   params: z.object({ versionId: z.string().min(1).max(64) }),
   responses: {
     200: binary(AUDIO_MEDIA_TYPES, 'The standard-quality audio.', { ranges: true }),

@@ -9,6 +9,7 @@ import {
   updateLinkBodySchema,
 } from '../sharing';
 import { AUDIO_MEDIA_TYPES, notModified, shareLink, signedIn } from './shared';
+import { DEMO_MESSAGES } from '../demo';
 
 const tag = 'sharing';
 const versionParams = z.object({
@@ -24,6 +25,7 @@ export const createShareLink = defineEndpoint({
   summary: 'Create a share link to a version',
   tag,
   auth: signedIn,
+  demo: { refused: DEMO_MESSAGES.shareLinks },
   params: versionParams,
   body: createLinkBodySchema,
   responses: { 201: shareLinkSchema },
@@ -37,6 +39,7 @@ export const listShareLinks = defineEndpoint({
   summary: "A version's share links",
   tag,
   auth: signedIn,
+  demo: 'allowed',
   params: versionParams,
   responses: { 200: z.array(shareLinkSchema) },
   errors: [400, 401, 403, 404],
@@ -49,6 +52,7 @@ export const revokeShareLink = defineEndpoint({
   summary: 'Revoke a share link',
   tag,
   auth: signedIn,
+  demo: 'allowed',
   params: linkParams,
   responses: { 204: empty('Revoked.') },
   errors: [400, 401, 403, 404],
@@ -61,6 +65,7 @@ export const updateShareLink = defineEndpoint({
   summary: "Change whether a link's listeners see each other's comments",
   tag,
   auth: signedIn,
+  demo: 'allowed',
   params: linkParams,
   body: updateLinkBodySchema,
   responses: { 200: shareLinkSchema },
@@ -76,6 +81,7 @@ export const unlockShareLink = defineEndpoint({
     "401 'Wrong password'; more than 5 wrong tries per 10 minutes from one address on one link: 429.",
   tag,
   auth: shareLink,
+  demo: 'allowed',
   params: hashParams,
   body: unlockLinkBodySchema,
   responses: { 204: empty('Unlocked: an HttpOnly cookie for this link is set.') },
@@ -91,6 +97,7 @@ export const openShareLink = defineEndpoint({
     "A collection link's key answers 404 'Link not found' with details { kind: 'collection' }: open it with GET /api/collection-links/:hash.",
   tag,
   auth: shareLink,
+  demo: 'allowed',
   params: hashParams,
   responses: { 200: sharedVersionSchema },
   errors: [400, 401, 404, 410, 429],
@@ -105,6 +112,7 @@ export const streamShareLink = defineEndpoint({
     'Without download rights only the standard rendition streams. 409 with Retry-After while it is still being made.',
   tag,
   auth: shareLink,
+  demo: 'allowed',
   params: hashParams,
   query: z.object({ quality: z.enum(['original', 'high', 'standard']).default('standard') }),
   responses: {
@@ -121,6 +129,7 @@ export const downloadShareLink = defineEndpoint({
   summary: "Download a shared version's original file (when the link allows downloads)",
   tag,
   auth: shareLink,
+  demo: 'allowed',
   params: hashParams,
   responses: {
     200: binary(AUDIO_MEDIA_TYPES, 'The original file.', { ranges: true, attachment: true }),

@@ -18,6 +18,7 @@ export const sendContactMessage = defineEndpoint({
   summary: 'Send a message through the contact form',
   tag,
   auth: publicAccess,
+  demo: 'allowed',
   body: contactBodySchema,
   responses: { 201: contactResponseSchema },
   errors: [400, 429],
@@ -30,6 +31,7 @@ export const getLatestDesktopRelease = defineEndpoint({
   summary: "Where to download the desktop app's latest installer for a platform",
   tag,
   auth: publicAccess,
+  demo: 'allowed',
   params: z.object({ platform: z.string().max(20) }),
   responses: { 200: desktopLatestResponseSchema },
   errors: [400, 404, 503],
@@ -42,6 +44,7 @@ export const listBlogPosts = defineEndpoint({
   summary: 'The blog posts, newest first',
   tag,
   auth: publicAccess,
+  demo: 'allowed',
   responses: { 200: blogListResponseSchema },
   errors: [],
 });
@@ -53,6 +56,7 @@ export const getBlogPost = defineEndpoint({
   summary: 'One blog post with its Markdown',
   tag,
   auth: publicAccess,
+  demo: 'allowed',
   params: z.object({ slug: z.string().max(200) }),
   responses: { 200: blogPostResponseSchema },
   errors: [400, 404],
@@ -65,6 +69,7 @@ export const getRobotsTxt = defineEndpoint({
   summary: 'What crawlers may index',
   tag,
   auth: publicAccess,
+  demo: 'allowed',
   responses: { 200: text('text/plain', 'The robots.txt rules.') },
   errors: [],
 });
@@ -76,6 +81,7 @@ export const getSitemap = defineEndpoint({
   summary: 'The public pages and blog posts, for crawlers',
   tag,
   auth: publicAccess,
+  demo: 'allowed',
   responses: { 200: text('application/xml', 'The sitemap.') },
   errors: [],
 });

@@ -10,6 +10,7 @@ export const getStoredObject = defineEndpoint({
   description: 'The signature in the query is the credential; the URLs come from other operations.',
   tag: 'storage',
   auth: publicAccess,
+  demo: 'allowed',
   // The wildcard is the rest of the path; the document names it `key` (see openApiPath).
   params: z.object({
     '*': z.string().describe('The object key: the rest of the path, slashes included.'),

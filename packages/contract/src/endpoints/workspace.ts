@@ -7,6 +7,7 @@ import {
   statsResponseSchema,
 } from '../workspace';
 import { signedIn } from './shared';
+import { DEMO_MESSAGES } from '../demo';
 
 const tag = 'workspace';
 
@@ -17,6 +18,7 @@ export const getStats = defineEndpoint({
   summary: "The dashboard's figures",
   tag,
   auth: signedIn,
+  demo: 'allowed',
   responses: { 200: statsResponseSchema },
   errors: [401],
 });
@@ -28,6 +30,7 @@ export const search = defineEndpoint({
   summary: 'Search your projects, branches and versions (names, messages, tags)',
   tag,
   auth: signedIn,
+  demo: 'allowed',
   query: searchQuerySchema,
   responses: { 200: searchResponseSchema },
   errors: [400, 401],
@@ -41,6 +44,7 @@ export const getDebugReport = defineEndpoint({
   description: 'For anyone else the page does not exist (404); a demo account is refused (403).',
   tag,
   auth: signedIn,
+  demo: { refused: DEMO_MESSAGES.debug },
   responses: { 200: debugReportSchema },
   errors: [401, 403, 404],
 });
@@ -52,6 +56,7 @@ export const runDebugRoundTrip = defineEndpoint({
   summary: "Insert and delete a test project, timed (the instance's admins only)",
   tag,
   auth: signedIn,
+  demo: { refused: DEMO_MESSAGES.debug },
   responses: { 200: roundTripResponseSchema },
   errors: [401, 403, 404],
 });

@@ -1,12 +1,10 @@
 import type { MailMessage } from '../../mail/mailer';
-
-/** A name as one line (a header cannot hold a line break; the text should not either). */
-const oneLine = (value: string) => value.replace(/\s+/g, ' ').trim();
+import { mailText } from '../../mail/mail-text';
 
 /**
  * The email that brings a recipient their own link to a collection: who shares what, the link,
  * when it ends, and (for a protected link) that the password comes separately: it is never sent.
- * Plain text, as every Takes email, so names need no escaping; they are kept on one line.
+ * Names are people's words: `mailText` keeps each on one line and never lets it pose as a link.
  */
 export function collectionLinkEmail(input: {
   to: string;
@@ -17,10 +15,10 @@ export function collectionLinkEmail(input: {
   expiresAt: string | null;
   hasPassword: boolean;
 }): MailMessage {
-  const sender = oneLine(input.sender);
-  const collection = oneLine(input.collectionName);
+  const sender = mailText(input.sender);
+  const collection = mailText(input.collectionName);
   const lines = [
-    `Hi ${oneLine(input.recipientName)},`,
+    `Hi ${mailText(input.recipientName)},`,
     '',
     `${sender} shared "${collection}" with you on Takes.`,
     '',

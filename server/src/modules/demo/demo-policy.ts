@@ -1,4 +1,3 @@
-import type { FastifyInstance, preHandlerHookHandler, preHandlerAsyncHookHandler } from 'fastify';
 import {
   DEMO_MAX_UPLOAD_BYTES,
   DEMO_MAX_UPLOADS,
@@ -8,61 +7,11 @@ import {
 import { Forbidden } from '../../errors';
 import { DemoRepo, type Executor } from './demo.repo';
 
-/**
- * What a demo account may not do. Every rule about demo accounts lives in this file: the
- * routes they are refused (below) and their upload quota (the functions the upload paths call).
- */
-const REFUSED_ROUTES: Readonly<Record<string, string>> = {
-  'POST /api/versions/:versionId/links': DEMO_MESSAGES.shareLinks,
-  'POST /api/desktop/approve': DEMO_MESSAGES.desktopTokens,
-  'GET /api/debug': DEMO_MESSAGES.debug,
-  'POST /api/debug/round-trip': DEMO_MESSAGES.debug,
-  'POST /api/auth/change-password': DEMO_MESSAGES.credentials,
-  // Invitations email any address: a throwaway account must not become a mail cannon.
-  'POST /api/projects/:projectId/invitations': DEMO_MESSAGES.invitations,
-  'POST /api/repos/:id/invitations': DEMO_MESSAGES.invitations,
-  'POST /api/invitations/:invitationId/resend': DEMO_MESSAGES.invitations,
-};
+// What a demo account may not do, beyond the routes whose descriptors refuse it (each endpoint
+// descriptor's `demo`, enforced by `route()`): its upload quota, asked by the upload paths.
 
 export function isDemoAccount(db: Executor, userId: string): Promise<boolean> {
   return new DemoRepo(db).isDemoAccount(userId);
-}
-
-/**
- * Refuses the routes above to a signed-in demo account (403 with the reason). The check is
- * added after each route's own pre-handlers, so it sees the user their sign-in check found.
- * Call before the routes are registered; a listed route that never appears stops start-up.
- */
-export function registerDemoRestrictions(app: FastifyInstance, demo: DemoRepo): void {
-  const seen = new Set<string>();
-  app.addHook('onRoute', (route) => {
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
-    for (const method of methods) {
-      // HEAD runs the GET handler.
-      const key = `${method === 'HEAD' ? 'GET' : method} ${route.url}`;
-      const message = REFUSED_ROUTES[key];
-      if (!message) continue;
-      seen.add(key);
-      const refuseDemo: preHandlerAsyncHookHandler = async (request) => {
-        if (request.user && (await demo.isDemoAccount(request.user.id)))
-          throw new Forbidden(message);
-      };
-      const own: preHandlerHookHandler[] = route.preHandler
-        ? Array.isArray(route.preHandler)
-          ? route.preHandler
-          : [route.preHandler]
-        : [];
-      route.preHandler = [...own, refuseDemo];
-    }
-  });
-  app.addHook('onReady', (done) => {
-    const missing = Object.keys(REFUSED_ROUTES).filter((key) => !seen.has(key));
-    done(
-      missing.length > 0
-        ? new Error(`Demo restrictions name routes that do not exist: ${missing.join(', ')}`)
-        : undefined,
-    );
-  });
 }
 
 export interface UploadLimit {

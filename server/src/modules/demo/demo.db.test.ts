@@ -113,6 +113,28 @@ describe('demo accounts', () => {
     expect(invite.json()).toEqual({ error: DEMO_MESSAGES.invitations });
     expect(await t.deps.database.db.selectFrom('invitations').select('id').execute()).toEqual([]);
 
+    // A collection of its own is fine; inviting to it or sharing it (links email anyone) is not.
+    const collection = await client.post('/api/collections', { name: 'Mine' });
+    expect(collection.statusCode, collection.body).toBe(201);
+    const collectionId = collection.json<{ id: string }>().id;
+    const collectionInvite = await client.post(`/api/collections/${collectionId}/invitations`, {
+      email: 'someone@example.test',
+      role: 'viewer',
+    });
+    expect(collectionInvite.statusCode).toBe(403);
+    expect(collectionInvite.json()).toEqual({ error: DEMO_MESSAGES.invitations });
+    const collectionLinks = await client.post(`/api/collections/${collectionId}/links`, {
+      name: 'For anyone',
+      emailRecipients: true,
+      recipients: [{ name: 'Ana', email: 'ana@example.test' }],
+    });
+    expect(collectionLinks.statusCode).toBe(403);
+    expect(collectionLinks.json()).toEqual({ error: DEMO_MESSAGES.shareLinks });
+    expect(await t.deps.database.db.selectFrom('collection_links').select('id').execute()).toEqual(
+      [],
+    );
+    expect(await t.deps.database.db.selectFrom('invitations').select('id').execute()).toEqual([]);
+
     // The same calls work for a regular account.
     const owner = api(t, await newUser(t));
     const upload = (await owner.upload({ path: audio.oneSecond }, {})).json<{

@@ -5,6 +5,7 @@ import {
   type MemberRole,
 } from '@takes/contract';
 import type { MailMessage } from '../../mail/mailer';
+import { mailText } from '../../mail/mail-text';
 import type { TargetKind } from './members.repo';
 
 /** Where an invitation link leads: the web app's page that shows it and offers 'Accept'. */
@@ -29,12 +30,10 @@ const CAN: Record<TargetKind, Record<MemberRole, string>> = {
   },
 };
 
-/** A name as one line (a header cannot hold a line break; the text should not either). */
-const oneLine = (value: string) => value.replace(/\s+/g, ' ').trim();
-
 /**
  * The invitation email: who invites whom to what, as which role, the link and when it ends. It
- * is plain text (as every Takes email), so names need no escaping; they are kept on one line.
+ * is plain text; names are people's words, which `mailText` keeps on one line and never lets pose
+ * as a link.
  */
 export function invitationEmail(input: {
   to: string;
@@ -44,8 +43,8 @@ export function invitationEmail(input: {
   role: MemberRole;
   link: string;
 }): MailMessage {
-  const inviter = oneLine(input.inviter);
-  const target = oneLine(input.targetName);
+  const inviter = mailText(input.inviter);
+  const target = mailText(input.targetName);
   const what = input.kind;
   const role = ROLE_LABELS[input.role];
   return {

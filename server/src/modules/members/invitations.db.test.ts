@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   AUTH_MESSAGES,
   endpoints,
-  INVITATIONS_PER_HOUR,
+  EMAILS_PER_HOUR,
   invitationSchema,
   invitationSubject,
   invitationViewSchema,
@@ -497,13 +497,13 @@ describe('invitation limits', () => {
   });
   afterAll(() => t.close());
 
-  it(`the ${INVITATIONS_PER_HOUR + 1}st invitation in an hour (resends count) is 429 with Retry-After`, async () => {
+  it(`the ${EMAILS_PER_HOUR + 1}st invitation in an hour (resends count) is 429 with Retry-After`, async () => {
     const owner = await buildUser(t.deps.database.db);
     const { project } = await buildProject(t.deps.database.db, owner.id);
     const { project: other } = await buildProject(t.deps.database.db, owner.id);
     const as = client(t, owner.cookie);
     let first: { id: string } | undefined;
-    for (let i = 0; i < INVITATIONS_PER_HOUR - 1; i++) {
+    for (let i = 0; i < EMAILS_PER_HOUR - 1; i++) {
       const invitation = await as.call(api.inviteToProject, {
         params: { projectId: i % 2 ? project.id : other.id },
         body: { email: `hourly${i}@example.com` },
@@ -513,7 +513,7 @@ describe('invitation limits', () => {
     if (!first) throw new Error('no invitation');
     // The 20th email is a resend.
     await as.call(api.resendInvitation, { params: { invitationId: first.id } });
-    expect(mailer.sent).toHaveLength(INVITATIONS_PER_HOUR);
+    expect(mailer.sent).toHaveLength(EMAILS_PER_HOUR);
 
     clock.advance(10 * 60 * 1000);
     const refused = await t.app.inject({
@@ -530,7 +530,7 @@ describe('invitation limits', () => {
     expect(
       await refusal(as.call(api.resendInvitation, { params: { invitationId: first.id } })),
     ).toEqual({ status: 429, error: MEMBER_MESSAGES.tooManyInvitations });
-    expect(mailer.sent).toHaveLength(INVITATIONS_PER_HOUR);
+    expect(mailer.sent).toHaveLength(EMAILS_PER_HOUR);
     const pending = await t.deps.database.db
       .selectFrom('invitations')
       .select('id')

@@ -1,15 +1,37 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ShareLink } from '@takes/contract';
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AUTH_MESSAGES, type CollectionLink, type ShareLink } from '@takes/contract';
 import { api } from '../../../test/api';
 import { makeAudio } from '../../../test/audio-fixtures';
 import { expectError, visitor } from '../../../test/collection-world';
 import { buildProject, buildUser, buildVersion, depsOf } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/test-app';
+import type * as PasswordHash from '../../auth/password-hash';
+import { verifyPassword } from '../../auth/password-hash';
+import { LINK_PASSWORD_HASHING } from './link-password';
+
+// Every password check the app makes is counted (and, where a test says so, replaced).
+vi.mock('../../auth/password-hash', async (importOriginal) => {
+  const actual = await importOriginal<typeof PasswordHash>();
+  return { ...actual, verifyPassword: vi.fn(actual.verifyPassword) };
+});
+const verify = vi.mocked(verifyPassword);
+const { verifyPassword: realVerify } = await vi.importActual<typeof PasswordHash>(
+  '../../auth/password-hash',
+);
 
 const LOCKED = { error: 'This link needs a password' };
+const TOO_MANY = 'Too many attempts. Please wait a moment and try again.';
+const BUSY = 'Too many passwords are being checked right now. Please try again in a moment.';
+
+function statuses(responses: LightMyRequestResponse[]): Record<number, number> {
+  const counts: Record<number, number> = {};
+  for (const r of responses) counts[r.statusCode] = (counts[r.statusCode] ?? 0) + 1;
+  return counts;
+}
 
 /** A password on a single-version share link: every route of the link asks for it. */
 describe('share link passwords', () => {
@@ -23,10 +45,13 @@ describe('share link passwords', () => {
     await t.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
+  beforeEach(() => {
+    verify.mockReset();
+    verify.mockImplementation(realVerify);
+  });
 
-  async function protectedLink(
-    body: object = { password: 'correct horse', download_enabled: true },
-  ) {
+  /** An owner with one processed take. */
+  async function ownTake() {
     const db = t.deps.database.db;
     const owner = await buildUser(db, { name: 'Owner' });
     const { project, branch } = await buildProject(db, owner.id, { name: 'Night Drive' });
@@ -36,10 +61,61 @@ describe('share link passwords', () => {
       { projectId: project.id, branchId: branch.id },
       { file: wav, processed: true },
     );
-    const as = api(t, owner.cookie);
+    return { as: api(t, owner.cookie), version };
+  }
+
+  async function protectedLink(
+    body: object = { password: 'correct horse', download_enabled: true },
+  ) {
+    const { as, version } = await ownTake();
     const made = await as.post(`/api/versions/${version.id}/links`, body);
     expect(made.statusCode, made.body).toBe(201);
     return { as, version, link: made.json<ShareLink>() };
+  }
+
+  /** A collection of the owner's take, and its link with the password 'correct horse'. */
+  async function protectedCollectionLink() {
+    const { as, version } = await ownTake();
+    const collection = (await as.post('/api/collections', { name: 'For the label' })).json<{
+      id: string;
+    }>();
+    const added = await as.post(`/api/collections/${collection.id}/items`, {
+      versionId: version.id,
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    const made = await as.post(`/api/collections/${collection.id}/links`, {
+      name: 'Secret',
+      password: 'correct horse',
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const [link] = made.json<{ links: CollectionLink[] }>().links;
+    if (!link) throw new Error('no link made');
+    return { as, collection, link };
+  }
+
+  /**
+   * 24 wrong passwords and the right one sent at once from one address: each try is counted
+   * before its hash, so only 5 are checked and the right one opens only if it was among them.
+   */
+  async function expectFiveCheckedOfABurst(url: string) {
+    const anon = visitor(t);
+    const passwords = [
+      ...Array.from({ length: 24 }, (_, i) => `wrong horse ${i}`),
+      'correct horse',
+    ];
+    const responses = await Promise.all(passwords.map((password) => anon.post(url, { password })));
+    const right = responses[24];
+    expect(verify).toHaveBeenCalledTimes(5);
+    const rightChecked = verify.mock.calls.some(([password]) => password === 'correct horse');
+    expect(right?.statusCode).toBe(rightChecked ? 204 : 429);
+    expect(statuses(responses)).toEqual(
+      rightChecked ? { 204: 1, 401: 4, 429: 20 } : { 401: 5, 429: 20 },
+    );
+    for (const refused of responses.filter((r) => r.statusCode === 429))
+      expectError(refused, 429, TOO_MANY);
+    // The address's tries are used up: even the right password waits now.
+    expectError(await anon.post(url, { password: 'correct horse' }), 429, TOO_MANY);
+    expect(verify).toHaveBeenCalledTimes(5);
   }
 
   async function unlock(v: ReturnType<typeof visitor>, hash: string, password: string) {
@@ -148,5 +224,140 @@ describe('share link passwords', () => {
       400,
       'A link password must be at least 8 characters.',
     );
+  });
+  // The burst tests run five real scrypt checks and one hash: a minute on a busy machine.
+  it('counts every try before hashing it: of 24 wrong passwords and the right one sent at once, 5 are checked', async () => {
+    const { link } = await protectedLink();
+    await expectFiveCheckedOfABurst(`/api/links/hash/${link.hash}/unlock`);
+  }, 60_000);
+
+  it('the same on a collection link: of 25 tries sent at once, 5 are checked', async () => {
+    const { link } = await protectedCollectionLink();
+    await expectFiveCheckedOfABurst(`/api/collection-links/${link.key}/unlock`);
+  }, 60_000);
+
+  it('counts an IPv6 /64 as one address', async () => {
+    const { link } = await protectedLink();
+    const url = `/api/links/hash/${link.hash}/unlock`;
+    verify.mockResolvedValue(false);
+    const first = visitor(t, '2001:db8:1:2::a');
+    for (let i = 0; i < 5; i++)
+      expectError(await first.post(url, { password: `wrong ${i}` }), 401, 'Wrong password');
+    // Another address of the same /64 shares its tries.
+    const sameNetwork = visitor(t, '2001:db8:1:2:ffff:ffff:ffff:fffe');
+    expectError(await sameNetwork.post(url, { password: 'correct horse' }), 429, TOO_MANY);
+    expect(verify).toHaveBeenCalledTimes(5);
+    // The next /64 has its own.
+    verify.mockImplementation(realVerify);
+    const otherNetwork = visitor(t, '2001:db8:1:3::a');
+    expect((await otherNetwork.post(url, { password: 'correct horse' })).statusCode).toBe(204);
+  });
+
+  it('limits tries on one link from all addresses together to 50 an hour, then refuses even the right one', async () => {
+    const { link } = await protectedLink();
+    const url = `/api/links/hash/${link.hash}/unlock`;
+    verify.mockResolvedValue(false);
+    for (let address = 0; address < 10; address++) {
+      const guesser = visitor(t);
+      for (let i = 0; i < 5; i++)
+        expectError(await guesser.post(url, { password: `wrong ${i}` }), 401, 'Wrong password');
+    }
+    expect(verify).toHaveBeenCalledTimes(50);
+    verify.mockImplementation(realVerify);
+    const listener = visitor(t);
+    const refused = await listener.post(url, { password: 'correct horse' });
+    expectError(refused, 429, TOO_MANY);
+    // The hour's window, not the address's 10 minutes.
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(10 * 60);
+    expect(verify).toHaveBeenCalledTimes(50);
+    // Another link keeps its own count.
+    const other = await protectedLink();
+    expect(
+      (
+        await listener.post(`/api/links/hash/${other.link.hash}/unlock`, {
+          password: 'correct horse',
+        })
+      ).statusCode,
+    ).toBe(204);
+  });
+
+  it('hashes at most 2 link passwords at once, lets 8 more wait and refuses the rest with 429', async () => {
+    const { link } = await protectedLink();
+    const url = `/api/links/hash/${link.hash}/unlock`;
+    const { concurrent, queue } = LINK_PASSWORD_HASHING;
+    let checking = 0;
+    let most = 0;
+    let finish!: () => void;
+    const held = new Promise<void>((resolve) => (finish = resolve));
+    verify.mockImplementation(async () => {
+      checking += 1;
+      most = Math.max(most, checking);
+      await held;
+      checking -= 1;
+      return false;
+    });
+    const answered: LightMyRequestResponse[] = [];
+    const tries = Array.from({ length: concurrent + queue + 2 }, (_, i) =>
+      visitor(t)
+        .post(url, { password: `wrong horse ${i}` })
+        .then((response) => {
+          answered.push(response);
+          return response;
+        }),
+    );
+    // The 2 beyond the queue are answered at once, while the others wait for their hash.
+    await vi.waitFor(() => expect(answered).toHaveLength(2), { timeout: 15_000 });
+    for (const busy of answered) {
+      expectError(busy, 429, BUSY);
+      expect(busy.headers['retry-after']).toBe('1');
+    }
+    expect(verify).toHaveBeenCalledTimes(concurrent);
+    finish();
+    const responses = await Promise.all(tries);
+    expect(statuses(responses)).toEqual({ 401: concurrent + queue, 429: 2 });
+    expect(most).toBe(concurrent);
+    expect(verify).toHaveBeenCalledTimes(concurrent + queue);
+  });
+
+  it('refuses a common password on a version link and a collection link with 400, and makes or changes no link', async () => {
+    const { as, version, link } = await protectedLink();
+    const db = t.deps.database.db;
+    const versionLinks = () =>
+      db
+        .selectFrom('links')
+        .select(['id', 'password_hash'])
+        .where('version_id', '=', version.id)
+        .orderBy('id')
+        .execute();
+    const before = await versionLinks();
+    expectError(
+      await as.post(`/api/versions/${version.id}/links`, { password: 'password' }),
+      400,
+      AUTH_MESSAGES.passwordTooCommon,
+    );
+    expectError(
+      await as.patch(`/api/links/${link.id}`, { password: 'Football' }),
+      400,
+      'This password is one of the most common passwords. Please choose another.',
+    );
+    expect(await versionLinks()).toEqual(before);
+
+    const collection = (await as.post('/api/collections', { name: 'For the label' })).json<{
+      id: string;
+    }>();
+    expectError(
+      await as.post(`/api/collections/${collection.id}/links`, {
+        name: 'Secret',
+        password: 'iloveyou',
+      }),
+      400,
+      'This password is one of the most common passwords. Please choose another.',
+    );
+    const made = await db
+      .selectFrom('collection_links')
+      .select('id')
+      .where('collection_id', '=', collection.id)
+      .execute();
+    expect(made).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import type { CollectionLink } from '@takes/contract';
+import type { CollectionLink, MemberRole } from '@takes/contract';
 import { api, ORIGIN } from './api';
 import { makeAudio } from './audio-fixtures';
 import { addMember, buildProject, buildUser, buildVersion, depsOf } from './factories';
@@ -73,17 +73,22 @@ export function visitor(
 
 /**
  * Me with a collection of three processed takes: one of my project, one of a band project I
- * am a viewer of, one more of mine; and an item of another collection of mine. `dir` holds the
- * audio made for it.
+ * am a member of (an Editor unless `bandRole` says otherwise: a link serves only what its owner
+ * may share), one more of mine; and an item of another collection of mine. `dir` holds the audio
+ * made for it.
  */
-export async function collectionWorld(t: TestApp, dir: string) {
+export async function collectionWorld(
+  t: TestApp,
+  dir: string,
+  { bandRole = 'editor' }: { bandRole?: MemberRole } = {},
+) {
   const db = t.deps.database.db;
   const wav = await makeAudio(dir, 'wav', 1, `${randomUUID()}.wav`);
   const me = await buildUser(db, { name: 'Mia' });
   const bandOwner = await buildUser(db, { name: 'Bo' });
   const mine = await buildProject(db, me.id, { name: 'Night Drive' });
   const band = await buildProject(db, bandOwner.id, { name: 'Band Demos' });
-  await addMember(db, { projectId: band.project.id }, me.id, 'viewer');
+  await addMember(db, { projectId: band.project.id }, me.id, bandRole);
   const on = (p: typeof mine) => ({ projectId: p.project.id, branchId: p.branch.id });
   const deps = depsOf(t);
   const take = (p: typeof mine, message: string) =>

@@ -16,6 +16,7 @@ import {
   publishBounce,
   type BuiltUser,
 } from './factories';
+import { api } from './api';
 import { makeAudio } from './audio-fixtures';
 import { createTestApp, type TestApp } from './test-app';
 
@@ -289,6 +290,31 @@ export async function buildWorld(t: TestApp, files: WorldFiles): Promise<World> 
     publicProject: { id: pub.id, versionId: pubVersion.id },
     repo: { id: repo.id, sha: bounce.commit_sha, bounceId: bounce.id },
   };
+}
+
+/**
+ * The attack of issue 41 as the world's `role` member makes it through the API: their own
+ * collection holding the world's version, shared by a link that allows downloads (no password).
+ */
+export async function memberCollectionLink(
+  t: TestApp,
+  w: World,
+  role: 'viewer' | 'commenter' | 'editor' | 'owner',
+): Promise<{ collectionId: string; itemId: string; hash: string }> {
+  const as = api(t, w.users[role].cookie);
+  const made = await as.post('/api/collections', { name: `${role}'s picks` });
+  const collectionId = made.json<{ id: string }>().id;
+  const added = await as.post(`/api/collections/${collectionId}/items`, {
+    versionId: w.version.id,
+  });
+  if (added.statusCode !== 201) throw new Error(`adding the version: ${added.body}`);
+  const shared = await as.post(`/api/collections/${collectionId}/links`, {
+    name: 'For anyone',
+    downloadEnabled: true,
+  });
+  if (shared.statusCode !== 201) throw new Error(`sharing the collection: ${shared.body}`);
+  const [link] = shared.json<{ links: { key: string }[] }>().links;
+  return { collectionId, itemId: added.json<{ id: string }>().id, hash: link?.key ?? '' };
 }
 
 export interface WorldApp {

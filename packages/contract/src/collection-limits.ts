@@ -16,6 +16,8 @@ export const COLLECTION_MESSAGES = {
   stale: 'The collection changed; reload and try again',
   duplicateIds: 'Each item may appear only once in the order.',
   noCover: 'This collection has no cover',
+  /** On an item of the owner's collection page that their links do not serve. */
+  linkNeedsShare: 'You need Editor access to share this',
 } as const;
 
 export const COLLECTION_NAME_MAX = 100;

@@ -54,6 +54,13 @@ export const reorderCollectionBodySchema = z.object({
  */
 export const collectionItemKindSchema = z.enum(['version', 'latest', 'bounce']);
 
+/**
+ * Why the collection's links do not serve an item (its owner may not share its project or
+ * repository: 'You need Editor access to share this'), or null. Said to the owner only; null
+ * for everyone else.
+ */
+const linkUnavailableReason = z.string().nullable();
+
 /** An item whose version the caller may play now. */
 export const availableCollectionItemSchema = z.object({
   id: z.string(),
@@ -72,6 +79,7 @@ export const availableCollectionItemSchema = z.object({
   duration: z.number().nullable(),
   status: z.enum(['processing', 'completed', 'failed']),
   streamUrl: z.string(),
+  linkUnavailableReason,
 });
 
 /** A bounce the caller may play now (they may read its repository). */
@@ -89,6 +97,7 @@ export const availableBounceItemSchema = z.object({
   duration: z.number().nullable(),
   status: z.enum(['processing', 'completed', 'failed']),
   streamUrl: z.string(),
+  linkUnavailableReason,
 });
 
 /**
@@ -102,6 +111,7 @@ export const unavailableCollectionItemSchema = z.object({
   kind: collectionItemKindSchema,
   unavailable: z.literal(true),
   reason: z.enum(['no_access', 'not_processed']),
+  linkUnavailableReason,
 });
 
 export const collectionItemSchema = z.union([

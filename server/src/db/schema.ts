@@ -255,6 +255,13 @@ export interface CommentsTable {
   created_at: string;
   /** 1: shown to the team only, never through a share link (replies inherit it). */
   team_only: number;
+  /**
+   * The collection link it was made through (migration 0032; null once that link is gone).
+   * Optional when inserting, as the next one: most comments come through none.
+   */
+  collection_link_id?: string | null;
+  /** 1: made through a collection link (kept when the link goes): no version link shows it. */
+  through_collection_link?: number;
 }
 
 export interface ReposTable {

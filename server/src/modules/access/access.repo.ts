@@ -56,6 +56,20 @@ export class AccessRepo {
     return sql<Role | null>`case when repos.owner_id = ${userId} then 'owner' else repo_members.role end`;
   }
 
+  /**
+   * The name a person goes by (their profile's display name, else their account's), for what
+   * they do through a link as a visitor.
+   */
+  async accountName(userId: string): Promise<string | null> {
+    const row = await this.db
+      .selectFrom('users')
+      .leftJoin('profiles', 'profiles.user_id', 'users.id')
+      .select(['profiles.display_name', 'users.name'])
+      .where('users.id', '=', userId)
+      .executeTakeFirst();
+    return row?.display_name?.trim() || row?.name?.trim() || null;
+  }
+
   project(userId: string, projectId: string): Promise<ProjectPlace | undefined> {
     return this.db
       .selectFrom('projects')

@@ -1,4 +1,11 @@
-import { ACTIONS, MEMBER_MESSAGES, roleAtLeast, type Action, type Role } from '@takes/contract';
+import {
+  ACTIONS,
+  MEMBER_MESSAGES,
+  roleAtLeast,
+  VISITOR_NAME_MAX_LENGTH,
+  type Action,
+  type Role,
+} from '@takes/contract';
 import { Forbidden, NotFound } from '../../errors';
 import type {
   AccessRepo,
@@ -92,6 +99,23 @@ export class AccessPolicy {
   ): Promise<VersionGrant> {
     const place = allow(await this.repo.version(userId, versionId), action, notFound);
     return { ...projectGrant(place), versionId: place.version_id, branchId: place.branch_id };
+  }
+
+  /**
+   * Who a signed-in listener acts as through a share link (a comment, a review change): their
+   * account while their own role on the version's project allows `action`; otherwise a visitor
+   * named after their account, with no account on it. A link never lets a Viewer or a stranger
+   * act as a member.
+   */
+  async throughLink(
+    userId: string,
+    versionId: string,
+    action: Action,
+  ): Promise<{ userId: string } | { visitorName: string }> {
+    const place = await this.repo.version(userId, versionId);
+    if (place?.role && roleAtLeast(place.role, ACTIONS[action])) return { userId };
+    const name = (await this.repo.accountName(userId)) ?? 'Anonymous';
+    return { visitorName: name.slice(0, VISITOR_NAME_MAX_LENGTH) };
   }
 
   /** As `version`, with the columns that say which audio to stream (one query). */

@@ -74,6 +74,7 @@ describe('bounces in collections', () => {
         duration: expect.any(Number) as number,
         status: 'completed',
         streamUrl: `/api/repos/${w.repo.id}/bounces/${w.bounce.id}/stream`,
+        linkUnavailableReason: null,
       },
     ]);
     const first = got.items[0];
@@ -106,7 +107,14 @@ describe('bounces in collections', () => {
     await addMember(db, { collectionId: w.collectionId }, w.sam.id, 'viewer');
     const seen = (await api(t, w.sam.cookie).get(w.url)).json<Collection>();
     expect(seen.items).toEqual([
-      { id: w.itemId, position: 0, kind: 'bounce', unavailable: true, reason: 'no_access' },
+      {
+        id: w.itemId,
+        position: 0,
+        kind: 'bounce',
+        unavailable: true,
+        reason: 'no_access',
+        linkUnavailableReason: null,
+      },
     ]);
     await addMember(db, { repoId: w.repo.id }, w.sam.id, 'viewer');
     const reader = (await api(t, w.sam.cookie).get(w.url)).json<Collection>();
@@ -192,8 +200,8 @@ describe('bounces in collections', () => {
   it('drops the bounce from a link once the owner may no longer read its repository, and the item with the bounce', async () => {
     const w = await world();
     const db = t.deps.database.db;
-    // Rae adds Sam's bounce while a member of Sam's repository …
-    await addMember(db, { repoId: w.samRepo.id }, w.rae.id, 'viewer');
+    // Rae adds Sam's bounce while an Editor of Sam's repository (she may share it) …
+    await addMember(db, { repoId: w.samRepo.id }, w.rae.id, 'editor');
     const added = await w.as.post(`${w.url}/items`, { bounceId: w.samBounce.id });
     expect(added.statusCode, added.body).toBe(201);
     const [link] = await shareCollection(w.as, w.collectionId);

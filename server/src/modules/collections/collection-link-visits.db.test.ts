@@ -140,11 +140,19 @@ describe('collection link visits', () => {
         400,
         'Please set your name before commenting',
       );
-      // A signed-in listener comments under their account.
+      // A signed-in listener who may not comment on the project comments as a visitor with
+      // their name; one who may (the project's owner) under their account.
       const listener = await buildUser(t.deps.database.db, { name: 'Lena Listener' });
       const signedIn = await api(t, listener.cookie).post(url(ana?.key), { content: 'Mine' });
       expect(signedIn.statusCode, signedIn.body).toBe(201);
-      expect(signedIn.json<Comment>()).toMatchObject({ user_id: listener.id });
+      expect(signedIn.json<Comment>()).toMatchObject({
+        user_id: null,
+        visitor_name: 'Lena Listener',
+        author: 'Lena Listener',
+      });
+      const member = await w.as.post(url(ana?.key), { content: 'Ours' });
+      expect(member.statusCode, member.body).toBe(201);
+      expect(member.json<Comment>()).toMatchObject({ user_id: w.me.id });
     });
 
     it('answers 404 for an item not in the collection and 401 while the link is locked', async () => {

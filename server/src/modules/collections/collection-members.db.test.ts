@@ -175,6 +175,7 @@ describe('collection members', () => {
       kind: 'version',
       unavailable: true,
       reason: 'no_access',
+      linkUnavailableReason: null,
     });
     expect(got.body).not.toContain(w.closedTake.id);
     expect(got.body).not.toContain(w.closedName);

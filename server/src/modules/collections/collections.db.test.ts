@@ -201,6 +201,7 @@ describe('collections', () => {
       duration: 10,
       status: 'completed',
       streamUrl: `/api/versions/${versions.mine1.id}/stream`,
+      linkUnavailableReason: null,
     });
     const second = await add(as, collection.id, { versionId: versions.band1.id });
     expect(second).toMatchObject({ position: 1, projectName: 'Band Demos', message: 'Band take' });
@@ -363,6 +364,7 @@ describe('collections', () => {
       kind: 'latest',
       unavailable: true,
       reason: 'not_processed',
+      linkUnavailableReason: null,
     });
     const got = await read(as, collection.id);
     expect(got).toMatchObject({ itemCount: 2, totalDuration: 42 });
@@ -385,8 +387,22 @@ describe('collections', () => {
     expect(got.statusCode, got.body).toBe(200);
     expect(got.json<Collection>().items).toEqual([
       expect.objectContaining({ id: a.id, position: 0, unavailable: false }),
-      { id: b.id, position: 1, kind: 'version', unavailable: true, reason: 'no_access' },
-      { id: c.id, position: 2, kind: 'latest', unavailable: true, reason: 'no_access' },
+      {
+        id: b.id,
+        position: 1,
+        kind: 'version',
+        unavailable: true,
+        reason: 'no_access',
+        linkUnavailableReason: null,
+      },
+      {
+        id: c.id,
+        position: 2,
+        kind: 'latest',
+        unavailable: true,
+        reason: 'no_access',
+        linkUnavailableReason: null,
+      },
       expect.objectContaining({ id: d.id, position: 3, unavailable: false }),
     ]);
     // Nothing of the band project anywhere in the answer.

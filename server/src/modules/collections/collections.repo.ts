@@ -1,8 +1,8 @@
 import { sql, type Kysely } from 'kysely';
-import type { Role } from '@takes/contract';
+import { ACTIONS, roleAtLeast, type Role } from '@takes/contract';
 import { dialectOf } from '../../db/dialect-sql';
 import type { CollectionItemsTable, CollectionsTable, Database } from '../../db/schema';
-import { readableProject } from '../access/access-sql';
+import { projectRolesOf, readableProject, repoRolesOf } from '../access/access-sql';
 import { audioView } from '../audio/audio-view';
 
 /** A bounce item's bounce as read for one person. */
@@ -32,6 +32,11 @@ export interface ResolvedItemRow {
    * repository is readable by the person.
    */
   readable: boolean;
+  /**
+   * The person may share the target (`ACTIONS.share`, Editor and up, on its project or, for a
+   * bounce, its repository): a collection link serves an item only while its owner may.
+   */
+  shareable: boolean;
   /** A bounce item's bounce (null for other items). */
   bounce: ResolvedBounce | null;
   resolved_id: string | null;
@@ -184,6 +189,14 @@ export class CollectionsRepo {
           'readable',
         ),
       ])
+      .select((eb) =>
+        eb
+          .selectFrom(projectRolesOf(this.db, userId).as('pr'))
+          .select('pr.role')
+          .whereRef('pr.project_id', '=', 'p.id')
+          .limit(1)
+          .as('role'),
+      )
       .orderBy('r.collection_id')
       .orderBy('r.position')
       .execute();
@@ -195,25 +208,30 @@ export class CollectionsRepo {
       const bounce = row.bounce_id ? bounces.get(row.bounce_id) : undefined;
       if (row.bounce_id)
         return {
-          ...row,
+          ...withoutRole(row),
           readable: bounce?.readable ?? false,
+          shareable: Boolean(bounce?.readable && roleAtLeast(bounce.role, ACTIONS.share)),
           bounce: bounce?.readable ? bounce.bounce : null,
           duration: bounce?.readable ? bounce.bounce.duration : null,
         };
       return {
-        ...row,
+        ...withoutRole(row),
         readable: Boolean(row.readable),
+        shareable: Boolean(row.readable) && roleAtLeast(row.role, ACTIONS.share),
         bounce: null,
         duration: row.duration == null ? null : Number(row.duration),
       };
     });
   }
 
-  /** These bounces with their repository and branch, and whether the person may read them. */
+  /**
+   * These bounces with their repository and branch, whether the person may read them and their
+   * role there.
+   */
   private async bouncesFor(
     userId: string,
     ids: string[],
-  ): Promise<Map<string, { readable: boolean; bounce: ResolvedBounce }>> {
+  ): Promise<Map<string, { readable: boolean; role: Role | null; bounce: ResolvedBounce }>> {
     if (ids.length === 0) return new Map();
     const rows = await this.db
       .selectFrom('bounces as b')
@@ -234,6 +252,14 @@ export class CollectionsRepo {
           'readable',
         ),
       ])
+      .select((eb) =>
+        eb
+          .selectFrom(repoRolesOf(this.db, userId).as('rr'))
+          .select('rr.role')
+          .whereRef('rr.repo_id', '=', 'rp.id')
+          .limit(1)
+          .as('role'),
+      )
       .where('b.id', 'in', ids)
       .execute();
     return new Map(
@@ -241,6 +267,7 @@ export class CollectionsRepo {
         row.id,
         {
           readable: Boolean(row.readable),
+          role: row.role ?? null,
           bounce: {
             id: row.id,
             title: row.title,
@@ -346,4 +373,10 @@ export class CollectionsRepo {
   private async touch(trx: Kysely<Database>, id: string, now: string): Promise<void> {
     await trx.updateTable('collections').set({ updated_at: now }).where('id', '=', id).execute();
   }
+}
+
+/** A row without the role it was read with (the item says what the role allows instead). */
+function withoutRole<T extends { role?: unknown }>(row: T): Omit<T, 'role'> {
+  const { role: _role, ...rest } = row;
+  return rest;
 }

@@ -281,7 +281,7 @@ export function coverOf(row: CollectionsTable): { key: string; contentType: stri
 function toCollection(row: CollectionsTable, role: Role, items: ResolvedItemRow[]): Collection {
   const shown = [...items]
     .sort((a, b) => a.position - b.position)
-    .map((item, index) => toItem(item, index));
+    .map((item, index) => toItem(item, index, role === 'owner'));
   return {
     id: row.id,
     name: row.name,
@@ -307,13 +307,27 @@ export function itemKind(row: Pick<ResolvedItemRow, 'version_id' | 'bounce_id'>)
   return row.version_id !== null ? ('version' as const) : ('latest' as const);
 }
 
-/** One item; nothing of its project (or repository) unless the caller may read it now. */
-function toItem(row: ResolvedItemRow, position: number): CollectionItem {
+/**
+ * One item; nothing of its project (or repository) unless the caller may read it now. The
+ * collection's owner (`isOwner`: the rows were resolved for them) is told when their links do not
+ * serve an item they may read: they may not share it (see CollectionLinksService.playable).
+ */
+function toItem(row: ResolvedItemRow, position: number, isOwner: boolean): CollectionItem {
   const kind = itemKind(row);
-  if (!row.readable) return { id: row.id, position, kind, unavailable: true, reason: 'no_access' };
+  const noAccess = {
+    id: row.id,
+    position,
+    kind,
+    unavailable: true,
+    reason: 'no_access',
+    linkUnavailableReason: null,
+  } as const;
+  if (!row.readable) return noAccess;
+  const linkUnavailableReason =
+    isOwner && !row.shareable ? COLLECTION_MESSAGES.linkNeedsShare : null;
   if (kind === 'bounce') {
     const { bounce } = row;
-    if (!bounce) return { id: row.id, position, kind, unavailable: true, reason: 'no_access' };
+    if (!bounce) return noAccess;
     return {
       id: row.id,
       position,
@@ -327,6 +341,7 @@ function toItem(row: ResolvedItemRow, position: number): CollectionItem {
       duration: bounce.duration,
       status: bounce.status,
       streamUrl: `/api/repos/${bounce.repo_id}/bounces/${bounce.id}/stream`,
+      linkUnavailableReason,
     };
   }
   if (
@@ -338,7 +353,14 @@ function toItem(row: ResolvedItemRow, position: number): CollectionItem {
     row.resolved_branch_id === null ||
     row.branch_name === null
   )
-    return { id: row.id, position, kind, unavailable: true, reason: 'not_processed' };
+    return {
+      id: row.id,
+      position,
+      kind,
+      unavailable: true,
+      reason: 'not_processed',
+      linkUnavailableReason,
+    };
   return {
     id: row.id,
     position,
@@ -354,5 +376,6 @@ function toItem(row: ResolvedItemRow, position: number): CollectionItem {
     duration: row.duration,
     status: row.status,
     streamUrl: `/api/versions/${row.resolved_id}/stream`,
+    linkUnavailableReason,
   };
 }

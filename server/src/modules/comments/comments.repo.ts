@@ -112,18 +112,6 @@ export class CommentsRepo {
     await db.insertInto('collection_link_comments').values(row).execute();
   }
 
-  /** The ids of a version's comments made through this collection link. */
-  async collectionLinkCommentIds(linkId: string, versionId: string): Promise<string[]> {
-    const rows = await this.db
-      .selectFrom('collection_link_comments as clc')
-      .innerJoin('comments', 'comments.id', 'clc.comment_id')
-      .select('clc.comment_id')
-      .where('clc.link_id', '=', linkId)
-      .where('comments.version_id', '=', versionId)
-      .execute();
-    return rows.map((row) => row.comment_id);
-  }
-
   async delete(commentId: string, db: Kysely<Database> = this.db): Promise<void> {
     await db.deleteFrom('comments').where('id', '=', commentId).execute();
   }

@@ -84,8 +84,9 @@ export const linkCommentRoutes =
   };
 
 /**
- * A visitor's comment from its body: a signed-in listener comments under their account (their
- * given name is ignored), anyone else under the name they gave.
+ * A visitor's comment from its body: a signed-in listener's account (their given name is
+ * ignored; the service keeps the account only if it may comment on the project), anyone else
+ * under the name they gave.
  */
 export function visitorCommentInput(
   body: VisitorCommentBody,

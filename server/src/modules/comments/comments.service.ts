@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { REVIEW_MESSAGES, SHARE_MESSAGES, type Comment } from '@takes/contract';
 import { AUTH_RATE_RULES, type RateLimiter } from '../../auth/rate-limiter';
 import type { Clock } from '../../clock';
-import type { CommentsTable, LinksTable } from '../../db/schema';
+import type { CommentsTable } from '../../db/schema';
 import { Internal, Invalid, NotFound, RateLimited } from '../../errors';
 import { avatarUrl } from '../auth/auth.service';
 import type { OpenedLink } from '../sharing/sharing.service';
@@ -10,7 +10,10 @@ import type { CommentRow, CommentsRepo } from './comments.repo';
 import type { AccessPolicy } from '../access';
 import { versionData, type ActivityLog, type Actor, type Executor } from '../activity';
 
-/** What a visitor's comment says (a signed-in listener's account, or the name they gave). */
+/**
+ * What a visitor's comment says (a signed-in listener's account, or the name they gave). The
+ * account counts only if it may comment on the project (see `CommentsService.asCommenter`).
+ */
 export interface VisitorCommentInput {
   visitorName: string | null;
   userId: string | null;
@@ -46,15 +49,19 @@ export class CommentsService {
   }
 
   /**
-   * A link visitor's view: never a team-only comment or anything under one; and when the link's
-   * 'Listeners see each other's comments' is off, only the threads its own visitors started or
-   * joined (their comments and every reply under them).
+   * A link visitor's view: never a team-only comment, a comment made through a collection link,
+   * or anything under either; and when the link's 'Listeners see each other's comments' is off,
+   * only the threads its own visitors started or joined (their comments and every reply under
+   * them).
    */
   async visitorComments(opened: Pick<OpenedLink, 'link' | 'version'>): Promise<Comment[]> {
     const all = await this.deps.comments.listForVersion(opened.version.id, {
       includeResolved: true,
     });
-    const visible = visibleThroughLink(all, opened.link);
+    const visible = visibleThroughLink(all, {
+      own: (c) => c.link_id === opened.link.id,
+      everyone: opened.link.listeners_see_each_other === 1,
+    });
     return all.filter((c) => visible.has(c.id)).map(toComment);
   }
 
@@ -92,7 +99,7 @@ export class CommentsService {
     userId: string | null;
     visitorName: string | null;
     linkId: string | null;
-    /** Made through a collection link, on this item of it. */
+    /** Made through a collection link, on this item of it (only that link's listeners see it). */
     collectionLink?: { linkId: string; itemId: string };
     content: string;
     timestamp: number | null | undefined;
@@ -134,6 +141,8 @@ export class CommentsService {
           resolved_at: null,
           created_at: this.now(),
           team_only: teamOnly ? 1 : 0,
+          collection_link_id: input.collectionLink?.linkId ?? null,
+          through_collection_link: input.collectionLink ? 1 : 0,
         },
         trx,
       );
@@ -175,9 +184,19 @@ export class CommentsService {
     return this.addComment({
       versionId: opened.version.id,
       linkId: opened.link.id,
-      ...input,
+      ...(await this.asCommenter(input, opened.version.id)),
       teamOnly: false,
     });
+  }
+
+  /** A signed-in listener comments under their account only with `comment` on the project. */
+  private async asCommenter(
+    input: VisitorCommentInput,
+    versionId: string,
+  ): Promise<VisitorCommentInput> {
+    if (!input.userId) return input;
+    const actor = await this.deps.access.throughLink(input.userId, versionId, 'comment');
+    return 'userId' in actor ? input : { ...input, userId: null, visitorName: actor.visitorName };
   }
 
   /**
@@ -204,15 +223,11 @@ export class CommentsService {
    * team-only comment or anything under one.
    */
   async collectionLinkComments(linkId: string, versionId: string): Promise<Comment[]> {
-    const [all, through] = await Promise.all([
-      this.deps.comments.listForVersion(versionId, { includeResolved: true }),
-      this.deps.comments.collectionLinkCommentIds(linkId, versionId),
-    ]);
-    const mine = new Set(through);
-    const visible = visibleThroughLink(
-      all.map((c) => ({ ...c, link_id: mine.has(c.id) ? linkId : null })),
-      { id: linkId, listeners_see_each_other: 0 },
-    );
+    const all = await this.deps.comments.listForVersion(versionId, { includeResolved: true });
+    const visible = visibleThroughLink(all, {
+      own: (c) => c.collection_link_id === linkId,
+      everyone: false,
+    });
     return all.filter((c) => visible.has(c.id)).map(toComment);
   }
 
@@ -229,7 +244,7 @@ export class CommentsService {
       versionId: opened.versionId,
       linkId: null,
       collectionLink: { linkId: opened.linkId, itemId: opened.itemId },
-      ...input,
+      ...(await this.asCommenter(input, opened.versionId)),
       teamOnly: false,
     });
   }
@@ -322,33 +337,39 @@ export class CommentsService {
   }
 }
 
+type ThreadComment = Pick<
+  CommentsTable,
+  'id' | 'parent_id' | 'link_id' | 'team_only' | 'collection_link_id' | 'through_collection_link'
+>;
+
 /**
  * The ids of the comments a link shows. A comment is hidden when it or any comment above it is
- * team-only. With 'Listeners see each other's comments' off, it shows only when it or a comment
- * above it was made through this link.
+ * team-only, or was made through a collection link other than this link (`own`). Unless
+ * `everyone` (a version link's 'Listeners see each other's comments'), it shows only when it or a
+ * comment above it was made through this link.
  */
 export function visibleThroughLink(
-  comments: readonly Pick<CommentsTable, 'id' | 'parent_id' | 'link_id' | 'team_only'>[],
-  link: Pick<LinksTable, 'id' | 'listeners_see_each_other'>,
+  comments: readonly ThreadComment[],
+  link: { own: (comment: ThreadComment) => boolean; everyone: boolean },
 ): Set<string> {
   const byId = new Map(comments.map((c) => [c.id, c]));
   const visible = new Set<string>();
   for (const comment of comments) {
-    let teamOnly = false;
+    let hidden = false;
     let throughThisLink = false;
     const seen = new Set<string>();
     // Walk up the thread (parents always exist: deleting one deletes its replies).
     for (
-      let c: (typeof comments)[number] | undefined = comment;
+      let c: ThreadComment | undefined = comment;
       c && !seen.has(c.id);
       c = c.parent_id ? byId.get(c.parent_id) : undefined
     ) {
       seen.add(c.id);
-      if (c.team_only === 1) teamOnly = true;
-      if (c.link_id === link.id) throughThisLink = true;
+      const own = link.own(c);
+      if (c.team_only === 1 || (c.through_collection_link === 1 && !own)) hidden = true;
+      if (own) throughThisLink = true;
     }
-    if (!teamOnly && (link.listeners_see_each_other === 1 || throughThisLink))
-      visible.add(comment.id);
+    if (!hidden && (link.everyone || throughThisLink)) visible.add(comment.id);
   }
   return visible;
 }

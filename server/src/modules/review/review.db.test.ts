@@ -383,20 +383,39 @@ describe('the review surface: range comments, review status, compare', () => {
       expect(empty.statusCode).toBe(400);
     });
 
-    it('records a signed-in listener under their account', async () => {
+    it('records a signed-in listener under their account only when their role may review', async () => {
       const { version, people, as } = await team();
       const approving = await link(as('owner'), version.id, { allow_approval: true });
-      const response = await t.app.inject({
-        method: 'PUT',
-        url: `/api/links/hash/${approving.hash}/review`,
-        payload: { status: 'changes_requested', visitor_name: 'Somebody Else' },
-        headers: { origin: ORIGIN, cookie: people.stranger.cookie },
+      const through = async (who: 'stranger' | 'viewer' | 'commenter' | 'editor') => {
+        const response = await t.app.inject({
+          method: 'PUT',
+          url: `/api/links/hash/${approving.hash}/review`,
+          payload: { status: 'changes_requested', visitor_name: 'Somebody Else' },
+          headers: { origin: ORIGIN, cookie: people[who].cookie },
+        });
+        expect(response.statusCode, response.body).toBe(200);
+        // Set it back through the team's route, so the next change through the link records too.
+        await as('owner').put(`/api/versions/${version.id}/review`, { status: 'in_review' });
+        const history = (
+          await as('owner').get(`/api/versions/${version.id}/review`)
+        ).json<VersionReview>().history;
+        return history.find((change) => change.status === 'changes_requested');
+      };
+      // A link never lets someone act as a member their role does not make them: they are a
+      // visitor under their account's name.
+      expect(await through('viewer')).toMatchObject({ user_id: null, visitor_name: 'Vic Viewer' });
+      expect(await through('commenter')).toMatchObject({
+        user_id: null,
+        visitor_name: 'Cora Commenter',
       });
-      expect(response.statusCode, response.body).toBe(200);
-      const history = (
-        await as('owner').get(`/api/versions/${version.id}/review`)
-      ).json<VersionReview>().history;
-      expect(history[0]).toMatchObject({ user_id: people.stranger.id, visitor_name: null });
+      expect(await through('stranger')).toMatchObject({
+        user_id: null,
+        visitor_name: people.stranger.name,
+      });
+      expect(await through('editor')).toMatchObject({
+        user_id: people.editor.id,
+        visitor_name: null,
+      });
     });
   });
 

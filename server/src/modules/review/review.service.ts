@@ -49,8 +49,10 @@ export class ReviewService {
   }
 
   /**
-   * A listener sets the status through a link that allows approval: a signed-in listener under
-   * their account, anyone else under the name they give.
+   * A listener sets the status through a link that allows approval: a signed-in listener who may
+   * review the project (Editor and up) under their account, any other signed-in listener under
+   * their account's name as a visitor (`AccessPolicy.throughLink`), anyone else under the name
+   * they give.
    */
   async setVisitorReview(
     opened: Pick<OpenedLink, 'link' | 'version'>,
@@ -70,7 +72,7 @@ export class ReviewService {
     }
     if (!input.userId && !input.visitorName) throw new Invalid(SHARE_MESSAGES.nameRequired);
     const actor: Actor = input.userId
-      ? { userId: input.userId }
+      ? await this.deps.access.throughLink(input.userId, opened.version.id, 'review')
       : { visitorName: input.visitorName ?? 'Anonymous' };
     await this.change(opened.version.id, input.status, actor, opened.link.id);
     return this.state(opened.version.id);

@@ -208,7 +208,14 @@ describe('CollectionPage', () => {
   it('shows an unavailable bounce like any unavailable item', async () => {
     stubCollection(
       collection([
-        { id: 'z', position: 0, kind: 'bounce', unavailable: true, reason: 'no_access' },
+        {
+          id: 'z',
+          position: 0,
+          kind: 'bounce',
+          unavailable: true,
+          reason: 'no_access',
+          linkUnavailableReason: null,
+        },
       ]),
     );
     renderCollection();
@@ -218,6 +225,22 @@ describe('CollectionPage', () => {
     expect(row!.className).toContain('text-zinc-500');
     expect(within(row!).queryByRole('button', { name: /^Play/ })).toBeNull();
     expect(within(row!).queryByRole('link')).toBeNull();
+  });
+
+  it("says on an item its links cannot serve: 'You need Editor access to share this'", async () => {
+    stubCollection(
+      collection([
+        available('a'),
+        available('b', { linkUnavailableReason: 'You need Editor access to share this' }),
+      ]),
+    );
+    renderCollection();
+    const list = await screen.findByRole('list', { name: 'Collection items' });
+    const [first, second] = within(list).getAllByRole('listitem');
+    expect(within(second!).getByText('You need Editor access to share this')).toBeTruthy();
+    expect(within(first!).queryByText('You need Editor access to share this')).toBeNull();
+    // It still plays for its owner.
+    expect(within(second!).getByRole('button', { name: 'Play "Mix b"' })).toBeTruthy();
   });
 
   it('Remove deletes the item and shows the reloaded collection', async () => {

@@ -415,6 +415,11 @@ function ItemList({ collection, editable }: { collection: Collection; editable: 
                     </button>
                   </span>
                 )}
+                {item.linkUnavailableReason && (
+                  <p className="basis-full pl-9 text-xs text-amber-800 dark:text-amber-300">
+                    {item.linkUnavailableReason}
+                  </p>
+                )}
               </li>
             );
           })}

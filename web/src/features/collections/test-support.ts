@@ -38,6 +38,7 @@ export function available(
     duration: 90,
     status: 'completed',
     streamUrl: `/api/versions/v-${id}/stream`,
+    linkUnavailableReason: null,
     ...overrides,
   };
 }
@@ -60,12 +61,20 @@ export function bounceItem(
     duration: 75,
     status: 'completed',
     streamUrl: `/api/repos/r1/bounces/bn-${id}/stream`,
+    linkUnavailableReason: null,
     ...overrides,
   };
 }
 
 export function unavailable(id: string, reason: 'no_access' | 'not_processed'): CollectionItem {
-  return { id, position: 0, kind: 'latest', unavailable: true, reason };
+  return {
+    id,
+    position: 0,
+    kind: 'latest',
+    unavailable: true,
+    reason,
+    linkUnavailableReason: null,
+  };
 }
 
 export function collection(

@@ -60,5 +60,16 @@ describe('liveEventOf', () => {
     expect(liveEventOf(row({ kind: 'collection_link.first_played', data: '{}' })).userIds).toEqual(
       [],
     );
+    // A bounce's first play: not the repository's members either.
+    expect(
+      liveEventOf(
+        row({
+          kind: 'collection_link.first_played',
+          project_id: null,
+          repo_id: 'r1',
+          data: JSON.stringify({ owner_id: 'u9', version_id: 'v1' }),
+        }),
+      ),
+    ).toMatchObject({ projectId: null, repoId: null, versionId: null, userIds: ['u9'] });
   });
 });

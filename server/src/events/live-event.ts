@@ -25,9 +25,12 @@ export function liveEventOf(row: ActivityTable): LiveEvent {
   const userIds = data.userIds;
   if (Array.isArray(userIds) && userIds.every((id) => typeof id === 'string'))
     event.userIds = userIds;
-  // A person's own event on a project (a collection link's first play): told to them alone.
+  // A person's own event on a project or a repository (a collection link's first play): told to
+  // them alone, never to the project's or the repository's members.
   if ((PERSONAL_KINDS as readonly string[]).includes(row.kind)) {
     event.projectId = null;
+    event.repoId = null;
+    event.versionId = null;
     event.userIds = typeof data.owner_id === 'string' ? [data.owner_id] : [];
   }
   return event;

@@ -9,7 +9,11 @@ import { sendObject, sendStoredAudio } from '../../http/send-object';
 import { visitorCommentInput } from '../comments/comments.routes';
 import type { CommentsService } from '../comments/comments.service';
 import type { ObjectStore } from '../../storage/object-store';
-import { hideShareUrls, PROCESSING_RETRY_AFTER_SECONDS } from '../sharing/sharing.routes';
+import {
+  hideShareUrls,
+  listenerOf,
+  PROCESSING_RETRY_AFTER_SECONDS,
+} from '../sharing/sharing.routes';
 import type { CollectionLinksService } from './collection-links.service';
 
 const api = endpoints.collectionLinks;
@@ -71,13 +75,22 @@ export const publicCollectionLinkRoutes =
 
     route(app, api.recordCollectionLinkReceipt, {}, async (request, reply) => {
       const opened = await service.open(request.params.hash, request.ip, request.headers.cookie);
-      await service.countReceipt(opened, request.params.itemId, request.body.event);
+      await service.countReceipt(
+        opened,
+        request.params.itemId,
+        request.body.event,
+        await listenerOf(request, deps.auth),
+      );
       return reply.status(204).send();
     });
 
     route(app, api.downloadCollectionLinkItem, {}, async (request, reply) => {
       const opened = await service.open(request.params.hash, request.ip, request.headers.cookie);
-      const download = await service.itemDownload(opened, request.params.itemId);
+      const download = await service.itemDownload(
+        opened,
+        request.params.itemId,
+        await listenerOf(request, deps.auth),
+      );
       return sendObject(reply, deps.storage, download.key, request.headers.range, {
         contentType: download.contentType,
         downloadName: download.fileName,

@@ -24,6 +24,7 @@ import type { AccessPolicy } from '../access';
 import type { ActivityLog } from '../activity';
 import { downloadOf } from '../audio';
 import type { LinkPasswords } from '../sharing/link-password';
+import { countsThisHour, type Listener } from '../sharing/listen-counts';
 import { linkAudioOf, newShareHash, type LinkAudio } from '../sharing/sharing.service';
 import { collectionLinkEmail } from './collection-link-email';
 import type { CollectionLinksRepo, LinkCommentRow, ReceiptEvent } from './collection-links.repo';
@@ -97,6 +98,7 @@ export class CollectionLinksService {
     body: CreateCollectionLinkBody,
   ): Promise<{ links: CollectionLink[] }> {
     const collection = await this.owned(userId, collectionId);
+    if (body.emailRecipients) await this.spendMailBudget(userId, body);
     const passwordHash = await this.deps.passwords.hash(body.password);
     const now = this.deps.clock.now().toISOString();
     const recipients = body.recipients?.length
@@ -120,6 +122,21 @@ export class CollectionLinksService {
     await this.deps.links.insertAll(rows);
     if (body.emailRecipients) await this.email(userId, collection, rows);
     return { links: rows.map((row) => toLink(row, [], [])) };
+  }
+
+  /**
+   * Counts the emails a request would send against the owner's mail budget (shared with
+   * invitations), all of them before any link is made: past it, 429 and nothing is made.
+   */
+  private async spendMailBudget(userId: string, body: CreateCollectionLinkBody): Promise<void> {
+    const emails = (body.recipients ?? []).filter((recipient) => recipient.email).length;
+    if (emails === 0) return;
+    const rule = AUTH_RATE_RULES.mailSendUser;
+    if (!(await this.deps.limiter.take(rule, userId, emails)))
+      throw new RateLimited(
+        COLLECTION_LINK_MESSAGES.tooManyEmails,
+        await this.deps.limiter.retryAfterSeconds(rule, userId),
+      );
   }
 
   /**
@@ -192,7 +209,7 @@ export class CollectionLinksService {
     return opened;
   }
 
-  /** The collection as the link shows it: only items its owner may read now, processed. */
+  /** The collection as the link shows it: only items its owner may share now, processed. */
   async page({ link, collection }: OpenedCollectionLink): Promise<SharedCollection> {
     const items = await this.playable(collection);
     return {
@@ -212,7 +229,7 @@ export class CollectionLinksService {
     return coverOf(collection);
   }
 
-  /** The audio of one item of the link's collection, if its owner may read it now (404 else). */
+  /** The audio of one item of the link's collection, if its owner may share it now (404 else). */
   async itemAudio(
     opened: OpenedCollectionLink,
     itemId: string,
@@ -224,16 +241,17 @@ export class CollectionLinksService {
 
   /**
    * The original file of an item for a link that allows downloads (403 otherwise), counted in
-   * the link's receipts as a download.
+   * the link's receipts as a download (once per listener and address an hour).
    */
   async itemDownload(
     opened: OpenedCollectionLink,
     itemId: string,
+    listener: Listener,
   ): Promise<ReturnType<typeof downloadOf>> {
     if (opened.link.download_enabled !== 1) throw new Forbidden(SHARE_MESSAGES.downloadNotAllowed);
     const { item, audio } = await this.item(opened, itemId);
     const download = downloadOf(audio, sourceName(item));
-    await this.count(opened.link, item.id, 'download');
+    await this.count(opened.link, item.id, 'download', listener);
     return download;
   }
 
@@ -257,11 +275,18 @@ export class CollectionLinksService {
     return out;
   }
 
-  /** One download receipt for each of these items the link still shows (a zip of them went). */
-  async countDownloads(opened: OpenedCollectionLink, itemIds: readonly string[]): Promise<void> {
+  /**
+   * One download receipt for each of these items the link still shows (a zip of them went),
+   * each once per listener and address an hour (an item's own download included).
+   */
+  async countDownloads(
+    opened: OpenedCollectionLink,
+    itemIds: readonly string[],
+    listener: Listener,
+  ): Promise<void> {
     const shown = new Set((await this.playable(opened.collection)).map((item) => item.id));
     for (const itemId of itemIds)
-      if (shown.has(itemId)) await this.count(opened.link, itemId, 'download');
+      if (shown.has(itemId)) await this.count(opened.link, itemId, 'download', listener);
   }
 
   /** An item the link shows now, with what it plays (404 for any other). */
@@ -297,20 +322,24 @@ export class CollectionLinksService {
   }
 
   /**
-   * Counts one listen event of an item the link shows now (404 for any other): the counts and
-   * the time only, nothing about the visitor.
+   * Counts one listen event of an item the link shows now (404 for any other), once per
+   * listener and address an hour: the counts and the time only, nothing about the visitor is
+   * kept. The link's first play notes itself whether or not it is counted.
    */
   async countReceipt(
     { link, collection }: OpenedCollectionLink,
     itemId: string,
     event: ReceiptEvent,
+    listener: Listener,
   ): Promise<void> {
     const item = (await this.playable(collection)).find((row) => row.id === itemId);
     if (!item) throw new NotFound(COLLECTION_LINK_MESSAGES.itemNotFound);
-    if (event !== 'play') return this.count(link, item.id, event);
+    if (event !== 'play') return this.count(link, item.id, event, listener);
+    const counted = await this.countsThisHour(link, item.id, event, listener);
+    if (!counted && link.first_played_at !== null) return;
     const at = this.deps.clock.now().toISOString();
     await this.deps.links.transaction(async (trx) => {
-      await this.deps.links.countReceipt(link.id, item.id, event, at, trx);
+      if (counted) await this.deps.links.countReceipt(link.id, item.id, event, at, trx);
       // (A playable item always has its project, or its repository for a bounce.)
       const place = item.bounce
         ? { repoId: item.bounce.repo_id }
@@ -335,13 +364,24 @@ export class CollectionLinksService {
     });
   }
 
-  private count(link: CollectionLinksTable, itemId: string, event: ReceiptEvent): Promise<void> {
-    return this.deps.links.countReceipt(
-      link.id,
-      itemId,
-      event,
-      this.deps.clock.now().toISOString(),
-    );
+  private async count(
+    link: CollectionLinksTable,
+    itemId: string,
+    event: ReceiptEvent,
+    listener: Listener,
+  ): Promise<void> {
+    if (!(await this.countsThisHour(link, itemId, event, listener))) return;
+    await this.deps.links.countReceipt(link.id, itemId, event, this.deps.clock.now().toISOString());
+  }
+
+  /** Whether this listener's event is the first of the hour (`sharing/listen-counts.ts`). */
+  private countsThisHour(
+    link: CollectionLinksTable,
+    itemId: string,
+    event: ReceiptEvent,
+    listener: Listener,
+  ): Promise<boolean> {
+    return countsThisHour(this.deps.limiter, { linkId: link.id, itemId, event }, listener);
   }
 
   /**
@@ -378,12 +418,18 @@ export class CollectionLinksService {
     return found;
   }
 
-  /** The owner's items they may read now with a version (or a bounce) to play, in order. */
+  /**
+   * The owner's items they may share now (`share`, Editor and up, on the item's project or
+   * repository: a Viewer's or Commenter's takes never go out through their link) with a version
+   * (or a bounce) to play, in order.
+   */
   private async playable(collection: CollectionsTable): Promise<ResolvedItemRow[]> {
     const rows = await this.deps.collections.resolvedItems(collection.owner_id, [collection.id]);
     return rows.filter(
       (row) =>
-        row.readable && (row.bounce !== null || (row.resolved_id !== null && row.project_name)),
+        row.readable &&
+        row.shareable &&
+        (row.bounce !== null || (row.resolved_id !== null && row.project_name)),
     );
   }
 

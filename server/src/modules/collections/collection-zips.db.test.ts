@@ -10,7 +10,7 @@ import {
   type CollectionLink,
   type CollectionZip,
 } from '@takes/contract';
-import { eventually } from '../../../test/api';
+import { api, eventually } from '../../../test/api';
 import {
   collectionWorld,
   expectError,
@@ -116,13 +116,14 @@ describe('collection link zips', () => {
     expect(entries.get('02 - Band take.wav')).toEqual(originals[1]);
     expect(entries.get('03 - Second mix.wav')).toEqual(originals[2]);
 
-    // A later part of the same file (a resumed download) is not counted again.
-    const part = await anon.get(zip.fileUrl!);
+    // Another listener's download counts; a later part of the file (a resumed download, here
+    // from a third address) is not counted again.
+    const part = await visitor(t).get(zip.fileUrl!);
     expect(part.statusCode).toBe(200);
     const ranged = await t.app.inject({
       method: 'GET',
       url: zip.fileUrl!,
-      remoteAddress: anon.address,
+      remoteAddress: visitor(t).address,
       headers: { range: 'bytes=100-199' },
     });
     expect(ranged.statusCode).toBe(206);
@@ -161,6 +162,72 @@ describe('collection link zips', () => {
     expect(second).toMatchObject({ status: 'ready', done: 2, total: 2 });
     const entries = await readZip((await anon.get(second.fileUrl!)).rawPayload);
     expect([...entries.keys()]).toEqual(['01 - First mix.wav', '02 - Second mix.wav']);
+  });
+
+  describe('a ready zip the link no longer serves as it is', () => {
+    /** A ready zip of the world's three takes, the owner an Editor of the band's project. */
+    async function readyZip() {
+      const w = await world();
+      await db()
+        .updateTable('project_members')
+        .set({ role: 'editor' })
+        .where('project_id', '=', w.band.project.id)
+        .where('user_id', '=', w.me.id)
+        .execute();
+      const [link] = await shareCollection(w.as, w.collection.id, {
+        name: 'Label',
+        downloadEnabled: true,
+      });
+      const anon = visitor(t);
+      const zip = await zipReady(anon, link!.key);
+      expect(zip).toMatchObject({ status: 'ready', total: 3 });
+      expect((await anon.get(zip.fileUrl!)).statusCode).toBe(200);
+      return { w, key: link!.key, anon, zip };
+    }
+
+    /** The old zip is refused (its file and its status); a new start builds one of what is served. */
+    async function expectOutOfDate(
+      { key, anon, zip }: Awaited<ReturnType<typeof readyZip>>,
+      entriesNow: string[],
+    ) {
+      expectError(await anon.get(zip.fileUrl!), 410, COLLECTION_ZIP_MESSAGES.outOfDate);
+      expectError(
+        await anon.get(`/api/collection-links/${key}/zip/${zip.id}`),
+        410,
+        COLLECTION_ZIP_MESSAGES.outOfDate,
+      );
+      // Not handed out again: a new zip, without the item.
+      const again = await anon.post(`/api/collection-links/${key}/zip`, {});
+      expect(again.statusCode, again.body).toBe(202);
+      expect(again.json<CollectionZip>().id).not.toBe(zip.id);
+      const fresh = await zipReady(anon, key);
+      expect(fresh.id).toBe(again.json<CollectionZip>().id);
+      const file = await anon.get(fresh.fileUrl!);
+      expect(file.statusCode, file.body).toBe(200);
+      expect([...(await readZip(file.rawPayload)).keys()]).toEqual(entriesNow);
+      // The old one stays refused.
+      expectError(await anon.get(zip.fileUrl!), 410, COLLECTION_ZIP_MESSAGES.outOfDate);
+    }
+
+    it('is refused once an item is removed from the collection; starting again leaves it out', async () => {
+      const ready = await readyZip();
+      const { w } = ready;
+      const removed = await w.as.delete(
+        `/api/collections/${w.collection.id}/items/${w.itemIds[2]}`,
+      );
+      expect(removed.statusCode, removed.body).toBe(204);
+      await expectOutOfDate(ready, ['01 - First mix.wav', '02 - Band take.wav']);
+    });
+
+    it("is refused once the collection's owner loses access to an item's project", async () => {
+      const ready = await readyZip();
+      const { w } = ready;
+      const removed = await api(t, w.bandOwner.cookie).delete(
+        `/api/projects/${w.band.project.id}/members/${w.me.id}`,
+      );
+      expect(removed.statusCode, removed.body).toBe(204);
+      await expectOutOfDate(ready, ['01 - First mix.wav', '02 - Second mix.wav']);
+    });
   });
 
   it('answers 403 when the link does not allow downloads', async () => {

@@ -3,7 +3,8 @@ import { endpoints } from '@takes/contract';
 import { route } from '../../http/route';
 import { sendObject } from '../../http/send-object';
 import type { ObjectStore } from '../../storage/object-store';
-import { hideShareUrls } from '../sharing/sharing.routes';
+import type { AuthService } from '../auth/auth.service';
+import { hideShareUrls, listenerOf } from '../sharing/sharing.routes';
 import type { CollectionLinksService } from './collection-links.service';
 import type { CollectionZipsService } from './collection-zips.service';
 
@@ -25,6 +26,8 @@ export const collectionZipRoutes =
     links: CollectionLinksService;
     zips: CollectionZipsService;
     storage: ObjectStore;
+    /** Who downloads, for the download receipts (a signed-in person counts as themselves). */
+    auth: AuthService;
   }): FastifyPluginAsync =>
   (app) => {
     const { links, zips } = deps;
@@ -43,7 +46,8 @@ export const collectionZipRoutes =
     route(app, api.downloadCollectionLinkZip, {}, async (request, reply) => {
       const opened = await links.open(request.params.hash, request.ip, request.headers.cookie);
       const zip = await zips.file(opened, request.params.zipId);
-      if (startsDownload(request.headers.range)) await zips.countDownload(opened, zip.itemIds);
+      if (startsDownload(request.headers.range))
+        await zips.countDownload(opened, zip.itemIds, await listenerOf(request, deps.auth));
       return sendObject(reply, deps.storage, zip.key, request.headers.range, {
         contentType: 'application/zip',
         downloadName: zip.fileName,

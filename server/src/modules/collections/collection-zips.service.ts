@@ -15,6 +15,7 @@ import type { JobQueue } from '../../jobs/job-queue';
 import type { JobLogger } from '../../jobs/registry';
 import type { ObjectStore } from '../../storage/object-store';
 import { safeSegment, UniqueNames } from '../../storage/zip-names';
+import type { Listener } from '../sharing/listen-counts';
 import { writeZip, type ZipEntry } from '../../storage/zip-writer';
 import { buildCollectionZipJob } from './collection-zip-jobs';
 import type {
@@ -49,13 +50,23 @@ type Contents = [string, string][];
 const contentsOf = (downloads: LinkDownload[]): Contents =>
   downloads.map((d) => [d.itemId, d.download.key]);
 
+/** The same takes, whatever their order (a reorder changes no file in the zip). */
+const sameTakes = (a: Contents, b: Contents): boolean => {
+  const keys = new Set(a.map(([itemId, key]) => `${itemId}:${key}`));
+  return (
+    a.length === b.length && keys.size === a.length && b.every(([i, k]) => keys.has(`${i}:${k}`))
+  );
+};
+
 /**
  * 'Download all' on a collection link that allows downloads: a zip of the originals of the items
  * the link shows, built by a job into a scratch file, stored as one object and downloadable
  * through the link for a day; a recurring job deletes it after. A zip of the same takes still
  * fresh (or being built) is handed out again; a new build counts against a limit per link and
- * address. Each item counts one download receipt when the zip is downloaded (not when built:
- * a zip nobody fetched was not a download).
+ * address. A ready zip is given (and said to be ready) only while the link serves exactly its
+ * takes now (`CollectionLinksService.downloads`: an item removed, or its project's access lost by
+ * the owner, makes it 410 'out of date'). Each item counts one download receipt when the zip is
+ * downloaded (not when built: a zip nobody fetched was not a download).
  */
 export class CollectionZipsService {
   constructor(private readonly deps: CollectionZipsDeps) {}
@@ -96,9 +107,14 @@ export class CollectionZipsService {
     return this.view(opened, row);
   }
 
-  /** A zip of this link (any other's, or none, is not found) with its progress. */
+  /**
+   * A zip of this link (any other's, or none, is not found) with its progress; a ready one the
+   * link no longer serves as it is answers 410 'out of date'.
+   */
   async get(opened: OpenedCollectionLink, zipId: string): Promise<CollectionZip> {
-    return this.view(opened, await this.ownRow(opened, zipId));
+    const row = await this.ownRow(opened, zipId);
+    if (row.status === 'ready') await this.requireCurrent(opened, row);
+    return this.view(opened, row);
   }
 
   /** The stored zip of a ready zip of this link, named after the collection. */
@@ -110,7 +126,7 @@ export class CollectionZipsService {
     if (row.status === 'failed') throw new Conflict(COLLECTION_ZIP_MESSAGES.failed);
     if (row.status !== 'ready' || !row.object_key)
       throw new Conflict(COLLECTION_ZIP_MESSAGES.notReady);
-    const items = JSON.parse(row.items) as Contents;
+    const items = await this.requireCurrent(opened, row);
     return {
       key: row.object_key,
       fileName: `${safeSegment(opened.collection.name, 'Takes')}.zip`,
@@ -118,9 +134,13 @@ export class CollectionZipsService {
     };
   }
 
-  /** One download receipt for each item of a zip that was downloaded. */
-  countDownload(opened: OpenedCollectionLink, itemIds: string[]): Promise<void> {
-    return this.deps.links.countDownloads(opened, itemIds);
+  /** One download receipt for each item of a zip that was downloaded (per listener an hour). */
+  countDownload(
+    opened: OpenedCollectionLink,
+    itemIds: string[],
+    listener: Listener,
+  ): Promise<void> {
+    return this.deps.links.countDownloads(opened, itemIds, listener);
   }
 
   /**
@@ -150,9 +170,11 @@ export class CollectionZipsService {
         (d) => wanted.get(d.itemId) === d.download.key,
       );
       const entries = await this.entriesOf(downloads);
-      // Failed (or removed) meanwhile: it is not built.
+      // Failed (or removed) meanwhile: it is not built. `items` becomes what it holds (an item
+      // the link stopped serving since the start is left out).
       const building = await this.deps.repo.move(row.id, ['pending', 'building'], {
         status: 'building',
+        items: JSON.stringify(contentsOf(downloads)),
         done: 0,
         total: entries.length,
         updated_at: this.now(),
@@ -258,6 +280,20 @@ export class CollectionZipsService {
         return chain;
       },
     };
+  }
+
+  /**
+   * What a ready zip holds, when the link serves exactly those takes now (the same rule as every
+   * other route of the link: `downloads()`); 410 'out of date' otherwise.
+   */
+  private async requireCurrent(
+    opened: OpenedCollectionLink,
+    row: CollectionLinkZipsTable,
+  ): Promise<Contents> {
+    const items = JSON.parse(row.items) as Contents;
+    const now = contentsOf(await this.deps.links.downloads(opened));
+    if (!sameTakes(items, now)) throw new Gone(COLLECTION_ZIP_MESSAGES.outOfDate);
+    return items;
   }
 
   /** A zip of this link that has not expired (403 while the link does not allow downloads). */

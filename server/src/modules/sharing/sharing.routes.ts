@@ -1,4 +1,9 @@
-import type { FastifyInstance, FastifyPluginAsync, preHandlerAsyncHookHandler } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyPluginAsync,
+  FastifyRequest,
+  preHandlerAsyncHookHandler,
+} from 'fastify';
 import { endpoints, SHARE_MESSAGES, type ReviewState } from '@takes/contract';
 import { userOf } from '../../auth/guard';
 import { Forbidden } from '../../errors';
@@ -6,6 +11,9 @@ import { route } from '../../http/route';
 import { sendObject, sendStoredAudio } from '../../http/send-object';
 import type { ObjectStore } from '../../storage/object-store';
 import { downloadOf } from '../audio';
+import type { AuthService } from '../auth/auth.service';
+import { toFetchHeaders } from '../auth/fetch-bridge';
+import type { Listener } from './listen-counts';
 import type { SharingService } from './sharing.service';
 
 const api = endpoints.sharing;
@@ -24,6 +32,16 @@ export function hideShareUrls(app: FastifyInstance): void {
     }
     done(null, payload);
   });
+}
+
+/**
+ * Who a link's visitor is for its play and download counts: the signed-in person (a session
+ * cookie or a bearer token that still works), else nobody but the address.
+ */
+export async function listenerOf(request: FastifyRequest, auth: AuthService): Promise<Listener> {
+  const { cookie, authorization } = request.headers;
+  const user = cookie || authorization ? await auth.currentUser(toFetchHeaders(request)) : null;
+  return { ip: request.ip, userId: user?.id ?? null };
 }
 
 /** Link management by the project's editors and owner (signed in; the policy decides). */
@@ -56,6 +74,8 @@ export const linkRoutes =
     service: SharingService;
     review: { state(versionId: string): Promise<ReviewState> };
     storage: ObjectStore;
+    /** Who is listening, for the play count (a signed-in person counts as themselves). */
+    auth: AuthService;
   }): FastifyPluginAsync =>
   (app) => {
     const { service } = deps;
@@ -85,7 +105,7 @@ export const linkRoutes =
           .header('retry-after', String(PROCESSING_RETRY_AFTER_SECONDS))
           .send({ error: SHARE_MESSAGES.stillProcessing });
       }
-      await service.countPlay(link, request.headers.range);
+      await service.countPlay(link, request.headers.range, () => listenerOf(request, deps.auth));
       return sendStoredAudio(request, reply, deps.storage, result.audio);
     });
 

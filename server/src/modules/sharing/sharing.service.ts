@@ -9,6 +9,7 @@ import {
 import type { Clock } from '../../clock';
 import { AUTH_RATE_RULES, type RateLimiter } from '../../auth/rate-limiter';
 import type { LinkPasswords } from './link-password';
+import { countsThisHour, type Listener } from './listen-counts';
 import type { LinksTable, ProjectRow, VersionsTable } from '../../db/schema';
 import { Gone, NotFound, RateLimited } from '../../errors';
 import { parseJson, pickAudio, type Renditions, type StoredAudio } from '../audio';
@@ -161,11 +162,18 @@ export class SharingService {
 
   /**
    * Counts a play when a visitor's stream request asks for the start of the file (no Range, or
-   * one from byte 0): the count and the time only, nothing about the visitor. The first play of a
-   * link is recorded as 'link.first_played', once.
+   * one from byte 0), once per listener and address an hour (`listener` is asked only then): the
+   * count and the time only, nothing about the visitor is kept. The first play of a link is
+   * recorded as 'link.first_played', once.
    */
-  async countPlay(link: LinksTable, range: string | undefined): Promise<void> {
+  async countPlay(
+    link: LinksTable,
+    range: string | undefined,
+    listener: () => Promise<Listener>,
+  ): Promise<void> {
     if (!isStartOfFile(range)) return;
+    const counted = { linkId: link.id, itemId: link.version_id, event: 'play' };
+    if (!(await countsThisHour(this.deps.limiter, counted, await listener()))) return;
     await this.deps.links.transaction(async (trx) => {
       const count = await this.deps.links.countPlay(link.id, this.now(), trx);
       if (count === 1)

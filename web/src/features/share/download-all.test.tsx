@@ -47,7 +47,7 @@ beforeEach(() => {
       const method = init?.method ?? 'GET';
       sent.push({ url, method });
       if (url === `${base}/zip` && method === 'POST') return Promise.resolve(startAnswer());
-      if (url === `${base}/zip/z1` && method === 'GET') {
+      if (/^\/api\/collection-links\/\w+\/zip\/z\d$/.test(url) && method === 'GET') {
         const answer = statuses[Math.min(next++, statuses.length - 1)]!;
         return Promise.resolve(answer());
       }
@@ -140,6 +140,49 @@ describe("'Download all' on a shared collection", () => {
     await vi.waitFor(() =>
       expect(screen.getByRole('alert').textContent).toBe(COLLECTION_ZIP_MESSAGES.tooMany),
     );
+  });
+
+  it("asks the server again before 'Download … again': a zip out of date is replaced by a new one", async () => {
+    statuses = [() => Response.json(ready())];
+    startAnswer = () => Response.json(ready(), { status: 202 });
+    renderDownloadAll();
+    fireEvent.click(screen.getByRole('button', { name: 'Download all' }));
+    const again = await screen.findByRole('link', { name: 'Download Road trip.zip again' });
+    expect(clicked).toEqual([fileUrl]);
+
+    // Still the same takes: the server hands out the same zip, whose download starts again.
+    fireEvent.click(again);
+    await vi.waitFor(() => expect(clicked).toEqual([fileUrl, fileUrl]));
+    expect(starts()).toBe(2);
+
+    // An item left the link since: the server starts a new zip, and that one downloads.
+    const newFile = `${base}/zip/z2/file`;
+    startAnswer = () => Response.json(zip({ id: 'z2', total: 2 }), { status: 202 });
+    statuses = [
+      () => Response.json(zip({ id: 'z2', status: 'ready', done: 2, total: 2, fileUrl: newFile })),
+    ];
+    fireEvent.click(screen.getByRole('link', { name: 'Download Road trip.zip again' }));
+    await vi.waitFor(() => expect(clicked).toEqual([fileUrl, fileUrl, newFile]), { timeout: 3000 });
+    expect(starts()).toBe(3);
+    expect(
+      screen.getByRole('link', { name: 'Download Road trip.zip again' }).getAttribute('href'),
+    ).toBe(newFile);
+  });
+
+  it('starts a new zip once when the server says the one being prepared is out of date', async () => {
+    let startsAnswered = 0;
+    startAnswer = () =>
+      Response.json(zip(startsAnswered++ === 0 ? {} : { id: 'z2', total: 2 }), { status: 202 });
+    const newFile = `${base}/zip/z2/file`;
+    statuses = [
+      () => Response.json({ error: COLLECTION_ZIP_MESSAGES.outOfDate }, { status: 410 }),
+      () => Response.json(zip({ id: 'z2', status: 'ready', done: 2, total: 2, fileUrl: newFile })),
+    ];
+    renderDownloadAll();
+    fireEvent.click(screen.getByRole('button', { name: 'Download all' }));
+    await vi.waitFor(() => expect(clicked).toEqual([newFile]), { timeout: 3000 });
+    expect(starts()).toBe(2);
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 
   it('is on the collection share page only when the link allows downloads', async () => {

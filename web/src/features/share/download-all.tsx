@@ -1,6 +1,6 @@
 import { COLLECTION_ZIP_MESSAGES } from '@takes/contract';
-import { useEffect, useId, useRef, useState } from 'react';
-import { errorMessage } from '../../lib/api';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { ApiError, errorMessage } from '../../lib/api';
 import { Alert } from '../../ui/alert';
 import { linkButton, secondaryButton } from '../../ui/button-styles';
 import {
@@ -12,7 +12,9 @@ import {
 /**
  * 'Download all' on a collection link that allows downloads: asks the server for a zip of the
  * items' originals, shows how far it has got ('Preparing 2 of 5…'), then starts the download
- * and keeps offering it as a link. Failures are said in an Alert.
+ * and keeps offering it as a link. Failures are said in an Alert. The server gives a zip only
+ * while the link serves exactly its takes: the link asks for the zip again before downloading
+ * (the same one, or a new one), and a zip said to be out of date (410) is started again once.
  */
 export function DownloadAll({ hash, collectionName }: { hash: string; collectionName: string }) {
   const start = useStartCollectionZip(hash);
@@ -27,11 +29,43 @@ export function DownloadAll({ hash, collectionName }: { hash: string; collection
   // The download starts by itself once, when this zip becomes ready; after, the link stays.
   const linkRef = useRef<HTMLAnchorElement>(null);
   const startedFor = useRef<string | null>(null);
+  // True while this component follows the link itself (a person's click asks the server first).
+  const following = useRef(false);
+  const follow = useCallback(() => {
+    following.current = true;
+    try {
+      linkRef.current?.click();
+    } finally {
+      following.current = false;
+    }
+  }, []);
   useEffect(() => {
     if (!ready || !zipId || startedFor.current === zipId) return;
     startedFor.current = zipId;
-    linkRef.current?.click();
-  }, [ready, zipId]);
+    follow();
+  }, [ready, zipId, follow]);
+
+  const { mutate } = start;
+  const startZip = useCallback(
+    () =>
+      mutate(undefined, {
+        onSuccess: (started) => {
+          setZipId(started.id);
+          // The same ready zip handed out again: its download starts again.
+          if (started.status === 'ready' && startedFor.current === started.id) follow();
+        },
+      }),
+    [mutate, follow],
+  );
+
+  // Out of date (an item gone from the link) or expired: a new zip, once for each zip.
+  const restartedFor = useRef<string | null>(null);
+  const zipGone = zip.error instanceof ApiError && zip.error.status === 410;
+  useEffect(() => {
+    if (!zipGone || !zipId || restartedFor.current === zipId) return;
+    restartedFor.current = zipId;
+    startZip();
+  }, [zipGone, zipId, startZip]);
 
   const error = start.isError
     ? errorMessage(start.error, COLLECTION_ZIP_MESSAGES.failed)
@@ -49,21 +83,7 @@ export function DownloadAll({ hash, collectionName }: { hash: string; collection
 
   return (
     <section aria-label="Download all" className="mt-4 flex flex-col items-start gap-2">
-      <button
-        type="button"
-        className={secondaryButton}
-        disabled={preparing}
-        onClick={() =>
-          start.mutate(undefined, {
-            onSuccess: (started) => {
-              setZipId(started.id);
-              // The same ready zip handed out again: its download starts again.
-              if (started.status === 'ready' && startedFor.current === started.id)
-                linkRef.current?.click();
-            },
-          })
-        }
-      >
+      <button type="button" className={secondaryButton} disabled={preparing} onClick={startZip}>
         {status === 'failed' || error ? 'Try again' : 'Download all'}
       </button>
       {preparing ? (
@@ -90,7 +110,18 @@ export function DownloadAll({ hash, collectionName }: { hash: string; collection
       {ready && fileUrl ? (
         <p className="text-sm text-zinc-700 dark:text-zinc-300">
           Your download has started.{' '}
-          <a ref={linkRef} href={fileUrl} download className={linkButton}>
+          <a
+            ref={linkRef}
+            href={fileUrl}
+            download
+            className={linkButton}
+            onClick={(event) => {
+              if (following.current) return;
+              // The server says whether this zip still holds what the link serves.
+              event.preventDefault();
+              startZip();
+            }}
+          >
             Download {collectionName}.zip again
           </a>
         </p>

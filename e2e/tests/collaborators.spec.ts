@@ -1,11 +1,12 @@
 /// <reference lib="dom" />
 // Some page-side callbacks below read the <audio> element, so this file needs the DOM types.
 import type { Locator, Page } from '@playwright/test';
-import { endpoints, MEMBER_MESSAGES } from '@takes/contract';
+import { EMAIL_UNVERIFIED_CODE, endpoints, MEMBER_MESSAGES } from '@takes/contract';
 import { newCredentials, type Credentials } from './support/accounts';
 import { apiAs, callExpecting } from './support/api';
 import { chooseTheme, expectNoSeriousViolations } from './support/axe';
 import {
+  confirmEmail,
   inviteByApi,
   inviteFromDialog,
   memberRoleSelect,
@@ -18,7 +19,7 @@ import {
   signUpWithPassword,
   type RoleWord,
 } from './support/members';
-import { audioTime, seedOwnerTrack, type OwnedTrack } from './support/sharing';
+import { audioTime, createShareLink, seedOwnerTrack, type OwnedTrack } from './support/sharing';
 import { expect, test } from './support/test';
 import { toneWav } from './support/wav';
 
@@ -40,8 +41,8 @@ function projectHeader(page: Page): Locator {
 
 /**
  * Opens an emailed invitation link signed out, checks what it offers (project, inviter, role),
- * signs up there with the invited address, comes back to the invitation, accepts it and lands on
- * the project page with the role badge.
+ * signs up there with the invited address, comes back to the invitation, accepts it, confirms the
+ * address with the emailed code and lands on the project page with the role badge.
  */
 async function joinFromLink(
   person: Page,
@@ -66,11 +67,37 @@ async function joinFromLink(
   await expect(person).toHaveURL(invitationPath);
   await setDisplayName(person, baseURL, invited.name);
 
+  // The account was made with a password, so its address is unproven: accepting first asks
+  // for the 6-digit code it emails there, and 'Confirm' accepts.
+  const acceptedAt = Date.now();
   await main.getByRole('button', { name: 'Accept invitation' }).click();
+  await confirmEmail(person, invited.credentials.email, {
+    since: acceptedAt,
+    via: 'invite-page',
+  });
   await expect(person).toHaveURL(`/projects/${track.projectId}`);
   await expect(person.getByRole('heading', { level: 1, name: track.projectName })).toBeVisible();
   await expect(projectHeader(person).getByText(invited.role, { exact: true })).toBeVisible();
   await expect(projectHeader(person).getByText('Owner', { exact: true })).toHaveCount(0);
+}
+
+/**
+ * Set-up that is not about joining: a password account accepts an emailed invitation through the
+ * API. The first accept is refused until the address is confirmed (and emails the code); the
+ * code confirms it, and the second accept lets the account in.
+ */
+async function joinByApi(person: Page, baseURL: string | undefined, email: string, link: string) {
+  const api = apiAs(person, baseURL);
+  const body = { token: new URL(link).pathname.replace('/invite/', '') };
+  const refusedAt = Date.now();
+  const refused = await api.fetch(endpoints.members.acceptInvitation, { body });
+  expect(refused.status).toBe(403);
+  expect(await refused.json()).toEqual({
+    error: MEMBER_MESSAGES.confirmEmailToAccept(email),
+    details: { code: EMAIL_UNVERIFIED_CODE, email },
+  });
+  await confirmEmail(person, email, { since: refusedAt, via: 'api', baseURL });
+  await callExpecting(api, 200, endpoints.members.acceptInvitation, { body });
 }
 
 test.describe('collaborators', () => {
@@ -321,7 +348,7 @@ test.describe('collaborators', () => {
     await visitor.context().close();
   });
 
-  test('the members dialog and the invitation page have no serious axe violations; a used link and another account are refused', async ({
+  test('the members dialog and the invitation page (with its code step) have no serious axe violations; a used link and another account are refused', async ({
     page,
     browser,
     baseURL,
@@ -344,10 +371,7 @@ test.describe('collaborators', () => {
     const memberApi = apiAs(memberPage, baseURL);
     await callExpecting(memberApi, 200, endpoints.auth.signUpWithEmail, { body: member });
     await setDisplayName(memberPage, baseURL, 'Milo Member');
-    const token = (link: string) => new URL(link).pathname.replace('/invite/', '');
-    await callExpecting(memberApi, 200, endpoints.members.acceptInvitation, {
-      body: { token: token(memberLink) },
-    });
+    await joinByApi(memberPage, baseURL, member.email, memberLink);
 
     // The signed-out invitation page.
     const visitor = await separatePage(browser, baseURL, extraHTTPHeaders);
@@ -382,7 +406,85 @@ test.describe('collaborators', () => {
     await expect(memberPage.getByRole('button', { name: 'Accept invitation' })).toHaveCount(0);
     await expectNoSeriousViolations(memberPage, 'invitation page (no longer valid)');
 
+    // The invited address signs up with a password where the link was opened: accepting asks for
+    // the emailed code first (its step has no serious violations either), then lets them in.
+    await callExpecting(apiAs(visitor, baseURL), 200, endpoints.auth.signUpWithEmail, {
+      body: pending,
+    });
+    await visitor.reload();
+    const acceptedAt = Date.now();
+    await visitor.getByRole('button', { name: 'Accept invitation' }).click();
+    await expect(visitor.getByRole('textbox', { name: '6-digit code' })).toBeVisible();
+    for (const theme of ['light', 'dark'] as const) {
+      await chooseTheme(visitor, theme);
+      await expectNoSeriousViolations(visitor, 'invitation page (confirm the address)');
+    }
+    await confirmEmail(visitor, pending.email, { since: acceptedAt, via: 'invite-page' });
+    await expect(visitor).toHaveURL(`/projects/${track.projectId}`);
+    await expect(projectHeader(visitor).getByText('Viewer', { exact: true })).toBeVisible();
+
     await memberPage.context().close();
+    await visitor.context().close();
+  });
+
+  test("removing an Editor who made a share link asks first: 'Also revoke the links they made' is ticked, and the link stops opening", async ({
+    page,
+    browser,
+    baseURL,
+    extraHTTPHeaders,
+  }) => {
+    test.setTimeout(120_000);
+    const editorName = 'Eddie Editor';
+    const track = await seedOwnerTrack(page, baseURL, 'remove-links-owner', 2);
+    await setDisplayName(page, baseURL, OWNER_NAME);
+    const editor = newCredentials('remove-links-editor');
+    const since = Date.now();
+    await inviteByApi(page, baseURL, track.projectId, editor.email, 'editor');
+    const link = await receiveInvitation(editor.email, {
+      since,
+      inviter: OWNER_NAME,
+      project: track.projectName,
+    });
+    const editorPage = await separatePage(browser, baseURL, extraHTTPHeaders);
+    await callExpecting(apiAs(editorPage, baseURL), 200, endpoints.auth.signUpWithEmail, {
+      body: editor,
+    });
+    await setDisplayName(editorPage, baseURL, editorName);
+    await joinByApi(editorPage, baseURL, editor.email, link);
+
+    // The Editor shares the take; a visitor hears it through the link.
+    const shared = await createShareLink(editorPage.request, baseURL, track.versionId, {
+      name: 'For the label',
+      download_enabled: false,
+    });
+    const visitor = await separatePage(browser, baseURL, extraHTTPHeaders);
+    await visitor.goto(shared.url);
+    await expect(visitor.getByRole('heading', { level: 1, name: track.projectName })).toBeVisible();
+
+    // Remove asks first, says how many links they made, and offers to revoke them (on).
+    await page.goto(`/projects/${track.projectId}`);
+    const members = await openMembersDialog(page);
+    await memberRow(members, editorName)
+      .getByRole('button', { name: `Remove ${editorName}` })
+      .click();
+    const confirm = page.getByRole('dialog', { name: 'Remove member' });
+    await expect(confirm).toBeVisible();
+    await expect(confirm).toContainText(`Remove ${editorName} from ${track.projectName}?`);
+    await expect(confirm).toContainText('They made 1 share link that still opens.');
+    const revoke = confirm.getByRole('checkbox', { name: 'Also revoke the links they made' });
+    await expect(revoke).toBeChecked();
+    await expectNoSeriousViolations(page, "'Remove member' dialog");
+    await confirm.getByRole('button', { name: 'Remove', exact: true }).click();
+    await expect(confirm).toHaveCount(0);
+    await expect(memberRow(members, editorName)).toHaveCount(0);
+    await expect(members.getByText(`${editorName} was removed.`)).toBeVisible();
+
+    // The link they made went with them.
+    await visitor.reload();
+    await expect(visitor.getByRole('alert')).toHaveText('Link not found');
+    expect((await visitor.request.get(`/api/links/hash/${shared.hash}/audio`)).status()).toBe(404);
+
+    await editorPage.context().close();
     await visitor.context().close();
   });
 });

@@ -192,6 +192,7 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     clock,
     tmpDir,
     maxBytes: options.uploadMaxBytes,
+    caps: config.resumableUploads,
   });
 
   // Passwords on share links (version and collection links alike).
@@ -289,6 +290,8 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     activity,
     publicUrl: config.publicUrl,
     desktopScheme: config.desktopScheme,
+    // Accepting an invitation needs a proven address: the auth module checks and mails codes.
+    emailCheck: authService,
   });
   // Who hears of each recorded event: fanned out inside the recording transaction.
   const notifications = new NotificationsService({

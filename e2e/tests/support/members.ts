@@ -1,8 +1,8 @@
 import { expect, type Browser, type Locator, type Page } from '@playwright/test';
-import { endpoints, invitationSubject, type MemberRole } from '@takes/contract';
+import { endpoints, invitationSubject, MEMBER_MESSAGES, type MemberRole } from '@takes/contract';
 import type { Credentials } from './accounts';
 import { apiAs, callExpecting } from './api';
-import { invitationLinkFrom, waitForMail } from './mailbox';
+import { confirmationCodeFrom, invitationLinkFrom, waitForMail } from './mailbox';
 
 /** Collaborators: the people a test invites, the 'Project members' dialog and the emailed link. */
 
@@ -101,6 +101,46 @@ export async function receiveInvitation(
   const link = invitationLinkFrom(mail);
   expect(new URL(link).pathname).toMatch(/^\/invite\/[A-Za-z0-9_-]{22,}$/);
   return link;
+}
+
+/** The subject of the email with the code that confirms a signed-in person's address. */
+export const CONFIRMATION_SUBJECT = 'Confirm your email address for Takes';
+
+/**
+ * Confirms the address of `email`'s account (made with a password, so never proven) with the
+ * 6-digit code that accepting an invitation mailed it at or after `since`: accepting asks for
+ * that before it lets the account in.
+ * - `via: 'invite-page'`, on the invitation page after 'Accept invitation' was refused: checks
+ *   the code step says why and where the code went, types the code into '6-digit code' and
+ *   presses 'Confirm' (which accepts the invitation again), as the invited person would.
+ * - `via: 'api'`, set-up that is not about joining: `POST /api/auth/verify-email` as the person
+ *   signed in on `page`; accepting again is the caller's.
+ */
+export async function confirmEmail(
+  page: Page,
+  email: string,
+  options: { since: number } & (
+    { via: 'invite-page' } | { via: 'api'; baseURL: string | undefined }
+  ),
+) {
+  const readCode = async () =>
+    confirmationCodeFrom(
+      await waitForMail(email, { since: options.since, subject: CONFIRMATION_SUBJECT }),
+    );
+  if (options.via === 'api') {
+    const code = await readCode();
+    await callExpecting(apiAs(page, options.baseURL), 200, endpoints.auth.verifyEmail, {
+      body: { code },
+    });
+    return;
+  }
+  const main = page.getByRole('main');
+  await expect(main.getByText(MEMBER_MESSAGES.confirmEmailToAccept(email))).toBeVisible();
+  await expect(main.getByText(`Enter the 6-digit code we sent to ${email}.`)).toBeVisible();
+  await expect(main.getByRole('button', { name: 'Accept invitation' })).toHaveCount(0);
+  await expect(main.getByRole('button', { name: 'Send a new code' })).toBeVisible();
+  await main.getByRole('textbox', { name: '6-digit code' }).fill(await readCode());
+  await main.getByRole('button', { name: 'Confirm', exact: true }).click();
 }
 
 /**

@@ -21,6 +21,11 @@ export const memberSchema = z.object({
   role: roleSchema,
   /** When they joined (the project's creation for the owner). */
   joined_at: z.string(),
+  /**
+   * How many share links they made here that still open (not revoked, not expired): for a caller
+   * who may manage members, so the removal dialog can offer to revoke them; absent otherwise.
+   */
+  links_made: z.number().int().nonnegative().optional(),
 });
 export type Member = z.infer<typeof memberSchema>;
 
@@ -55,6 +60,13 @@ export const inviteBodySchema = z.object({
 });
 
 export const memberRoleBodySchema = z.object({ role: memberRoleSchema });
+
+/** Removing a member: whether the share links they made go too ('true' unless 'false'). */
+export const removeMemberQuerySchema = z.object({
+  revoke_links: z
+    .enum(['true', 'false'], { error: MEMBER_MESSAGES.revokeLinksInvalid })
+    .default('true'),
+});
 export const transferBodySchema = z.object({ user_id: z.string().min(1).max(64) });
 export const invitationTokenBodySchema = z.object({ token: z.string().min(16).max(128) });
 

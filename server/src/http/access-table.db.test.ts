@@ -117,6 +117,8 @@ const TABLE: Record<string, Row> = {
   signUpWithEmail: { expect: everyone(400), call: () => ({ body: {} }) },
   sendMagicCode: { expect: everyone(400), call: () => ({ body: {} }) },
   verifyMagicCode: { expect: everyone(400), call: () => ({ body: {} }) },
+  // A signed-in account confirms its address; no code was mailed here, so any code is wrong.
+  verifyEmail: { expect: signedIn(400), call: () => ({ body: { code: '000000' } }) },
   signInWithMagicLink: { expect: everyone(400), call: () => ({ body: {} }) },
   openMagicLink: { expect: everyone(302) },
   // No sign-in provider is configured in tests: the door says it is unavailable.

@@ -30,6 +30,8 @@ import * as m0028 from './0028-collection-covers';
 import * as m0029 from './0029-collection-zips';
 import * as m0030 from './0030-collection-members';
 import * as m0031 from './0031-collection-bounces';
+import * as m0032 from './0032-collection-link-comments';
+import * as m0033 from './0033-links-by-maker';
 
 /** Every migration, in order. Names sort lexically; never rename or edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -64,4 +66,6 @@ export const migrations: Record<string, Migration> = {
   '0029-collection-zips': m0029,
   '0030-collection-members': m0030,
   '0031-collection-bounces': m0031,
+  '0032-collection-link-comments': m0032,
+  '0033-links-by-maker': m0033,
 };

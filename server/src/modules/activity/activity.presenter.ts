@@ -69,8 +69,35 @@ function parseData(raw: string): ActivityData {
   }
 }
 
+/**
+ * What the person reading a line may see: the address an invitation went to is shown only to
+ * whoever may manage the members (the member list hides pending invitations from the others).
+ */
+export interface ActivityReader {
+  seesInvitedAddresses: boolean;
+}
+
+/** "Ana invited lee@label.example as Editor", or "Ana invited someone as Editor" to the others. */
+export function invitedSummary(
+  actor: string,
+  invitation: { email?: unknown; role?: unknown },
+  showAddress: boolean,
+): string {
+  const address =
+    showAddress && typeof invitation.email === 'string' && invitation.email.trim()
+      ? invitation.email.trim()
+      : 'someone';
+  const role = typeof invitation.role === 'string' ? invitation.role : undefined;
+  return `${actor} invited ${address} as ${roleLabel(role)}`;
+}
+
 /** The readable line, e.g. "Maya commented at 1:23 on Version 4". */
-export function summarize(kind: ActivityKind, actor: string, d: ActivityData): string {
+export function summarize(
+  kind: ActivityKind,
+  actor: string,
+  d: ActivityData,
+  reader: ActivityReader,
+): string {
   const version = d.version_number !== undefined ? `Version ${d.version_number}` : 'a version';
   const at =
     typeof d.timestamp === 'number'
@@ -123,7 +150,7 @@ export function summarize(kind: ActivityKind, actor: string, d: ActivityData): s
     case 'project.made_private':
       return `${actor} made the project private`;
     case 'member.invited':
-      return `${actor} invited ${d.email ?? d.member_name ?? 'someone'} as ${roleLabel(d.role)}`;
+      return invitedSummary(actor, d, reader.seesInvitedAddresses);
     case 'member.joined':
       return `${actor} joined as ${roleLabel(d.role)}`;
     case 'member.left':
@@ -160,7 +187,7 @@ export function hrefOf(row: ActivityRow, d: ActivityData): string | null {
   return null;
 }
 
-export function toActivityItem(row: ActivityRow): ActivityItem {
+export function toActivityItem(row: ActivityRow, reader: ActivityReader): ActivityItem {
   const data = parseData(row.data);
   const name = actorName(row);
   const kind = row.kind as ActivityKind;
@@ -175,7 +202,7 @@ export function toActivityItem(row: ActivityRow): ActivityItem {
     },
     project_id: row.project_id,
     repo_id: row.repo_id,
-    summary: summarize(kind, name, data),
+    summary: summarize(kind, name, data, reader),
     href: hrefOf(row, data),
     created_at: row.created_at,
   };

@@ -1,8 +1,8 @@
-import type { ActivityPage } from '@takes/contract';
+import { may, type ActivityPage, type Role } from '@takes/contract';
 import type { Clock } from '../../clock';
 import { Invalid } from '../../errors';
 import type { AccessPolicy } from '../access';
-import { toActivityItem } from './activity.presenter';
+import { toActivityItem, type ActivityReader } from './activity.presenter';
 import type { ActivityCursor, ActivityRepo } from './activity.repo';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -35,7 +35,10 @@ export function cursorTime(text: string): string | null {
   return year >= 1 && year <= 9999 ? time.toISOString() : null;
 }
 
-/** Reading the activity of a project or repository (any member), and counting it. */
+/**
+ * Reading the activity of a project or repository (any member), and counting it. Each line is
+ * written for the caller's role: an invitation's address only for whoever may manage members.
+ */
 export class ActivityService {
   constructor(private readonly deps: { access: AccessPolicy; repo: ActivityRepo; clock: Clock }) {}
 
@@ -44,8 +47,8 @@ export class ActivityService {
     projectId: string,
     query: { cursor?: string; limit: number },
   ): Promise<ActivityPage> {
-    await this.deps.access.project(userId, projectId, 'view');
-    return this.page({ projectId }, query);
+    const { role } = await this.deps.access.project(userId, projectId, 'view');
+    return this.page({ projectId }, query, readerOf(role));
   }
 
   async repoActivity(
@@ -53,8 +56,8 @@ export class ActivityService {
     repoId: string,
     query: { cursor?: string; limit: number },
   ): Promise<ActivityPage> {
-    await this.deps.access.repository(userId, repoId, 'view');
-    return this.page({ repoId }, query);
+    const { role } = await this.deps.access.repository(userId, repoId, 'view');
+    return this.page({ repoId }, query, readerOf(role));
   }
 
   /** Events in the last 30 days on the projects and repositories the person can see. */
@@ -66,14 +69,20 @@ export class ActivityService {
   private async page(
     place: { projectId: string } | { repoId: string },
     query: { cursor?: string; limit: number },
+    reader: ActivityReader,
   ): Promise<ActivityPage> {
     const rows = await this.deps.repo.list(place, decodeCursor(query.cursor), query.limit + 1);
     const more = rows.length > query.limit;
     const items = rows.slice(0, query.limit);
     const last = items[items.length - 1];
     return {
-      items: items.map(toActivityItem),
+      items: items.map((row) => toActivityItem(row, reader)),
       next_cursor: more && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null,
     };
   }
+}
+
+/** What a member of this role may read in the feed. */
+function readerOf(role: Role): ActivityReader {
+  return { seesInvitedAddresses: may(role, 'manageMembers') };
 }

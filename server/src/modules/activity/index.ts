@@ -11,3 +11,4 @@ export {
 } from './activity-log';
 export type { Executor, VersionFacts } from './activity.repo';
 export { cursorTime } from './activity.service';
+export { invitedSummary } from './activity.presenter';

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { CompiledOnce } from '../../db/compiled-once';
+import { dialectOf } from '../../db/dialect-sql';
 import type { Database } from '../../db/schema';
 
 /** The account and session rows our sign-in rules read besides better-auth's own. */
@@ -12,6 +13,31 @@ export class AuthRepo {
       .select(['id', 'email'])
       .where('id', '=', userId)
       .executeTakeFirst();
+  }
+
+  /** Whether the account has proven its address (emailed code or link, or a provider). */
+  async emailVerified(userId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('users')
+      .select('email_verified')
+      .where('id', '=', userId)
+      .executeTakeFirst();
+    // SQLite keeps 1/0, PostgreSQL a boolean.
+    return Boolean(row?.email_verified);
+  }
+
+  /** Marks the address proven, while it is still the account's address; false otherwise. */
+  async markEmailVerified(userId: string, email: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('users')
+      // SQLite keeps booleans as 1/0.
+      .set({
+        email_verified: dialectOf(this.db as unknown as Kysely<unknown>) === 'postgres' ? true : 1,
+      })
+      .where('id', '=', userId)
+      .where('email', '=', email)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
   }
 
   /** The account with its profile (name and avatar); throws when there is no such user. */

@@ -299,6 +299,55 @@ export class MembersRepo {
     });
   }
 
+  // ---- share links the members made ----
+
+  /**
+   * How many live share links (not revoked, not expired) each person made in the target. Only a
+   * project has them: a repository has no share links, and a collection's links are its owner's.
+   */
+  async liveLinksMade(target: Target, now: string): Promise<Map<string, number>> {
+    if (target.kind !== 'project') return new Map();
+    const rows = await liveLinks(this.db, target.id, now)
+      .select((eb) => ['owner_id', eb.fn.countAll<number | string>().as('n')])
+      .groupBy('owner_id')
+      .execute();
+    return new Map(rows.map((r) => [r.owner_id, Number(r.n)]));
+  }
+
+  /**
+   * Revokes the live share links `userId` made in the target (a project's; nothing elsewhere),
+   * in the caller's transaction; answers the links revoked, oldest first.
+   */
+  async revokeLinksMade(
+    target: Target,
+    userId: string,
+    now: string,
+    db: Kysely<Database>,
+  ): Promise<{ id: string; name: string; version_id: string }[]> {
+    if (target.kind !== 'project') return [];
+    const links = await liveLinks(db, target.id, now)
+      .select(['id', 'name', 'version_id'])
+      .where('owner_id', '=', userId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    if (links.length === 0) return [];
+    // Only those still live: a link revoked by a racing request is not reported twice.
+    const revoked = await db
+      .updateTable('links')
+      .set({ revoked_at: now })
+      .where(
+        'id',
+        'in',
+        links.map((l) => l.id),
+      )
+      .where('revoked_at', 'is', null)
+      .returning('id')
+      .execute();
+    const done = new Set(revoked.map((r) => r.id));
+    return links.filter((l) => done.has(l.id));
+  }
+
   // ---- invitations ----
 
   /** Pending: not accepted, not revoked, not expired; oldest first. */
@@ -584,6 +633,15 @@ export class MembersRepo {
       .where('r.id', '=', repoId)
       .executeTakeFirst();
   }
+}
+
+/** A project's share links that still open: not revoked, not expired. */
+function liveLinks(db: Kysely<Database>, projectId: string, now: string) {
+  return db
+    .selectFrom('links')
+    .where('project_id', '=', projectId)
+    .where('revoked_at', 'is', null)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]));
 }
 
 /** What an invitation opens: the one of its three target columns that is set. */

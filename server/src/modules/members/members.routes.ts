@@ -37,7 +37,9 @@ export const memberRoutes =
       ),
     );
     route(app, api.removeProjectMember, signedIn, (request) =>
-      service.remove(userOf(request).id, project(request.params.projectId), request.params.userId),
+      service.remove(userOf(request).id, project(request.params.projectId), request.params.userId, {
+        revokeLinks: request.query.revoke_links === 'true',
+      }),
     );
     route(app, api.leaveProject, signedIn, (request) =>
       service.leave(userOf(request).id, project(request.params.projectId)),

@@ -1,9 +1,11 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import {
   AUTH_MESSAGES,
+  EMAIL_UNVERIFIED_CODE,
   INVITATION_TTL_DAYS,
   MAX_PENDING_INVITATIONS,
   MEMBER_MESSAGES,
+  may,
   type Action,
   type Invitation,
   type InvitationView,
@@ -17,7 +19,7 @@ import {
 import { AUTH_RATE_RULES, type RateLimiter } from '../../auth/rate-limiter';
 import type { Clock } from '../../clock';
 import type { InvitationsTable } from '../../db/schema';
-import { Conflict, Forbidden, Gone, NotFound, RateLimited } from '../../errors';
+import { AppError, Conflict, Forbidden, Gone, NotFound, RateLimited } from '../../errors';
 import type { Mailer } from '../../mail/mailer';
 import { NOT_FOUND, type AccessPolicy } from '../access';
 import type { ActivityEvent, ActivityLog, Executor } from '../activity';
@@ -45,6 +47,15 @@ export interface MembersDeps {
   publicUrl: string;
   /** The desktop app's URL scheme, for a repository's pull link. */
   desktopScheme: string;
+  /** Whether an account has proven its address, and mailing it a code that proves it. */
+  emailCheck: EmailCheck;
+}
+
+/** What accepting an invitation asks of the auth module (its service answers it). */
+export interface EmailCheck {
+  isEmailVerified(userId: string): Promise<boolean>;
+  /** Mails a 6-digit code (limited like sign-in codes: 429 past the client address's limit). */
+  sendAddressCheck(email: string, ip: string): Promise<'sent' | 'recent'>;
 }
 
 /** The signed-in caller of an invitation: their id and the email address their account has. */
@@ -66,15 +77,25 @@ export class MembersService {
 
   // ---- the member list ----
 
-  /** Members with the owner first; pending invitations only for the owner. */
+  /**
+   * Members with the owner first; pending invitations, and how many live share links each
+   * person made, only for whoever may manage the members.
+   */
   async list(userId: string, target: Target): Promise<MembersResponse> {
     const grant = await this.grant(userId, target, 'view');
     const people = await this.deps.repo.people(target, grant.ownerId);
-    const invitations =
-      grant.role === 'owner'
-        ? (await this.deps.repo.pendingInvitations(target, this.now())).map(toInvitation)
-        : [];
-    return { role: grant.role, members: people.map(toMember), invitations };
+    if (!may(grant.role, 'manageMembers'))
+      return { role: grant.role, members: people.map((p) => toMember(p)), invitations: [] };
+    const now = this.now();
+    const [pending, linksMade] = await Promise.all([
+      this.deps.repo.pendingInvitations(target, now),
+      this.deps.repo.liveLinksMade(target, now),
+    ]);
+    return {
+      role: grant.role,
+      members: people.map((p) => toMember(p, linksMade.get(p.user_id) ?? 0)),
+      invitations: pending.map(toInvitation),
+    };
   }
 
   // ---- invitations ----
@@ -180,7 +201,10 @@ export class MembersService {
 
   /**
    * Accepts an invitation as the account it was sent to: that account becomes a member with the
-   * invited role (the owner stays the owner). Another account gets 403 naming the address.
+   * invited role (the owner stays the owner). Another account gets 403 naming the address. An
+   * account that never proved its address (made with a password) gets 403 with
+   * `details.code = 'email_unverified'` and a 6-digit code by email: whoever holds a forwarded
+   * link cannot sign up as the invitee and take the seat.
    */
   async accept(
     caller: Caller,
@@ -190,6 +214,13 @@ export class MembersService {
     const invitation = await this.valid(token, ip);
     if (caller.email.trim().toLowerCase() !== invitation.email)
       throw new Forbidden(MEMBER_MESSAGES.wrongAccount(invitation.email));
+    if (!(await this.deps.emailCheck.isEmailVerified(caller.id))) {
+      await this.deps.emailCheck.sendAddressCheck(caller.email, ip);
+      throw new AppError('forbidden', MEMBER_MESSAGES.confirmEmailToAccept(caller.email), {
+        code: EMAIL_UNVERIFIED_CODE,
+        email: caller.email,
+      });
+    }
     const target = targetOf(invitation);
     const current = await this.roleOn(caller.id, target);
     const isOwner = current === 'owner';
@@ -241,18 +272,27 @@ export class MembersService {
     });
     const member = await this.deps.repo.member(target, memberId);
     if (!member) throw new NotFound(MEMBER_MESSAGES.memberNotFound);
-    return toMember(member);
+    const linksMade = await this.deps.repo.liveLinksMade(target, this.now());
+    return toMember(member, linksMade.get(memberId) ?? 0);
   }
 
   /**
    * Removes a member (owner only) and revokes the invitations still pending for their address;
-   * their next request (page, stream, desktop token) is refused.
+   * their next request (page, stream, desktop token) is refused. With `revokeLinks` (the
+   * dialog's default) the share links they made there that still open are revoked too, each
+   * recorded as revoked by the owner, in the same transaction as the removal.
    */
-  async remove(userId: string, target: Target, memberId: string): Promise<void> {
+  async remove(
+    userId: string,
+    target: Target,
+    memberId: string,
+    options: { revokeLinks: boolean } = { revokeLinks: true },
+  ): Promise<void> {
     const grant = await this.grant(userId, target, 'manageMembers');
     if (memberId === grant.ownerId) throw new Conflict(MEMBER_MESSAGES.ownerCannotBeRemoved);
     await this.deps.repo.transaction(async (trx) => {
-      if (!(await this.deps.repo.removeMember(target, memberId, this.now(), trx)))
+      const now = this.now();
+      if (!(await this.deps.repo.removeMember(target, memberId, now, trx)))
         throw new NotFound(MEMBER_MESSAGES.memberNotFound);
       await this.record(trx, target, {
         kind: 'member.removed',
@@ -260,6 +300,14 @@ export class MembersService {
         targetId: memberId,
         data: { member_name: await this.deps.activity.personName(trx, memberId) },
       });
+      if (!options.revokeLinks) return;
+      for (const link of await this.deps.repo.revokeLinksMade(target, memberId, now, trx))
+        await this.deps.activity.recordForVersion(trx, link.version_id, {
+          kind: 'link.revoked',
+          actor: { userId },
+          targetId: link.id,
+          data: { link_name: link.name },
+        });
     });
   }
 
@@ -429,9 +477,12 @@ export class MembersService {
     return invitation;
   }
 
-  /** Counts one invitation email against the inviter's hour: 429 with Retry-After past 20. */
+  /**
+   * Counts one invitation email against the inviter's mail budget (shared with collection links'
+   * emails): 429 with Retry-After past 20 an hour.
+   */
   private async countSend(userId: string): Promise<void> {
-    const rule = AUTH_RATE_RULES.invitationSendUser;
+    const rule = AUTH_RATE_RULES.mailSendUser;
     if (!(await this.deps.limiter.hit(rule, userId)))
       throw new RateLimited(
         MEMBER_MESSAGES.tooManyInvitations,
@@ -501,7 +552,8 @@ function inviterName(invitation: InvitationRow): string {
   );
 }
 
-function toMember(row: PersonRow): Member {
+/** A person on the list; `linksMade` only for a caller who may manage the members. */
+function toMember(row: PersonRow, linksMade?: number): Member {
   return {
     user_id: row.user_id,
     email: row.email,
@@ -509,6 +561,7 @@ function toMember(row: PersonRow): Member {
     avatar_url: row.avatar_key ? avatarUrl(row.user_id, row.profile_updated_at) : null,
     role: row.role ?? 'owner',
     joined_at: row.joined_at,
+    ...(linksMade === undefined ? {} : { links_made: linksMade }),
   };
 }
 

@@ -7,6 +7,7 @@ import {
   type MemberRole,
 } from '@takes/contract';
 import type { ActivityTable } from '../../db/schema';
+import { invitedSummary } from '../activity';
 import { avatarUrl } from '../auth/auth.service';
 import type { ActivityContext } from './notifications.repo';
 
@@ -115,7 +116,8 @@ function summaryOf(
     case 'project.made_private':
       return `${actor} made the project private`;
     case 'member.invited':
-      return `${actor} invited ${str(data.email) ?? 'someone'}${role ? ` as ${role}` : ''}`;
+      // Never the address: only the owner may read it, and the owner is the one who invited.
+      return invitedSummary(actor, data, false);
     case 'member.joined':
       return `${actor} joined${role ? ` as ${role}` : ''}`;
     case 'member.left':

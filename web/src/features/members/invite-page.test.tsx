@@ -186,4 +186,62 @@ describe('InvitePage', () => {
     expect(await screen.findByText('This invitation is no longer valid.')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Sign in with another account' })).toBeNull();
   });
+
+  it("asks an account that never proved its address for the emailed code ('Confirm'), then accepts", async () => {
+    let accepts = 0;
+    const refusal = {
+      status: 403,
+      body: {
+        error:
+          'Confirm your email address to accept this invitation. We sent a 6-digit code to me@example.com.',
+        details: { code: 'email_unverified', email: 'me@example.com' },
+      },
+    };
+    const fetchMock = stubApi({
+      '/api/invitations/view': view(),
+      '/api/invitations/accept': () =>
+        ++accepts === 1 ? refusal : { kind: 'project', target_id: 'p1', role: 'commenter' },
+      '/api/auth/verify-email': (_url: URL, init: RequestInit | undefined) =>
+        (JSON.parse(init?.body as string) as { code: string }).code === '123456'
+          ? { ok: true }
+          : { status: 400, body: { error: 'Invalid or expired OTP code' } },
+    });
+    renderInvite();
+    fireEvent.click(await screen.findByRole('button', { name: 'Accept invitation' }));
+
+    expect(
+      await screen.findByText(
+        'Confirm your email address to accept this invitation. We sent a 6-digit code to me@example.com.',
+      ),
+    ).toBeTruthy();
+    expect(screen.getByText(/Enter the 6-digit code we sent to/).textContent).toBe(
+      'Enter the 6-digit code we sent to me@example.com.',
+    );
+    // Not a wrong account: nothing offers to switch.
+    expect(screen.queryByRole('button', { name: 'Sign in with another account' })).toBeNull();
+    expect(await axeViolations()).toEqual([]);
+
+    const field = screen.getByLabelText('6-digit code');
+    fireEvent.change(field, { target: { value: '12345' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm' }));
+    expect(await screen.findByText('OTP must be 6 digits')).toBeTruthy();
+    expect(bodiesTo(fetchMock, '/api/auth/verify-email')).toEqual([]);
+
+    fireEvent.change(field, { target: { value: '654321' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm' }));
+    expect(await screen.findByText('Invalid or expired OTP code')).toBeTruthy();
+    expect(screen.queryByText('Project page')).toBeNull();
+
+    fireEvent.change(field, { target: { value: '123456' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm' }));
+    expect(await screen.findByText('Project page')).toBeTruthy();
+    expect(bodiesTo(fetchMock, '/api/auth/verify-email')).toEqual([
+      { code: '654321' },
+      { code: '123456' },
+    ]);
+    expect(bodiesTo(fetchMock, '/api/invitations/accept')).toEqual([
+      { token: TOKEN },
+      { token: TOKEN },
+    ]);
+  });
 });

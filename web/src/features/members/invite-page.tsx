@@ -1,16 +1,44 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
-import { MEMBER_MESSAGES, ROLE_LABELS, routes, type InvitationView } from '@takes/contract';
+import {
+  AUTH_MESSAGES,
+  EMAIL_UNVERIFIED_CODE,
+  MEMBER_MESSAGES,
+  OTP_LENGTH,
+  ROLE_LABELS,
+  routes,
+  type InvitationView,
+} from '@takes/contract';
 import { api, ApiError, errorMessage } from '../../lib/api';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { Alert } from '../../ui/alert';
 import { linkButton, primaryButton, secondaryButton } from '../../ui/button-styles';
 import { PageSpinner, Spinner } from '../../ui/spinner';
+import { TextField } from '../../ui/text-field';
 import { useAuth } from '../auth/use-auth';
 import { useNoIndex } from '../share/use-noindex';
 
 const members = routes.members;
+
+/**
+ * The address a refused accept sent a confirmation code to, when the account has not proven its
+ * address yet (403 with `details.code` 'email_unverified'); null for any other refusal.
+ */
+function codeSentTo(error: unknown): string | null {
+  if (!(error instanceof ApiError) || error.status !== 403) return null;
+  const details = error.details as { code?: unknown; email?: unknown } | undefined;
+  return details?.code === EMAIL_UNVERIFIED_CODE && typeof details.email === 'string'
+    ? details.email
+    : null;
+}
+
+/** The code's own check before asking the server (the contract's words). */
+function codeProblem(code: string): string | undefined {
+  if (!code) return AUTH_MESSAGES.otpRequired;
+  if (!new RegExp(`^\\d{${OTP_LENGTH}}$`).test(code)) return AUTH_MESSAGES.otpDigits;
+  return undefined;
+}
 
 /** Expired, used, revoked, unknown or malformed: the same words for all of them. */
 function invitationError(error: unknown, fallback: string): string {
@@ -121,12 +149,18 @@ function InvitationAction({ token, invitation }: { token: string; invitation: In
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [switching, setSwitching] = useState(false);
+  // Set once the server asked for a code: the code field stays while accept is tried again.
+  const [confirmingEmail, setConfirmingEmail] = useState<string | null>(null);
   const accept = useMutation({
     mutationFn: () =>
       api.call(members.acceptInvitation, {
         body: { token },
         fallbackMessage: 'Failed to accept the invitation',
       }),
+    onError: (error) => {
+      const sentTo = codeSentTo(error);
+      if (sentTo) setConfirmingEmail(sentTo);
+    },
     onSuccess: async (accepted) => {
       // The project now shows in 'Shared with you', the repository in the list, the collection
       // under the collections' 'Shared with you'.
@@ -162,7 +196,10 @@ function InvitationAction({ token, invitation }: { token: string; invitation: In
     );
   }
 
-  const wrongAccount = accept.error instanceof ApiError && accept.error.status === 403;
+  const wrongAccount =
+    accept.error instanceof ApiError &&
+    accept.error.status === 403 &&
+    codeSentTo(accept.error) === null;
 
   async function switchAccount() {
     setSwitching(true);
@@ -173,6 +210,22 @@ function InvitationAction({ token, invitation }: { token: string; invitation: In
       setSwitching(false);
     }
   }
+
+  if (confirmingEmail !== null)
+    return (
+      <ConfirmEmailForm
+        email={confirmingEmail}
+        reason={MEMBER_MESSAGES.confirmEmailToAccept(confirmingEmail)}
+        accepting={accept.isPending}
+        acceptError={
+          accept.isError && codeSentTo(accept.error) === null
+            ? invitationError(accept.error, 'Failed to accept the invitation')
+            : null
+        }
+        onConfirmed={() => accept.mutate()}
+        onSendNewCode={() => accept.mutate()}
+      />
+    );
 
   return (
     <div className="space-y-3">
@@ -205,5 +258,79 @@ function InvitationAction({ token, invitation }: { token: string; invitation: In
         )}
       </div>
     </div>
+  );
+}
+
+/**
+ * An account that never proved its address confirms it before accepting: the server mailed a
+ * 6-digit code when accept was refused; 'Confirm' proves the address and accepts again.
+ */
+function ConfirmEmailForm({
+  email,
+  reason,
+  accepting,
+  acceptError,
+  onConfirmed,
+  onSendNewCode,
+}: {
+  email: string;
+  /** Why a code is asked for (the server's words). */
+  reason: string;
+  accepting: boolean;
+  /** Why accepting failed after the address was confirmed (expired meanwhile, say). */
+  acceptError: string | null;
+  onConfirmed: () => void;
+  onSendNewCode: () => void;
+}) {
+  const [code, setCode] = useState('');
+  const [fieldError, setFieldError] = useState<string>();
+  const verify = useMutation({
+    mutationFn: (value: string) =>
+      api.call(routes.auth.verifyEmail, {
+        body: { code: value },
+        fallbackMessage: AUTH_MESSAGES.otpInvalid,
+      }),
+    onSuccess: onConfirmed,
+  });
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const value = code.trim();
+    const problem = codeProblem(value);
+    setFieldError(problem);
+    if (problem) return;
+    verify.mutate(value);
+  }
+
+  const busy = verify.isPending || accepting;
+  return (
+    <form noValidate onSubmit={submit} className="space-y-3">
+      <Alert tone="info">{reason}</Alert>
+      <p className="text-sm text-zinc-700 dark:text-zinc-300">
+        Enter the 6-digit code we sent to <strong className="break-words">{email}</strong>.
+      </p>
+      <TextField
+        label="6-digit code"
+        autoComplete="one-time-code"
+        autoFocus
+        inputMode="numeric"
+        maxLength={OTP_LENGTH}
+        value={code}
+        onValueChange={setCode}
+        error={fieldError}
+      />
+      {verify.isError && (
+        <Alert tone="error">{errorMessage(verify.error, AUTH_MESSAGES.otpInvalid)}</Alert>
+      )}
+      {acceptError && <Alert tone="error">{acceptError}</Alert>}
+      <div className="flex flex-wrap gap-2">
+        <button type="submit" className={primaryButton} disabled={busy}>
+          {busy ? 'Confirming…' : 'Confirm'}
+        </button>
+        <button type="button" className={secondaryButton} disabled={busy} onClick={onSendNewCode}>
+          Send a new code
+        </button>
+      </div>
+    </form>
   );
 }

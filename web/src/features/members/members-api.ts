@@ -106,13 +106,18 @@ export function useChangeRole(target: MembersTarget) {
   });
 }
 
+/**
+ * Removes a member. On a project, `revokeLinks` ('Also revoke the links they made', the server's
+ * default too) revokes the share links they made there; elsewhere nobody but the owner makes links.
+ */
 export function useRemoveMember(target: MembersTarget) {
-  return useMembersMutation(target, (userId: string) => {
+  return useMembersMutation(target, ({ userId, revokeLinks }: RemoveMemberInput) => {
     const options = { fallbackMessage: 'Failed to remove the member' };
     switch (target.kind) {
       case 'project':
         return api.call(members.removeProjectMember, {
           params: { projectId: target.id, userId },
+          query: { revoke_links: revokeLinks ? 'true' : 'false' },
           ...options,
         });
       case 'repository':
@@ -127,6 +132,11 @@ export function useRemoveMember(target: MembersTarget) {
         });
     }
   });
+}
+
+export interface RemoveMemberInput {
+  userId: string;
+  revokeLinks: boolean;
 }
 
 export function useResendInvitation(target: MembersTarget) {

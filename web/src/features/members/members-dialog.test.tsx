@@ -317,6 +317,95 @@ describe('MembersDialog, as the owner', () => {
   });
 });
 
+describe('MembersDialog, removing someone who made share links', () => {
+  /** The DELETE requests sent, with their query. */
+  const deletes = (fetchMock: FetchMock) =>
+    fetchMock.mock.calls
+      .filter(([, init]) => init?.method === 'DELETE')
+      .map(([url]) => {
+        const parsed = new URL(url, 'http://localhost');
+        return `${parsed.pathname}${parsed.search}`;
+      });
+
+  const withLinks = () =>
+    membersResponse({
+      members: [
+        { ...owner, links_made: 1 },
+        { ...editor, links_made: 3 },
+        { ...commenter, links_made: 0 },
+      ],
+    });
+
+  it("asks first, says how many links they made and revokes them with 'Also revoke the links they made' (checked by default)", async () => {
+    const fetchMock = stubMembers('/api/projects/p1/members', withLinks(), {
+      '/api/projects/p1/members/u2': { DELETE: noContent },
+    });
+    renderDialog();
+    const dialog = await screen.findByRole('dialog', { name: 'Project members' });
+    await within(dialog).findByRole('list', { name: 'Members' });
+
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Remove Eddie Editor' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Remove member' });
+    expect(confirm.textContent).toContain('Remove Eddie Editor from Night Drive?');
+    expect(within(confirm).getByText('They made 3 share links that still open.')).toBeTruthy();
+    const revoke = within(confirm).getByRole('checkbox', {
+      name: 'Also revoke the links they made',
+    });
+    expect((revoke as HTMLInputElement).checked).toBe(true);
+    expect(await axeViolations()).toEqual([]);
+    expect(deletes(fetchMock)).toEqual([]);
+
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Remove' }));
+    expect(await within(dialog).findByText('Eddie Editor was removed.')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Remove member' })).toBeNull());
+    expect(deletes(fetchMock)).toEqual(['/api/projects/p1/members/u2?revoke_links=true']);
+  });
+
+  it('keeps their links when the box is unticked, and Cancel removes nobody', async () => {
+    const fetchMock = stubMembers('/api/projects/p1/members', withLinks(), {
+      '/api/projects/p1/members/u2': { DELETE: noContent },
+    });
+    renderDialog();
+    const dialog = await screen.findByRole('dialog', { name: 'Project members' });
+    await within(dialog).findByRole('list', { name: 'Members' });
+
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Remove Eddie Editor' }));
+    let confirm = await screen.findByRole('dialog', { name: 'Remove member' });
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Remove member' })).toBeNull());
+    expect(deletes(fetchMock)).toEqual([]);
+
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Remove Eddie Editor' }));
+    confirm = await screen.findByRole('dialog', { name: 'Remove member' });
+    fireEvent.click(
+      within(confirm).getByRole('checkbox', { name: 'Also revoke the links they made' }),
+    );
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Remove' }));
+    expect(await within(dialog).findByText('Eddie Editor was removed.')).toBeTruthy();
+    expect(deletes(fetchMock)).toEqual(['/api/projects/p1/members/u2?revoke_links=false']);
+  });
+
+  it('says "1 share link" for one, and shows a refusal inside the confirmation', async () => {
+    stubMembers(
+      '/api/projects/p1/members',
+      membersResponse({ members: [owner, { ...editor, links_made: 1 }] }),
+      {
+        '/api/projects/p1/members/u2': {
+          DELETE: { status: 403, body: { error: 'You need Owner access to do this.' } },
+        },
+      },
+    );
+    renderDialog();
+    const dialog = await screen.findByRole('dialog', { name: 'Project members' });
+    await within(dialog).findByRole('list', { name: 'Members' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Remove Eddie Editor' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Remove member' });
+    expect(within(confirm).getByText('They made 1 share link that still opens.')).toBeTruthy();
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Remove' }));
+    expect(await within(confirm).findByText('You need Owner access to do this.')).toBeTruthy();
+  });
+});
+
 describe('MembersDialog, as a member', () => {
   it('lists members read-only and offers Leave project, which lands on the dashboard', async () => {
     const fetchMock = stubMembers(

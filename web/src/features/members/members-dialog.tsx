@@ -13,7 +13,7 @@ import {
 import { errorMessage } from '../../lib/api';
 import { formatDate } from '../../lib/format';
 import { Alert } from '../../ui/alert';
-import { primaryButton, secondaryButton } from '../../ui/button-styles';
+import { dangerButton, primaryButton, secondaryButton } from '../../ui/button-styles';
 import { ConfirmDeleteModal } from '../../ui/confirm-delete-modal';
 import { Modal } from '../../ui/modal';
 import { Spinner } from '../../ui/spinner';
@@ -147,6 +147,7 @@ function MembersBody({ target, targetName, noun, role, members, invitations }: M
             <MemberRow
               key={member.user_id}
               target={target}
+              targetName={targetName}
               member={member}
               manages={manages}
               onFeedback={setFeedback}
@@ -186,6 +187,7 @@ function MembersBody({ target, targetName, noun, role, members, invitations }: M
 
 interface MemberRowProps {
   target: MembersTarget;
+  targetName: string;
   member: Member;
   /** The caller is the owner: roles can be changed and members removed. */
   manages: boolean;
@@ -194,14 +196,23 @@ interface MemberRowProps {
   onTransfer?: (member: Member) => void;
 }
 
-function MemberRow({ target, member, manages, onFeedback, onTransfer }: MemberRowProps) {
+function MemberRow({
+  target,
+  targetName,
+  member,
+  manages,
+  onFeedback,
+  onTransfer,
+}: MemberRowProps) {
   const { user } = useAuth();
   const changeRole = useChangeRole(target);
   const remove = useRemoveMember(target);
+  const [confirmingRemoval, setConfirmingRemoval] = useState(false);
   const selectId = useId();
   const name = memberName(member);
   const isOwner = member.role === 'owner';
   const busy = changeRole.isPending || remove.isPending;
+  const linksMade = member.links_made ?? 0;
 
   function onRoleChange(next: MemberRole) {
     onFeedback(null);
@@ -216,13 +227,27 @@ function MemberRow({ target, member, manages, onFeedback, onTransfer }: MemberRo
     );
   }
 
-  function onRemove() {
+  function removeMember(revokeLinks: boolean) {
     onFeedback(null);
-    remove.mutate(member.user_id, {
-      onSuccess: () => onFeedback({ tone: 'success', text: `${name} was removed.` }),
-      onError: (error) =>
-        onFeedback({ tone: 'error', text: errorMessage(error, 'Failed to remove the member') }),
-    });
+    remove.mutate(
+      { userId: member.user_id, revokeLinks },
+      {
+        onSuccess: () => {
+          setConfirmingRemoval(false);
+          onFeedback({ tone: 'success', text: `${name} was removed.` });
+        },
+        onError: (error) => {
+          if (!confirmingRemoval)
+            onFeedback({ tone: 'error', text: errorMessage(error, 'Failed to remove the member') });
+        },
+      },
+    );
+  }
+
+  // Someone who made share links that still open is asked about first; anyone else goes at once.
+  function onRemove() {
+    if (linksMade > 0) setConfirmingRemoval(true);
+    else removeMember(true);
   }
 
   return (
@@ -290,7 +315,99 @@ function MemberRow({ target, member, manages, onFeedback, onTransfer }: MemberRo
           <RoleBadge role={member.role} />
         )}
       </div>
+      {confirmingRemoval && (
+        <RemoveMemberConfirm
+          name={name}
+          targetName={targetName}
+          linksMade={linksMade}
+          pending={remove.isPending}
+          error={remove.isError ? errorMessage(remove.error, 'Failed to remove the member') : null}
+          onConfirm={removeMember}
+          onClose={() => {
+            remove.reset();
+            setConfirmingRemoval(false);
+          }}
+        />
+      )}
     </li>
+  );
+}
+
+/** "They made 3 share links that still open." */
+export function linksMadeSentence(count: number): string {
+  return count === 1
+    ? 'They made 1 share link that still opens.'
+    : `They made ${count} share links that still open.`;
+}
+
+/**
+ * Removing someone who made share links: 'Also revoke the links they made' (checked by default)
+ * and how many there are, so nobody keeps listening through a link after its maker has gone.
+ */
+function RemoveMemberConfirm({
+  name,
+  targetName,
+  linksMade,
+  pending,
+  error,
+  onConfirm,
+  onClose,
+}: {
+  name: string;
+  targetName: string;
+  linksMade: number;
+  pending: boolean;
+  error: string | null;
+  onConfirm: (revokeLinks: boolean) => void;
+  onClose: () => void;
+}) {
+  const [revokeLinks, setRevokeLinks] = useState(true);
+  const checkboxId = useId();
+  return (
+    <Modal
+      title="Remove member"
+      description={
+        <>
+          Remove <strong>{name}</strong> from <strong>{targetName}</strong>? They lose access on
+          their next request.
+        </>
+      }
+      onClose={onClose}
+    >
+      <div className="mb-4 space-y-2">
+        <p className="text-sm text-zinc-700 dark:text-zinc-300">{linksMadeSentence(linksMade)}</p>
+        <div className="flex items-center gap-2">
+          <input
+            id={checkboxId}
+            type="checkbox"
+            className="size-4 rounded border-zinc-300 text-indigo-600 dark:border-zinc-700"
+            checked={revokeLinks}
+            onChange={(event) => setRevokeLinks(event.target.checked)}
+          />
+          <label htmlFor={checkboxId} className="text-sm text-zinc-900 dark:text-white">
+            Also revoke the links they made
+          </label>
+        </div>
+      </div>
+      {error ? (
+        <Alert tone="error" className="mb-4">
+          {error}
+        </Alert>
+      ) : null}
+      <div className="flex justify-end gap-2">
+        <button type="button" className={secondaryButton} onClick={onClose}>
+          Cancel
+        </button>
+        <button
+          type="button"
+          className={dangerButton}
+          disabled={pending}
+          onClick={() => onConfirm(revokeLinks)}
+        >
+          {pending ? 'Removing…' : 'Remove'}
+        </button>
+      </div>
+    </Modal>
   );
 }
 

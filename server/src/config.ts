@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { MAX_UPLOAD_BYTES } from '@takes/contract';
 import { trustProxy, type TrustProxy } from './config-trust-proxy';
 
 /**
@@ -37,6 +38,25 @@ const emailList = z
     (emails) => emails.every((email) => /^[^\s@]+@[^\s@]+$/.test(email)),
     'must be a comma-separated list of email addresses',
   );
+
+const SIZE = /^(\d+(?:\.\d+)?)\s*([kmgt]?b)?$/i;
+const SIZE_UNITS: Record<string, number> = {
+  b: 1,
+  kb: 1024,
+  mb: 1024 ** 2,
+  gb: 1024 ** 3,
+  tb: 1024 ** 4,
+};
+
+/** A number of bytes, or a size with a unit (binary, like the product's '500 MB'): 2.5GB, 800 MB. */
+const byteSize = z
+  .string()
+  .trim()
+  .regex(SIZE, 'must be a size such as 2.5GB or 800MB, or a number of bytes')
+  .transform((value) => {
+    const [, amount = '0', unit = 'b'] = SIZE.exec(value) ?? [];
+    return Math.floor(Number(amount) * (SIZE_UNITS[unit.toLowerCase()] ?? 1));
+  });
 
 const databaseUrl = z
   .string()
@@ -119,6 +139,16 @@ const envSchema = z.object({
     .default('takes'),
   DEMO_ENABLED: booleanString.default(true),
   NOTIFICATION_BATCH_SECONDS: positiveInt.default(600),
+  RESUMABLE_UPLOADS_MAX_OPEN: positiveInt.max(1000, 'must be 1000 or less').default(5),
+  // At least one upload of the largest size must fit.
+  RESUMABLE_UPLOADS_MAX_BYTES: byteSize
+    .pipe(
+      z
+        .number()
+        .min(MAX_UPLOAD_BYTES, 'must be at least 500MB (the largest single upload)')
+        .max(Number.MAX_SAFE_INTEGER, 'is too large'),
+    )
+    .default(2.5 * 1024 ** 3),
 });
 
 export type RawEnv = Record<string, string | undefined>;
@@ -203,6 +233,13 @@ export interface Config {
   demoEnabled: boolean;
   /** NOTIFICATION_BATCH_SECONDS: a recipient's notification emails within one window become one. */
   notificationBatchSeconds: number;
+  /** What one person's unfinished resumable uploads may hold at once (the tus creation checks it). */
+  resumableUploads: {
+    /** RESUMABLE_UPLOADS_MAX_OPEN: unfinished uploads at once. */
+    maxOpen: number;
+    /** RESUMABLE_UPLOADS_MAX_BYTES: their declared lengths (Upload-Length) together. */
+    maxBytes: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -334,6 +371,10 @@ export function loadConfig(rawEnv: RawEnv): Config {
     desktopScheme: env.DESKTOP_SCHEME,
     demoEnabled: env.DEMO_ENABLED,
     notificationBatchSeconds: env.NOTIFICATION_BATCH_SECONDS,
+    resumableUploads: {
+      maxOpen: env.RESUMABLE_UPLOADS_MAX_OPEN,
+      maxBytes: env.RESUMABLE_UPLOADS_MAX_BYTES,
+    },
   };
 }
 

@@ -121,12 +121,46 @@ export const changePasswordBodySchema = z.object({
 });
 
 export const SOCIAL_PROVIDERS = ['google', 'apple'] as const;
+
+/**
+ * A backslash (browsers read `/\evil.com` as `//evil.com`), its escape, or a control character
+ * (a tab or newline is dropped by URL parsing, so `/<tab>/evil.com` is `//evil.com` too).
+ */
+function hasUnsafeCharacter(path: string): boolean {
+  for (let i = 0; i < path.length; i++) {
+    const code = path.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f || code === 0x5c) return true;
+  }
+  return /%5c/i.test(path);
+}
+
+function isPlainSitePath(path: string): boolean {
+  return path.startsWith('/') && !path.startsWith('//') && !hasUnsafeCharacter(path);
+}
+
+/**
+ * Whether `path` is a path on this site that no browser reads as another origin: one leading
+ * `/`, no backslash or control character, and the same once percent-decoded (where a router or
+ * a later redirect decodes it). The server's sign-in callback and the web's return-to share it.
+ */
+export function isSitePath(path: unknown): path is string {
+  if (typeof path !== 'string' || !isPlainSitePath(path)) return false;
+  try {
+    return isPlainSitePath(decodeURIComponent(path));
+  } catch {
+    return false; // A broken escape.
+  }
+}
+
+export const CALLBACK_URL_INVALID = 'callbackURL must be a path on this site, such as /dashboard';
+
 /** Where to return after a provider's sign-in: a path on this site. */
 export const socialSignInBodySchema = z
   .object({
     callbackURL: z
       .string()
-      .regex(/^\/(?!\/)/, 'callbackURL must be a path on this site')
+      .max(2000, 'callbackURL is too long')
+      .refine(isSitePath, CALLBACK_URL_INVALID)
       .default('/dashboard'),
   })
   .default({ callbackURL: '/dashboard' });

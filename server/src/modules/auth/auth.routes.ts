@@ -98,6 +98,11 @@ export const authRoutes =
       return result.body;
     });
 
+    route(app, api.verifyEmail, guarded, async (request) => {
+      await service.verifyEmail(userOf(request), request.body.code, context(request));
+      return { ok: true as const };
+    });
+
     // Links in emails sent before the confirm page: open that page, never sign in on a GET.
     route(app, api.openMagicLink, {}, (request, reply) => {
       const token = request.query.token;

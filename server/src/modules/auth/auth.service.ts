@@ -1,5 +1,11 @@
 import { APIError } from 'better-auth/api';
-import { AUTH_MESSAGES, type SessionResponse, type SessionUser } from '@takes/contract';
+import {
+  AUTH_MESSAGES,
+  CALLBACK_URL_INVALID,
+  isSitePath,
+  type SessionResponse,
+  type SessionUser,
+} from '@takes/contract';
 import {
   SESSION_EXPIRES_IN_SECONDS,
   SESSION_UPDATE_AGE_SECONDS,
@@ -247,6 +253,35 @@ export class AuthService {
     return this.signInProven(email, ctx.headers);
   }
 
+  /** Whether the account has proven its address (accepting an invitation asks first). */
+  isEmailVerified(userId: string): Promise<boolean> {
+    return this.deps.repo.emailVerified(userId);
+  }
+
+  /**
+   * Emails a signed-in person a 6-digit code proving their address, limited like sign-in codes:
+   * over the client address's limit 429; within a minute of the last one to this address nothing
+   * is sent ('recent': that code still works).
+   */
+  async sendAddressCheck(email: string, ip: string): Promise<'sent' | 'recent'> {
+    await this.limit(AUTH_RATE_RULES.codeSendIp, ip);
+    if (!(await this.deps.limiter.hit(AUTH_RATE_RULES.codeSendEmail, email))) return 'recent';
+    await this.deps.magic.sendAddressCheck(email);
+    return 'sent';
+  }
+
+  /**
+   * Proves the signed-in caller's address with the emailed code (the sign-in code's limits and
+   * lock-outs apply); a wrong or expired code is refused with 400.
+   */
+  async verifyEmail(user: AuthenticatedUser, code: string, ctx: RequestContext): Promise<void> {
+    await this.limit(AUTH_RATE_RULES.codeVerifyIp, ctx.ip);
+    await this.limit(AUTH_RATE_RULES.codeVerifyEmail, user.email);
+    if (!(await this.deps.magic.verifyCode(user.email, code)))
+      throw new Invalid(AUTH_MESSAGES.otpInvalid);
+    await this.deps.repo.markEmailVerified(user.id, user.email);
+  }
+
   /** Whom an emailed link would sign in, for its page to ask first; it stays unused. */
   async magicLinkEmail(token: string): Promise<string> {
     const email = await this.deps.magic.peekLink(token);
@@ -266,6 +301,8 @@ export class AuthService {
     callbackURL: string,
     headers: Headers,
   ): Promise<{ url: string; cookies: Headers }> {
+    // The provider sends the visitor back here: a path that no browser reads as another site.
+    if (!isSitePath(callbackURL)) throw new Invalid(CALLBACK_URL_INVALID);
     if (!this.deps.config.oauth[provider]) {
       throw new Unavailable(
         `${provider === 'google' ? 'Google' : 'Apple'} sign-in is not configured on this server`,

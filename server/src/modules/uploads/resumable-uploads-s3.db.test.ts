@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_MESSAGES } from '@takes/contract';
+import { ORIGIN } from '../../../test/api';
 import { makeAudio } from '../../../test/audio-fixtures';
 import { buildProject, buildUser, type BuiltUser } from '../../../test/factories';
 import { startLoopbackS3, type LoopbackS3 } from '../../../test/s3-server';
@@ -126,6 +127,31 @@ describe('resumable uploads (tus) with their parts in the bucket (s3rver on loop
         .where('id', '=', url.split('/').pop() as string)
         .execute(),
     ).toEqual([]);
+  });
+
+  it('removes a cancelled upload (tus termination): multipart upload aborted, objects and row gone', async () => {
+    const client = tus(base, owner.cookie);
+    const created = await client.create(wav.length, versionMetadata());
+    const url = created.headers.get('location') as string;
+    const id = url.split('/').pop() as string;
+    expect((await client.patch(url, 0, wav.subarray(0, 1000))).status).toBe(204);
+    expect(openMultipartUploads()).toHaveLength(1);
+
+    const cancelled = await fetch(`${base}${url}`, {
+      method: 'DELETE',
+      headers: { 'tus-resumable': '1.0.0', origin: ORIGIN, cookie: owner.cookie },
+    });
+    expect(cancelled.status).toBe(204);
+    expect(await tusKeys()).toEqual([]);
+    expect(openMultipartUploads()).toEqual([]);
+    expect(
+      await t.deps.database.db
+        .selectFrom('resumable_uploads')
+        .select('id')
+        .where('id', '=', id)
+        .execute(),
+    ).toEqual([]);
+    expect((await client.head(url)).status).toBe(404);
   });
 
   it('expires an upload left for 24 hours: its multipart upload aborted, its objects removed', async () => {

@@ -1,5 +1,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
+import { dialectOf } from '../../db/dialect-sql';
 import type { Database, ResumableUploadsTable } from '../../db/schema';
+import type { HeldUploads } from './open-upload-caps';
 
 export type ResumableUploadRow = Selectable<ResumableUploadsTable>;
 
@@ -7,17 +9,42 @@ export type ResumableUploadRow = Selectable<ResumableUploadsTable>;
 export class ResumableUploadsRepo {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async insert(row: {
-    id: string;
-    user_id: string;
-    kind: ResumableUploadsTable['kind'];
-    size: number;
-    created_at: string;
-  }): Promise<void> {
-    await this.db
-      .insertInto('resumable_uploads')
-      .values({ ...row, state: 'receiving', updated_at: row.created_at })
-      .execute();
+  /**
+   * Inserts the upload unless `refuse`, given the person's unfinished uploads (receiving, started
+   * after `openSince`), answers a reason, which is then returned. The count and the insert run
+   * under a per-person lock, so two creations at once cannot both take the last slot.
+   */
+  async insertUnlessRefused<Reason>(
+    row: {
+      id: string;
+      user_id: string;
+      kind: ResumableUploadsTable['kind'];
+      size: number;
+      created_at: string;
+    },
+    openSince: string,
+    refuse: (held: HeldUploads) => Reason | undefined,
+  ): Promise<Reason | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      await lockUploadsOf(trx, row.user_id);
+      const counted = await trx
+        .selectFrom('resumable_uploads')
+        .select((eb) => [
+          eb.fn.countAll<number | string>().as('open'),
+          eb.fn.coalesce(eb.fn.sum<number | string | null>('size'), sql<number>`0`).as('bytes'),
+        ])
+        .where('user_id', '=', row.user_id)
+        .where('state', '=', 'receiving')
+        .where('created_at', '>', openSince)
+        .executeTakeFirstOrThrow();
+      const reason = refuse({ open: Number(counted.open), bytes: Number(counted.bytes) });
+      if (reason !== undefined) return reason;
+      await trx
+        .insertInto('resumable_uploads')
+        .values({ ...row, state: 'receiving', updated_at: row.created_at })
+        .execute();
+      return undefined;
+    });
   }
 
   async byId(id: string): Promise<ResumableUploadRow | undefined> {
@@ -62,5 +89,25 @@ export class ResumableUploadsRepo {
       .orderBy('created_at')
       .limit(limit)
       .execute();
+  }
+}
+
+/**
+ * Serialises the creations of one person's uploads until the transaction ends. The one place
+ * the dialects differ:
+ * - PostgreSQL: a transaction-level advisory lock on a hash of the person's id (a plain count
+ *   then insert would let two transactions both see room; a collision only makes two people wait
+ *   for each other's few milliseconds).
+ * - SQLite: the database write lock, taken now by a write that changes nothing (a deferred
+ *   transaction that only reads would not take it).
+ */
+async function lockUploadsOf(trx: Kysely<Database>, userId: string): Promise<void> {
+  // dialectOf reads only the adapter, so it takes any Kysely.
+  if (dialectOf(trx as unknown as Kysely<unknown>) === 'postgres') {
+    await sql`select pg_advisory_xact_lock(hashtext(${`takes.resumable-uploads.${userId}`}))`.execute(
+      trx,
+    );
+  } else {
+    await sql`update resumable_uploads set id = id where 0 = 1`.execute(trx);
   }
 }

@@ -16,6 +16,7 @@ import type { AccessPolicy } from '../access';
 import { uploadLimitFor } from '../demo/demo-policy';
 import type { PublishService } from '../repos/publish.service';
 import type { UploadService } from '../versions/upload.service';
+import { capRefusal, type OpenUploadCaps } from './open-upload-caps';
 import type { ResumableUploadsRepo } from './resumable-uploads.repo';
 
 /** Where the tus endpoint answers (uploads are `${TUS_PATH}/<id>`). */
@@ -38,18 +39,24 @@ class TusRefusal extends Error {
   constructor(
     readonly status_code: number,
     message: string,
+    details?: unknown,
   ) {
     super(message);
-    this.body = JSON.stringify({ error: message } satisfies ErrorBody);
+    this.body = JSON.stringify(
+      (details === undefined
+        ? { error: message }
+        : { error: message, details }) satisfies ErrorBody,
+    );
   }
 }
 
-function refusal(status: number, message: string): TusRefusal {
-  return new TusRefusal(status, message);
+function refusal(status: number, message: string, details?: unknown): TusRefusal {
+  return new TusRefusal(status, message, details);
 }
 
 function refusalOf(error: unknown): TusRefusal | undefined {
-  if (error instanceof AppError) return refusal(STATUS_OF[error.code], error.message);
+  if (error instanceof AppError)
+    return refusal(STATUS_OF[error.code], error.message, error.details);
   const status = (error as { statusCode?: unknown } | undefined)?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500)
     return refusal(status, (error as Error).message);
@@ -68,6 +75,8 @@ export interface ResumableUploadsDeps {
   tmpDir: string;
   /** 500 MB (MAX_UPLOAD_BYTES) unless a test asks for less. */
   maxBytes?: number | undefined;
+  /** What one person's unfinished uploads may hold at once (RESUMABLE_UPLOADS_MAX_OPEN, _BYTES). */
+  caps: OpenUploadCaps;
 }
 
 /**
@@ -124,7 +133,9 @@ export class ResumableUploads {
    * The store as @tus/server uses it, with each write's kept bytes added to the upload's count
    * as the write ends, under the upload's lock: a PATCH that ended well, and one cut off by a
    * dropped connection (its bytes up to the break are kept; the store's offset says how many),
-   * so a resumed upload shows on the server whether any byte was sent twice.
+   * so a resumed upload shows on the server whether any byte was sent twice. A client's
+   * termination (DELETE) removes the row with the bytes, and a create the store refused leaves
+   * no row: either way the upload no longer counts against its owner's caps.
    */
   private counted(store: DataStore): DataStore {
     const count = async (id: string, start: number, end: number) => {
@@ -145,9 +156,28 @@ export class ResumableUploads {
       await count(id, offset, end);
       return end;
     };
+    const create: DataStore['create'] = async (upload) => {
+      try {
+        return await store.create(upload);
+      } catch (error) {
+        await this.deps.repo.delete(upload.id);
+        throw error;
+      }
+    };
+    const remove: DataStore['remove'] = async (id) => {
+      try {
+        await store.remove(id);
+      } catch (error) {
+        // Bytes already gone (a sweep got there first): the row goes all the same.
+        if ((error as { status_code?: number }).status_code !== 404) throw error;
+      }
+      await this.deps.repo.delete(id);
+    };
     return new Proxy(store, {
       get(target, property, receiver) {
         if (property === 'write') return write;
+        if (property === 'create') return create;
+        if (property === 'remove') return remove;
         const value: unknown = Reflect.get(target, property, receiver);
         return typeof value === 'function'
           ? (value as (...args: unknown[]) => unknown).bind(target)
@@ -166,7 +196,11 @@ export class ResumableUploads {
       throw refusal(410, GONE);
   }
 
-  /** Create: the length is known and within the caller's limit, the metadata names a place the caller may upload to. */
+  /**
+   * Create: the length is known and within the caller's limit, the metadata names a place the
+   * caller may upload to, and the caller's unfinished uploads leave room for one more of this
+   * length (counted and inserted atomically, before the store makes anything).
+   */
   private async create(upload: Upload): Promise<void> {
     const { userId } = this.caller;
     try {
@@ -178,13 +212,13 @@ export class ResumableUploads {
       if (upload.size === 0) throw new Invalid(PROJECT_MESSAGES.fileRequired);
       const target = targetOf(upload.metadata);
       await this.checkTarget(userId, target);
-      await this.deps.repo.insert({
-        id: upload.id,
-        user_id: userId,
-        kind: target.kind,
-        size: upload.size,
-        created_at: this.now(),
-      });
+      const size = upload.size;
+      const refused = await this.deps.repo.insertUnlessRefused(
+        { id: upload.id, user_id: userId, kind: target.kind, size, created_at: this.now() },
+        this.openSince(),
+        (held) => capRefusal(held, size, this.deps.caps),
+      );
+      if (refused) throw refused;
     } catch (error) {
       throw refusalOf(error) ?? error;
     }
@@ -288,10 +322,10 @@ export class ResumableUploads {
    * and the rows of all). Safe to run in several processes at once. Returns how many went.
    */
   async expire(): Promise<number> {
-    const cutoff = new Date(this.deps.clock.now().getTime() - RESUMABLE_UPLOAD_TTL_MS);
+    const cutoff = this.openSince();
     let removed = 0;
     for (;;) {
-      const rows = await this.deps.repo.startedBefore(cutoff.toISOString(), 100);
+      const rows = await this.deps.repo.startedBefore(cutoff, 100);
       for (const row of rows) {
         if (row.state === 'receiving') await this.removeStored(row.id);
         await this.deps.repo.delete(row.id);
@@ -308,6 +342,11 @@ export class ResumableUploads {
       // Already gone (a finish that removed it, another process's sweep) is what we wanted.
       if ((error as { status_code?: number }).status_code !== 404) throw error;
     }
+  }
+
+  /** Uploads started at or before this instant have expired (refused, then swept). */
+  private openSince(): string {
+    return new Date(this.deps.clock.now().getTime() - RESUMABLE_UPLOAD_TTL_MS).toISOString();
   }
 
   private now(): string {

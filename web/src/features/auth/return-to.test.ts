@@ -28,6 +28,27 @@ describe('return-to', () => {
     expect(takeReturnTo()).toBeNull();
   });
 
+  it('refuses paths a browser reads as another site: backslashes, escapes, control characters', () => {
+    for (const path of [
+      '/\\evil.example',
+      '/\\\\evil.example',
+      '\\/evil.example',
+      '/%5Cevil.example',
+      '/%5cevil.example',
+      '/%2F/evil.example',
+      '/\t/evil.example',
+      '/\n/evil.example',
+      '/invite/abc\\x',
+    ]) {
+      rememberReturnTo(path);
+      expect(takeReturnTo(), JSON.stringify(path)).toBeNull();
+      localStorage.setItem('takes.returnTo', JSON.stringify({ path, at: Date.now() }));
+      expect(takeReturnTo(), JSON.stringify(path)).toBeNull();
+    }
+    rememberReturnTo('/share/abc?t=1#c-2');
+    expect(takeReturnTo()).toBe('/share/abc?t=1#c-2');
+  });
+
   it('ignores what it did not write, and can be cleared', () => {
     localStorage.setItem('takes.returnTo', '{"path":"//evil.example","at":1}');
     expect(takeReturnTo()).toBeNull();

@@ -1,3 +1,4 @@
+import { isSitePath } from '@takes/contract';
 import { DEFAULT_AFTER_SIGN_IN } from './redirect-target';
 
 /**
@@ -14,14 +15,10 @@ interface Remembered {
   at: number;
 }
 
-function isAppPath(path: unknown): path is string {
-  return typeof path === 'string' && path.startsWith('/') && !path.startsWith('//');
-}
-
 /** Remembers where to come back to; the default target clears what was remembered. */
 export function rememberReturnTo(path: string, now = Date.now()): void {
   try {
-    if (!isAppPath(path) || path === DEFAULT_AFTER_SIGN_IN) {
+    if (!isSitePath(path) || path === DEFAULT_AFTER_SIGN_IN) {
       localStorage.removeItem(KEY);
       return;
     }
@@ -46,7 +43,7 @@ export function takeReturnTo(now = Date.now()): string | null {
     localStorage.removeItem(KEY);
     if (!raw) return null;
     const value = JSON.parse(raw) as Partial<Remembered> | null;
-    if (!value || !isAppPath(value.path) || typeof value.at !== 'number') return null;
+    if (!value || !isSitePath(value.path) || typeof value.at !== 'number') return null;
     if (now - value.at > TTL_MS || value.at > now) return null;
     return value.path;
   } catch {

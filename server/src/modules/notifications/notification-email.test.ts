@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ActivityItem } from '@takes/contract';
-import { batchSubject, UnsubscribeTokens, type BatchItem } from './notification-email';
+import { batchEmail, batchSubject, UnsubscribeTokens, type BatchItem } from './notification-email';
 import { formatTimestamp, pagePath } from './notification-presenter';
 
 const activity = (summary: string): ActivityItem => ({
@@ -59,6 +59,28 @@ describe('batch subjects', () => {
     expect(batchSubject([item({}), item({ versionLabel: 'Version 3' })])).toBe(
       '2 new comments on Client Mix',
     );
+  });
+
+  it("keep a visitor's words from posing as links; Takes' own links stay whole", () => {
+    const mail = batchEmail({
+      to: 'owner@example.test',
+      items: [
+        item({
+          activity: {
+            ...activity('Anonymous commented: "Re-sign in at https://takes.evil.example/login"'),
+            href: '/projects/p/versions/v?t=83',
+          },
+          place: 'Mix www.phish.example',
+        }),
+      ],
+      publicUrl: 'https://takes.example.com',
+      unsubscribeToken: 'token',
+    });
+    expect(mail.text).toContain('Re-sign in at https[:]//takes[.]evil[.]example/login');
+    expect(mail.text).toContain('in Mix www[.]phish[.]example');
+    expect(mail.text).not.toMatch(/evil\.example|phish\.example/);
+    expect(mail.text).toContain('https://takes.example.com/projects/p/versions/v?t=83');
+    expect(mail.subject).toBe('1 new comment on Mix www[.]phish[.]example – Version 2');
   });
 
   it('say what happened for one event, and count a mixed batch', () => {

@@ -5,6 +5,7 @@ import {
   type NotificationCategory,
 } from '@takes/contract';
 import type { MailMessage } from '../../mail/mailer';
+import { mailText } from '../../mail/mail-text';
 
 /** The path of the emailed unsubscribe link (GET: a page; POST: RFC 8058 one-click). */
 export const UNSUBSCRIBE_PATH = '/api/notifications/unsubscribe';
@@ -92,12 +93,11 @@ export function formatWhen(iso: string): string {
   return `${d.getUTCDate()} ${months[d.getUTCMonth()]} ${d.getUTCFullYear()}, ${hh}:${mm} UTC`;
 }
 
-const oneLine = (value: string) => value.replace(/\s+/g, ' ').trim();
-
 /**
  * The batch email: each event on its own lines (when, what, a link that opens it — a comment's
  * link seeks to its time), a footer saying why it was sent, and the one-click unsubscribe link
- * and headers (RFC 8058).
+ * and headers (RFC 8058). What people wrote (names, titles, a visitor's comment) goes through
+ * `mailText`, so none of it poses as a link.
  */
 export function batchEmail(input: {
   to: string;
@@ -108,8 +108,8 @@ export function batchEmail(input: {
   const unsubscribeUrl = `${input.publicUrl}${UNSUBSCRIBE_PATH}?token=${encodeURIComponent(input.unsubscribeToken)}`;
   const lines: string[] = [];
   for (const item of input.items) {
-    lines.push(`${formatWhen(item.activity.created_at)} · ${oneLine(item.activity.summary)}`);
-    if (item.place) lines.push(`  in ${oneLine(item.place)}`);
+    lines.push(`${formatWhen(item.activity.created_at)} · ${mailText(item.activity.summary)}`);
+    if (item.place) lines.push(`  in ${mailText(item.place)}`);
     if (item.activity.href) lines.push(`  ${input.publicUrl}${item.activity.href}`);
     lines.push('');
   }
@@ -117,12 +117,12 @@ export function batchEmail(input: {
   const categories = [...new Set(input.items.map((i) => i.category))];
   const why =
     places.length > 0
-      ? `You get this because you are a member of ${places.map(oneLine).join(', ')} on Takes.`
+      ? `You get this because you are a member of ${places.map((place) => mailText(place)).join(', ')} on Takes.`
       : 'You get this because you are a member of a project on Takes.';
   const about = categories.map((c) => CATEGORY_WORDS[c]).join(', ');
   return {
     to: input.to,
-    subject: oneLine(batchSubject(input.items)),
+    subject: mailText(batchSubject(input.items)),
     text: [
       ...lines,
       '--',

@@ -13,6 +13,8 @@ interface ConfirmDeleteModalProps {
   pending: boolean;
   /** Shown above the buttons when the last attempt failed; screens that only log leave it out. */
   error?: ReactNode;
+  /** What the person may choose about the deletion (an option, a count), above the buttons. */
+  children?: ReactNode;
   onConfirm: () => void;
   onClose: () => void;
 }
@@ -29,11 +31,13 @@ export function ConfirmDeleteModal({
   pendingLabel,
   pending,
   error,
+  children,
   onConfirm,
   onClose,
 }: ConfirmDeleteModalProps) {
   return (
     <Modal title={title} description={description} onClose={onClose}>
+      {children}
       {error ? (
         <Alert tone="error" className="mb-4">
           {error}

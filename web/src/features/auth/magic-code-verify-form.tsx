@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from 'react';
-import { AUTH_MESSAGES, OTP_LENGTH, emailSchema, otpSchema } from '@takes/contract';
+import { AUTH_MESSAGES, emailSchema, otpSchema } from '@takes/contract';
 import { errorMessage } from '../../lib/api';
 import { Alert } from '../../ui/alert';
 import { linkButton } from '../../ui/button-styles';
-import { TextField } from '../../ui/text-field';
+import { CodeField } from './code-field';
 import { verifyMagicCode } from './auth-api';
 import { AuthForm, EmailField, FormError, SubmitButton, useAuthFields } from './auth-form-parts';
 import { checkField } from './field-validation';
@@ -48,14 +48,7 @@ export function MagicCodeVerifyForm({
       <Alert tone="success">{AUTH_MESSAGES.magicLinkNotice}</Alert>
       <FormError message={formError} />
       <EmailField {...fields.bind('email', email, onEmailChange)} />
-      <TextField
-        label="6-digit code"
-        autoComplete="one-time-code"
-        autoFocus
-        inputMode="numeric"
-        maxLength={OTP_LENGTH}
-        {...fields.bind('code', code, setCode)}
-      />
+      <CodeField {...fields.bind('code', code, setCode)} />
       <SubmitButton disabled={verifying}>Verify Code &amp; Sign In</SubmitButton>
       <p className="text-center">
         <button type="button" className={linkButton} onClick={onSendNewLink}>

@@ -15,7 +15,7 @@ import { useDocumentTitle } from '../../lib/use-document-title';
 import { Alert } from '../../ui/alert';
 import { linkButton, primaryButton, secondaryButton } from '../../ui/button-styles';
 import { PageSpinner, Spinner } from '../../ui/spinner';
-import { TextField } from '../../ui/text-field';
+import { CodeField } from '../auth/code-field';
 import { useAuth } from '../auth/use-auth';
 import { useNoIndex } from '../share/use-noindex';
 
@@ -309,16 +309,7 @@ function ConfirmEmailForm({
       <p className="text-sm text-zinc-700 dark:text-zinc-300">
         Enter the 6-digit code we sent to <strong className="break-words">{email}</strong>.
       </p>
-      <TextField
-        label="6-digit code"
-        autoComplete="one-time-code"
-        autoFocus
-        inputMode="numeric"
-        maxLength={OTP_LENGTH}
-        value={code}
-        onValueChange={setCode}
-        error={fieldError}
-      />
+      <CodeField value={code} onValueChange={setCode} error={fieldError} />
       {verify.isError && (
         <Alert tone="error">{errorMessage(verify.error, AUTH_MESSAGES.otpInvalid)}</Alert>
       )}

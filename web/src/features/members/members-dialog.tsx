@@ -13,7 +13,7 @@ import {
 import { errorMessage } from '../../lib/api';
 import { formatDate } from '../../lib/format';
 import { Alert } from '../../ui/alert';
-import { dangerButton, primaryButton, secondaryButton } from '../../ui/button-styles';
+import { primaryButton, secondaryButton } from '../../ui/button-styles';
 import { ConfirmDeleteModal } from '../../ui/confirm-delete-modal';
 import { Modal } from '../../ui/modal';
 import { Spinner } from '../../ui/spinner';
@@ -364,7 +364,7 @@ function RemoveMemberConfirm({
   const [revokeLinks, setRevokeLinks] = useState(true);
   const checkboxId = useId();
   return (
-    <Modal
+    <ConfirmDeleteModal
       title="Remove member"
       description={
         <>
@@ -372,6 +372,11 @@ function RemoveMemberConfirm({
           their next request.
         </>
       }
+      confirmLabel="Remove"
+      pendingLabel="Removing…"
+      pending={pending}
+      error={error}
+      onConfirm={() => onConfirm(revokeLinks)}
       onClose={onClose}
     >
       <div className="mb-4 space-y-2">
@@ -389,25 +394,7 @@ function RemoveMemberConfirm({
           </label>
         </div>
       </div>
-      {error ? (
-        <Alert tone="error" className="mb-4">
-          {error}
-        </Alert>
-      ) : null}
-      <div className="flex justify-end gap-2">
-        <button type="button" className={secondaryButton} onClick={onClose}>
-          Cancel
-        </button>
-        <button
-          type="button"
-          className={dangerButton}
-          disabled={pending}
-          onClick={() => onConfirm(revokeLinks)}
-        >
-          {pending ? 'Removing…' : 'Remove'}
-        </button>
-      </div>
-    </Modal>
+    </ConfirmDeleteModal>
   );
 }
 

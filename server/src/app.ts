@@ -128,6 +128,8 @@ export async function buildApp(
   // Before any route: descriptors that refuse demo accounts ask it (see route()).
   app.decorate('demoAccounts', services.demoRepo);
   const requireUser = registerAuthGuard(app, authService);
+  // Before any route: descriptors that admit signed-in callers only are checked by route().
+  app.decorate('signInCheck', requireUser);
 
   await app.register(demoRoutes({ service: services.demo }));
   await app.register(

@@ -1,9 +1,10 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { describe, expect, it } from 'vitest';
 import { allEndpoints, DEMO_MESSAGES, endpoints, type Endpoint } from '@takes/contract';
+import { Unauthenticated } from '../errors';
 import { registerErrorHandling } from './errors';
-import { route } from './route';
+import { callersOf, route } from './route';
 
 /**
  * What a 'Try demo' account may call is declared on each descriptor (`demo`) and enforced by
@@ -46,18 +47,7 @@ describe("a descriptor's demo rule", () => {
   it('answers 403 with the reason to a demo account, after the route’s own sign-in check', async () => {
     const app = testApp();
     app.decorate('demoAccounts', { isDemoAccount: (id: string) => Promise.resolve(id === 'demo') });
-    route(
-      app,
-      endpoints.sharing.createShareLink,
-      {
-        preHandler: async (request) => {
-          const id = request.headers['x-user'];
-          request.user = typeof id === 'string' ? ({ id } as typeof request.user) : null;
-          return Promise.resolve();
-        },
-      },
-      () => ({ ok: true }) as never,
-    );
+    route(app, endpoints.sharing.createShareLink, {}, () => ({ ok: true }) as never);
     const call = (user: string) =>
       app.inject({
         method: 'POST',
@@ -83,11 +73,60 @@ describe("a descriptor's demo rule", () => {
   });
 });
 
+/** An app whose sign-in check takes the user's id from `x-user` (401 without one). */
 function testApp(): FastifyInstance {
   const app = Fastify();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorateRequest('user', null);
+  app.decorate('signInCheck', async (request: FastifyRequest) => {
+    const id = request.headers['x-user'];
+    if (typeof id !== 'string') throw new Unauthenticated();
+    request.user = { id } as NonNullable<typeof request.user>;
+    return Promise.resolve();
+  });
   registerErrorHandling(app);
   return app;
 }
+
+describe("a descriptor's sign-in rule", () => {
+  it('is declared by every descriptor, and a descriptor that does not say cannot be registered', () => {
+    for (const endpoint of allEndpoints) expect(() => callersOf(endpoint)).not.toThrow();
+    const undeclared = { ...endpoints.health.getHealth, auth: undefined } as unknown as Endpoint;
+    expect(() => route(testApp(), undeclared, {}, () => undefined)).toThrow(
+      /getHealth does not declare who may call it/,
+    );
+  });
+
+  it('cannot be dropped: an app without a sign-in check refuses to register a signed-in route', () => {
+    const app = Fastify();
+    expect(() => route(app, endpoints.projects.listProjects, {}, () => undefined)).toThrow(
+      /listProjects admits signed-in callers only/,
+    );
+    return app.close();
+  });
+
+  it('answers 401 before the route’s own pre-handlers and its input validation', async () => {
+    const app = testApp();
+    let reached = false;
+    route(
+      app,
+      endpoints.projects.createProject,
+      {
+        preHandler: async () => {
+          reached = true;
+          return Promise.resolve();
+        },
+      },
+      () => undefined as never,
+    );
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/projects',
+      payload: { name: 42 },
+    });
+    expect(response.statusCode, response.body).toBe(401);
+    expect(reached).toBe(false);
+    await app.close();
+  });
+});

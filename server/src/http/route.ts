@@ -1,6 +1,7 @@
 import type {
   FastifyInstance,
   FastifyReply,
+  onRequestAsyncHookHandler,
   FastifyRequest,
   FastifySchema,
   preHandlerAsyncHookHandler,
@@ -8,6 +9,7 @@ import type {
 } from 'fastify';
 import { z } from 'zod';
 import {
+  type AuthScheme,
   type DemoRule,
   errorBodySchema,
   isZodSchema,
@@ -31,7 +33,44 @@ declare module 'fastify' {
      * `route()` asks it for every descriptor whose `demo` refuses them.
      */
     demoAccounts: DemoAccounts;
+    /**
+     * The sign-in check (app.ts decorates the app with the auth guard): `route()` runs it first,
+     * before the body is read, on every descriptor whose `auth` admits signed-in callers only.
+     */
+    signInCheck: onRequestAsyncHookHandler;
   }
+}
+
+/**
+ * Who may call an operation, from its descriptor's `auth`:
+ * - 'signed-in': a session or a desktop token, checked by `route()` before anything else (401);
+ * - 'anyone': a public operation;
+ * - 'credential': a share key or an upload token, alone or beside a sign-in: the operation's own
+ *   service checks what it was given (a link's key decides what it opens, so no hook can).
+ */
+export type Callers = 'signed-in' | 'anyone' | 'credential';
+
+const SIGN_IN_SCHEMES: readonly AuthScheme[] = ['session', 'desktopToken'];
+
+export function callersOf(endpoint: Endpoint): Callers {
+  const auth: readonly AuthScheme[] | undefined = (endpoint as Partial<Endpoint>).auth;
+  if (auth === undefined)
+    throw new Error(`${endpoint.name} does not declare who may call it (auth)`);
+  if (auth.length === 0) return 'anyone';
+  return auth.every((scheme) => SIGN_IN_SCHEMES.includes(scheme)) ? 'signed-in' : 'credential';
+}
+
+/** The sign-in check of a 'signed-in' descriptor; an app without one cannot register it. */
+function signInRequired(
+  app: FastifyInstance,
+  endpoint: Endpoint,
+): onRequestAsyncHookHandler | undefined {
+  if (callersOf(endpoint) !== 'signed-in') return undefined;
+  if (!app.hasDecorator('signInCheck'))
+    throw new Error(
+      `${endpoint.name} admits signed-in callers only, but the app has no sign-in check`,
+    );
+  return app.signInCheck;
 }
 
 export interface DemoAccounts {
@@ -96,8 +135,9 @@ function fastifySchema(endpoint: Endpoint): FastifySchema {
 }
 
 /**
- * Registers one route from its descriptor. The path is the descriptor's full path, so register
- * plugins that use this without a prefix.
+ * Registers one route from its descriptor, enforcing what it declares: who may call (`auth`, see
+ * `Callers`) and whether a demo account may (`demo`). The path is the descriptor's full path, so
+ * register plugins that use this without a prefix.
  */
 export function route<E extends Endpoint>(
   app: FastifyInstance,
@@ -107,12 +147,14 @@ export function route<E extends Endpoint>(
 ): void {
   const [status = 200] = successStatuses(endpoint);
   const own = options.preHandler === undefined ? [] : [options.preHandler].flat();
+  const signIn = signInRequired(app, endpoint);
   const refuseDemo = demoRefusal(app, endpoint, endpoint.demo);
   const preHandler = refuseDemo ? [...own, refuseDemo] : own;
   app.route({
     method: endpoint.method,
     url: endpoint.path,
     schema: fastifySchema(endpoint),
+    ...(signIn ? { onRequest: signIn } : {}),
     ...(preHandler.length > 0 ? { preHandler } : {}),
     ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
     config: { ...options.config, endpoint },

@@ -2,7 +2,7 @@ import { lazy, Suspense, useRef, type KeyboardEvent, type MouseEvent } from 'rea
 import type { BounceWaveform as BounceWaveformData } from '@takes/contract';
 import { useSeekToTime } from '../comments/use-seek-to-time';
 import { formatTime } from '../player/format-time';
-import { useAudioPlayer, type PlayerTrack } from '../player/use-audio-player';
+import { useAudioPlayer, usePlayerPosition, type PlayerTrack } from '../player/use-audio-player';
 import { useInView } from './use-in-view';
 
 // wavesurfer.js loads only when a waveform scrolls into view.
@@ -35,7 +35,7 @@ export function BounceWaveform({
   const seekTo = useSeekToTime(track);
   const current = player.isCurrent(track);
   const duration = waveform?.duration ?? track.duration ?? 0;
-  const position = current ? player.state.currentTime : 0;
+  const position = usePlayerPosition(current);
   const drawable = waveform !== null && waveform.max.length > 0 && waveform.duration > 0;
 
   function seekToSeconds(seconds: number) {

@@ -45,8 +45,14 @@ function stubCollection(
   let current = initial;
   const fetchMock = stubApi({
     '/api/collections/c1': () => current,
-    '/api/collections/c1/order': (_url: URL, init: RequestInit | undefined) =>
-      order(JSON.parse(init!.body as string) as { itemIds: string[] }),
+    '/api/collections/c1/order': (_url: URL, init: RequestInit | undefined) => {
+      const answer = order(JSON.parse(init!.body as string) as { itemIds: string[] });
+      // Like the server, it keeps the order it saved: a reload shows it.
+      if (answer !== null && typeof answer === 'object' && 'items' in answer) {
+        current = answer as Collection;
+      }
+      return answer;
+    },
   });
   return { fetchMock, set: (next: Collection) => (current = next) };
 }

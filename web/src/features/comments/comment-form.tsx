@@ -94,7 +94,7 @@ export function CommentForm({
 
   function attachCurrentTime() {
     // Tenths of a second: precise enough to land on a note, short enough to read.
-    setTimestamp(Math.round(player.state.currentTime * 10) / 10);
+    setTimestamp(Math.round(player.position.get() * 10) / 10);
   }
 
   async function submit(event: FormEvent<HTMLFormElement>) {

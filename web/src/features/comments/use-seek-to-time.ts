@@ -1,40 +1,16 @@
-import { useCallback, useEffect, useRef } from 'react';
+import { useCallback } from 'react';
 import { useAudioPlayer, type PlayerTrack } from '../player/use-audio-player';
 
-/** Seek delay after starting a track that was not playing. */
-export const SEEK_AFTER_START_MS = 300;
-
 /**
- * Seeks the global player to a comment's time. If the comment's version is not the current
- * track it is started first and the seek follows about 300 ms later.
+ * Seeks the global player to a time of `track` (a comment's): the current track jumps there, any
+ * other starts there (the player seeks once its source has loaded).
  */
 export function useSeekToTime(track: PlayerTrack | null): (seconds: number) => void {
-  const { isCurrent, playTrack, seek, resume, state, audioElement } = useAudioPlayer();
-  const cancelRef = useRef<(() => void) | null>(null);
-  useEffect(() => () => cancelRef.current?.(), []);
-  const isPlaying = state.isPlaying;
-
+  const { playTrack } = useAudioPlayer();
   return useCallback(
     (seconds: number) => {
-      if (!track) return;
-      cancelRef.current?.();
-      cancelRef.current = null;
-      if (isCurrent(track)) {
-        seek(seconds);
-        if (!isPlaying) resume();
-        return;
-      }
-      playTrack(track, { shouldPlay: true });
-      // Loading a new source resets the position; if its metadata arrives after the delay,
-      // seek again then so the jump is not lost on a slow connection.
-      const onMetadata = () => seek(seconds);
-      audioElement?.addEventListener('loadedmetadata', onMetadata, { once: true });
-      const timer = setTimeout(() => seek(seconds), SEEK_AFTER_START_MS);
-      cancelRef.current = () => {
-        clearTimeout(timer);
-        audioElement?.removeEventListener('loadedmetadata', onMetadata);
-      };
+      if (track) playTrack(track, { startAt: seconds });
     },
-    [track, isCurrent, playTrack, seek, resume, isPlaying, audioElement],
+    [track, playTrack],
   );
 }

@@ -1,6 +1,6 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { Comment } from '@takes/contract';
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakePlayer } from '../player/test-support';
@@ -9,7 +9,6 @@ import {
   type AudioPlayerApi,
   type PlayerTrack,
 } from '../player/use-audio-player';
-import { SEEK_AFTER_START_MS } from './use-seek-to-time';
 import { VersionComments } from './version-comments';
 
 const track: PlayerTrack = {
@@ -112,25 +111,19 @@ describe('VersionComments', () => {
     );
   });
 
-  it('seeks the current track at once, or starts the version and seeks 300 ms later', async () => {
+  it("plays the version from the comment's time, whether it is the current track or not", async () => {
     const playing = playerOn(true);
     renderComments(playing);
     fireEvent.click(await screen.findByRole('button', { name: 'Play from 1:15' }));
-    expect(playing.seek).toHaveBeenCalledWith(75);
-    expect(playing.playTrack).not.toHaveBeenCalled();
+    expect(playing.playTrack).toHaveBeenCalledWith(track, { startAt: 75 });
     cleanup();
 
     const idle = playerOn(false);
     renderComments(idle);
-    const stamp = await screen.findByRole('button', { name: 'Play from 1:15' });
-    vi.useFakeTimers();
-    fireEvent.click(stamp);
-    expect(idle.playTrack).toHaveBeenCalledWith(track, { shouldPlay: true });
+    fireEvent.click(await screen.findByRole('button', { name: 'Play from 1:15' }));
+    // The player starts it there itself, once its source has loaded: no timer, no second seek.
+    expect(idle.playTrack).toHaveBeenCalledWith(track, { startAt: 75 });
     expect(idle.seek).not.toHaveBeenCalled();
-    act(() => {
-      vi.advanceTimersByTime(SEEK_AFTER_START_MS);
-    });
-    expect(idle.seek).toHaveBeenCalledWith(75);
   });
 
   it('posts a reply with the attached time, which can be removed first', async () => {

@@ -2,6 +2,7 @@ import { act, renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AudioPlayerProvider } from './audio-player-provider';
+import { stubMediaPlayback } from './test-support';
 import { useAudioPlayer, type PlayerTrack } from './use-audio-player';
 
 const trackA: PlayerTrack = { id: 'a', title: 'Take A', audioUrl: '/api/versions/a/stream' };
@@ -27,31 +28,12 @@ function deferredFetch() {
   return { fetchMock, pending };
 }
 
-let paused = true;
-let playSpy: ReturnType<typeof vi.fn<() => void>>;
-/** The element stubs, to see which element each call was made on. */
-let playMock: { mock: { contexts: unknown[] } };
-let loadMock: { mock: { contexts: unknown[] } };
+/** The element stubs, to count plays and see which element each call was made on. */
+let playMock: ReturnType<typeof stubMediaPlayback>['play'];
+let loadMock: ReturnType<typeof stubMediaPlayback>['load'];
 
 beforeEach(() => {
-  paused = true;
-  vi.spyOn(HTMLMediaElement.prototype, 'paused', 'get').mockImplementation(() => paused);
-  playSpy = vi.fn<() => void>();
-  playMock = vi.spyOn(HTMLMediaElement.prototype, 'play').mockImplementation(function (
-    this: HTMLMediaElement,
-  ) {
-    playSpy();
-    paused = false;
-    this.dispatchEvent(new Event('play'));
-    return Promise.resolve();
-  });
-  vi.spyOn(HTMLMediaElement.prototype, 'pause').mockImplementation(function (
-    this: HTMLMediaElement,
-  ) {
-    paused = true;
-    this.dispatchEvent(new Event('pause'));
-  });
-  loadMock = vi.spyOn(HTMLMediaElement.prototype, 'load').mockImplementation(() => undefined);
+  ({ play: playMock, load: loadMock } = stubMediaPlayback());
 });
 
 afterEach(() => {
@@ -90,7 +72,7 @@ describe('AudioPlayerProvider', () => {
 
     // A play click while switching is ignored.
     act(() => result.current.togglePlay());
-    expect(playSpy).not.toHaveBeenCalled();
+    expect(playMock).not.toHaveBeenCalled();
 
     act(() => pending[0]?.resolve(new Response('x', { status: 206 })));
     await waitFor(() => expect(result.current.state.switchingTrack).toBe(false));
@@ -106,16 +88,16 @@ describe('AudioPlayerProvider', () => {
     act(() => result.current.playTrack(trackA));
     act(() => pending[0]?.resolve(new Response('x', { status: 206 })));
     await waitFor(() => expect(result.current.state.isPlaying).toBe(true));
-    const playCalls = playSpy.mock.calls.length;
+    const playCalls = playMock.mock.calls.length;
 
     act(() => result.current.playTrack({ ...trackA }));
     expect(fetchMock).toHaveBeenCalledTimes(1);
-    expect(playSpy).toHaveBeenCalledTimes(playCalls);
+    expect(playMock).toHaveBeenCalledTimes(playCalls);
 
     act(() => result.current.pause());
     expect(result.current.state.isPlaying).toBe(false);
     act(() => result.current.playTrack({ ...trackA }));
-    expect(playSpy).toHaveBeenCalledTimes(playCalls + 1);
+    expect(playMock).toHaveBeenCalledTimes(playCalls + 1);
     expect(fetchMock).toHaveBeenCalledTimes(1);
   });
 
@@ -272,7 +254,7 @@ describe('AudioPlayerProvider', () => {
     await waitFor(() => expect(result.current.state.switchingTrack).toBe(false));
     act(() => result.current.seek(-3));
     act(() => result.current.seek(Number.NaN));
-    expect(result.current.state.currentTime).toBe(0);
+    expect(result.current.position.get()).toBe(0);
   });
 
   it('remembers volume and mute in local storage', () => {
@@ -286,6 +268,102 @@ describe('AudioPlayerProvider', () => {
     });
     const again = renderHook(() => useAudioPlayer(), { wrapper });
     expect(again.result.current.state).toMatchObject({ volume: 0.3, muted: true });
+  });
+});
+
+describe('AudioPlayerProvider: playing from a time (startAt)', () => {
+  /** A provider whose checks answer 206 at once, with a main element of `seconds` duration. */
+  function setup(seconds = 300) {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => Promise.resolve(new Response('x', { status: 206 }))),
+    );
+    const view = renderHook(() => useAudioPlayer(), { wrapper });
+    const audio = view.result.current.audioElement;
+    if (!audio) throw new Error('no audio element');
+    let duration = Number.NaN;
+    Object.defineProperty(audio, 'duration', { configurable: true, get: () => duration });
+    return {
+      result: view.result,
+      audio,
+      /** The element has the source of `id`; it has not loaded it yet. */
+      sourceSet: async (id: string) => {
+        await waitFor(() =>
+          expect(audio.getAttribute('src')).toBe(`/api/versions/${id}/stream?quality=high`),
+        );
+        await waitFor(() => expect(view.result.current.state.switchingTrack).toBe(false));
+      },
+      /** The source's metadata arrives (a new source starts at 0). */
+      metadata: () =>
+        act(() => {
+          audio.currentTime = 0;
+          duration = seconds;
+          audio.dispatchEvent(new Event('durationchange'));
+          audio.dispatchEvent(new Event('loadedmetadata'));
+          audio.dispatchEvent(new Event('canplay'));
+        }),
+    };
+  }
+
+  it('starts a new track at startAt once its metadata is known, showing that position at once', async () => {
+    const player = setup();
+    act(() => player.result.current.playTrack(trackA, { startAt: 42 }));
+    expect(player.result.current.position.get()).toBe(42);
+    await player.sourceSet('a');
+    // Before the metadata the element's time is the old source's (or 0): the position stays.
+    act(() => {
+      player.audio.currentTime = 0;
+      player.audio.dispatchEvent(new Event('timeupdate'));
+    });
+    expect(player.result.current.position.get()).toBe(42);
+    player.metadata();
+    expect(player.audio.currentTime).toBe(42);
+    expect(player.result.current.position.get()).toBe(42);
+    expect(player.result.current.state.isPlaying).toBe(true);
+  });
+
+  it('clamps startAt to the duration, and keeps a seek made while the source loads', async () => {
+    const player = setup(60);
+    act(() => player.result.current.playTrack(trackA, { startAt: 500 }));
+    await player.sourceSet('a');
+    player.metadata();
+    expect(player.audio.currentTime).toBe(60);
+
+    act(() => player.result.current.playTrack(trackB));
+    expect(player.result.current.position.get()).toBe(0);
+    // A comment's time clicked while Take B loads: it starts there.
+    act(() => player.result.current.playTrack(trackB, { startAt: 12 }));
+    await player.sourceSet('b');
+    player.metadata();
+    expect(player.audio.currentTime).toBe(12);
+    expect(vi.mocked(fetch)).toHaveBeenCalledTimes(2);
+  });
+
+  it('moves the current track to startAt without reloading it, resuming it when paused', async () => {
+    const player = setup();
+    act(() => player.result.current.playTrack(trackA));
+    await player.sourceSet('a');
+    player.metadata();
+    act(() => player.result.current.playTrack({ ...trackA }, { startAt: 30 }));
+    expect(player.audio.currentTime).toBe(30);
+    expect(player.result.current.position.get()).toBe(30);
+    expect(player.result.current.state.isPlaying).toBe(true);
+
+    act(() => player.result.current.pause());
+    const plays = playMock.mock.calls.length;
+    act(() => player.result.current.playTrack(trackA, { startAt: 90 }));
+    expect(player.audio.currentTime).toBe(90);
+    expect(playMock).toHaveBeenCalledTimes(plays + 1);
+    expect(vi.mocked(fetch)).toHaveBeenCalledTimes(1);
+  });
+
+  it('plays a list from an item at startAt', async () => {
+    const player = setup();
+    act(() => player.result.current.playQueue([trackA, trackB], 1, { startAt: 20 }));
+    expect(player.result.current.queue?.index).toBe(1);
+    await player.sourceSet('b');
+    player.metadata();
+    expect(player.audio.currentTime).toBe(20);
   });
 });
 

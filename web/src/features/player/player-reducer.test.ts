@@ -2,12 +2,14 @@ import { describe, expect, it } from 'vitest';
 import {
   clampVolume,
   initialPlayerState,
+  initialStoreState,
   isSameTrack,
   isValidSeekTime,
   planPlayTrack,
   playerReducer,
 } from './player-reducer';
-import type { PlayerState, PlayerTrack } from './player-types';
+import type { PlayerStoreState } from './player-reducer';
+import type { PlayerTrack } from './player-types';
 
 const trackA: PlayerTrack = {
   id: 'a',
@@ -18,70 +20,83 @@ const trackA: PlayerTrack = {
 };
 const trackB: PlayerTrack = { id: 'b', title: 'Take B', audioUrl: '/api/versions/b/stream' };
 
-function withState(patch: Partial<PlayerState>): PlayerState {
-  return { ...initialPlayerState, ...patch };
+function withState(patch: Partial<PlayerStoreState>): PlayerStoreState {
+  return { ...initialStoreState, ...patch };
 }
 
 describe('playerReducer', () => {
   it('PLAY and PAUSE set isPlaying', () => {
-    const playing = playerReducer(initialPlayerState, { type: 'PLAY' });
+    const playing = playerReducer(initialStoreState, { type: 'PLAY' });
     expect(playing.isPlaying).toBe(true);
     expect(playerReducer(playing, { type: 'PAUSE' }).isPlaying).toBe(false);
   });
 
   it('SET_DURATION stores a finite duration and treats anything else as unknown', () => {
     expect(
-      playerReducer(initialPlayerState, { type: 'SET_DURATION', duration: 42.5 }).duration,
+      playerReducer(initialStoreState, { type: 'SET_DURATION', duration: 42.5 }).duration,
     ).toBe(42.5);
     const known = withState({ duration: 10 });
     expect(playerReducer(known, { type: 'SET_DURATION', duration: Number.NaN }).duration).toBe(0);
     expect(playerReducer(known, { type: 'SET_DURATION', duration: Infinity }).duration).toBe(0);
   });
 
-  it('SET_CURRENT_TIME stores the time and ignores negative or non-numeric values', () => {
-    const state = playerReducer(initialPlayerState, { type: 'SET_CURRENT_TIME', currentTime: 3.2 });
-    expect(state.currentTime).toBe(3.2);
-    expect(playerReducer(state, { type: 'SET_CURRENT_TIME', currentTime: -1 })).toBe(state);
-    expect(playerReducer(state, { type: 'SET_CURRENT_TIME', currentTime: Number.NaN })).toBe(state);
+  it('answers the same state for what changes nothing (no re-render for a repeated event)', () => {
+    const playing = withState({ isPlaying: true, loading: false, duration: 30 });
+    expect(playerReducer(playing, { type: 'PLAY' })).toBe(playing);
+    expect(playerReducer(playing, { type: 'SET_LOADING', loading: false })).toBe(playing);
+    expect(playerReducer(playing, { type: 'SET_DURATION', duration: 30 })).toBe(playing);
+    expect(playerReducer(playing, { type: 'SET_SWITCHING_TRACK', switchingTrack: false })).toBe(
+      playing,
+    );
+    expect(playerReducer(withState({}), { type: 'PAUSE' }).isPlaying).toBe(false);
+  });
+
+  it('holds the list being played, loop and quality', () => {
+    const queue = { tracks: [trackA, trackB], index: 1 };
+    const listed = playerReducer(initialStoreState, { type: 'SET_QUEUE', queue });
+    expect(listed.queue).toBe(queue);
+    expect(playerReducer(listed, { type: 'SET_QUEUE', queue: null }).queue).toBeNull();
+    expect(playerReducer(initialStoreState, { type: 'SET_LOOP', loop: true }).loop).toBe(true);
+    expect(
+      playerReducer(initialStoreState, { type: 'SET_QUALITY', quality: 'original' }).quality,
+    ).toBe('original');
+    expect(initialStoreState).toMatchObject({ queue: null, loop: false, quality: 'auto' });
   });
 
   it('SET_LOADING toggles loading', () => {
-    const loading = playerReducer(initialPlayerState, { type: 'SET_LOADING', loading: true });
+    const loading = playerReducer(initialStoreState, { type: 'SET_LOADING', loading: true });
     expect(loading.loading).toBe(true);
     expect(playerReducer(loading, { type: 'SET_LOADING', loading: false }).loading).toBe(false);
   });
 
-  it('SET_TRACK starts playing unless told otherwise, sets loading and resets time on a new track', () => {
-    const before = withState({ currentTrack: trackA, currentTime: 7, duration: 12 });
+  it('SET_TRACK starts playing unless told otherwise, sets loading and resets the duration on a new track', () => {
+    const before = withState({ currentTrack: trackA, duration: 12 });
     const next = playerReducer(before, { type: 'SET_TRACK', track: trackB });
     expect(next.currentTrack).toBe(trackB);
     expect(next.isPlaying).toBe(true);
     expect(next.loading).toBe(true);
-    expect(next.currentTime).toBe(0);
     expect(next.duration).toBe(0);
 
     const paused = playerReducer(before, { type: 'SET_TRACK', track: trackB, shouldPlay: false });
     expect(paused.isPlaying).toBe(false);
   });
 
-  it('SET_TRACK keeps the position when the same track is set again', () => {
-    const before = withState({ currentTrack: trackA, currentTime: 7, duration: 12 });
+  it('SET_TRACK keeps the duration when the same track is set again', () => {
+    const before = withState({ currentTrack: trackA, duration: 12 });
     const next = playerReducer(before, { type: 'SET_TRACK', track: { ...trackA } });
-    expect(next.currentTime).toBe(7);
     expect(next.duration).toBe(12);
   });
 
   it('SET_TRACK takes the stored duration of a new track', () => {
-    expect(playerReducer(initialPlayerState, { type: 'SET_TRACK', track: trackA }).duration).toBe(
+    expect(playerReducer(initialStoreState, { type: 'SET_TRACK', track: trackA }).duration).toBe(
       12,
     );
   });
 
-  it('CLEAR_TRACK resets the track, playing, time and duration', () => {
+  it('CLEAR_TRACK resets the track, playing and duration', () => {
     const before = withState({
       currentTrack: trackA,
       isPlaying: true,
-      currentTime: 5,
       duration: 12,
       loading: true,
     });
@@ -89,7 +104,6 @@ describe('playerReducer', () => {
     expect(cleared).toMatchObject({
       currentTrack: null,
       isPlaying: false,
-      currentTime: 0,
       duration: 0,
       loading: false,
     });
@@ -97,26 +111,26 @@ describe('playerReducer', () => {
   });
 
   it('SET_VOLUME clamps to 0..1 and 0 mutes', () => {
-    expect(playerReducer(initialPlayerState, { type: 'SET_VOLUME', volume: 0.5 })).toMatchObject({
+    expect(playerReducer(initialStoreState, { type: 'SET_VOLUME', volume: 0.5 })).toMatchObject({
       volume: 0.5,
       muted: false,
     });
-    expect(playerReducer(initialPlayerState, { type: 'SET_VOLUME', volume: 3 }).volume).toBe(1);
-    expect(playerReducer(initialPlayerState, { type: 'SET_VOLUME', volume: -2 })).toMatchObject({
+    expect(playerReducer(initialStoreState, { type: 'SET_VOLUME', volume: 3 }).volume).toBe(1);
+    expect(playerReducer(initialStoreState, { type: 'SET_VOLUME', volume: -2 })).toMatchObject({
       volume: 0,
       muted: true,
     });
-    expect(playerReducer(initialPlayerState, { type: 'SET_VOLUME', volume: 0 }).muted).toBe(true);
+    expect(playerReducer(initialStoreState, { type: 'SET_VOLUME', volume: 0 }).muted).toBe(true);
   });
 
   it('SET_MUTED sets the muted flag and keeps the volume', () => {
-    const muted = playerReducer(initialPlayerState, { type: 'SET_MUTED', muted: true });
-    expect(muted).toMatchObject({ muted: true, volume: initialPlayerState.volume });
+    const muted = playerReducer(initialStoreState, { type: 'SET_MUTED', muted: true });
+    expect(muted).toMatchObject({ muted: true, volume: initialStoreState.volume });
     expect(playerReducer(muted, { type: 'SET_MUTED', muted: false }).muted).toBe(false);
   });
 
   it('SET_PLAYBACK_RATE stores a positive rate and ignores nonsense', () => {
-    const fast = playerReducer(initialPlayerState, {
+    const fast = playerReducer(initialStoreState, {
       type: 'SET_PLAYBACK_RATE',
       playbackRate: 1.5,
     });
@@ -125,7 +139,7 @@ describe('playerReducer', () => {
   });
 
   it('SET_SWITCHING_TRACK marks and clears switching', () => {
-    const switching = playerReducer(initialPlayerState, {
+    const switching = playerReducer(initialStoreState, {
       type: 'SET_SWITCHING_TRACK',
       switchingTrack: true,
     });
@@ -170,9 +184,9 @@ describe('play a track', () => {
     expect(planPlayTrack(initialPlayerState, null)).toBe('ignore');
   });
 
-  it('does nothing when the same track is already playing', () => {
+  it('keeps the same track when it is already playing', () => {
     expect(planPlayTrack(withState({ currentTrack: trackA, isPlaying: true }), trackA)).toBe(
-      'ignore',
+      'keep',
     );
   });
 

@@ -1,17 +1,26 @@
-import type { PlayerState, PlayerTrack } from './player-types';
+import type { AudioQuality, PlayerQueue, PlayerState, PlayerTrack } from './player-types';
+
+/** Everything the player keeps apart from the position: its state, the list, loop and quality. */
+export interface PlayerStoreState extends PlayerState {
+  queue: PlayerQueue | null;
+  loop: boolean;
+  quality: AudioQuality;
+}
 
 export type PlayerAction =
   | { type: 'PLAY' }
   | { type: 'PAUSE' }
   | { type: 'SET_DURATION'; duration: number }
-  | { type: 'SET_CURRENT_TIME'; currentTime: number }
   | { type: 'SET_LOADING'; loading: boolean }
   | { type: 'SET_TRACK'; track: PlayerTrack; shouldPlay?: boolean }
   | { type: 'CLEAR_TRACK' }
   | { type: 'SET_VOLUME'; volume: number }
   | { type: 'SET_MUTED'; muted: boolean }
   | { type: 'SET_PLAYBACK_RATE'; playbackRate: number }
-  | { type: 'SET_SWITCHING_TRACK'; switchingTrack: boolean };
+  | { type: 'SET_SWITCHING_TRACK'; switchingTrack: boolean }
+  | { type: 'SET_QUEUE'; queue: PlayerQueue | null }
+  | { type: 'SET_LOOP'; loop: boolean }
+  | { type: 'SET_QUALITY'; quality: AudioQuality };
 
 export const DEFAULT_VOLUME = 0.8;
 
@@ -19,12 +28,18 @@ export const initialPlayerState: PlayerState = {
   currentTrack: null,
   isPlaying: false,
   duration: 0,
-  currentTime: 0,
   volume: DEFAULT_VOLUME,
   muted: false,
   playbackRate: 1,
   loading: false,
   switchingTrack: false,
+};
+
+export const initialStoreState: PlayerStoreState = {
+  ...initialPlayerState,
+  queue: null,
+  loop: false,
+  quality: 'auto',
 };
 
 export function clampVolume(volume: number): number {
@@ -48,30 +63,25 @@ export function isSameTrack(
   return candidate.versionId !== undefined && candidate.versionId === current.versionId;
 }
 
-export function playerReducer(state: PlayerState, action: PlayerAction): PlayerState {
+export function playerReducer(state: PlayerStoreState, action: PlayerAction): PlayerStoreState {
   switch (action.type) {
     case 'PLAY':
-      return { ...state, isPlaying: true };
+      return state.isPlaying ? state : { ...state, isPlaying: true };
     case 'PAUSE':
-      return { ...state, isPlaying: false };
-    case 'SET_DURATION':
-      return {
-        ...state,
-        duration: Number.isFinite(action.duration) && action.duration > 0 ? action.duration : 0,
-      };
-    case 'SET_CURRENT_TIME':
-      return isValidSeekTime(action.currentTime)
-        ? { ...state, currentTime: action.currentTime }
-        : state;
+      return state.isPlaying ? { ...state, isPlaying: false } : state;
+    case 'SET_DURATION': {
+      const duration =
+        Number.isFinite(action.duration) && action.duration > 0 ? action.duration : 0;
+      return duration === state.duration ? state : { ...state, duration };
+    }
     case 'SET_LOADING':
-      return { ...state, loading: action.loading };
+      return state.loading === action.loading ? state : { ...state, loading: action.loading };
     case 'SET_TRACK': {
       const changed = !isSameTrack(state.currentTrack, action.track);
       return {
         ...state,
         currentTrack: action.track,
         isPlaying: action.shouldPlay ?? true,
-        currentTime: changed ? 0 : state.currentTime,
         duration: changed ? (action.track.duration ?? 0) : state.duration,
         loading: true,
       };
@@ -81,7 +91,6 @@ export function playerReducer(state: PlayerState, action: PlayerAction): PlayerS
         ...state,
         currentTrack: null,
         isPlaying: false,
-        currentTime: 0,
         duration: 0,
         loading: false,
         switchingTrack: false,
@@ -97,11 +106,20 @@ export function playerReducer(state: PlayerState, action: PlayerAction): PlayerS
         ? { ...state, playbackRate: action.playbackRate }
         : state;
     case 'SET_SWITCHING_TRACK':
-      return { ...state, switchingTrack: action.switchingTrack };
+      return state.switchingTrack === action.switchingTrack
+        ? state
+        : { ...state, switchingTrack: action.switchingTrack };
+    case 'SET_QUEUE':
+      return { ...state, queue: action.queue };
+    case 'SET_LOOP':
+      return { ...state, loop: action.loop };
+    case 'SET_QUALITY':
+      return { ...state, quality: action.quality };
   }
 }
 
-export type PlayTrackPlan = 'ignore' | 'resume' | 'switch';
+/** 'keep': the track is already playing; 'resume': it is loaded but paused. */
+export type PlayTrackPlan = 'ignore' | 'keep' | 'resume' | 'switch';
 
 /**
  * What a play request does given the player's state. A different
@@ -112,6 +130,6 @@ export function planPlayTrack(
   track: Partial<PlayerTrack> | null | undefined,
 ): PlayTrackPlan {
   if (!track?.audioUrl) return 'ignore';
-  if (isSameTrack(state.currentTrack, track)) return state.isPlaying ? 'ignore' : 'resume';
+  if (isSameTrack(state.currentTrack, track)) return state.isPlaying ? 'keep' : 'resume';
   return 'switch';
 }

@@ -23,12 +23,14 @@ export interface PlayerTrack {
   duration?: number | null;
 }
 
-/** The global player's state. */
+/**
+ * The global player's state, apart from the position: what changes when a track starts, stops or
+ * loads, or a setting changes; never ten times a second (see `PlayerPosition`).
+ */
 export interface PlayerState {
   currentTrack: PlayerTrack | null;
   isPlaying: boolean;
   duration: number;
-  currentTime: number;
   volume: number;
   muted: boolean;
   playbackRate: number;
@@ -42,6 +44,20 @@ export type AudioQuality = 'auto' | 'original' | 'high' | 'standard';
 export interface PlayTrackOptions {
   /** Start playing once loaded (default true). */
   shouldPlay?: boolean;
+  /** Seconds from the start: where the track starts (or, if it is the current one, jumps to). */
+  startAt?: number;
+}
+
+/**
+ * The playing position, apart from the player's state so that only what shows it re-renders as
+ * it moves (about every 100 ms while playing). Read it with `usePlayerPosition`; read it once, in
+ * a click handler, with `get`.
+ */
+export interface PlayerPosition {
+  /** Seconds into the current track. */
+  get: () => number;
+  /** Calls `listener` whenever the position changes; answers the unsubscribe. */
+  subscribe: (listener: () => void) => () => void;
 }
 
 /** A list being played in order (a collection's 'Play all'): the tracks and the one playing. */
@@ -52,10 +68,15 @@ export interface PlayerQueue {
 
 export interface AudioPlayerApi {
   state: PlayerState;
-  /** Plays one track; a track outside the list being played ends that list. */
+  /** The playing position (changes without changing anything else here). */
+  position: PlayerPosition;
+  /**
+   * Plays one track, from `startAt` if given (the current track jumps there); a track outside
+   * the list being played ends that list.
+   */
   playTrack: (track: PlayerTrack, options?: PlayTrackOptions) => void;
   /** Plays `tracks` in order from `startIndex`, going on to the next when one ends. */
-  playQueue: (tracks: PlayerTrack[], startIndex?: number) => void;
+  playQueue: (tracks: PlayerTrack[], startIndex?: number, options?: PlayTrackOptions) => void;
   /** The list being played, or null. */
   queue: PlayerQueue | null;
   /** The next track of the list (nothing at its end). */

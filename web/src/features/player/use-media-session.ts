@@ -28,8 +28,7 @@ function bindActions(
 /** Lets the operating system's media keys and lock screen drive the global player. */
 export function useMediaSession(player: AudioPlayerApi) {
   const { currentTrack, isPlaying, duration, playbackRate } = player.state;
-  // Whole seconds are enough for the lock screen's position; finer would churn every 100 ms.
-  const wholeSecond = Math.floor(player.state.currentTime);
+  const { position } = player;
   const playerRef = useRef(player);
   useEffect(() => {
     playerRef.current = player;
@@ -84,17 +83,28 @@ export function useMediaSession(player: AudioPlayerApi) {
       : 'none';
   }, [currentTrack, isPlaying]);
 
+  // The lock screen's position follows the player's without re-rendering anything; whole
+  // seconds are enough for it (finer would churn every 100 ms).
   useEffect(() => {
     if (typeof navigator === 'undefined' || !('mediaSession' in navigator)) return;
     if (!currentTrack || duration <= 0) return;
-    try {
-      navigator.mediaSession.setPositionState({
-        duration,
-        playbackRate,
-        position: Math.min(wholeSecond, duration),
-      });
-    } catch {
-      // Older browsers lack setPositionState.
-    }
-  }, [currentTrack, duration, playbackRate, wholeSecond]);
+    const session = navigator.mediaSession;
+    let reported: number | null = null;
+    const report = () => {
+      const wholeSecond = Math.floor(position.get());
+      if (wholeSecond === reported) return;
+      reported = wholeSecond;
+      try {
+        session.setPositionState({
+          duration,
+          playbackRate,
+          position: Math.min(wholeSecond, duration),
+        });
+      } catch {
+        // Older browsers lack setPositionState.
+      }
+    };
+    report();
+    return position.subscribe(report);
+  }, [currentTrack, duration, playbackRate, position]);
 }

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { useAudioPlayer, type PlayerTrack } from '../player/use-audio-player';
+import { useAudioPlayer, usePlayerPosition, type PlayerTrack } from '../player/use-audio-player';
 import { useSeekToTime } from '../comments/use-seek-to-time';
 import type { TimeRange } from './review-waveform';
 
@@ -14,8 +14,9 @@ export function usePlayRange(track: PlayerTrack | null): {
   const player = useAudioPlayer();
   const seekTo = useSeekToTime(track);
   const [playing, setPlaying] = useState<TimeRange | null>(null);
-  const { currentTime } = player.state;
   const current = track !== null && player.isCurrent(track);
+  // Followed only while a passage of the current track plays.
+  const currentTime = usePlayerPosition(current && playing !== null);
   const { pause } = player;
 
   useEffect(() => {

@@ -115,7 +115,9 @@ describe('VersionReview', () => {
     const player = fakePlayer(track, { currentTime: 10 });
     renderReview(player);
     fireEvent.click(await screen.findByRole('button', { name: 'Play passage 1:02–1:18' }));
-    expect(player.seek).toHaveBeenCalledWith(62);
+    expect(player.playTrack).toHaveBeenCalledWith(expect.objectContaining({ id: track.id }), {
+      startAt: 62,
+    });
     fireEvent.click(
       screen.getByRole('button', { name: /Play passage 1:02–1:18, comment by Maya/ }),
     );

@@ -6,7 +6,7 @@ import { useVersionComments } from '../comments/comments-api';
 import type { CommentPreset } from '../comments/comment-form';
 import { VersionComments } from '../comments/version-comments';
 import { useSeekToTime } from '../comments/use-seek-to-time';
-import { useAudioPlayer, type PlayerTrack } from '../player/use-audio-player';
+import { useAudioPlayer, usePlayerPosition, type PlayerTrack } from '../player/use-audio-player';
 import { ReviewWaveform, type TimeRange } from './review-waveform';
 import { usePlayRange } from './use-play-range';
 import { useCommentKey } from './use-comment-key';
@@ -45,6 +45,7 @@ export function VersionReview({
   const headingId = `comments-${version.id}`;
   const player = useAudioPlayer();
   const current = player.isCurrent(track);
+  const currentTime = usePlayerPosition(current);
   const comments = useVersionComments(version.id, true);
   const seekTo = useSeekToTime(track);
   const { playRange } = usePlayRange(track);
@@ -73,7 +74,7 @@ export function VersionReview({
   const canComment = may(role, 'comment');
   useCommentKey({
     enabled: canComment,
-    onComment: () => startComment(current ? player.state.currentTime : 0, null),
+    onComment: () => startComment(current ? player.position.get() : 0, null),
     onCancel: cancel,
   });
 
@@ -94,7 +95,7 @@ export function VersionReview({
     <ReviewWaveform
       peaks={peaks}
       duration={duration ?? 0}
-      currentTime={current ? player.state.currentTime : null}
+      currentTime={current ? currentTime : null}
       comments={(comments.data ?? []).filter((c) => c.version_id === version.id)}
       selection={selection}
       onSeek={seekTo}

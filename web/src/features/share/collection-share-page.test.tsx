@@ -5,11 +5,10 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { axeViolations } from '../../ui/axe-test-support';
 import { AuthContext, type AuthContextValue } from '../auth/auth-context';
-import { fakePlayer } from '../player/test-support';
+import { fakePlayer, type FakePlayerState } from '../player/test-support';
 import {
   AudioPlayerContext,
   type AudioPlayerApi,
-  type PlayerState,
   type PlayerTrack,
 } from '../player/use-audio-player';
 import type { SharedCollectionPage } from './collection-share-api';
@@ -107,7 +106,7 @@ function renderSharePage(player: AudioPlayerApi = fakePlayer()) {
   );
 }
 
-function playing(itemId: string, state: Partial<PlayerState> = {}) {
+function playing(itemId: string, state: FakePlayerState = {}) {
   return fakePlayer(trackOf(itemId), { isPlaying: true, ...state });
 }
 
@@ -307,6 +306,27 @@ describe('the collection share page', () => {
 
     fireEvent.click(screen.getByRole('button', { name: 'Play “Bridge”' }));
     expect(player.playQueue).toHaveBeenLastCalledWith(tracks, 1);
+  });
+
+  it("plays from a comment's time: the list from that item, or the playing item jumps there", async () => {
+    itemComments.i2 = [comment('c2', 'Bridge is long', { timestamp: 30 })];
+    const idle = fakePlayer();
+    renderSharePage(idle);
+    fireEvent.click(await screen.findByRole('button', { name: 'Comments on “Bridge”' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Play from 0:30' }));
+    const [tracks, start, options] = vi.mocked(idle.playQueue).mock.calls[0] ?? [];
+    expect(tracks?.map((track) => track.title)).toEqual(['Opening', 'Bridge', 'Outro']);
+    expect([start, options]).toEqual([1, { startAt: 30 }]);
+    cleanup();
+
+    const player = playing('i2');
+    renderSharePage(player);
+    fireEvent.click(await screen.findByRole('button', { name: 'Play from 0:30' }));
+    expect(player.playTrack).toHaveBeenCalledWith(
+      expect.objectContaining({ id: trackOf('i2').id }),
+      { startAt: 30 },
+    );
+    expect(player.playQueue).not.toHaveBeenCalled();
   });
 
   it('marks the playing item, offers the transport, and reports the play start', async () => {

@@ -1,29 +1,27 @@
-import { COLLECTION_LINK_MESSAGES, type Comment } from '@takes/contract';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { COLLECTION_LINK_MESSAGES } from '@takes/contract';
+import { useMemo, useState } from 'react';
 import { sameOriginPath } from '../../lib/same-origin';
 import { useDocumentTitle } from '../../lib/use-document-title';
-import { linkButton, primaryButton, secondaryButton } from '../../ui/button-styles';
+import { primaryButton } from '../../ui/button-styles';
 import { PageSpinner } from '../../ui/spinner';
-import { CommentList } from '../comments/comment-list';
-import { SEEK_AFTER_START_MS } from '../comments/use-seek-to-time';
 import { formatTime } from '../player/format-time';
 import { CollectionCoverImage } from '../collections/cover-image';
-import { useAudioPlayer, type PlayerTrack } from '../player/use-audio-player';
+import { useAudioPlayer, usePlayerPosition, type PlayerTrack } from '../player/use-audio-player';
 import {
-  useAddCollectionItemComment,
-  useCollectionItemComments,
   useRecordCollectionReceipt,
   useSharedCollection,
   useUnlockCollectionLink,
   type SharedCollectionPage,
   type SharedCollectionPageItem,
 } from './collection-share-api';
+import { ItemComments } from './collection-share-comments';
+import { ItemRow } from './collection-share-item-row';
+import { NowPlaying } from './collection-share-now-playing';
 import { DownloadAll } from './download-all';
 import { LinkFailure, lookupFailure } from './link-failure';
 import { LinkPasswordForm } from './link-password-form';
 import { isLockedAnswer } from './share-api';
-import { useListenReceipts } from './use-listen-receipts';
-import { VisitorCommenting } from './visitor-commenting';
+import { useListenReceipts, type ListenSample } from './use-listen-receipts';
 import { useVisitorName } from './visitor-name';
 
 // The page plays, downloads and shows nothing from another origin, whatever an answer says.
@@ -70,38 +68,21 @@ function UnlockCollection({ hash }: { hash: string }) {
   return <LinkPasswordForm unlock={unlock} what="the collection" />;
 }
 
-/** Plays the list from one item and then seeks there (after the track has loaded). */
-function useSeekInList(tracks: readonly (PlayerTrack | null)[]) {
-  const player = useAudioPlayer();
-  const { isCurrent, seek, resume, playQueue, audioElement } = player;
-  const isPlaying = player.state.isPlaying;
-  const cancelRef = useRef<(() => void) | null>(null);
-  useEffect(() => () => cancelRef.current?.(), []);
-
-  return useCallback(
-    (index: number, seconds: number) => {
-      const track = tracks[index];
-      if (!track) return;
-      cancelRef.current?.();
-      cancelRef.current = null;
-      if (isCurrent(track)) {
-        seek(seconds);
-        if (!isPlaying) resume();
-        return;
-      }
-      const playable = tracks.filter((t): t is PlayerTrack => t !== null);
-      playQueue(playable, playable.indexOf(track));
-      // Loading a new source resets the position: seek once it has loaded (or after a moment).
-      const onMetadata = () => seek(seconds);
-      audioElement?.addEventListener('loadedmetadata', onMetadata, { once: true });
-      const timer = setTimeout(() => seek(seconds), SEEK_AFTER_START_MS);
-      cancelRef.current = () => {
-        clearTimeout(timer);
-        audioElement?.removeEventListener('loadedmetadata', onMetadata);
-      };
-    },
-    [tracks, isCurrent, seek, resume, isPlaying, playQueue, audioElement],
-  );
+/**
+ * Reports the listener's plays of the page's items (listen receipts). Apart from the page, as it
+ * follows the position: only this re-renders while an item plays.
+ */
+function ListenReceipts({
+  hash,
+  sample,
+}: {
+  hash: string;
+  sample: Omit<ListenSample, 'position'>;
+}) {
+  const record = useRecordCollectionReceipt(hash);
+  const position = usePlayerPosition(sample.itemId !== null);
+  useListenReceipts({ ...sample, position }, record);
+  return null;
 }
 
 function CollectionView({ hash, collection }: { hash: string; collection: SharedCollectionPage }) {
@@ -122,21 +103,8 @@ function CollectionView({ hash, collection }: { hash: string; collection: Shared
     items.find((item) => item.commentable) ??
     null;
   const selectedIndex = selectedItem ? items.indexOf(selectedItem) : -1;
-  const seekInList = useSeekInList(tracks);
   const total = totalDuration(items);
-
-  const record = useRecordCollectionReceipt(hash);
   const playerDuration = player.state.duration > 0 ? player.state.duration : null;
-  useListenReceipts(
-    {
-      itemId: currentItem?.id ?? null,
-      playing: isPlaying && !player.state.loading,
-      position: currentItem ? player.state.currentTime : 0,
-      duration: currentItem ? (currentItem.duration ?? playerDuration) : null,
-      playbackRate: player.state.playbackRate,
-    },
-    record,
-  );
 
   /** The collection from one item on, each going on to the next when it ends. */
   function playFrom(index: number) {
@@ -146,8 +114,25 @@ function CollectionView({ hash, collection }: { hash: string; collection: Shared
     player.playQueue(playable, playable.indexOf(track));
   }
 
+  /** A comment's time: the item jumps there if it is playing, else the list plays from there. */
+  function seekInList(index: number, seconds: number) {
+    const track = tracks[index];
+    if (!track) return;
+    if (player.isCurrent(track)) player.playTrack(track, { startAt: seconds });
+    else player.playQueue(playable, playable.indexOf(track), { startAt: seconds });
+  }
+
   return (
     <div className="mx-auto max-w-4xl px-4 py-6 sm:px-6">
+      <ListenReceipts
+        hash={hash}
+        sample={{
+          itemId: currentItem?.id ?? null,
+          playing: isPlaying && !player.state.loading,
+          duration: currentItem ? (currentItem.duration ?? playerDuration) : null,
+          playbackRate: player.state.playbackRate,
+        }}
+      />
       <div className="flex flex-wrap items-start justify-between gap-4">
         {sameOriginPath(collection.coverUrl) ? (
           <CollectionCoverImage
@@ -248,206 +233,5 @@ function CollectionView({ hash, collection }: { hash: string; collection: Shared
         </div>
       ) : null}
     </div>
-  );
-}
-
-/**
- * The page's own transport (a share page has no player bar): the playing item, play/pause,
- * previous/next in the list and the position.
- */
-function NowPlaying({ item }: { item: SharedCollectionPageItem }) {
-  const player = useAudioPlayer();
-  const { state, queue } = player;
-  const duration = item.duration ?? (state.duration > 0 ? state.duration : null);
-  const position = Math.min(state.currentTime, duration ?? state.currentTime);
-  const hasNext = queue !== null && queue.index < queue.tracks.length - 1;
-  return (
-    <section
-      aria-label="Now playing"
-      className="mt-6 rounded-lg border border-zinc-200 bg-zinc-50 p-3 dark:border-zinc-800 dark:bg-zinc-900"
-    >
-      <p className="truncate text-sm">
-        <span className="text-zinc-600 dark:text-zinc-300">
-          {state.isPlaying ? 'Now playing' : 'Paused'}:{' '}
-        </span>
-        <span className="font-semibold">{item.title}</span>
-        <span className="text-zinc-600 dark:text-zinc-300"> · {item.projectName}</span>
-      </p>
-      <div className="mt-2 flex flex-wrap items-center gap-2">
-        <button type="button" className={secondaryButton} onClick={player.previous}>
-          Previous
-        </button>
-        <button
-          type="button"
-          className={primaryButton}
-          disabled={state.switchingTrack}
-          onClick={player.togglePlay}
-        >
-          {state.isPlaying ? 'Pause' : 'Play'}
-        </button>
-        <button type="button" className={secondaryButton} disabled={!hasNext} onClick={player.next}>
-          Next
-        </button>
-        <input
-          type="range"
-          aria-label="Position"
-          aria-valuetext={`${formatTime(position)} of ${formatTime(duration)}`}
-          min={0}
-          max={duration ?? 0}
-          step={1}
-          value={Math.floor(position)}
-          disabled={duration === null}
-          onChange={(event) => player.seek(Number(event.target.value))}
-          className="min-w-32 flex-1 accent-indigo-600"
-        />
-        <span className="text-sm text-zinc-600 tabular-nums dark:text-zinc-300">
-          {formatTime(position)} / {formatTime(duration)}
-        </span>
-      </div>
-    </section>
-  );
-}
-
-function ItemRow({
-  item,
-  number,
-  playable,
-  current,
-  playing,
-  selected,
-  onPlay,
-  onShowComments,
-}: {
-  item: SharedCollectionPageItem;
-  number: number;
-  playable: boolean;
-  current: boolean;
-  playing: boolean;
-  selected: boolean;
-  onPlay: () => void;
-  onShowComments: () => void;
-}) {
-  const downloadUrl = sameOriginPath(item.downloadUrl);
-  return (
-    <li
-      aria-current={current ? 'true' : undefined}
-      data-item={item.id}
-      className={`flex flex-wrap items-center gap-3 px-3 py-2 ${current ? 'bg-indigo-50 dark:bg-indigo-950/40' : ''}`}
-    >
-      <span aria-hidden="true" className="w-6 text-right text-sm text-zinc-500 tabular-nums">
-        {number}
-      </span>
-      <button
-        type="button"
-        onClick={onPlay}
-        disabled={!playable}
-        aria-label={`${playing ? 'Pause' : 'Play'} “${item.title}”`}
-        className="flex size-8 shrink-0 items-center justify-center rounded-full bg-indigo-600 text-white hover:bg-indigo-500 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 disabled:opacity-50"
-      >
-        <svg aria-hidden="true" viewBox="0 0 24 24" className="size-4" fill="currentColor">
-          <path d={playing ? 'M7 5h4v14H7zM13 5h4v14h-4z' : 'M8 5v14l11-7z'} />
-        </svg>
-      </button>
-      <span className="flex min-w-0 flex-1 flex-col">
-        <span className="truncate font-medium">
-          {item.title}
-          {current ? (
-            <span className="ml-2 text-xs font-semibold text-indigo-700 dark:text-indigo-300">
-              {playing ? 'Playing' : 'Paused'}
-            </span>
-          ) : null}
-        </span>
-        <span className="truncate text-sm text-zinc-600 dark:text-zinc-300">
-          {item.projectName}
-        </span>
-      </span>
-      <span className="text-sm text-zinc-600 tabular-nums dark:text-zinc-300">
-        {formatTime(item.duration)}
-      </span>
-      <span className="flex items-center gap-3">
-        {item.commentable ? (
-          <button
-            type="button"
-            className={linkButton}
-            aria-pressed={selected}
-            aria-label={`Comments on “${item.title}”`}
-            aria-controls="collection-comments"
-            onClick={onShowComments}
-          >
-            Comments
-          </button>
-        ) : null}
-        {downloadUrl ? (
-          // The download route counts the download in the link's receipts itself.
-          <a href={downloadUrl} download className={linkButton}>
-            Download<span className="sr-only"> “{item.title}”</span>
-          </a>
-        ) : null}
-      </span>
-    </li>
-  );
-}
-
-/** The comments this link shows on one item, and the visitor's own (name first). */
-function ItemComments({
-  hash,
-  item,
-  track,
-  onSeek,
-  visitor,
-  suggestedName,
-}: {
-  hash: string;
-  item: SharedCollectionPageItem;
-  track: PlayerTrack | null;
-  onSeek: (seconds: number) => void;
-  visitor: ReturnType<typeof useVisitorName>;
-  suggestedName: string | null;
-}) {
-  const comments = useCollectionItemComments(hash, item.id);
-  const addComment = useAddCollectionItemComment(hash, item.id);
-  const [replyingTo, setReplyingTo] = useState<Comment | null>(null);
-  // Avatars come from this site only, like everything else on the page.
-  const shown = useMemo(
-    () =>
-      comments.data?.map((comment) =>
-        comment.avatar_url !== null && sameOriginPath(comment.avatar_url) === null
-          ? { ...comment, avatar_url: null }
-          : comment,
-      ),
-    [comments.data],
-  );
-
-  return (
-    <section
-      id="collection-comments"
-      aria-labelledby="collection-comments-heading"
-      className="mt-8 max-w-2xl"
-    >
-      <h2 id="collection-comments-heading" className="text-lg font-semibold">
-        Comments on “{item.title}”
-      </h2>
-      <div className="mt-3">
-        <CommentList
-          comments={shown}
-          isPending={comments.isPending}
-          error={comments.error}
-          onSeek={onSeek}
-          onReply={setReplyingTo}
-        />
-      </div>
-      <div className="mt-6">
-        <VisitorCommenting
-          track={track}
-          visitor={visitor}
-          suggestedName={suggestedName}
-          onPost={(body) => addComment.mutateAsync(body)}
-          pending={addComment.isPending}
-          error={addComment.error}
-          replyingTo={replyingTo}
-          onCancelReply={() => setReplyingTo(null)}
-        />
-      </div>
-    </section>
   );
 }

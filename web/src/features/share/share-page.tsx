@@ -18,7 +18,12 @@ import type { CommentPreset } from '../comments/comment-form';
 import { CommentList } from '../comments/comment-list';
 import { useAddLinkComment, useLinkComments } from '../comments/comments-api';
 import { useSeekToTime } from '../comments/use-seek-to-time';
-import { useAudioPlayer, type AudioQuality, type PlayerTrack } from '../player/use-audio-player';
+import {
+  useAudioPlayer,
+  usePlayerPosition,
+  type AudioQuality,
+  type PlayerTrack,
+} from '../player/use-audio-player';
 import { useSetLinkReview } from '../review/review-api';
 import { ReviewStatusBadge } from '../review/review-status';
 import { ReviewWaveform, type TimeRange } from '../review/review-waveform';
@@ -118,6 +123,7 @@ function SharedVersionView({ hash, shared }: { hash: string; shared: SharedVersi
   const player = useAudioPlayer();
   const track = useMemo(() => sharedTrack(hash, shared), [hash, shared]);
   const current = player.isCurrent(track);
+  const currentTime = usePlayerPosition(current);
   const playing = current && player.state.isPlaying;
   const seekTo = useSeekToTime(track);
   const { playRange } = usePlayRange(track);
@@ -158,7 +164,7 @@ function SharedVersionView({ hash, shared }: { hash: string; shared: SharedVersi
   }, []);
   useCommentKey({
     enabled: ready,
-    onComment: () => startComment(current ? player.state.currentTime : 0, null),
+    onComment: () => startComment(current ? player.position.get() : 0, null),
     onCancel: cancel,
   });
 
@@ -212,7 +218,7 @@ function SharedVersionView({ hash, shared }: { hash: string; shared: SharedVersi
           <ReviewWaveform
             peaks={ready ? (version.waveform_data?.peaks ?? []) : []}
             duration={duration}
-            currentTime={current ? player.state.currentTime : null}
+            currentTime={current ? currentTime : null}
             comments={comments.data ?? []}
             selection={selection}
             onSeek={seekTo}

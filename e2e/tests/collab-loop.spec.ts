@@ -55,13 +55,15 @@ test('the collaboration loop: a visitor comments, the owner is notified live, re
     .toContain(`/api/links/hash/${link.hash}/audio`);
   await expect.poll(() => audioTime(visitor), { timeout: 15_000 }).toBeGreaterThan(3.5);
 
-  // The link's first play is news for the owner too ('… was opened'), live on the bell; clear it
-  // so the comment below is the one unread notification.
+  // The link's first play is news for the owner too (in the Activity panel's words), live on the
+  // bell; clear it so the comment below is the one unread notification.
   const panel = page.getByRole('region', { name: 'Notifications' });
   await expect(badge(page)).toHaveText('1', { timeout: 15_000 });
   await bell(page).click();
   await expect(
-    panel.getByRole('link', { name: `Unread: Your link '${link.name}' was opened` }),
+    panel.getByRole('link', {
+      name: `Unread: A listener played the share link '${link.name}' for the first time`,
+    }),
   ).toBeVisible();
   await panel.getByRole('button', { name: 'Mark all as read' }).click();
   await expect(badge(page)).toHaveCount(0);

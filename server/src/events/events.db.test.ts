@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { ActivityEvent } from '../modules/activity/activity-log';
+import type { VersionActivityEvent } from '../modules/activity';
 import {
   buildMember,
   buildProject,
@@ -59,12 +59,11 @@ describe(`live updates: /api/events (${testDialect()})`, () => {
     options: { rollback?: boolean; actorId?: string } = {},
   ): Promise<string> {
     const commentId = randomUUID();
-    const event: ActivityEvent = {
+    const event: VersionActivityEvent<'comment.posted'> = {
       kind: 'comment.posted',
-      projectId,
       actor: { userId: options.actorId ?? owner.id },
       targetId: commentId,
-      data: { versionId: onVersion, timestamp: 12 },
+      data: { timestamp: 12, end_timestamp: null, parent_id: null, team_only: false },
     };
     let activityId = '';
     const work = t.deps.database.db.transaction().execute(async (trx) => {
@@ -84,7 +83,7 @@ describe(`live updates: /api/events (${testDialect()})`, () => {
           team_only: 0,
         })
         .execute();
-      activityId = (await t.services.activity.record(trx, event)).id;
+      activityId = (await t.services.activity.recordForVersion(trx, onVersion, event)).id;
       if (options.rollback) throw new Error('rolled back on purpose');
     });
     if (options.rollback) await expect(work).rejects.toThrow('rolled back on purpose');
@@ -191,11 +190,9 @@ describe(`live updates: /api/events (${testDialect()})`, () => {
     // Another version's comment, and a non-comment event of its own version: nothing.
     const elsewhere = await comment(otherVersion);
     const uploaded = await t.deps.database.db.transaction().execute((trx) =>
-      t.services.activity.record(trx, {
+      t.services.activity.recordForVersion(trx, versionId, {
         kind: 'version.processed',
-        projectId,
         actor: { userId: owner.id },
-        targetId: versionId,
       }),
     );
     await ownerStream.waitFor((e: { activityId?: string }) => e.activityId === uploaded.id);

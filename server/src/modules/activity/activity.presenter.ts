@@ -6,31 +6,15 @@ import {
   type ReviewStatus,
   type Role,
 } from '@takes/contract';
-import { avatarUrl } from '../auth/auth.service';
+import { avatarUrl } from '../profiles';
+import { memberName, UNKNOWN_PERSON } from '../people';
+import { parseActivityData, type StoredActivityData } from './activity-data';
 import type { ActivityRow } from './activity.repo';
 
-/** What services put in `data` (as it was then); every field optional, read defensively. */
-interface ActivityData {
-  project_name?: string;
-  branch_id?: string;
-  branch_name?: string;
-  old_name?: string;
-  new_name?: string;
-  version_id?: string;
-  version_number?: number;
-  timestamp?: number | null;
-  end_timestamp?: number | null;
-  status?: string;
-  link_name?: string;
-  collection_name?: string;
-  member_name?: string;
-  role?: string;
-  old_role?: string;
-  email?: string;
-  sha?: string;
-  message?: string;
-  bounce_name?: string;
-}
+/**
+ * The one presenter of an activity line: the 'Activity' panels and the notifications (the bell
+ * and the emails) show each event in these words, so the two never disagree.
+ */
 
 /** "1:23" (and "1:02:03" past an hour), as the player shows a time. */
 export function formatSeconds(total: number): string {
@@ -53,20 +37,21 @@ function roleLabel(role: string | undefined): string {
   return role && role in ROLE_LABELS ? ROLE_LABELS[role as Role] : (role ?? 'a member');
 }
 
-/** The actor's name: profile display name, else account name, else the stored name. */
+/**
+ * The actor's name: a person as the team sees them now (the person presenter), else the name
+ * stored then (the account may be gone); a visitor's given name.
+ */
 function actorName(row: ActivityRow): string {
   if (row.actor_id)
-    return row.display_name || row.user_name?.trim() || row.actor_name || 'Unknown User';
-  return row.actor_name || 'Anonymous';
-}
-
-function parseData(raw: string): ActivityData {
-  try {
-    const parsed: unknown = JSON.parse(raw);
-    return parsed && typeof parsed === 'object' ? parsed : {};
-  } catch {
-    return {};
-  }
+    return (
+      memberName({
+        display_name: row.display_name,
+        user_name: row.user_name,
+        email: row.user_email,
+      }) ??
+      (row.actor_name?.trim() || UNKNOWN_PERSON)
+    );
+  return row.actor_name?.trim() || 'Anonymous';
 }
 
 /**
@@ -95,7 +80,7 @@ export function invitedSummary(
 export function summarize(
   kind: ActivityKind,
   actor: string,
-  d: ActivityData,
+  d: StoredActivityData,
   reader: ActivityReader,
 ): string {
   const version = d.version_number !== undefined ? `Version ${d.version_number}` : 'a version';
@@ -167,7 +152,10 @@ export function summarize(
 }
 
 /** Where it happened in the app, or null when the place is not known. */
-export function hrefOf(row: ActivityRow, d: ActivityData): string | null {
+export function hrefOf(row: ActivityRow, d: StoredActivityData): string | null {
+  // A collection link's first play is its owner's news: it opens the collection.
+  if (row.kind === 'collection_link.first_played')
+    return d.collection_id ? `/collections/${d.collection_id}` : null;
   if (row.project_id) {
     const project = `/projects/${row.project_id}`;
     if (d.branch_id && d.version_id && row.kind !== 'version.deleted') {
@@ -187,8 +175,9 @@ export function hrefOf(row: ActivityRow, d: ActivityData): string | null {
   return null;
 }
 
+/** An activity row as the panels and the notifications show it, written for its reader. */
 export function toActivityItem(row: ActivityRow, reader: ActivityReader): ActivityItem {
-  const data = parseData(row.data);
+  const data = parseActivityData(row.data);
   const name = actorName(row);
   const kind = row.kind as ActivityKind;
   return {

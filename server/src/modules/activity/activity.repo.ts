@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { ActivityTable, Database } from '../../db/schema';
 import { projectRolesOf, repoRolesOf } from '../access/access-sql';
+import { memberName } from '../people';
 
 /** The database or a transaction on it. */
 export type Executor = Kysely<Database>;
@@ -11,10 +12,14 @@ export type Executor = Kysely<Database>;
  */
 export const PERSONAL_KINDS = ['collection_link.first_played'] as const;
 
-/** An activity row with what its actor line needs: the profile's name and avatar, the account name. */
+/**
+ * An activity row with what its actor line needs: the profile's name and avatar, the account's
+ * name and address (the person presenter names them from these).
+ */
 export interface ActivityRow extends ActivityTable {
   display_name: string | null;
   user_name: string | null;
+  user_email: string | null;
   avatar_key: string | null;
   profile_updated_at: string | null;
 }
@@ -58,15 +63,15 @@ export class ActivityRepo {
       .executeTakeFirst();
   }
 
-  /** What a person is called now: their profile's display name, else their account name. */
+  /** What the team calls a person now (their chosen name, else their address before the @). */
   async personName(db: Executor, userId: string): Promise<string | null> {
     const row = await db
       .selectFrom('users')
       .leftJoin('profiles', 'profiles.user_id', 'users.id')
-      .select(['users.name', 'profiles.display_name'])
+      .select(['users.name as user_name', 'users.email', 'profiles.display_name'])
       .where('users.id', '=', userId)
       .executeTakeFirst();
-    return row?.display_name?.trim() || row?.name?.trim() || null;
+    return row ? memberName(row) : null;
   }
 
   /** A project's or a repository's activity, newest first, `limit` rows older than `cursor`. */
@@ -83,6 +88,7 @@ export class ActivityRepo {
       .select([
         'profiles.display_name',
         'users.name as user_name',
+        'users.email as user_email',
         'profiles.avatar_key',
         'profiles.updated_at as profile_updated_at',
       ]);

@@ -9,7 +9,7 @@ import {
   depsOf,
 } from '../../../test/factories';
 import type { TestApp } from '../../../test/test-app';
-import { isStartOfFile } from '../sharing/sharing.service';
+import { isStartOfFile } from '../sharing';
 import { useActivityApp } from './testing';
 
 describe('activity: branches, the project, share links and their plays', () => {

@@ -109,7 +109,7 @@ describe('activity: versions uploaded, processed and failed', () => {
       clock: t.deps.clock,
       tmpDir: t.deps.tmpDir,
       mediaTimeoutMs: t.deps.config.media.timeoutMs,
-      services: () => t.services,
+      activity: t.services.activity,
     };
     const context = {
       jobId: 'j',

@@ -1,19 +1,29 @@
-import { defineJob, type JobDefinition } from '../../jobs/registry';
-import type { Services } from '../../services';
-import { sendBatchJob } from './batch-job';
+import { z } from 'zod';
+import type { JobQueue } from '../../jobs/job-queue';
+import type { Executor } from './notifications.repo';
 
-export { sendBatchJob } from './batch-job';
+// The notifications module's jobs as the code that enqueues them sees them; handlers in
+// job-handlers.ts.
 
-export function notificationsJobs(deps: { services: () => Services }): JobDefinition[] {
-  return [
-    defineJob({
-      ...sendBatchJob,
-      retryLimit: 6,
-      retryDelaySeconds: 60,
-      timeoutSeconds: 5 * 60,
-      handle: async (payload, context) => {
-        await deps.services().notifications.sendBatch(payload, context.logger);
-      },
-    }),
-  ];
+/**
+ * Sends one recipient's notification email for a window (enqueued when their first waiting
+ * notification is made, to run at the window's end). `batchId` keys its notification_emails row.
+ */
+export const sendBatchJob = {
+  name: 'notifications.send-batch',
+  payload: z.object({ userId: z.string().min(1), batchId: z.string().min(1).max(200) }),
+};
+
+/** Starts a recipient's window: their batch job runs at its end (`batchSeconds` from now). */
+export async function scheduleBatch(
+  deps: { jobs: JobQueue; batchSeconds: number },
+  db: Executor,
+  userId: string,
+  firstId: string,
+): Promise<void> {
+  await deps.jobs.enqueue(
+    sendBatchJob,
+    { userId, batchId: `${userId}:${firstId}` },
+    { executor: db, delayMs: deps.batchSeconds * 1000 },
+  );
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ActivityItem } from '@takes/contract';
 import { batchEmail, batchSubject, UnsubscribeTokens, type BatchItem } from './notification-email';
-import { formatTimestamp, pagePath } from './notification-presenter';
+import { formatSeconds } from '../activity';
+import { pagePath } from './notifications.service';
 
 const activity = (summary: string): ActivityItem => ({
   id: 'a',
@@ -86,10 +87,12 @@ describe('batch subjects', () => {
   it('say what happened for one event, and count a mixed batch', () => {
     const played = item({
       category: 'versions',
-      activity: activity("Your link 'Client Mix - Version 2' was opened"),
+      activity: activity(
+        "A listener played the share link 'Client Mix - Version 2' for the first time",
+      ),
     });
     expect(batchSubject([played])).toBe(
-      "Your link 'Client Mix - Version 2' was opened – Client Mix",
+      "A listener played the share link 'Client Mix - Version 2' for the first time – Client Mix",
     );
     expect(batchSubject([played, item({ place: 'Night Drive' })])).toBe(
       '2 new notifications on Takes',
@@ -99,9 +102,9 @@ describe('batch subjects', () => {
 
 describe('presenter helpers', () => {
   it('formats a position in a track', () => {
-    expect(formatTimestamp(83)).toBe('1:23');
-    expect(formatTimestamp(5)).toBe('0:05');
-    expect(formatTimestamp(3723.9)).toBe('1:02:03');
+    expect(formatSeconds(83)).toBe('1:23');
+    expect(formatSeconds(5)).toBe('0:05');
+    expect(formatSeconds(3723.9)).toBe('1:02:03');
   });
 
   it('matches pages by path only', () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpoints, type ApiClient } from '@takes/contract';
-import type { ActivityEvent } from '../activity';
+import type { ActivityEvent, VersionActivityEvent } from '../activity';
 import { client } from '../../../test/api';
 import {
   buildMember,
@@ -36,6 +36,18 @@ describe('notifications', () => {
     db()
       .transaction()
       .execute((trx) => t.services.activity.record(trx, event));
+  /** Records an event about a version (a comment's: its version) as a service does. */
+  const recordOn = (version: string, event: VersionActivityEvent) =>
+    db()
+      .transaction()
+      .execute((trx) => t.services.activity.recordForVersion(trx, version, event));
+  /** What the comments service keeps about a comment at `seconds`. */
+  const at = (seconds = 83, parentId: string | null = null) => ({
+    timestamp: seconds,
+    end_timestamp: null,
+    parent_id: parentId,
+    team_only: false,
+  });
 
   /** A comment row (as the comments service writes one), for replies to point at. */
   async function comment(
@@ -95,11 +107,11 @@ describe('notifications', () => {
   describe('recipients', () => {
     it('a comment: the owner and members who may comment, never the actor, viewers or non-members', async () => {
       const id = await comment({ userId: editor.id });
-      const row = await record({
+      const row = await recordOn(versionId, {
         kind: 'comment.posted',
-        projectId,
         actor: { userId: editor.id },
         targetId: id,
+        data: at(),
       });
       expect(await notified(row.id)).toEqual(
         [
@@ -111,11 +123,11 @@ describe('notifications', () => {
 
     it("a visitor's comment through a link reaches the owner and members (not viewers)", async () => {
       const id = await comment({ visitor: 'Maya' });
-      const row = await record({
+      const row = await recordOn(versionId, {
         kind: 'comment.posted',
-        projectId,
         actor: { visitorName: 'Maya' },
         targetId: id,
+        data: at(),
       });
       expect(await usersOf(row.id)).toEqual(sorted(owner, editor, commenter));
     });
@@ -124,11 +136,11 @@ describe('notifications', () => {
       // The viewer wrote this comment while they were a Commenter.
       const parent = await comment({ userId: viewer.id });
       const reply = await comment({ userId: owner.id }, { parentId: parent });
-      const row = await record({
+      const row = await recordOn(versionId, {
         kind: 'comment.replied',
-        projectId,
         actor: { userId: owner.id },
         targetId: reply,
+        data: at(83, parent),
       });
       expect(await usersOf(row.id)).toEqual(sorted(editor, commenter, viewer));
     });
@@ -136,21 +148,19 @@ describe('notifications', () => {
     it('a reply to the comment of someone who can no longer see the project does not reach them', async () => {
       const parent = await comment({ userId: outsider.id });
       const reply = await comment({ userId: editor.id }, { parentId: parent });
-      const row = await record({
+      const row = await recordOn(versionId, {
         kind: 'comment.replied',
-        projectId,
         actor: { userId: editor.id },
         targetId: reply,
+        data: at(83, parent),
       });
       expect(await usersOf(row.id)).toEqual(sorted(owner, commenter));
     });
 
     it('a new version reaches everyone who can see the project, viewers too, not the uploader', async () => {
-      const row = await record({
+      const row = await recordOn(versionId, {
         kind: 'version.uploaded',
-        projectId,
         actor: { userId: editor.id },
-        targetId: versionId,
       });
       expect(await notified(row.id)).toEqual(
         [owner, commenter, viewer]
@@ -161,28 +171,16 @@ describe('notifications', () => {
 
     it('processing: a finished version tells its uploader only; a failure tells everyone', async () => {
       const v = await buildVersion(depsOf(t), { projectId, branchId });
-      await record({
-        kind: 'version.uploaded',
-        projectId,
-        actor: { userId: editor.id },
-        targetId: v.id,
-      });
+      await recordOn(v.id, { kind: 'version.uploaded', actor: { userId: editor.id } });
       // The job has no user: recorded as 'Takes', the uploader found from the upload's activity.
-      const processed = await record({
+      const processed = await recordOn(v.id, {
         kind: 'version.processed',
-        projectId,
         actor: { visitorName: 'Takes' },
-        targetId: v.id,
       });
       expect(await notified(processed.id)).toEqual([
         { user: editor.id, category: 'processing', email: 0 },
       ]);
-      const failed = await record({
-        kind: 'version.failed',
-        projectId,
-        actor: { userId: editor.id },
-        targetId: v.id,
-      });
+      const failed = await recordOn(v.id, { kind: 'version.failed', actor: { userId: editor.id } });
       expect(await usersOf(failed.id)).toEqual(sorted(owner, editor, commenter, viewer));
     });
 
@@ -210,11 +208,12 @@ describe('notifications', () => {
         projectId,
         actor: { userId: owner.id },
         targetId: joined.id,
+        data: { member_name: 'Jo Joined' },
       });
       expect(await usersOf(removed.id)).toEqual(sorted(editor, commenter, viewer));
     });
 
-    it("a link's first play tells the link's owner only: \"Your link '…' was opened\"", async () => {
+    it("a link's first play tells the link's owner only, in the Activity panel's words", async () => {
       const linkId = randomUUID();
       await db()
         .insertInto('links')
@@ -235,41 +234,50 @@ describe('notifications', () => {
           last_played_at: null,
         })
         .execute();
-      const row = await record({
+      const row = await recordOn(versionId, {
         kind: 'link.first_played',
-        projectId,
         actor: { visitorName: 'A listener' },
         targetId: linkId,
+        data: { link_name: 'Client Mix - Version 2' },
       });
       expect(await notified(row.id)).toEqual([{ user: editor.id, category: 'versions', email: 0 }]);
       const page = await as(editor).call(api.listNotifications, { query: { limit: 1 } });
-      expect(page.items[0]?.activity.summary).toBe("Your link 'Client Mix - Version 2' was opened");
+      expect(page.items[0]?.activity.summary).toBe(
+        "A listener played the share link 'Client Mix - Version 2' for the first time",
+      );
     });
 
     it("a repository's events reach its owner and members only", async () => {
       const repo = await buildRepo(db(), owner.id);
       const member = await buildMember(db(), { repoId: repo.id }, 'viewer');
+      const sha = 'a'.repeat(40);
       const row = await record({
         kind: 'repo.committed',
         repoId: repo.id,
         actor: { userId: owner.id },
         targetId: randomUUID(),
+        data: { sha, message: 'Rough vocals', branch_name: 'main' },
       });
       expect(await usersOf(row.id)).toEqual([member.id]);
       const mine = await as(member).call(api.listNotifications, {});
       expect(mine.items[0]?.activity).toMatchObject({
         repo_id: repo.id,
-        href: `/repositories/${repo.id}`,
+        href: `/repositories/${repo.id}/commit/${sha}`,
       });
-      // Reading the repository's page marks it read.
+      // Reading the commit's page marks it read.
       await as(member).call(api.markNotificationsRead, {
-        body: { href: `/repositories/${repo.id}` },
+        body: { href: `/repositories/${repo.id}/commit/${sha}` },
       });
       expect((await as(member).call(api.listNotifications, {})).unread_count).toBe(0);
     });
 
     it('kinds that are activity only notify nobody', async () => {
-      const row = await record({ kind: 'project.renamed', projectId, actor: { userId: owner.id } });
+      const row = await record({
+        kind: 'project.renamed',
+        projectId,
+        actor: { userId: owner.id },
+        data: { old_name: 'Client Mix', new_name: 'Client Mix', project_name: 'Client Mix' },
+      });
       expect(await notified(row.id)).toEqual([]);
     });
 
@@ -281,11 +289,11 @@ describe('notifications', () => {
           .transaction()
           .execute(async (trx) => {
             activityId = (
-              await t.services.activity.record(trx, {
+              await t.services.activity.recordForVersion(trx, versionId, {
                 kind: 'comment.posted',
-                projectId,
                 actor: { visitorName: 'Maya' },
                 targetId: id,
+                data: at(),
               })
             ).id;
             throw new Error('the change failed');
@@ -334,11 +342,11 @@ describe('notifications', () => {
       });
       const v = await buildVersion(depsOf(t), { projectId: p.project.id, branchId: p.branch.id });
       const c = await comment({ visitor: 'Maya' }, { version: v.id });
-      const commented = await record({
+      const commented = await recordOn(v.id, {
         kind: 'comment.posted',
-        projectId: p.project.id,
         actor: { visitorName: 'Maya' },
         targetId: c,
+        data: at(),
       });
       expect(await notified(commented.id)).toEqual(
         [
@@ -346,11 +354,9 @@ describe('notifications', () => {
           { user: inApp.id, category: 'comments', email: 0 },
         ].sort((a, b) => a.user.localeCompare(b.user)),
       );
-      const uploaded = await record({
+      const uploaded = await recordOn(v.id, {
         kind: 'version.uploaded',
-        projectId: p.project.id,
         actor: { userId: owner.id },
-        targetId: v.id,
       });
       expect(await notified(uploaded.id)).toEqual(
         [
@@ -358,101 +364,6 @@ describe('notifications', () => {
           { user: email.id, category: 'versions', email: 1 },
         ].sort((a, b) => a.user.localeCompare(b.user)),
       );
-    });
-  });
-
-  describe('in-app', () => {
-    it('lists newest first with a cursor, counts and filters unread, and marks read by id, page or all', async () => {
-      const me = await buildUser(db(), { name: 'Reader' });
-      const p = await buildProject(db(), me.id, { name: 'Night Drive' });
-      const v1 = await buildVersion(depsOf(t), { projectId: p.project.id, branchId: p.branch.id });
-      const v2 = await buildVersion(depsOf(t), { projectId: p.project.id, branchId: p.branch.id });
-      const maya = await buildMember(db(), { projectId: p.project.id }, 'commenter', {
-        name: 'Maya',
-      });
-      const made: string[] = [];
-      for (const [version, seconds] of [
-        [v1.id, 83],
-        [v1.id, 5],
-        [v2.id, 61],
-      ] as const) {
-        const c = await comment({ userId: maya.id }, { version, seconds });
-        made.push(
-          (
-            await record({
-              kind: 'comment.posted',
-              projectId: p.project.id,
-              actor: { userId: maya.id },
-              targetId: c,
-            })
-          ).id,
-        );
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      }
-      const me_ = as(me);
-      const first = await me_.call(api.listNotifications, { query: { limit: 2 } });
-      expect(first.unread_count).toBe(3);
-      expect(first.items.map((n) => n.activity.id)).toEqual([made[2], made[1]]);
-      expect(first.items[0]).toMatchObject({
-        category: 'comments',
-        read: false,
-        activity: {
-          kind: 'comment.posted',
-          actor: { user_id: maya.id, name: 'Maya' },
-          project_id: p.project.id,
-          summary: 'Maya commented at 1:01 on Version 2',
-          href: `/projects/${p.project.id}/branches/${p.branch.id}/versions/${v2.id}?t=61`,
-        },
-      });
-      expect(first.next_cursor).not.toBeNull();
-      const second = await me_.call(api.listNotifications, {
-        query: { limit: 2, cursor: first.next_cursor ?? undefined },
-      });
-      expect(second.items.map((n) => n.activity.id)).toEqual([made[0]]);
-      expect(second.next_cursor).toBeNull();
-
-      // Someone else's notification ids are ignored.
-      const others = await db()
-        .selectFrom('notifications')
-        .select('id')
-        .where('user_id', '!=', me.id)
-        .where('read_at', 'is', null)
-        .execute();
-      const newest = first.items[0]?.id ?? '';
-      await me_.call(api.markNotificationsRead, {
-        body: { ids: [newest, ...others.map((o) => o.id)] },
-      });
-      const stillUnread = await db()
-        .selectFrom('notifications')
-        .select('id')
-        .where('user_id', '!=', me.id)
-        .where('read_at', 'is', null)
-        .execute();
-      expect(stillUnread.length).toBe(others.length);
-      const unread = await me_.call(api.listNotifications, { query: { unread: 'true' } });
-      expect(unread.unread_count).toBe(2);
-      expect(unread.items.map((n) => n.activity.id)).toEqual([made[1], made[0]]);
-      const all = await me_.call(api.listNotifications, {});
-      expect(all.items.map((n) => n.read)).toEqual([true, false, false]);
-
-      // Reading the version page marks its notifications read (whatever its ?t=).
-      await me_.call(api.markNotificationsRead, {
-        body: { href: `/projects/${p.project.id}/branches/${p.branch.id}/versions/${v1.id}` },
-      });
-      expect((await me_.call(api.listNotifications, {})).unread_count).toBe(0);
-
-      const c = await comment({ userId: maya.id }, { version: v2.id });
-      await record({
-        kind: 'comment.posted',
-        projectId: p.project.id,
-        actor: { userId: maya.id },
-        targetId: c,
-      });
-      // Another page marks nothing.
-      await me_.call(api.markNotificationsRead, { body: { href: `/projects/${p.project.id}` } });
-      expect((await me_.call(api.listNotifications, {})).unread_count).toBe(1);
-      await me_.call(api.markNotificationsRead, { body: { all: true } });
-      expect((await me_.call(api.listNotifications, {})).unread_count).toBe(0);
     });
   });
 });

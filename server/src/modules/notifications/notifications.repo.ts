@@ -1,5 +1,8 @@
 import type { Kysely } from 'kysely';
-import type { ActivityTable, Database, MemberRole, NotificationsTable } from '../../db/schema';
+import type { Database, MemberRole, NotificationsTable } from '../../db/schema';
+import { selectNotifications, toNotificationRow, type NotificationRow } from './notification-rows';
+
+export type { NotificationRow } from './notification-rows';
 
 /** The database or a transaction on it (the fan-out runs inside the recording transaction). */
 export type Executor = Kysely<Database>;
@@ -8,31 +11,6 @@ export type Executor = Kysely<Database>;
 export interface Audience {
   userId: string;
   role: 'owner' | MemberRole;
-}
-
-/** A notification with its activity row and what its line needs (names, places). */
-export interface NotificationRow extends NotificationsTable {
-  activity: ActivityTable;
-}
-
-/** What a readable line and a link need about an activity row's target and place. */
-export interface ActivityContext {
-  actorName: string | null;
-  actorAvatarKey: string | null;
-  actorProfileUpdatedAt: string | null;
-  projectName: string | null;
-  repoName: string | null;
-  comment: { versionId: string; timestampSeconds: number | null; parentId: string | null } | null;
-  version: {
-    id: string;
-    projectId: string;
-    branchId: string;
-    branchName: string | null;
-    number: number;
-  } | null;
-  link: { name: string; versionId: string } | null;
-  commitSha: string | null;
-  memberName: string | null;
 }
 
 /** SQL for notifications, their preferences and the record of emails sent. */
@@ -163,30 +141,12 @@ export class NotificationsRepo {
     if (rows.length > 0) await db.insertInto('notifications').values(rows).execute();
   }
 
-  private withActivity(db: Executor) {
-    return db
-      .selectFrom('notifications')
-      .innerJoin('activity', 'activity.id', 'notifications.activity_id')
-      .selectAll('notifications')
-      .select([
-        'activity.id as a_id',
-        'activity.project_id as a_project_id',
-        'activity.repo_id as a_repo_id',
-        'activity.actor_id as a_actor_id',
-        'activity.actor_name as a_actor_name',
-        'activity.kind as a_kind',
-        'activity.target_id as a_target_id',
-        'activity.data as a_data',
-        'activity.created_at as a_created_at',
-      ]);
-  }
-
   /** A person's notifications, newest first, after the cursor (created_at, id). */
   async list(
     userId: string,
     options: { limit: number; unreadOnly: boolean; before?: { createdAt: string; id: string } },
   ): Promise<NotificationRow[]> {
-    let query = this.withActivity(this.db).where('notifications.user_id', '=', userId);
+    let query = selectNotifications(this.db).where('notifications.user_id', '=', userId);
     if (options.unreadOnly) query = query.where('notifications.read_at', 'is', null);
     const before = options.before;
     if (before)
@@ -225,7 +185,7 @@ export class NotificationsRepo {
     userId: string,
     place: { projectId: string } | { repoId: string },
   ): Promise<NotificationRow[]> {
-    let query = this.withActivity(this.db)
+    let query = selectNotifications(this.db)
       .where('notifications.user_id', '=', userId)
       .where('notifications.read_at', 'is', null);
     query =
@@ -246,153 +206,6 @@ export class NotificationsRepo {
       .where('read_at', 'is', null);
     if (ids !== 'all') query = query.where('id', 'in', ids);
     await query.execute();
-  }
-
-  /** What lines and links need about activity rows' actors, places and targets. */
-  /**
-   * What the readable lines of these activity rows need (names, the comment, the version), read
-   * in a few queries for the whole page, one per kind of thing, not one set per row.
-   */
-  async contexts(
-    rows: ActivityTable[],
-    db: Executor = this.db,
-  ): Promise<Map<string, ActivityContext>> {
-    const targets = (test: (kind: string) => boolean) =>
-      unique(rows.filter((r) => r.target_id && test(r.kind)).map((r) => r.target_id as string));
-    const commentIds = targets((kind) => kind.startsWith('comment.'));
-    const linkIds = targets((kind) => kind.startsWith('link.'));
-    const commitRefs = targets((kind) => kind === 'repo.committed');
-    const bounceIds = targets((kind) => kind === 'bounce.published');
-    const memberIds = targets((kind) => kind.startsWith('member.'));
-    const userIds = unique([...rows.map((r) => r.actor_id), ...memberIds]);
-    const projectIds = unique(rows.map((r) => r.project_id));
-    const repoIds = unique(rows.map((r) => r.repo_id));
-
-    const [users, projects, repos, comments, links, commits, bounces] = await Promise.all([
-      userIds.length
-        ? db
-            .selectFrom('users')
-            .leftJoin('profiles', 'profiles.user_id', 'users.id')
-            .select([
-              'users.id',
-              'users.name',
-              'profiles.display_name',
-              'profiles.avatar_key',
-              'profiles.updated_at',
-            ])
-            .where('users.id', 'in', userIds)
-            .execute()
-        : [],
-      projectIds.length
-        ? db.selectFrom('projects').select(['id', 'name']).where('id', 'in', projectIds).execute()
-        : [],
-      repoIds.length
-        ? db.selectFrom('repos').select(['id', 'name']).where('id', 'in', repoIds).execute()
-        : [],
-      commentIds.length
-        ? db
-            .selectFrom('comments')
-            .select(['id', 'version_id', 'timestamp_seconds', 'parent_id'])
-            .where('id', 'in', commentIds)
-            .execute()
-        : [],
-      linkIds.length
-        ? db
-            .selectFrom('links')
-            .select(['id', 'name', 'version_id'])
-            .where('id', 'in', linkIds)
-            .execute()
-        : [],
-      commitRefs.length
-        ? db
-            .selectFrom('repo_commits')
-            .select(['id', 'sha'])
-            .where((eb) => eb.or([eb('id', 'in', commitRefs), eb('sha', 'in', commitRefs)]))
-            .execute()
-        : [],
-      bounceIds.length
-        ? db
-            .selectFrom('bounces')
-            .innerJoin('repo_commits', 'repo_commits.id', 'bounces.commit_id')
-            .select(['bounces.id', 'repo_commits.sha'])
-            .where('bounces.id', 'in', bounceIds)
-            .execute()
-        : [],
-    ]);
-    const userById = byId(users);
-    const commentById = byId(comments);
-    const linkById = byId(links);
-    const versionIdOf = (row: ActivityTable): string | null => {
-      const target = row.target_id;
-      if (!target) return null;
-      if (row.kind.startsWith('comment.')) return commentById.get(target)?.version_id ?? null;
-      if (row.kind.startsWith('version.')) return target;
-      if (row.kind.startsWith('link.')) return linkById.get(target)?.version_id ?? null;
-      return null;
-    };
-    const versionIds = unique(rows.map(versionIdOf));
-    const versions = versionIds.length
-      ? await db
-          .selectFrom('versions')
-          .leftJoin('branches', 'branches.id', 'versions.branch_id')
-          .select([
-            'versions.id',
-            'versions.project_id',
-            'versions.branch_id',
-            'versions.version_number',
-            'branches.name as branch_name',
-          ])
-          .where('versions.id', 'in', versionIds)
-          .execute()
-      : [];
-    const versionById = byId(versions);
-    const projectName = new Map(projects.map((p) => [p.id, p.name]));
-    const repoName = new Map(repos.map((r) => [r.id, r.name]));
-    const shaOf = (ref: string) => commits.find((c) => c.id === ref || c.sha === ref)?.sha ?? null;
-    const bounceSha = new Map(bounces.map((b) => [b.id, b.sha]));
-
-    const result = new Map<string, ActivityContext>();
-    for (const row of rows) {
-      const target = row.target_id;
-      const actor = row.actor_id ? userById.get(row.actor_id) : undefined;
-      const c = target && row.kind.startsWith('comment.') ? commentById.get(target) : undefined;
-      const l = target && row.kind.startsWith('link.') ? linkById.get(target) : undefined;
-      const member = target && row.kind.startsWith('member.') ? userById.get(target) : undefined;
-      const versionId = versionIdOf(row);
-      const version = versionId ? versionById.get(versionId) : undefined;
-      result.set(row.id, {
-        actorName: actor ? actor.display_name || actor.name : null,
-        actorAvatarKey: actor?.avatar_key ?? null,
-        actorProfileUpdatedAt: actor?.updated_at ?? null,
-        projectName: (row.project_id && projectName.get(row.project_id)) ?? null,
-        repoName: (row.repo_id && repoName.get(row.repo_id)) ?? null,
-        comment: c
-          ? {
-              versionId: c.version_id,
-              timestampSeconds: c.timestamp_seconds,
-              parentId: c.parent_id,
-            }
-          : null,
-        version: version
-          ? {
-              id: version.id,
-              projectId: version.project_id,
-              branchId: version.branch_id,
-              branchName: version.branch_name,
-              number: Number(version.version_number),
-            }
-          : null,
-        link: l ? { name: l.name, versionId: l.version_id } : null,
-        commitSha:
-          target && row.kind === 'repo.committed'
-            ? shaOf(target)
-            : target && row.kind === 'bounce.published'
-              ? (bounceSha.get(target) ?? null)
-              : null,
-        memberName: member ? member.display_name || member.name : null,
-      });
-    }
-    return result;
   }
 
   // ---- the email batch ----
@@ -449,7 +262,7 @@ export class NotificationsRepo {
 
   /** This person's notifications waiting for an email, oldest first, with their activity. */
   async pendingEmail(db: Executor, userId: string): Promise<NotificationRow[]> {
-    const rows = await this.withActivity(db)
+    const rows = await selectNotifications(db)
       .where('notifications.user_id', '=', userId)
       .where('notifications.email', '=', 1)
       .where('notifications.emailed_at', 'is', null)
@@ -467,54 +280,4 @@ export class NotificationsRepo {
         .where('id', 'in', ids)
         .execute();
   }
-}
-
-function toNotificationRow(r: {
-  id: string;
-  user_id: string;
-  activity_id: string;
-  category: string;
-  email: number;
-  read_at: string | null;
-  emailed_at: string | null;
-  created_at: string;
-  a_id: string;
-  a_project_id: string | null;
-  a_repo_id: string | null;
-  a_actor_id: string | null;
-  a_actor_name: string | null;
-  a_kind: string;
-  a_target_id: string | null;
-  a_data: string;
-  a_created_at: string;
-}): NotificationRow {
-  return {
-    id: r.id,
-    user_id: r.user_id,
-    activity_id: r.activity_id,
-    category: r.category,
-    email: Number(r.email),
-    read_at: r.read_at,
-    emailed_at: r.emailed_at,
-    created_at: r.created_at,
-    activity: {
-      id: r.a_id,
-      project_id: r.a_project_id,
-      repo_id: r.a_repo_id,
-      actor_id: r.a_actor_id,
-      actor_name: r.a_actor_name,
-      kind: r.a_kind,
-      target_id: r.a_target_id,
-      data: r.a_data,
-      created_at: r.a_created_at,
-    },
-  };
-}
-
-function unique(values: readonly (string | null | undefined)[]): string[] {
-  return [...new Set(values.filter((v): v is string => Boolean(v)))];
-}
-
-function byId<T extends { id: string }>(rows: readonly T[]): Map<string, T> {
-  return new Map(rows.map((row) => [row.id, row]));
 }

@@ -1,0 +1,106 @@
+import type { ActivityKind, MemberRole, ReviewStatus, Role } from '@takes/contract';
+
+/**
+ * What each kind of event keeps in `data`: what its line needs later, as it was then (a version's
+ * number, a branch's name, a member's name…). One type per kind, checked where an event is
+ * written (`ActivityLog.record`) and read by the one presenter (`activity.presenter.ts`).
+ */
+
+/** The fields naming a version: its page link and "Version 4 on main". */
+export interface VersionRef {
+  version_id: string;
+  version_number: number;
+  branch_id: string;
+  branch_name: string;
+}
+
+/** A comment's place on its version: a time, or a range, or none; and the comment it answers. */
+interface CommentRef extends VersionRef {
+  timestamp: number | null;
+  end_timestamp: number | null;
+  parent_id: string | null;
+}
+
+interface NewComment extends CommentRef {
+  team_only: boolean;
+}
+
+interface LinkRef extends VersionRef {
+  link_name: string;
+}
+
+/** Nothing beyond the kind, the actor and the place. */
+type NoData = Record<string, never>;
+
+export interface ActivityDataOf {
+  'version.uploaded': VersionRef;
+  'version.processed': VersionRef;
+  'version.failed': VersionRef;
+  'version.deleted': VersionRef;
+  'version.review_changed': VersionRef & {
+    status: ReviewStatus;
+    previous_status: ReviewStatus | null;
+    through_link: boolean;
+  };
+  'comment.posted': NewComment;
+  'comment.replied': NewComment;
+  'comment.resolved': CommentRef;
+  'comment.reopened': CommentRef;
+  'comment.deleted': CommentRef;
+  'link.created': LinkRef;
+  'link.revoked': LinkRef;
+  'link.first_played': LinkRef;
+  'collection_link.first_played': {
+    collection_id: string;
+    collection_name: string;
+    link_name: string;
+    recipient_name: string | null;
+    /** The collection's owner: the one person told of it. */
+    owner_id: string;
+  };
+  'branch.created': { branch_id: string; branch_name: string };
+  'branch.renamed': { branch_id: string; branch_name: string; old_name: string; new_name: string };
+  'branch.deleted': { branch_name: string };
+  'branch.default_set': { branch_id: string; branch_name: string };
+  'project.renamed': { old_name: string; new_name: string; project_name: string };
+  'project.made_public': NoData;
+  'project.made_private': NoData;
+  /** The address is shown only to whoever may manage the members. */
+  'member.invited': { email: string; role: MemberRole };
+  'member.joined': { role: MemberRole };
+  'member.left': { role: Role };
+  'member.removed': { member_name: string | null };
+  'member.role_changed': {
+    member_name: string | null;
+    role: MemberRole;
+    old_role: MemberRole | null;
+  };
+  'repo.committed': { sha: string; message: string; branch_name: string };
+  'bounce.published': { bounce_name: string; sha: string | null; branch_name: string };
+}
+
+/** The kinds about one version, whose data begins with the version's `VersionRef`. */
+export type VersionKind = {
+  [K in ActivityKind]: ActivityDataOf[K] extends VersionRef ? K : never;
+}[ActivityKind];
+
+/** Every field any kind writes, each optional: a stored row read back (older rows may lack some). */
+export type StoredActivityData = Partial<
+  UnionToIntersection<Exclude<ActivityDataOf[ActivityKind], NoData>>
+>;
+
+type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (
+  x: infer I,
+) => void
+  ? I
+  : never;
+
+/** The data of a stored row (JSON), read defensively: anything unreadable is no data. */
+export function parseActivityData(raw: string): StoredActivityData {
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    return parsed && typeof parsed === 'object' ? parsed : {};
+  } catch {
+    return {};
+  }
+}

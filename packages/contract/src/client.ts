@@ -1,3 +1,4 @@
+import type { ErrorCode } from './errors';
 import type { RouteOf } from './route';
 import {
   isZodSchema,
@@ -20,7 +21,10 @@ type RequestBody = NonNullable<RequestInit['body']>;
 
 const GENERIC_FAILURE = 'Something went wrong. Please try again.';
 
-/** A failed call: the HTTP status (0 when no answer came) and a message for people. */
+/**
+ * A failed call: the HTTP status (0 when no answer came), a message for people, and the server's
+ * `code` for programs to branch on (never on the message).
+ */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
   constructor(
@@ -29,6 +33,8 @@ export class ApiError extends Error {
     /** The `error` field the server sent, when it sent one. */
     readonly serverMessage: string | undefined,
     readonly details?: unknown,
+    /** The `code` field the server sent (one of ERROR_CODES), when it sent one. */
+    readonly code?: ErrorCode,
   ) {
     super(message);
   }
@@ -138,7 +144,7 @@ async function readPayload(response: Response): Promise<unknown> {
   }
 }
 
-/** The server's refusal as an ApiError carrying its own message and details. */
+/** The server's refusal as an ApiError carrying its own message, code and details. */
 export async function apiErrorFrom(
   response: Response,
   fallback = GENERIC_FAILURE,
@@ -147,14 +153,17 @@ export async function apiErrorFrom(
   const payload = await readPayload(response);
   const body =
     typeof payload === 'object' && payload !== null
-      ? (payload as { error?: unknown; details?: unknown })
+      ? (payload as { error?: unknown; code?: unknown; details?: unknown })
       : {};
   const serverMessage = typeof body.error === 'string' ? body.error : undefined;
+  // A code this client does not list yet is passed on as it is: it still names the refusal.
+  const code = typeof body.code === 'string' ? (body.code as ErrorCode) : undefined;
   return new ApiError(
     response.status,
     serverMessage ?? fallback,
     serverMessage,
     serverMessage === undefined ? undefined : body.details,
+    code,
   );
 }
 

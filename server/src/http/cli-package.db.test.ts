@@ -50,6 +50,6 @@ describe('the takes CLI package download', () => {
   it('says how to build it when a server has not', async () => {
     const response = await missing.app.inject({ method: 'GET', url: CLI_PACKAGE_PATH });
     expect(response.statusCode).toBe(404);
-    expect(response.json()).toEqual({ error: CLI_PACKAGE_MISSING });
+    expect(response.json()).toEqual({ error: CLI_PACKAGE_MISSING, code: 'not_found' });
   });
 });

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
-import type { ErrorBody } from '@takes/contract';
+import { errorBody } from '@takes/contract';
 
 export const CLI_PACKAGE_PATH = '/downloads/takes-cli.tgz';
 export const CLI_PACKAGE_MISSING =
@@ -15,8 +15,7 @@ export const CLI_PACKAGE_MISSING =
 export function registerCliPackage(app: FastifyInstance, file: string): void {
   app.get(CLI_PACKAGE_PATH, async (request, reply) => {
     const info = await fsp.stat(file).catch(() => null);
-    if (!info?.isFile())
-      return reply.status(404).send({ error: CLI_PACKAGE_MISSING } satisfies ErrorBody);
+    if (!info?.isFile()) return reply.status(404).send(errorBody('not_found', CLI_PACKAGE_MISSING));
     const etag = `"${info.size.toString(36)}-${Math.floor(info.mtimeMs).toString(36)}"`;
     reply
       .header('etag', etag)

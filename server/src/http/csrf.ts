@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { ErrorBody } from '@takes/contract';
+import { errorBody } from '@takes/contract';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -26,7 +26,7 @@ export function registerCsrfProtection(app: FastifyInstance, publicUrl: string):
         ? origin !== publicOrigin && origin !== ownOrigin
         : request.headers['sec-fetch-site'] === 'cross-site';
     if (crossSite) {
-      void reply.status(403).send({ error: 'Cross-site request refused' } satisfies ErrorBody);
+      void reply.status(403).send(errorBody('forbidden', 'Cross-site request refused'));
       return;
     }
     done();

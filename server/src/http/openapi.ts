@@ -3,6 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import {
+  ERROR_CODES,
   errorBodySchema,
   isZodSchema,
   openApiParamName,
@@ -93,6 +94,20 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   }) as JsonSchema;
   delete result.$schema;
   return result;
+}
+
+/** The error body, its `code` listing every code with its status and meaning. */
+function errorBodyJsonSchema(): JsonSchema {
+  const schema = jsonSchema(errorBodySchema, 'output');
+  const properties = schema.properties as Record<string, JsonSchema>;
+  const listed = Object.entries(ERROR_CODES)
+    .map(([code, { status, meaning }]) => `- \`${code}\` (${status}): ${meaning}`)
+    .join('\n');
+  properties.code = {
+    ...properties.code,
+    description: `${typeof properties.code?.description === 'string' ? properties.code.description : ''}\n\n${listed}`,
+  };
+  return schema;
 }
 
 const errorContent = {
@@ -289,7 +304,8 @@ export function buildOpenApiDocument(
       title: 'Takes API',
       description:
         'Private audio collaboration for music creators. Every error answers with ' +
-        '`{ "error": "…" }`, a message written for people.',
+        '`{ "error": "…", "code": "…" }`: a message written for people, and a stable code ' +
+        '(listed in ErrorBody) for programs to branch on.',
       version: '1.0.0',
       license: { name: 'Proprietary', url: `${options.publicUrl}/terms` },
     },
@@ -301,7 +317,7 @@ export function buildOpenApiDocument(
     paths,
     components: {
       securitySchemes: SECURITY_SCHEMES,
-      schemas: { ErrorBody: jsonSchema(errorBodySchema, 'output') },
+      schemas: { ErrorBody: errorBodyJsonSchema() },
     },
   };
 }

@@ -57,7 +57,7 @@ describe("a descriptor's demo rule", () => {
       });
     const demo = await call('demo');
     expect(demo.statusCode).toBe(403);
-    expect(demo.json()).toEqual({ error: DEMO_MESSAGES.shareLinks });
+    expect(demo.json()).toEqual({ error: DEMO_MESSAGES.shareLinks, code: 'demo_not_allowed' });
     expect((await call('someone')).statusCode).not.toBe(403);
     await app.close();
   });

@@ -93,7 +93,7 @@ function demoRefusal(
   const accounts = app.demoAccounts;
   return async (request) => {
     if (request.user && (await accounts.isDemoAccount(request.user.id)))
-      throw new Forbidden(rule.refused);
+      throw new Forbidden(rule.refused, { code: 'demo_not_allowed' });
   };
 }
 

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { errorBody } from '@takes/contract';
 import { contentDisposition } from '../storage/s3';
 import { resolveRange, type ObjectBody, type ObjectStore } from '../storage/object-store';
 import { notFound } from './errors';
@@ -139,7 +140,9 @@ async function sendFound(
     : undefined;
   if (range === 'unsatisfiable') {
     reply.header('content-range', `bytes */${info.size}`);
-    return answer(reply.status(416).send({ error: 'Requested range not satisfiable' }));
+    return answer(
+      reply.status(416).send(errorBody('range_not_satisfiable', 'Requested range not satisfiable')),
+    );
   }
   reply.header('content-type', options.contentType ?? typeOf(key));
   if (options.downloadName)

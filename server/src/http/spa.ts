@@ -4,7 +4,7 @@ import zlib from 'node:zlib';
 import { negotiate } from '@fastify/accept-negotiator';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
-import { PROJECTS_PAGE_SIZE, type ErrorBody } from '@takes/contract';
+import { errorBody, PROJECTS_PAGE_SIZE } from '@takes/contract';
 import { BROTLI_QUALITY } from './compression';
 
 /** A project page's address, `/projects/{projectId}` (a query string allowed). */
@@ -271,6 +271,6 @@ export async function registerSpa(
       if (encoding === 'gzip') return reply.send(zlib.gzipSync(body));
       return reply.send(body);
     }
-    return reply.status(404).send({ error: 'Not found' } satisfies ErrorBody);
+    return reply.status(404).send(errorBody('not_found', 'Not found'));
   });
 }

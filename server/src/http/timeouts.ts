@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import type { ErrorBody } from '@takes/contract';
+import { errorBody } from '@takes/contract';
 import type { Config } from '../config';
 
 /**
@@ -26,9 +26,10 @@ export function serverTimeoutOptions(http: Config['http']) {
   };
 }
 
-const STALLED_BODY: ErrorBody = {
-  error: 'The request stopped arriving before it was complete. Please try again.',
-};
+const STALLED_BODY = errorBody(
+  'request_timeout',
+  'The request stopped arriving before it was complete. Please try again.',
+);
 const STALLED_RESPONSE = (() => {
   const body = JSON.stringify(STALLED_BODY);
   return (

@@ -91,6 +91,7 @@ describe(`uploads that end early or stall (${testDialect()})`, () => {
     expect(response.ms).toBeLessThan(5000);
     expect(JSON.parse(response.body)).toEqual({
       error: 'The upload ended before the whole file arrived. Please try again.',
+      code: 'invalid',
     });
     await nothingLeft();
     // The server is still well: a complete upload on a new connection works.

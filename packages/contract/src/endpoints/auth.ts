@@ -31,7 +31,8 @@ export const getSession = defineEndpoint({
   description:
     'Asking is not an error: with no credentials at all, or a session cookie that matches no live session, it answers 200 with `user` and `expiresAt` null. A bearer token (header or `?token=`) that is invalid or expired answers 401, so a client knows to refresh it.',
   tag,
-  auth: signedIn,
+  // Anyone may ask: the answer says who, if anyone, the credentials sent belong to.
+  auth: publicAccess,
   demo: 'allowed',
   responses: { 200: sessionProbeSchema },
   errors: [401],

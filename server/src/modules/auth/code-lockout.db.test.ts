@@ -9,6 +9,7 @@ const HOUR = 60 * 60 * 1000;
 const NOTICE_SUBJECT = 'Someone tried to sign in to your Takes account';
 const locked = (duration: string) => ({
   error: `Too many wrong codes for this email address. Signing in with a code is locked for ${duration}; you can still use the link in a new sign-in email.`,
+  code: 'rate_limited',
 });
 
 /** The 6-digit code cannot be guessed slowly forever: a daily budget that resends do not reset. */

@@ -76,19 +76,22 @@ describe('demo accounts', () => {
     const [version] = await versionsOf(session.user.id);
     const link = await client.post(`/api/versions/${version?.id}/links`, {});
     expect(link.statusCode).toBe(403);
-    expect(link.json()).toEqual({ error: DEMO_MESSAGES.shareLinks });
+    expect(link.json()).toEqual({ error: DEMO_MESSAGES.shareLinks, code: 'demo_not_allowed' });
     expect(await t.deps.database.db.selectFrom('links').select('id').execute()).toEqual([]);
 
     const approve = await client.post('/api/desktop/approve');
     expect(approve.statusCode).toBe(403);
-    expect(approve.json()).toEqual({ error: DEMO_MESSAGES.desktopTokens });
+    expect(approve.json()).toEqual({
+      error: DEMO_MESSAGES.desktopTokens,
+      code: 'demo_not_allowed',
+    });
     expect(
       await t.deps.database.db.selectFrom('desktop_codes').select('user_id').execute(),
     ).toEqual([]);
 
     const debug = await client.get('/api/debug');
     expect(debug.statusCode).toBe(403);
-    expect(Object.keys(debug.json<object>())).toEqual(['error']);
+    expect(Object.keys(debug.json<object>())).toEqual(['error', 'code']);
     const head = await t.app.inject({
       method: 'HEAD',
       url: '/api/debug',
@@ -102,7 +105,7 @@ describe('demo accounts', () => {
       newPassword: 'violet-mixdown-48',
     });
     expect(password.statusCode).toBe(403);
-    expect(password.json()).toEqual({ error: DEMO_MESSAGES.credentials });
+    expect(password.json()).toEqual({ error: DEMO_MESSAGES.credentials, code: 'demo_not_allowed' });
 
     // Invitations email any address: a demo account sends none.
     const invite = await client.post(`/api/projects/${version?.project_id}/invitations`, {
@@ -110,7 +113,7 @@ describe('demo accounts', () => {
       role: 'viewer',
     });
     expect(invite.statusCode).toBe(403);
-    expect(invite.json()).toEqual({ error: DEMO_MESSAGES.invitations });
+    expect(invite.json()).toEqual({ error: DEMO_MESSAGES.invitations, code: 'demo_not_allowed' });
     expect(await t.deps.database.db.selectFrom('invitations').select('id').execute()).toEqual([]);
 
     // A collection of its own is fine; inviting to it or sharing it (links email anyone) is not.
@@ -122,14 +125,20 @@ describe('demo accounts', () => {
       role: 'viewer',
     });
     expect(collectionInvite.statusCode).toBe(403);
-    expect(collectionInvite.json()).toEqual({ error: DEMO_MESSAGES.invitations });
+    expect(collectionInvite.json()).toEqual({
+      error: DEMO_MESSAGES.invitations,
+      code: 'demo_not_allowed',
+    });
     const collectionLinks = await client.post(`/api/collections/${collectionId}/links`, {
       name: 'For anyone',
       emailRecipients: true,
       recipients: [{ name: 'Ana', email: 'ana@example.test' }],
     });
     expect(collectionLinks.statusCode).toBe(403);
-    expect(collectionLinks.json()).toEqual({ error: DEMO_MESSAGES.shareLinks });
+    expect(collectionLinks.json()).toEqual({
+      error: DEMO_MESSAGES.shareLinks,
+      code: 'demo_not_allowed',
+    });
     expect(await t.deps.database.db.selectFrom('collection_links').select('id').execute()).toEqual(
       [],
     );
@@ -175,7 +184,7 @@ describe('demo accounts', () => {
       headers: { origin: ORIGIN },
     });
     expect(response.statusCode).toBe(404);
-    expect(response.json()).toEqual({ error: DEMO_MESSAGES.disabled });
+    expect(response.json()).toEqual({ error: DEMO_MESSAGES.disabled, code: 'not_found' });
     expect(response.headers['set-cookie']).toBeUndefined();
     expect(await t.deps.database.db.selectFrom('users').select('id').execute()).toEqual([]);
     expect((await t.app.inject({ method: 'GET', url: '/api/auth/providers' })).json()).toEqual({

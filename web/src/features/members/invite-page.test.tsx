@@ -194,6 +194,7 @@ describe('InvitePage', () => {
       body: {
         error:
           'Confirm your email address to accept this invitation. We sent a 6-digit code to me@example.com.',
+        code: 'email_unverified',
         details: { code: 'email_unverified', email: 'me@example.com' },
       },
     };

@@ -3,7 +3,6 @@ import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import {
   AUTH_MESSAGES,
-  EMAIL_UNVERIFIED_CODE,
   MEMBER_MESSAGES,
   OTP_LENGTH,
   ROLE_LABELS,
@@ -23,12 +22,12 @@ const members = routes.members;
 
 /**
  * The address a refused accept sent a confirmation code to, when the account has not proven its
- * address yet (403 with `details.code` 'email_unverified'); null for any other refusal.
+ * address yet (403 with the code 'email_unverified'); null for any other refusal.
  */
 function codeSentTo(error: unknown): string | null {
   if (!(error instanceof ApiError) || error.status !== 403) return null;
-  const details = error.details as { code?: unknown; email?: unknown } | undefined;
-  return details?.code === EMAIL_UNVERIFIED_CODE && typeof details.email === 'string'
+  const details = error.details as { email?: unknown } | undefined;
+  return error.code === 'email_unverified' && typeof details?.email === 'string'
     ? details.email
     : null;
 }

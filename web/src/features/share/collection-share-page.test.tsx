@@ -129,7 +129,10 @@ beforeEach(() => {
   unlockAnswer = null;
   collection = page();
   versionLookup = () =>
-    Response.json({ error: 'Link not found', details: { kind: 'collection' } }, { status: 404 });
+    Response.json(
+      { error: 'Link not found', code: 'link_is_collection', details: { kind: 'collection' } },
+      { status: 404 },
+    );
   openAnswer = null;
   itemComments = { i1: [comment('c1', 'Love the opening')], i2: [comment('c2', 'Bridge is long')] };
   sent = [];
@@ -144,7 +147,10 @@ beforeEach(() => {
         if (openAnswer) return Promise.resolve(openAnswer());
         return Promise.resolve(
           locked
-            ? Response.json({ error: 'This link needs a password' }, { status: 401 })
+            ? Response.json(
+                { error: 'This link needs a password', code: 'link_password_required' },
+                { status: 401 },
+              )
             : Response.json(collection),
         );
       }
@@ -154,7 +160,9 @@ beforeEach(() => {
           locked = false;
           return Promise.resolve(new Response(null, { status: 204 }));
         }
-        return Promise.resolve(Response.json({ error: 'Wrong password' }, { status: 401 }));
+        return Promise.resolve(
+          Response.json({ error: 'Wrong password', code: 'link_password_wrong' }, { status: 401 }),
+        );
       }
       const comments = /\/items\/([^/]+)\/comments$/.exec(url);
       if (comments?.[1] && url.startsWith(base)) {
@@ -171,7 +179,9 @@ beforeEach(() => {
       if (url.startsWith(`${base}/items/`) && url.endsWith('/receipts')) {
         return Promise.resolve(new Response(null, { status: 204 }));
       }
-      return Promise.resolve(Response.json({ error: 'Not found' }, { status: 404 }));
+      return Promise.resolve(
+        Response.json({ error: 'Not found', code: 'not_found' }, { status: 404 }),
+      );
     }),
   );
 });
@@ -225,21 +235,27 @@ describe('the collection share page', () => {
   });
 
   it('keeps the version view for any other 404, and shows expired and unknown collection links like it', async () => {
-    versionLookup = () => Response.json({ error: 'Link not found' }, { status: 404 });
+    versionLookup = () =>
+      Response.json({ error: 'Link not found', code: 'link_not_found' }, { status: 404 });
     renderSharePage();
     expect((await screen.findByRole('alert')).textContent).toBe('Link not found');
     expect(sent.some((request) => request.url === base)).toBe(false);
     cleanup();
 
     versionLookup = () =>
-      Response.json({ error: 'Link not found', details: { kind: 'collection' } }, { status: 404 });
-    openAnswer = () => Response.json({ error: 'This link has expired' }, { status: 410 });
+      Response.json(
+        { error: 'Link not found', code: 'link_is_collection', details: { kind: 'collection' } },
+        { status: 404 },
+      );
+    openAnswer = () =>
+      Response.json({ error: 'This link has expired', code: 'link_expired' }, { status: 410 });
     renderSharePage();
     expect((await screen.findByRole('alert')).textContent).toBe('This link has expired');
     expect(screen.getByRole('heading', { level: 1, name: 'Shared collection' })).toBeTruthy();
     cleanup();
 
-    openAnswer = () => Response.json({ error: 'Link not found' }, { status: 404 });
+    openAnswer = () =>
+      Response.json({ error: 'Link not found', code: 'link_not_found' }, { status: 404 });
     renderSharePage();
     expect((await screen.findByRole('alert')).textContent).toBe('Link not found');
   });

@@ -222,7 +222,11 @@ describe("'Download all' on a shared collection", () => {
             url === base
               ? Response.json(page(downloadEnabled))
               : Response.json(
-                  { error: 'Link not found', details: { kind: 'collection' } },
+                  {
+                    error: 'Link not found',
+                    code: 'link_is_collection',
+                    details: { kind: 'collection' },
+                  },
                   { status: 404 },
                 ),
           ),

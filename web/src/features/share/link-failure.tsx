@@ -1,12 +1,21 @@
-import { SHARE_MESSAGES } from '@takes/contract';
+import { SHARE_MESSAGES, type ErrorCode } from '@takes/contract';
 import { ApiError, errorMessage } from '../../lib/api';
 import { Alert } from '../../ui/alert';
+
+const LINK_REFUSALS: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'link_not_found',
+  'link_expired',
+  'link_is_collection',
+  'not_found',
+  'gone',
+]);
 
 /** The page's message for a failed lookup: the server's words when it sent one of ours. */
 export function lookupFailure(error: Error): string {
   if (error instanceof ApiError) {
-    const known = Object.values(SHARE_MESSAGES) as string[];
-    if (error.serverMessage && known.includes(error.serverMessage)) return error.serverMessage;
+    // A refusal of the link itself carries the server's own words for it.
+    if (error.serverMessage && error.code && LINK_REFUSALS.has(error.code))
+      return error.serverMessage;
     if (error.status === 404) return SHARE_MESSAGES.linkNotFound;
     if (error.status === 410) return SHARE_MESSAGES.linkExpired;
   }

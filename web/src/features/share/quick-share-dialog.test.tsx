@@ -3,7 +3,8 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { axeViolations } from '../../ui/axe-test-support';
-import { COPIED_MS, QuickShareDialog, RESET_AFTER_CLOSE_MS } from './quick-share-dialog';
+import { COPIED_MS } from './copy-link-field';
+import { QuickShareDialog, RESET_AFTER_CLOSE_MS } from './quick-share-dialog';
 
 const createdLink = {
   id: 'link-1',

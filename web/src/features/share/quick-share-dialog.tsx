@@ -7,13 +7,12 @@ import {
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { primaryButton, secondaryButton } from '../../ui/button-styles';
 import { Modal } from '../../ui/modal';
-import { inputClass, TextField } from '../../ui/text-field';
+import { TextField } from '../../ui/text-field';
 import { useCreateLink } from './share-api';
+import { CopiedStatus, CopyLinkField, useCopied } from './copy-link-field';
 import { CheckboxField, ExpiryDateField, expiryFromDate } from './link-fields';
 import { ShareLinksList } from './share-links-list';
 
-/** The copy button reads 'Copied!' this long. */
-export const COPIED_MS = 2000;
 /** The form resets this long after the dialog closes (after its exit). */
 export const RESET_AFTER_CLOSE_MS = 300;
 
@@ -25,7 +24,6 @@ export interface QuickShareDialogProps {
   versionNumber: number;
 }
 
-/** The expiry date picked as the end of that day where the owner is, as an ISO date-time. */
 /** Quick Share: create a private link to one version and copy it. */
 export function QuickShareDialog({
   open,
@@ -44,7 +42,7 @@ export function QuickShareDialog({
   const [passwordError, setPasswordError] = useState<string | undefined>(undefined);
   const passwordRef = useRef<HTMLInputElement>(null);
   const [link, setLink] = useState<ShareLink | null>(null);
-  const [copied, setCopied] = useState(false);
+  const [copied, setCopied] = useCopied<true>();
   const createLink = useCreateLink(versionId);
   const { reset: resetMutation } = createLink;
   const ids = useId();
@@ -61,17 +59,11 @@ export function QuickShareDialog({
       setExpiryDate('');
       setPassword('');
       setPasswordError(undefined);
-      setCopied(false);
+      setCopied(null);
       resetMutation();
     }, RESET_AFTER_CLOSE_MS);
     return () => clearTimeout(timer);
-  }, [open, link, defaultName, resetMutation]);
-
-  useEffect(() => {
-    if (!copied) return;
-    const timer = setTimeout(() => setCopied(false), COPIED_MS);
-    return () => clearTimeout(timer);
-  }, [copied]);
+  }, [open, link, defaultName, resetMutation, setCopied]);
 
   if (!open) return null;
 
@@ -107,7 +99,7 @@ export function QuickShareDialog({
     setExpiryDate('');
     setPassword('');
     setPasswordError(undefined);
-    setCopied(false);
+    setCopied(null);
     createLink.reset();
   }
 
@@ -117,7 +109,7 @@ export function QuickShareDialog({
         <CreatedLink
           url={`${window.location.origin}${link.url}`}
           hasPassword={link.has_password}
-          copied={copied}
+          copied={copied === true}
           onCopied={() => setCopied(true)}
           onClose={onClose}
           onCreateAnother={createAnother}
@@ -197,8 +189,6 @@ function CreatedLink({
   onClose: () => void;
   onCreateAnother: () => void;
 }) {
-  const inputId = useId();
-  const inputRef = useRef<HTMLInputElement>(null);
   const copyRef = useRef<HTMLButtonElement>(null);
 
   // The form that had focus is gone; the copy button is the next thing to do.
@@ -206,55 +196,23 @@ function CreatedLink({
     copyRef.current?.focus();
   }, []);
 
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(url);
-      onCopied();
-    } catch (error) {
-      // Without clipboard permission, select the URL so it can be copied by hand.
-      console.error('Failed to copy share link:', error);
-      inputRef.current?.select();
-    }
-  }
-
   return (
     <div className="space-y-4">
-      <div>
-        <label
-          htmlFor={inputId}
-          className="block text-sm font-medium text-zinc-800 dark:text-zinc-200"
-        >
-          Share URL
-        </label>
-        <div className="mt-1 flex gap-2">
-          <input
-            ref={inputRef}
-            id={inputId}
-            type="text"
-            readOnly
-            value={url}
-            onFocus={(event) => event.target.select()}
-            className={`${inputClass} border-zinc-300 font-mono dark:border-zinc-700`}
-          />
-          <button
-            ref={copyRef}
-            type="button"
-            className={secondaryButton}
-            onClick={() => void copy()}
-          >
-            {copied ? 'Copied!' : 'Copy'}
-          </button>
-        </div>
-        <p role="status" className="sr-only">
-          {copied ? 'Link copied to the clipboard' : ''}
-        </p>
+      <CopyLinkField
+        label="Share URL"
+        url={url}
+        copied={copied}
+        onCopied={onCopied}
+        buttonRef={copyRef}
+      >
+        <CopiedStatus copied={copied} />
         {hasPassword ? (
           <p className="mt-2 text-xs text-zinc-600 dark:text-zinc-400">
             This link asks for the password you set. Send it to your listeners separately; it is not
             shown again.
           </p>
         ) : null}
-      </div>
+      </CopyLinkField>
       <div className="flex justify-end gap-2">
         <button type="button" className={secondaryButton} onClick={onClose}>
           Close

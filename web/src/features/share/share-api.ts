@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { LINK_PASSWORD_MESSAGES, routes, type RouteResult } from '@takes/contract';
+import { routes, type RouteResult } from '@takes/contract';
 import { api, ApiError } from '../../lib/api';
 
 const sharing = routes.sharing;
@@ -57,17 +57,11 @@ export function sharedDownloadUrl(hash: string): string {
 }
 
 /**
- * The version-link lookup's answer for a collection link's key: 404 with details
- * { kind: 'collection' } (the page then opens the collection instead).
+ * The version-link lookup's answer for a collection link's key: 404 'link_is_collection' (the
+ * page then opens the collection instead).
  */
 export function isCollectionLinkAnswer(error: unknown): boolean {
-  if (!(error instanceof ApiError) || error.status !== 404) return false;
-  const details = error.details;
-  return (
-    typeof details === 'object' &&
-    details !== null &&
-    (details as { kind?: unknown }).kind === 'collection'
-  );
+  return error instanceof ApiError && error.code === 'link_is_collection';
 }
 
 /**
@@ -75,11 +69,7 @@ export function isCollectionLinkAnswer(error: unknown): boolean {
  * unlocked in this browser.
  */
 export function isLockedAnswer(error: unknown): boolean {
-  return (
-    error instanceof ApiError &&
-    error.status === 401 &&
-    error.serverMessage === LINK_PASSWORD_MESSAGES.needsPassword
-  );
+  return error instanceof ApiError && error.code === 'link_password_required';
 }
 
 export function useSharedVersion(hash: string) {

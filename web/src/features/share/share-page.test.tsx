@@ -91,7 +91,11 @@ let pages: ReturnType<typeof shared>[];
 let locked: boolean;
 let fetchMock: ReturnType<typeof vi.fn<(url: string, init?: RequestInit) => Promise<Response>>>;
 
-const needsPassword = () => Response.json({ error: 'This link needs a password' }, { status: 401 });
+const needsPassword = () =>
+  Response.json(
+    { error: 'This link needs a password', code: 'link_password_required' },
+    { status: 401 },
+  );
 
 beforeEach(() => {
   localStorage.setItem('takes.visitorName', 'Vera');
@@ -102,7 +106,9 @@ beforeEach(() => {
     if (url === `/api/links/hash/${HASH}/unlock` && init?.method === 'POST') {
       const { password } = JSON.parse(init.body as string) as { password: string };
       if (password !== 'open sesame')
-        return Promise.resolve(Response.json({ error: 'Wrong password' }, { status: 401 }));
+        return Promise.resolve(
+          Response.json({ error: 'Wrong password', code: 'link_password_wrong' }, { status: 401 }),
+        );
       locked = false;
       return Promise.resolve(new Response(null, { status: 204 }));
     }
@@ -116,7 +122,9 @@ beforeEach(() => {
     }
     if (url === `/api/links/hash/${HASH}/comments`)
       return Promise.resolve(Response.json([visitorComment]));
-    return Promise.resolve(Response.json({ error: 'Not found' }, { status: 404 }));
+    return Promise.resolve(
+      Response.json({ error: 'Not found', code: 'not_found' }, { status: 404 }),
+    );
   });
   vi.stubGlobal('fetch', fetchMock);
 });

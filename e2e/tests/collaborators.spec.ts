@@ -94,6 +94,7 @@ async function joinByApi(person: Page, baseURL: string | undefined, email: strin
   expect(refused.status).toBe(403);
   expect(await refused.json()).toEqual({
     error: MEMBER_MESSAGES.confirmEmailToAccept(email),
+    code: EMAIL_UNVERIFIED_CODE,
     details: { code: EMAIL_UNVERIFIED_CODE, email },
   });
   await confirmEmail(person, email, { since: refusedAt, via: 'api', baseURL });

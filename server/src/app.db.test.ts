@@ -68,7 +68,7 @@ describe('app', () => {
     t = await createTestApp();
     const response = await t.app.inject({ method: 'GET', url: '/api/no-such-thing' });
     expect(response.statusCode).toBe(404);
-    expect(response.json()).toEqual({ error: 'Not found' });
+    expect(response.json()).toEqual({ error: 'Not found', code: 'not_found' });
   });
 
   it('answers bad input with 400 and the error shape', async () => {
@@ -109,7 +109,7 @@ describe('app', () => {
     const asset = await t.app.inject({ method: 'GET', url: '/assets/app-abc123.js' });
     expect(asset.headers['cache-control']).toContain('immutable');
     const apiMiss = await t.app.inject({ method: 'GET', url: '/api/missing' });
-    expect(apiMiss.json()).toEqual({ error: 'Not found' });
+    expect(apiMiss.json()).toEqual({ error: 'Not found', code: 'not_found' });
     fs.rmSync(web, { recursive: true, force: true });
   });
 
@@ -151,7 +151,10 @@ describe('app', () => {
         url: url.replace('a/b.mp3', 'a/c.mp3'),
       });
       expect(otherKey.statusCode).toBe(403);
-      expect(otherKey.json()).toEqual({ error: 'This link is invalid or has expired' });
+      expect(otherKey.json()).toEqual({
+        error: 'This link is invalid or has expired',
+        code: 'forbidden',
+      });
       const expired = await t.app.inject({
         method: 'GET',
         url: url.replace(/expires=\d+/, 'expires=1000'),

@@ -171,7 +171,9 @@ export async function buildApp(
   );
   await app.register(bounceUploadRoutes({ publish: services.publish }));
 
-  await app.register(memberRoutes({ service: services.members, requireUser }));
+  await app.register(
+    memberRoutes({ service: services.members, invitations: services.invitations, requireUser }),
+  );
   await app.register(notificationRoutes({ service: services.notifications, requireUser }));
   await app.register(activityRoutes({ service: services.activityReader, requireUser }));
   await app.register(

@@ -61,12 +61,7 @@ export async function openRuntime(
     const registry = new JobRegistry(
       createJobCatalog({
         storage,
-        db: database.db,
-        media,
-        clock,
-        tmpDir,
         mediaTimeoutMs: config.media.timeoutMs,
-        queue: () => jobs,
         services: () => {
           if (!made.services) throw new Error('The services are not ready yet');
           return made.services;

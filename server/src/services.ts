@@ -7,6 +7,7 @@ import { ActivityLog } from './modules/activity';
 import { ActivityRepo } from './modules/activity/activity.repo';
 import { ActivityService } from './modules/activity/activity.service';
 import { AccessRepo } from './modules/access/access.repo';
+import { AudioService } from './modules/audio';
 import { AuthRepo } from './modules/auth/auth.repo';
 import { AuthService } from './modules/auth/auth.service';
 import { DesktopTokensRepo } from './modules/auth/desktop-tokens.repo';
@@ -22,13 +23,15 @@ import { CollectionsService } from './modules/collections/collections.service';
 import { CommentsRepo } from './modules/comments/comments.repo';
 import { CommentsService } from './modules/comments/comments.service';
 import { ReviewRepo, ReviewService } from './modules/review';
+import { DemoExpiry } from './modules/demo/demo-expiry';
 import { DemoRepo } from './modules/demo/demo.repo';
 import { DemoService } from './modules/demo/demo.service';
 import { ExportsRepo } from './modules/exports/exports.repo';
 import { ExportsService } from './modules/exports/exports.service';
 import { HealthService } from './modules/health/health.service';
+import { InvitationsRepo } from './modules/members/invitations.repo';
 import { MembersRepo } from './modules/members/members.repo';
-import { MembersService } from './modules/members/members.service';
+import { InvitationsService, MembersService } from './modules/members';
 import { NotificationsRepo } from './modules/notifications/notifications.repo';
 import { NotificationsService } from './modules/notifications/notifications.service';
 import { ProfilesRepo } from './modules/profiles/profiles.repo';
@@ -85,6 +88,16 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
   activity.onRecord((trx, row) => deps.events.publish(trx, liveEventOf(row)));
   // The Activity panels and the dashboard's count read what the log recorded.
   const activityReader = new ActivityService({ access, repo: activityRepo, clock });
+  // Processing of originals and clean-up of stored audio, for the audio module's jobs.
+  const audio = new AudioService({
+    db,
+    storage,
+    media,
+    clock,
+    tmpDir,
+    mediaTimeoutMs,
+    activity,
+  });
 
   const desktop = new DesktopTokensService({ repo: new DesktopTokensRepo(db), clock });
   // An account taken over by the proven owner of its address loses its desktop tokens too.
@@ -120,7 +133,14 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     versions: () => versions,
   });
   const versionsRepo = new VersionsRepo(db);
-  const versions = new VersionsService({ access, repo: versionsRepo, clock, projects, activity });
+  const versions = new VersionsService({
+    access,
+    repo: versionsRepo,
+    clock,
+    jobs,
+    projects,
+    activity,
+  });
   const uploads = new UploadService({
     access,
     db,
@@ -162,6 +182,8 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     storage,
     desktopScheme: config.desktopScheme,
   });
+  // Ends demo accounts a day after they began, through the deletions a person uses.
+  const demoExpiry = new DemoExpiry({ demo: demoRepo, projects, repos, clock, jobs });
   const history = new HistoryService({ access, repo: reposRepo, clock, activity });
   const bounces = new BouncesService({ access, repo: reposRepo, clock, jobs });
   const publish = new PublishService({
@@ -281,15 +303,27 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     adminEmails: config.adminEmails,
     env: config.env,
   });
+  const membersRepo = new MembersRepo(db);
+  const invitationsRepo = new InvitationsRepo(db);
   const members = new MembersService({
     access,
-    repo: new MembersRepo(db),
+    repo: membersRepo,
+    invitations: invitationsRepo,
+    clock,
+    activity,
+    // A handed-over project or repository is answered by its own module.
+    projects,
+    repos,
+  });
+  const invitations = new InvitationsService({
+    access,
+    repo: invitationsRepo,
+    members: membersRepo,
     mailer: deps.mailer,
     clock,
     limiter,
     activity,
     publicUrl: config.publicUrl,
-    desktopScheme: config.desktopScheme,
     // Accepting an invitation needs a proven address: the auth module checks and mails codes.
     emailCheck: authService,
   });
@@ -317,14 +351,17 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
 
   return {
     access,
+    limiter,
     activity,
     activityReader,
+    audio,
     auth,
     authService,
     magic,
     desktop,
     demo,
     demoRepo,
+    demoExpiry,
     profiles,
     projects,
     versions,
@@ -341,6 +378,7 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     review,
     comments,
     members,
+    invitations,
     notifications,
     exports: dataExports,
     publicProjects,

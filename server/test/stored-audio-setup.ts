@@ -114,6 +114,7 @@ export function uploadsWith(
     access,
     repo: new VersionsRepo(db),
     clock: t.deps.clock,
+    jobs: t.deps.jobs,
     projects,
     activity: t.services.activity,
   });

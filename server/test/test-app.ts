@@ -9,7 +9,6 @@ import { loadConfig } from '../src/config';
 import type { AppDeps } from '../src/deps';
 import { createJobCatalog } from '../src/jobs/catalog';
 import { EmbeddedJobQueue } from '../src/jobs/embedded';
-import type { JobQueue } from '../src/jobs/job-queue';
 import { JobRegistry } from '../src/jobs/registry';
 import { createEventBus } from '../src/events/create-bus';
 import { LogMailer, type Mailer } from '../src/mail/mailer';
@@ -69,12 +68,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const registry = new JobRegistry(
     createJobCatalog({
       storage,
-      db: database.db,
-      media,
-      clock,
-      tmpDir,
       mediaTimeoutMs: config.media.timeoutMs,
-      queue: (): JobQueue => jobs,
       services: () => services,
     }),
   );

@@ -148,7 +148,10 @@ describe(`S3 server stopped during uploads (${testDialect()})`, () => {
 
 function expectUnavailable(response: LightMyRequestResponse): void {
   expect(response.statusCode, response.body).toBe(503);
-  expect(response.json()).toEqual({ error: ERROR_MESSAGES.storageUnavailable });
+  expect(response.json()).toEqual({
+    error: ERROR_MESSAGES.storageUnavailable,
+    code: 'unavailable',
+  });
 }
 
 function notHung<T>(work: Promise<T>): Promise<T> {

@@ -1,49 +1,44 @@
-import type { Kysely } from 'kysely';
-import type { Clock } from '../clock';
-import type { Database } from '../db/schema';
-import type { MediaRunner } from '../media/runner';
-import { audioJobs } from '../modules/audio/jobs';
-import { authJobs } from '../modules/auth/jobs';
-import { collectionsJobs } from '../modules/collections/jobs';
-import { demoJobs } from '../modules/demo/jobs';
-import { exportsJobs } from '../modules/exports/jobs';
-import { notificationsJobs } from '../modules/notifications/jobs';
-import { reposJobs } from '../modules/repos/jobs';
-import { uploadsJobs } from '../modules/uploads/jobs';
+import { audioJobs } from '../modules/audio/job-handlers';
+import { authJobs } from '../modules/auth/job-handlers';
+import { collectionsJobs } from '../modules/collections/job-handlers';
+import { demoJobs } from '../modules/demo/job-handlers';
+import { exportsJobs } from '../modules/exports/job-handlers';
+import { notificationsJobs } from '../modules/notifications/job-handlers';
+import { reposJobs } from '../modules/repos/job-handlers';
+import { uploadsJobs } from '../modules/uploads/job-handlers';
 import type { Services } from '../services';
-import { storageJobs } from '../storage/jobs';
+import { storageJobs } from '../storage/job-handlers';
 import type { ObjectStore } from '../storage/object-store';
-import type { JobQueue } from './job-queue';
 import type { JobDefinition } from './registry';
 
 export interface JobCatalogDeps {
+  /** The object store, for the storage jobs (which need nothing else). */
   storage: ObjectStore;
-  db: Kysely<Database>;
-  media: MediaRunner;
-  clock: Clock;
-  /** Folder for scratch files (originals fetched for processing, renditions being made). */
-  tmpDir: string;
+  /** The media time limit, which the processing jobs' own time limit follows. */
   mediaTimeoutMs: number;
-  /** The queue these jobs run on, for a job that deletes through paths that queue clean-ups. */
-  queue: () => JobQueue;
-  /** The app's services (made after the queue, hence a function), for jobs that use them. */
+  /**
+   * The app's services from createServices (made after the queue, which needs this catalog,
+   * hence a function): every other job does its work through them.
+   */
   services: () => Services;
 }
 
 /**
- * Every job the app runs, collected from the modules that declare them (each module's jobs.ts
- * holds its job names, payloads and handlers). A worker registers all of them.
+ * Every job the app runs, collected from the modules that declare them: a module's jobs.ts
+ * names its jobs and their payloads (what its code enqueues), its job-handlers.ts says what
+ * each one does. A worker registers all of them.
  */
 export function createJobCatalog(deps: JobCatalogDeps): JobDefinition[] {
+  const { services } = deps;
   return [
-    ...storageJobs(deps),
-    ...audioJobs(deps),
-    ...reposJobs(deps),
-    ...authJobs(deps),
-    ...demoJobs(deps),
-    ...notificationsJobs(deps),
-    ...exportsJobs(deps),
-    ...collectionsJobs(deps),
-    ...uploadsJobs(deps),
+    ...storageJobs(deps.storage),
+    ...audioJobs(services, deps.mediaTimeoutMs),
+    ...reposJobs(services),
+    ...authJobs(services),
+    ...demoJobs(services),
+    ...notificationsJobs(services),
+    ...exportsJobs(services),
+    ...collectionsJobs(services),
+    ...uploadsJobs(services),
   ];
 }

@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Role } from '@takes/contract';
 import { CompiledOnce } from '../../db/compiled-once';
 import type { Database, VersionStatus } from '../../db/schema';
+import { listenerName } from '../people';
 
 /** Where a project's object sits and the caller's role there (null: not a member). */
 export interface ProjectPlace {
@@ -57,17 +58,18 @@ export class AccessRepo {
   }
 
   /**
-   * The name a person goes by (their profile's display name, else their account's), for what
-   * they do through a link as a visitor.
+   * The name a person goes by (the person presenter's `listenerName`), for what they do through
+   * a link as a visitor.
    */
   async accountName(userId: string): Promise<string | null> {
     const row = await this.db
       .selectFrom('users')
       .leftJoin('profiles', 'profiles.user_id', 'users.id')
-      .select(['profiles.display_name', 'users.name'])
+      .select(['profiles.display_name', 'users.name as user_name'])
       .where('users.id', '=', userId)
       .executeTakeFirst();
-    return row?.display_name?.trim() || row?.name?.trim() || null;
+    // Other listeners read it: the name they chose, never their address.
+    return row ? listenerName(row) : null;
   }
 
   project(userId: string, projectId: string): Promise<ProjectPlace | undefined> {

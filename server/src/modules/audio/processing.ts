@@ -46,8 +46,8 @@ export interface ProcessingDeps {
   clock: Clock;
   tmpDir: string;
   mediaTimeoutMs: number;
-  /** The app's services, for recording 'processing finished / failed' in the activity. */
-  services?: () => { activity: ActivityLog };
+  /** Records 'processing finished / failed' in the activity (none in some tests). */
+  activity?: Pick<ActivityLog, 'recordForVersion'>;
 }
 
 export const RENDITIONS = { high: 320, standard: 128 } as const;
@@ -278,7 +278,7 @@ async function settleStatus(
       { status, error, updated_at: deps.clock.now().toISOString() },
       trx,
     );
-    const activity = deps.services?.().activity;
+    const activity = deps.activity;
     if (!changed || table !== 'versions' || !activity) return;
     const uploader = await repo.uploaderOf(id, trx);
     await activity.recordForVersion(trx, id, {

@@ -1,17 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { z } from 'zod';
 import type { Clock } from '../../clock';
-import type { Database } from '../../db/schema';
+import type { Database, VersionsTable } from '../../db/schema';
 import type { JobQueue } from '../../jobs/job-queue';
 import type { ObjectStore } from '../../storage/object-store';
 import { AudioRepo } from './audio.repo';
-
-/** The job that drains one batch of `storage_cleanup` rows (its handler is in jobs/catalog.ts). */
-export const cleanupBatchJob = {
-  name: 'storage.cleanup-batch',
-  payload: z.object({ batchId: z.string().min(1) }),
-};
+import { ownedAudioKeys } from './audio-view';
+import { cleanupBatchJob } from './jobs';
 
 /** How many keys the clean-up job handles per round (and the request records per insert). */
 export const CLEANUP_BATCH_SIZE = 200;
@@ -126,6 +121,21 @@ export async function queueCleanup(
   }
   await deps.jobs.enqueue(cleanupBatchJob, { batchId }, { executor: trx });
   return batchId;
+}
+
+/**
+ * Queues removal of what deleted versions stored (originals only once nothing else uses them),
+ * in the deleting transaction, however many there are; a job removes them in batches.
+ */
+export function queueVersionsCleanup(
+  trx: Kysely<Database>,
+  deps: { jobs: JobQueue; clock: Clock },
+  deleted: VersionsTable[],
+): Promise<string | undefined> {
+  return queueCleanup(trx, deps, {
+    objects: deleted.flatMap(ownedAudioKeys),
+    originals: deleted.map((v) => v.original_key).filter((k): k is string => !!k),
+  });
 }
 
 /**

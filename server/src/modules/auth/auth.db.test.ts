@@ -68,6 +68,7 @@ describe('accounts and sign-in', () => {
       expect(again.statusCode).toBe(409);
       expect(again.json()).toEqual({
         error: 'An account with this email already exists. Sign in instead.',
+        code: 'conflict',
       });
     });
 
@@ -76,9 +77,12 @@ describe('accounts and sign-in', () => {
       const { email, password, cookie: first } = await signUp();
       const wrong = await post('/api/auth/sign-in/email', { email, password: 'not-the-password' });
       expect(wrong.statusCode).toBe(401);
-      expect(wrong.json()).toEqual({ error: 'Invalid email or password' });
+      expect(wrong.json()).toEqual({ error: 'Invalid email or password', code: 'unauthenticated' });
       const unknown = await post('/api/auth/sign-in/email', { email: uniqueEmail(), password });
-      expect(unknown.json()).toEqual({ error: 'Invalid email or password' });
+      expect(unknown.json()).toEqual({
+        error: 'Invalid email or password',
+        code: 'unauthenticated',
+      });
       const right = await post('/api/auth/sign-in/email', {
         email: ` ${email.toUpperCase()} `,
         password,
@@ -148,6 +152,7 @@ describe('accounts and sign-in', () => {
       expect(limited.statusCode).toBe(429);
       expect(limited.json()).toEqual({
         error: 'Too many attempts. Please wait a moment and try again.',
+        code: 'rate_limited',
       });
     });
 
@@ -160,7 +165,7 @@ describe('accounts and sign-in', () => {
         { cookie, origin: 'https://evil.example' },
       );
       expect(forged.statusCode).toBe(403);
-      expect(forged.json()).toEqual({ error: 'Cross-site request refused' });
+      expect(forged.json()).toEqual({ error: 'Cross-site request refused', code: 'forbidden' });
       const forgedLogin = await post(
         '/api/auth/sign-in/email',
         { email: 'a@example.com', password: 'whatever1' },
@@ -229,7 +234,10 @@ describe('accounts and sign-in', () => {
         'evil.png',
       );
       expect(fake.statusCode).toBe(415);
-      expect(fake.json()).toEqual({ error: 'The avatar must be a PNG, JPEG or WebP image.' });
+      expect(fake.json()).toEqual({
+        error: 'The avatar must be a PNG, JPEG or WebP image.',
+        code: 'unsupported',
+      });
       // Many chunks after the refusal must not surface as an unhandled stream error.
       const longFake = await upload(cookie, Buffer.alloc(600_000, 'not an image '), 'long.png');
       expect(longFake.statusCode).toBe(415);
@@ -259,7 +267,7 @@ describe('accounts and sign-in', () => {
         { currentPassword: 'nope-nope', newPassword: 'amber-bounce-93' },
         { cookie },
       );
-      expect(wrong.json()).toEqual({ error: 'Current password is incorrect' });
+      expect(wrong.json()).toEqual({ error: 'Current password is incorrect', code: 'invalid' });
       const changed = await post(
         '/api/auth/change-password',
         { currentPassword: password, newPassword: 'amber-bounce-93' },
@@ -286,7 +294,10 @@ describe('accounts and sign-in', () => {
       });
       const response = await post('/api/auth/social/google', { callbackURL: '/dashboard' });
       expect(response.statusCode).toBe(503);
-      expect(response.json()).toEqual({ error: 'Google sign-in is not configured on this server' });
+      expect(response.json()).toEqual({
+        error: 'Google sign-in is not configured on this server',
+        code: 'unavailable',
+      });
     });
 
     it('sends people to Google asking for offline access and the consent prompt', async () => {

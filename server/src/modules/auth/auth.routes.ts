@@ -1,11 +1,11 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { preHandlerAsyncHookHandler } from 'fastify';
-import { endpoints } from '@takes/contract';
+import { endpoints, errorBody } from '@takes/contract';
 import type { Auth } from '../../auth/auth';
 import { userOf } from '../../auth/guard';
 import type { Config } from '../../config';
 import { Unauthenticated } from '../../errors';
-import { HttpError } from '../../http/errors';
+import { codeOfStatus, HttpError } from '../../http/errors';
 import { route } from '../../http/route';
 import type { AuthService } from './auth.service';
 import { forwardCookies, toFetchHeaders } from './fetch-bridge';
@@ -160,7 +160,7 @@ export const authRoutes =
         // better-auth's refusals (an unknown provider, a body it cannot read) in the API's shape.
         const said = (await response.json().catch(() => null)) as { message?: unknown } | null;
         const error = typeof said?.message === 'string' ? said.message : SIGN_IN_FAILED;
-        return reply.status(response.status).send({ error });
+        return reply.status(response.status).send(errorBody(codeOfStatus(response.status), error));
       }
       return reply
         .status(response.status)

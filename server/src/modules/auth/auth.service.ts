@@ -6,13 +6,8 @@ import {
   type SessionResponse,
   type SessionUser,
 } from '@takes/contract';
-import {
-  SESSION_EXPIRES_IN_SECONDS,
-  SESSION_UPDATE_AGE_SECONDS,
-  sessionCookieName,
-  type Auth,
-} from '../../auth/auth';
-import { cookieValue, signedCookieValue } from '../../auth/session-cookie';
+import { sessionCookieName, type Auth } from '../../auth/auth';
+import { signedCookieValue } from '../../auth/session-cookie';
 import { passwordProblem } from '../../auth/password-policy';
 import { AUTH_RATE_RULES, type RateLimiter, type RateRule } from '../../auth/rate-limiter';
 import type { Config } from '../../config';
@@ -25,7 +20,9 @@ import {
   Unavailable,
   UpstreamFailed,
 } from '../../errors';
+import { avatarUrl } from '../profiles';
 import { translateAuthError as translate } from './auth-errors';
+import { liveSessionOf, sessionTokenOf, type AuthenticatedUser } from './cookie-session';
 import type { AuthRepo } from './auth.repo';
 import type { DesktopTokensService } from './desktop-tokens.service';
 import type { MagicCodeService } from './magic-code.service';
@@ -35,15 +32,7 @@ export interface RequestContext {
   ip: string;
 }
 
-/** A signed-in caller, from a session cookie or a bearer token. */
-export interface AuthenticatedUser {
-  id: string;
-  email: string;
-  sessionToken: string;
-  /** The desktop/CLI sign-in a bearer caller uses; absent for a cookie session. */
-  tokenFamilyId?: string | null;
-  expiresAt: string;
-}
+export type { AuthenticatedUser };
 
 export interface AuthResult {
   cookies: Headers;
@@ -125,39 +114,17 @@ export class AuthService {
     return row !== undefined && new Date(row.expires_at).getTime() > Date.now();
   }
 
-  /**
-   * The session token of a request's cookies when the one-query path can judge it: null for no
-   * session cookie or a bad signature (signed out), undefined for what better-auth handles itself
-   * ('don't remember me').
-   */
+  /** The session token of a request's cookies when the one-query path can judge it (`sessionTokenOf`). */
   cookieSessionToken(cookies: string | null): string | null | undefined {
-    const token = signedCookieValue(cookies, this.sessionCookie, this.deps.secret);
-    if (token === null || token === false) return null;
-    if (cookieValue(cookies, `${this.sessionCookie.replace('session_token', 'dont_remember')}`))
-      return undefined;
-    return token;
+    return sessionTokenOf(cookies, this.sessionCookie, this.deps.secret);
   }
 
-  /**
-   * The signed-in user of a session row read with its token, or undefined when better-auth must
-   * see the session (expired: it removes it; a day old: it renews it).
-   */
+  /** The signed-in user of a live session row, or undefined for better-auth (`liveSessionOf`). */
   liveCookieSession(
     token: string,
     row: { user_id: string; email: string; expires_at: string | Date },
   ): AuthenticatedUser | undefined {
-    const expiresAt = new Date(row.expires_at).getTime();
-    const now = Date.now();
-    if (!(expiresAt > now)) return undefined;
-    if (expiresAt - SESSION_EXPIRES_IN_SECONDS * 1000 + SESSION_UPDATE_AGE_SECONDS * 1000 <= now)
-      return undefined;
-    return {
-      id: row.user_id,
-      email: row.email,
-      sessionToken: token,
-      tokenFamilyId: null,
-      expiresAt: new Date(expiresAt).toISOString(),
-    };
+    return liveSessionOf(token, row);
   }
 
   async sessionBody(userId: string, expiresAt: string): Promise<SessionResponse> {
@@ -397,9 +364,4 @@ export class AuthService {
     if (!(await this.deps.limiter.hit(rule, subject)))
       throw new RateLimited(AUTH_MESSAGES.tooManyRequests);
   }
-}
-
-export function avatarUrl(userId: string, updatedAt: string | null): string {
-  const version = updatedAt ? new Date(updatedAt).getTime() : 0;
-  return `/api/profile/avatar/${userId}?v=${version}`;
 }

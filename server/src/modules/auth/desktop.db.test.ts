@@ -124,7 +124,10 @@ describe('desktop and CLI tokens', () => {
 
     const replay = await post('/api/desktop/refresh', { refreshToken: first.refreshToken });
     expect(replay.statusCode).toBe(401);
-    expect(replay.json()).toEqual({ error: 'This session has ended. Sign in again.' });
+    expect(replay.json()).toEqual({
+      error: 'This session has ended. Sign in again.',
+      code: 'unauthenticated',
+    });
     // Everything from that sign-in is gone, including the newest tokens.
     expect((await me(second.accessToken)).statusCode).toBe(401);
     expect(
@@ -151,7 +154,10 @@ describe('desktop and CLI tokens', () => {
     expect((await me(pair.accessToken)).statusCode).toBe(401);
     const late = await post('/api/desktop/refresh', { refreshToken: pair.refreshToken });
     expect(late.statusCode).toBe(401);
-    expect(late.json()).toEqual({ error: 'This session has ended. Sign in again.' });
+    expect(late.json()).toEqual({
+      error: 'This session has ended. Sign in again.',
+      code: 'unauthenticated',
+    });
   });
 
   it('lists each device by name with created and last-used times, and revokes one', async () => {
@@ -274,7 +280,7 @@ describe('desktop and CLI tokens', () => {
       headers: { cookie: otherCookie, origin: ORIGIN },
     });
     expect(forged.statusCode).toBe(404);
-    expect(forged.json()).toEqual({ error: 'Device not found' });
+    expect(forged.json()).toEqual({ error: 'Device not found', code: 'not_found' });
     expect((await me(pair.accessToken)).statusCode).toBe(200);
     expect((await t.app.inject({ method: 'GET', url: '/api/desktop/tokens' })).statusCode).toBe(
       401,

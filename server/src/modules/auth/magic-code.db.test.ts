@@ -39,7 +39,7 @@ describe('accounts and sign-in', () => {
       expect((await session(cookiesFrom(verified.headers['set-cookie']))).statusCode).toBe(200);
       const reused = await post('/api/auth/magic-code/verify', { email, code });
       expect(reused.statusCode).toBe(400);
-      expect(reused.json()).toEqual({ error: 'Invalid or expired OTP code' });
+      expect(reused.json()).toEqual({ error: 'Invalid or expired OTP code', code: 'invalid' });
     });
 
     it.each([
@@ -80,7 +80,7 @@ describe('accounts and sign-in', () => {
       }
       const late = await post('/api/auth/magic-code/verify', { email: five, code: fiveCode });
       expect(late.statusCode).toBe(400);
-      expect(late.json()).toEqual({ error: 'Invalid or expired OTP code' });
+      expect(late.json()).toEqual({ error: 'Invalid or expired OTP code', code: 'invalid' });
     });
 
     it('expires the code after 10 minutes', async () => {
@@ -132,7 +132,7 @@ describe('accounts and sign-in', () => {
       expect((await session(cookiesFrom(first.headers['set-cookie']))).statusCode).toBe(200);
       const again = await post('/api/auth/magic-code/link', { token });
       expect(again.statusCode).toBe(400);
-      expect(again.json()).toEqual({ error: 'Invalid or expired OTP code' });
+      expect(again.json()).toEqual({ error: 'Invalid or expired OTP code', code: 'invalid' });
       // The link and the code are one credential: the code is gone too.
       expect(
         (await post('/api/auth/magic-code/verify', { email, code: '123456' })).statusCode,

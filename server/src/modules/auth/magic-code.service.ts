@@ -45,6 +45,11 @@ export class MagicCodeService {
     },
   ) {}
 
+  /** The recurring clean-up of failure budgets nothing remembers any more (see pruneCodeFailures). */
+  pruneFailures(): Promise<number> {
+    return pruneCodeFailures(this.deps.codes, this.deps.clock.now());
+  }
+
   async send(email: string): Promise<void> {
     const { code, linkToken } = await this.newCode(email);
     // The token rides in the fragment: browsers never send it, so no log holds it.

@@ -7,7 +7,7 @@ import { cookiesFrom, type TestClock, type TestApp } from '../../../test/test-ap
 import { buildApp } from '../../app';
 
 const { smtp, uniqueEmail, start: startMailApp } = mailAppSuite('link');
-const INVALID = { error: 'Invalid or expired OTP code' };
+const INVALID = { error: 'Invalid or expired OTP code', code: 'invalid' };
 
 /** Login CSRF: following the emailed link only asks; signing in is an Origin-checked POST. */
 describe('the emailed sign-in link', () => {
@@ -83,7 +83,7 @@ describe('the emailed sign-in link', () => {
       { origin: 'https://evil.example' },
     );
     expect(forged.statusCode).toBe(403);
-    expect(forged.json()).toEqual({ error: 'Cross-site request refused' });
+    expect(forged.json()).toEqual({ error: 'Cross-site request refused', code: 'forbidden' });
     expect(forged.headers['set-cookie']).toBeUndefined();
     const bare = await post('/api/auth/magic-code/link', { token }, {});
     expect(bare.statusCode).toBe(403);

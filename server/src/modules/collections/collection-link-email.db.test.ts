@@ -99,7 +99,10 @@ describe('collection links emailed to recipients', () => {
     for (const answer of [...linkAnswers, ...inviteAnswers])
       expect([201, 429], answer.body).toContain(answer.statusCode);
     for (const refused of linkAnswers.filter((answer) => answer.statusCode === 429)) {
-      expect(refused.json()).toEqual({ error: COLLECTION_LINK_MESSAGES.tooManyEmails });
+      expect(refused.json()).toEqual({
+        error: COLLECTION_LINK_MESSAGES.tooManyEmails,
+        code: 'rate_limited',
+      });
       expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     }
     expect(linksMade * 8 + invitesSent).toBeLessThanOrEqual(EMAILS_PER_HOUR);

@@ -293,6 +293,7 @@ describe('collection link visits', () => {
         expect(response.statusCode).toBe(404);
         expect(response.json()).toEqual({
           error: 'Link not found',
+          code: 'link_is_collection',
           details: { kind: 'collection' },
         });
       }
@@ -301,6 +302,7 @@ describe('collection link visits', () => {
       await w.as.delete(`/api/collections/${w.collection.id}/links/${link?.id}`);
       expect((await visitor(t).get(`/api/links/hash/${link?.key}`)).json()).toEqual({
         error: 'Link not found',
+        code: 'link_not_found',
       });
     });
   });

@@ -203,14 +203,20 @@ describe('collection links', () => {
       const base = `/api/collection-links/${link?.key}`;
       const locked = await anon.get(base);
       expect(locked.statusCode).toBe(401);
-      expect(locked.json()).toEqual({ error: 'This link needs a password' });
+      expect(locked.json()).toEqual({
+        error: 'This link needs a password',
+        code: 'link_password_required',
+      });
       const lockedStream = await anon.get(`${base}/items/${w.itemIds[0]}/stream`);
-      expect(lockedStream.json()).toEqual({ error: 'This link needs a password' });
+      expect(lockedStream.json()).toEqual({
+        error: 'This link needs a password',
+        code: 'link_password_required',
+      });
       expect(lockedStream.statusCode).toBe(401);
 
       const wrong = await anon.post(`${base}/unlock`, { password: 'wrong horse' });
       expect(wrong.statusCode).toBe(401);
-      expect(wrong.json()).toEqual({ error: 'Wrong password' });
+      expect(wrong.json()).toEqual({ error: 'Wrong password', code: 'link_password_wrong' });
       expect(wrong.headers['set-cookie']).toBeUndefined();
 
       const right = await anon.post(`${base}/unlock`, { password: 'correct horse' });
@@ -348,7 +354,10 @@ describe('collection links', () => {
         { event: 'play' },
       );
       expect(response.statusCode).toBe(401);
-      expect(response.json()).toEqual({ error: 'This link needs a password' });
+      expect(response.json()).toEqual({
+        error: 'This link needs a password',
+        code: 'link_password_required',
+      });
       const stored = await t.deps.database.db
         .selectFrom('collection_link_receipts')
         .selectAll()

@@ -5,6 +5,7 @@ import type {
   CollectionsTable,
   Database,
 } from '../../db/schema';
+import { listenerName } from '../people';
 
 /** The counter each receipt event adds one to. */
 export const RECEIPT_COLUMNS = {
@@ -160,15 +161,15 @@ export class CollectionLinksRepo {
       .execute();
   }
 
-  /** How the owner signs a link's email: the profile's display name, else the account's name. */
+  /** How the owner signs a link's email: the name they chose, never their address. */
   async ownerName(userId: string): Promise<string | undefined> {
     const row = await this.db
       .selectFrom('users')
       .leftJoin('profiles', 'profiles.user_id', 'users.id')
-      .select(['users.name', 'profiles.display_name'])
+      .select(['users.name as user_name', 'profiles.display_name'])
       .where('users.id', '=', userId)
       .executeTakeFirst();
-    return row ? row.display_name?.trim() || row.name?.trim() || undefined : undefined;
+    return (row && listenerName(row)) ?? undefined;
   }
 }
 

@@ -1,19 +1,13 @@
 import type { FastifyPluginAsync, preHandlerAsyncHookHandler } from 'fastify';
-import { endpoints, SHARE_MESSAGES } from '@takes/contract';
+import { endpoints, errorBody, SHARE_MESSAGES } from '@takes/contract';
 import { userOf } from '../../auth/guard';
 import { route } from '../../http/route';
-import type { AuthService } from '../auth/auth.service';
-import { toFetchHeaders } from '../auth/fetch-bridge';
+import { toFetchHeaders, type AuthService } from '../auth';
 import { sendCover } from '../../http/cover-upload';
 import { sendObject, sendStoredAudio } from '../../http/send-object';
-import { visitorCommentInput } from '../comments/comments.routes';
-import type { CommentsService } from '../comments/comments.service';
+import { visitorCommentInput, type CommentsService } from '../comments';
 import type { ObjectStore } from '../../storage/object-store';
-import {
-  hideShareUrls,
-  listenerOf,
-  PROCESSING_RETRY_AFTER_SECONDS,
-} from '../sharing/sharing.routes';
+import { hideShareUrls, listenerOf, PROCESSING_RETRY_AFTER_SECONDS } from '../sharing';
 import type { CollectionLinksService } from './collection-links.service';
 
 const api = endpoints.collectionLinks;
@@ -68,7 +62,7 @@ export const publicCollectionLinkRoutes =
         return reply
           .status(409)
           .header('retry-after', String(PROCESSING_RETRY_AFTER_SECONDS))
-          .send({ error: SHARE_MESSAGES.stillProcessing });
+          .send(errorBody('version_processing', SHARE_MESSAGES.stillProcessing));
       }
       return sendStoredAudio(request, reply, deps.storage, result.audio);
     });

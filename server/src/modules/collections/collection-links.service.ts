@@ -6,12 +6,10 @@ import {
   type CollectionLink,
   type CreateCollectionLinkBody,
   type SharedCollection,
-  type SharedCollectionItem,
 } from '@takes/contract';
 import { AUTH_RATE_RULES, type RateLimiter } from '../../auth/rate-limiter';
 import type { Clock } from '../../clock';
 import type {
-  CollectionLinkReceiptsTable,
   CollectionLinksTable,
   CollectionsTable,
   BouncesTable,
@@ -23,13 +21,19 @@ import { versionedCoverUrl } from '../../media/cover-image';
 import type { AccessPolicy } from '../access';
 import type { ActivityLog } from '../activity';
 import { downloadOf } from '../audio';
-import type { LinkPasswords } from '../sharing/link-password';
-import { countsThisHour, type Listener } from '../sharing/listen-counts';
-import { linkAudioOf, newShareHash, type LinkAudio } from '../sharing/sharing.service';
+import {
+  linkAudioOf,
+  newShareHash,
+  type LinkAudio,
+  type LinkPasswords,
+  type Listener,
+} from '../sharing';
 import { collectionLinkEmail } from './collection-link-email';
-import type { CollectionLinksRepo, LinkCommentRow, ReceiptEvent } from './collection-links.repo';
+import { itemTitle, sourceName, toLink, toSharedItem } from './collection-link.presenter';
+import { CollectionLinkReceipts } from './collection-link-receipts';
+import type { CollectionLinksRepo, ReceiptEvent } from './collection-links.repo';
 import type { CollectionsRepo, ResolvedItemRow } from './collections.repo';
-import { coverOf, itemKind } from './collections.service';
+import { coverOf } from './collections.service';
 
 export interface CollectionLinksDeps {
   access: AccessPolicy;
@@ -89,7 +93,11 @@ const TOO_MANY = 'Too many attempts. Please wait a moment and try again.';
  * else's answers 404 'Collection not found'). A password is kept only as a slow hash.
  */
 export class CollectionLinksService {
-  constructor(private readonly deps: CollectionLinksDeps) {}
+  private readonly receipts: CollectionLinkReceipts;
+
+  constructor(private readonly deps: CollectionLinksDeps) {
+    this.receipts = new CollectionLinkReceipts(deps);
+  }
 
   /** One link, or one per recipient, each with its own key and the same settings. */
   async create(
@@ -251,7 +259,7 @@ export class CollectionLinksService {
     if (opened.link.download_enabled !== 1) throw new Forbidden(SHARE_MESSAGES.downloadNotAllowed);
     const { item, audio } = await this.item(opened, itemId);
     const download = downloadOf(audio, sourceName(item));
-    await this.count(opened.link, item.id, 'download', listener);
+    await this.receipts.download(opened.link, item.id, listener);
     return download;
   }
 
@@ -286,7 +294,7 @@ export class CollectionLinksService {
   ): Promise<void> {
     const shown = new Set((await this.playable(opened.collection)).map((item) => item.id));
     for (const itemId of itemIds)
-      if (shown.has(itemId)) await this.count(opened.link, itemId, 'download', listener);
+      if (shown.has(itemId)) await this.receipts.download(opened.link, itemId, listener);
   }
 
   /** An item the link shows now, with what it plays (404 for any other). */
@@ -323,65 +331,17 @@ export class CollectionLinksService {
 
   /**
    * Counts one listen event of an item the link shows now (404 for any other), once per
-   * listener and address an hour: the counts and the time only, nothing about the visitor is
-   * kept. The link's first play notes itself whether or not it is counted.
+   * listener and address an hour (see CollectionLinkReceipts).
    */
   async countReceipt(
-    { link, collection }: OpenedCollectionLink,
+    opened: OpenedCollectionLink,
     itemId: string,
     event: ReceiptEvent,
     listener: Listener,
   ): Promise<void> {
-    const item = (await this.playable(collection)).find((row) => row.id === itemId);
+    const item = (await this.playable(opened.collection)).find((row) => row.id === itemId);
     if (!item) throw new NotFound(COLLECTION_LINK_MESSAGES.itemNotFound);
-    if (event !== 'play') return this.count(link, item.id, event, listener);
-    const counted = await this.countsThisHour(link, item.id, event, listener);
-    if (!counted && link.first_played_at !== null) return;
-    const at = this.deps.clock.now().toISOString();
-    await this.deps.links.transaction(async (trx) => {
-      if (counted) await this.deps.links.countReceipt(link.id, item.id, event, at, trx);
-      // (A playable item always has its project, or its repository for a bounce.)
-      const place = item.bounce
-        ? { repoId: item.bounce.repo_id }
-        : item.project_id
-          ? { projectId: item.project_id }
-          : undefined;
-      if (!place || !(await this.deps.links.markFirstPlayed(link.id, at, trx))) return;
-      // Only the collection's owner hears of it: the feeds leave this kind out.
-      await this.deps.activity.record(trx, {
-        kind: 'collection_link.first_played',
-        ...place,
-        actor: { visitorName: link.recipient_name ?? 'A listener' },
-        targetId: link.id,
-        data: {
-          collection_id: collection.id,
-          collection_name: collection.name,
-          link_name: link.name,
-          recipient_name: link.recipient_name,
-          owner_id: collection.owner_id,
-        },
-      });
-    });
-  }
-
-  private async count(
-    link: CollectionLinksTable,
-    itemId: string,
-    event: ReceiptEvent,
-    listener: Listener,
-  ): Promise<void> {
-    if (!(await this.countsThisHour(link, itemId, event, listener))) return;
-    await this.deps.links.countReceipt(link.id, itemId, event, this.deps.clock.now().toISOString());
-  }
-
-  /** Whether this listener's event is the first of the hour (`sharing/listen-counts.ts`). */
-  private countsThisHour(
-    link: CollectionLinksTable,
-    itemId: string,
-    event: ReceiptEvent,
-    listener: Listener,
-  ): Promise<boolean> {
-    return countsThisHour(this.deps.limiter, { linkId: link.id, itemId, event }, listener);
+    await this.receipts.count(opened, item, event, listener);
   }
 
   /**
@@ -411,10 +371,10 @@ export class CollectionLinksService {
     const found = /^[A-Za-z0-9]+$/.test(hash) ? await this.deps.links.findByHash(hash) : undefined;
     if (!found || found.link.revoked_at !== null) {
       await this.deps.limiter.hit(AUTH_RATE_RULES.linkMissIp, ip);
-      throw new NotFound(SHARE_MESSAGES.linkNotFound);
+      throw new NotFound(SHARE_MESSAGES.linkNotFound, { code: 'link_not_found' });
     }
     if (found.link.expires_at && found.link.expires_at <= this.deps.clock.now().toISOString())
-      throw new Gone(SHARE_MESSAGES.linkExpired);
+      throw new Gone(SHARE_MESSAGES.linkExpired, { code: 'link_expired' });
     return found;
   }
 
@@ -440,77 +400,4 @@ export class CollectionLinksService {
     if (!collection) throw new NotFound(COLLECTION_MESSAGES.notFound);
     return collection;
   }
-}
-
-/** A link as its owner sees it: never the password's hash. */
-function toLink(
-  row: CollectionLinksTable,
-  receipts: CollectionLinkReceiptsTable[],
-  comments: LinkCommentRow[],
-): CollectionLink {
-  return {
-    id: row.id,
-    key: row.hash,
-    url: `/share/${row.hash}`,
-    name: row.name,
-    recipient:
-      row.recipient_name === null ? null : { name: row.recipient_name, email: row.recipient_email },
-    expiresAt: row.expires_at,
-    downloadEnabled: row.download_enabled === 1,
-    hasPassword: row.password_hash !== null,
-    revoked: row.revoked_at !== null,
-    createdAt: row.created_at,
-    receipts: receipts.map((receipt) => ({
-      itemId: receipt.item_id,
-      playsStarted: Number(receipt.plays_started),
-      plays30s: Number(receipt.plays_30s),
-      plays90: Number(receipt.plays_90),
-      downloads: Number(receipt.downloads),
-      lastActivityAt: receipt.last_activity_at,
-    })),
-    emailed: row.emailed_at !== null,
-    comments: comments.map((comment) => ({
-      id: comment.id,
-      itemId: comment.item_id,
-      author:
-        comment.visitor_name ??
-        (comment.display_name?.trim() || comment.user_name?.trim() || 'Unknown User'),
-      content: comment.content,
-      timestamp: comment.timestamp_seconds,
-      createdAt: comment.created_at,
-    })),
-  };
-}
-
-/** An item's title as a link shows it: a bounce's title, a version's message, else its number. */
-function itemTitle(row: ResolvedItemRow): string {
-  if (row.bounce) return row.bounce.title;
-  return row.message || `Version ${row.version_number ?? ''}`.trim();
-}
-
-/** Where an item comes from: its project's name, or its repository's for a bounce. */
-function sourceName(row: ResolvedItemRow): string {
-  return row.bounce?.repo_name ?? row.project_name ?? '';
-}
-
-function toSharedItem(
-  link: CollectionLinksTable,
-  row: ResolvedItemRow,
-  position: number,
-): SharedCollectionItem {
-  return {
-    id: row.id,
-    position,
-    kind: itemKind(row),
-    title: itemTitle(row),
-    projectName: sourceName(row),
-    commentable: row.bounce === null,
-    duration: row.duration,
-    downloadEnabled: link.download_enabled === 1,
-    streamUrl: `/api/collection-links/${link.hash}/items/${row.id}/stream`,
-    downloadUrl:
-      link.download_enabled === 1
-        ? `/api/collection-links/${link.hash}/items/${row.id}/download`
-        : null,
-  };
 }

@@ -3,8 +3,8 @@ import { endpoints } from '@takes/contract';
 import { route } from '../../http/route';
 import { sendObject } from '../../http/send-object';
 import type { ObjectStore } from '../../storage/object-store';
-import type { AuthService } from '../auth/auth.service';
-import { hideShareUrls, listenerOf } from '../sharing/sharing.routes';
+import type { AuthService } from '../auth';
+import { hideShareUrls, listenerOf } from '../sharing';
 import type { CollectionLinksService } from './collection-links.service';
 import type { CollectionZipsService } from './collection-zips.service';
 

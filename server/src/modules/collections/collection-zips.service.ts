@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
 import {
   COLLECTION_ZIP_MESSAGES,
@@ -12,12 +11,19 @@ import type { Clock } from '../../clock';
 import type { CollectionLinkZipsTable } from '../../db/schema';
 import { Conflict, Forbidden, Gone, NotFound, RateLimited } from '../../errors';
 import type { JobQueue } from '../../jobs/job-queue';
-import type { JobLogger } from '../../jobs/registry';
+import {
+  buildArchive,
+  buildLost,
+  expireArchives,
+  expiresAfter,
+  requireUnexpired,
+  type ArchiveBuildContext,
+} from '../../jobs/zip-archive-jobs';
 import type { ObjectStore } from '../../storage/object-store';
 import { safeSegment, UniqueNames } from '../../storage/zip-names';
-import type { Listener } from '../sharing/listen-counts';
+import type { Listener } from '../sharing';
 import { writeZip, type ZipEntry } from '../../storage/zip-writer';
-import { buildCollectionZipJob } from './collection-zip-jobs';
+import { buildCollectionZipJob } from './jobs';
 import type {
   CollectionLinksService,
   LinkDownload,
@@ -37,8 +43,6 @@ export interface CollectionZipsDeps {
 }
 
 const HOUR_MS = 60 * 60 * 1000;
-/** A zip in flight not touched for this long was lost with its worker: it is not handed out. */
-const STALE_MS = 2 * HOUR_MS;
 
 const ZIP_PREFIX = 'collection-zips/';
 export const collectionZipKey = (id: string) => `${ZIP_PREFIX}${id}.zip`;
@@ -79,7 +83,8 @@ export class CollectionZipsService {
     const fresh = (await this.deps.repo.live(opened.link.id, now.toISOString())).find(
       (row) =>
         row.items === contents &&
-        (row.status === 'ready' || now.getTime() - Date.parse(row.updated_at) < STALE_MS),
+        // One in flight that its worker stopped touching was lost: it is not handed out.
+        (row.status === 'ready' || !buildLost(row.updated_at, now)),
     );
     if (fresh) return this.view(opened, fresh);
     const rule = AUTH_RATE_RULES.collectionZipLinkIp;
@@ -100,7 +105,7 @@ export class CollectionZipsService {
       size: null,
       created_at: now.toISOString(),
       updated_at: now.toISOString(),
-      expires_at: new Date(now.getTime() + COLLECTION_ZIP_TTL_HOURS * HOUR_MS).toISOString(),
+      expires_at: expiresAfter(now, COLLECTION_ZIP_TTL_HOURS),
     };
     await this.deps.repo.insert(row);
     await this.deps.jobs.enqueue(buildCollectionZipJob, { zipId: row.id });
@@ -148,69 +153,61 @@ export class CollectionZipsService {
    * in a scratch file, `done` counting items as it goes, then stores it and marks it ready. A
    * retry starts over; on the last failed attempt the zip is failed. Nothing half-made is kept.
    */
-  async build(
-    zipId: string,
-    context: { attempt: number; lastAttempt: boolean; signal: AbortSignal; logger: JobLogger },
-  ): Promise<void> {
+  async build(zipId: string, context: ArchiveBuildContext): Promise<void> {
     const row = await this.deps.repo.find(zipId);
     if (!row || (row.status !== 'pending' && row.status !== 'building')) return;
-    const key = collectionZipKey(row.id);
-    const scratch = path.join(this.deps.tmpDir, `collection-zip-${row.id}-${context.attempt}.zip`);
-    let progress: ReturnType<CollectionZipsService['progressWriter']> | undefined;
-    try {
-      const opened = await this.deps.repo.linkOf(row.link_id);
-      const allowed =
-        opened && opened.link.revoked_at === null && opened.link.download_enabled === 1;
-      if (!opened || !allowed) {
-        await this.deps.repo.update(row.id, { status: 'failed', updated_at: this.now() });
-        return;
-      }
-      const wanted = new Map(JSON.parse(row.items) as Contents);
-      const downloads = (await this.deps.links.downloads(opened)).filter(
-        (d) => wanted.get(d.itemId) === d.download.key,
-      );
-      const entries = await this.entriesOf(downloads);
-      // Failed (or removed) meanwhile: it is not built. `items` becomes what it holds (an item
-      // the link stopped serving since the start is left out).
-      const building = await this.deps.repo.move(row.id, ['pending', 'building'], {
-        status: 'building',
-        items: JSON.stringify(contentsOf(downloads)),
-        done: 0,
-        total: entries.length,
-        updated_at: this.now(),
-      });
-      if (!building) return;
-      progress = this.progressWriter(row.id);
-      await writeZip(
-        this.deps.storage,
-        entries,
-        scratch,
-        { onEntryCopied: progress.onEntryCopied },
-        context.signal,
-      );
-      await progress.stop();
-      const { size } = await this.deps.storage.putFile(key, scratch, {
-        contentType: 'application/zip',
-      });
-      const ready = await this.deps.repo.move(row.id, ['building'], {
-        status: 'ready',
-        done: entries.length,
-        object_key: key,
-        size,
-        updated_at: this.now(),
-      });
-      // Expired and removed while it was written: nothing of it stays.
-      if (!ready) await this.deps.storage.delete(key);
-    } catch (error) {
-      // No progress of this attempt may land after it: the next attempt starts from 0.
-      await progress?.stop().catch(() => undefined);
-      await this.deps.storage.delete(key);
-      if (!context.lastAttempt) throw error;
-      context.logger.error({ err: error, zipId: row.id }, 'collection zip failed');
-      await this.deps.repo.update(row.id, { status: 'failed', updated_at: this.now() });
-    } finally {
-      await fs.promises.rm(scratch, { force: true });
-    }
+    const failed = () =>
+      this.deps.repo.update(row.id, { status: 'failed', updated_at: this.now() });
+    let total = 0;
+    await buildArchive(
+      {
+        storage: this.deps.storage,
+        key: collectionZipKey(row.id),
+        scratch: path.join(this.deps.tmpDir, `collection-zip-${row.id}-${context.attempt}.zip`),
+        context,
+        failure: { message: 'collection zip failed', ids: { zipId: row.id } },
+      },
+      {
+        write: async (scratch, progress) => {
+          const opened = await this.deps.repo.linkOf(row.link_id);
+          const allowed =
+            opened && opened.link.revoked_at === null && opened.link.download_enabled === 1;
+          if (!opened || !allowed) {
+            await failed();
+            return false;
+          }
+          const wanted = new Map(JSON.parse(row.items) as Contents);
+          const downloads = (await this.deps.links.downloads(opened)).filter(
+            (d) => wanted.get(d.itemId) === d.download.key,
+          );
+          const entries = await this.entriesOf(downloads);
+          // Failed (or removed) meanwhile: it is not built. `items` becomes what it holds (an
+          // item the link stopped serving since the start is left out).
+          const building = await this.deps.repo.move(row.id, ['pending', 'building'], {
+            status: 'building',
+            items: JSON.stringify(contentsOf(downloads)),
+            done: 0,
+            total: entries.length,
+            updated_at: this.now(),
+          });
+          if (!building) return false;
+          const onEntryCopied = (done: number) =>
+            progress.add(() => this.deps.repo.update(row.id, { done, updated_at: this.now() }));
+          await writeZip(this.deps.storage, entries, scratch, { onEntryCopied }, context.signal);
+          total = entries.length;
+          return true;
+        },
+        stored: (size) =>
+          this.deps.repo.move(row.id, ['building'], {
+            status: 'ready',
+            done: total,
+            object_key: collectionZipKey(row.id),
+            size,
+            updated_at: this.now(),
+          }),
+        failed,
+      },
+    );
   }
 
   /**
@@ -220,16 +217,11 @@ export class CollectionZipsService {
    */
   async expire(): Promise<number> {
     const now = this.now();
-    let removed = 0;
-    for (;;) {
-      const rows = await this.deps.repo.expired(now, 100);
-      for (const row of rows) {
-        await this.deps.storage.delete(row.object_key ?? collectionZipKey(row.id));
-        await this.deps.repo.delete(row.id);
-      }
-      removed += rows.length;
-      if (rows.length < 100) break;
-    }
+    let removed = await expireArchives(this.deps.storage, {
+      expired: (limit) => this.deps.repo.expired(now, limit),
+      keyOf: (row) => row.object_key ?? collectionZipKey(row.id),
+      forget: (row) => this.deps.repo.delete(row.id),
+    });
     const before = this.deps.clock.now().getTime() - HOUR_MS;
     const stored = (await this.deps.storage.list(ZIP_PREFIX)).filter(
       (object) => object.lastModified.getTime() < before,
@@ -266,22 +258,6 @@ export class CollectionZipsService {
     return entries;
   }
 
-  /** Writes `done` as items are copied; `stop` waits for the writes in flight, ignores later ones. */
-  private progressWriter(id: string) {
-    let stopped = false;
-    let chain = Promise.resolve();
-    return {
-      onEntryCopied: (done: number) => {
-        if (stopped) return;
-        chain = chain.then(() => this.deps.repo.update(id, { done, updated_at: this.now() }));
-      },
-      stop: () => {
-        stopped = true;
-        return chain;
-      },
-    };
-  }
-
   /**
    * What a ready zip holds, when the link serves exactly those takes now (the same rule as every
    * other route of the link: `downloads()`); 410 'out of date' otherwise.
@@ -305,7 +281,7 @@ export class CollectionZipsService {
     const row = await this.deps.repo.find(zipId);
     if (!row || row.link_id !== opened.link.id)
       throw new NotFound(COLLECTION_ZIP_MESSAGES.notFound);
-    if (row.expires_at <= this.now()) throw new Gone(COLLECTION_ZIP_MESSAGES.expired);
+    requireUnexpired(row.expires_at, this.now(), COLLECTION_ZIP_MESSAGES.expired);
     return row;
   }
 

@@ -245,7 +245,7 @@ export class CollectionsService {
     await this.allowed(userId, collectionId, 'editItems');
     const result = await this.deps.repo.reorder(collectionId, itemIds, this.now());
     if (result === 'missing') throw new NotFound(COLLECTION_MESSAGES.notFound);
-    if (result === 'stale') throw new Conflict(COLLECTION_MESSAGES.stale);
+    if (result === 'stale') throw new Conflict(COLLECTION_MESSAGES.stale, { code: 'stale_order' });
     return this.get(userId, collectionId);
   }
 

@@ -1,35 +1,16 @@
-import { defineJob, type JobDefinition } from '../../jobs/registry';
-import type { Services } from '../../services';
-import { buildCollectionZipJob, expireCollectionZipsJob } from './collection-zip-jobs';
+import { z } from 'zod';
 
-export { buildCollectionZipJob, expireCollectionZipsJob } from './collection-zip-jobs';
+// The collections module's jobs as the code that enqueues them sees them; handlers in
+// job-handlers.ts.
 
-const BUILD_RETRIES = 2;
+/** Builds one 'Download all' zip of a collection link (enqueued when a visitor asks for it). */
+export const buildCollectionZipJob = {
+  name: 'collections.zip-build',
+  payload: z.object({ zipId: z.string().min(1).max(64) }),
+};
 
-/** The collections module's jobs: 'Download all' zips of collection links, built and expired. */
-export function collectionsJobs(deps: { services: () => Services }): JobDefinition[] {
-  return [
-    defineJob({
-      ...buildCollectionZipJob,
-      retryLimit: BUILD_RETRIES,
-      retryDelaySeconds: 30,
-      timeoutSeconds: 60 * 60,
-      handle: async ({ zipId }, context) => {
-        await deps.services().collectionZips.build(zipId, {
-          ...context,
-          lastAttempt: context.attempt > BUILD_RETRIES,
-        });
-      },
-    }),
-    defineJob({
-      ...expireCollectionZipsJob,
-      retryLimit: 2,
-      retryDelaySeconds: 60,
-      timeoutSeconds: 10 * 60,
-      handle: async (_payload, context) => {
-        const removed = await deps.services().collectionZips.expire();
-        if (removed > 0) context.logger.info({ removed }, 'expired collection zips removed');
-      },
-    }),
-  ];
-}
+/** Recurring (see main.ts): deletes the zips of collection links whose day is over. */
+export const expireCollectionZipsJob = {
+  name: 'collections.zip-expire',
+  payload: z.object({}),
+};

@@ -109,7 +109,7 @@ describe("comment visibility: 'Team only' and 'Listeners see each other's commen
       listeners_see_each_other: true,
     });
     expect(notMine.statusCode).toBe(404);
-    expect(notMine.json()).toEqual({ error: 'Link not found' });
+    expect(notMine.json()).toEqual({ error: 'Link not found', code: 'not_found' });
     const anonymous = await t.app.inject({
       method: 'PATCH',
       url: `/api/links/${link.B.id}`,
@@ -201,7 +201,7 @@ describe("comment visibility: 'Team only' and 'Listeners see each other's commen
       // Exactly the answer for an id that does not exist.
       expect(response.statusCode, hidden).toBe(404);
       expect(response.json()).toEqual(missing.json());
-      expect(response.json()).toEqual({ error: 'Comment not found' });
+      expect(response.json()).toEqual({ error: 'Comment not found', code: 'not_found' });
     }
     // Link B's visitors cannot answer what link B does not show them.
     for (const elsewhere of ['Owner note', 'From A', 'From C', 'A answers C']) {
@@ -211,7 +211,7 @@ describe("comment visibility: 'Team only' and 'Listeners see each other's commen
         parent_id: ids[elsewhere],
       });
       expect(response.statusCode, elsewhere).toBe(404);
-      expect(response.json()).toEqual({ error: 'Comment not found' });
+      expect(response.json()).toEqual({ error: 'Comment not found', code: 'not_found' });
     }
     // ...but can answer in their own thread, including the owner's reply to them.
     const inThread = await visitorPost(link.B.hash, {

@@ -1,11 +1,15 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { CommentsTable, Database } from '../../db/schema';
 
-/** A comment with what its author line needs: the profile's name and avatar, the account name. */
+/**
+ * A comment with what its author line needs: the profile's name and avatar, the account's name
+ * and address (the person presenter names the author from these).
+ */
 export interface CommentRow extends CommentsTable {
   version_number: number;
   display_name: string | null;
   user_name: string | null;
+  user_email: string | null;
   avatar_key: string | null;
   profile_updated_at: string | null;
 }
@@ -31,6 +35,7 @@ export class CommentsRepo {
       .select([
         'profiles.display_name',
         'users.name as user_name',
+        'users.email as user_email',
         'profiles.avatar_key',
         'profiles.updated_at as profile_updated_at',
         'versions.version_number',

@@ -1,15 +1,11 @@
 import type { FastifyPluginAsync, preHandlerAsyncHookHandler } from 'fastify';
-import type { z } from 'zod';
-import { endpoints, type visitorCommentBodySchema } from '@takes/contract';
+import { endpoints } from '@takes/contract';
 import { userOf } from '../../auth/guard';
 import { route } from '../../http/route';
-import type { AuthService } from '../auth/auth.service';
-import { toFetchHeaders } from '../auth/fetch-bridge';
-import { hideShareUrls } from '../sharing/sharing.routes';
-import type { SharingService } from '../sharing/sharing.service';
-import type { CommentsService, VisitorCommentInput } from './comments.service';
-
-type VisitorCommentBody = z.infer<typeof visitorCommentBodySchema>;
+import { toFetchHeaders, type AuthService } from '../auth';
+import { hideShareUrls, type SharingService } from '../sharing';
+import type { CommentsService } from './comments.service';
+import { visitorCommentInput } from './visitor-comment';
 
 const api = endpoints.comments;
 
@@ -82,22 +78,3 @@ export const linkCommentRoutes =
     });
     return Promise.resolve();
   };
-
-/**
- * A visitor's comment from its body: a signed-in listener's account (their given name is
- * ignored; the service keeps the account only if it may comment on the project), anyone else
- * under the name they gave.
- */
-export function visitorCommentInput(
-  body: VisitorCommentBody,
-  user: { id: string } | null | undefined,
-): VisitorCommentInput {
-  return {
-    userId: user?.id ?? null,
-    visitorName: user ? null : (body.visitor_name ?? null),
-    content: body.content,
-    timestamp: body.timestamp,
-    endTimestamp: body.end_timestamp,
-    parentId: body.parent_id,
-  };
-}

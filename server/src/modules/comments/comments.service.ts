@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { REVIEW_MESSAGES, SHARE_MESSAGES, type Comment } from '@takes/contract';
 import { AUTH_RATE_RULES, type RateLimiter } from '../../auth/rate-limiter';
 import type { Clock } from '../../clock';
-import type { CommentsTable } from '../../db/schema';
 import { Internal, Invalid, NotFound, RateLimited } from '../../errors';
-import { avatarUrl } from '../auth/auth.service';
-import type { OpenedLink } from '../sharing/sharing.service';
-import type { CommentRow, CommentsRepo } from './comments.repo';
+import type { OpenedLink } from '../sharing';
+import { visibleThroughLink } from './comment-visibility';
+import { toComment } from './comments.presenter';
+import type { CommentsRepo } from './comments.repo';
 import type { AccessPolicy } from '../access';
 import { versionData, type ActivityLog, type Actor, type Executor } from '../activity';
 
@@ -45,7 +45,9 @@ export class CommentsService {
 
   /** The team's view: every comment on the version, team-only ones included. */
   async listComments(versionId: string, options: { includeResolved: boolean }): Promise<Comment[]> {
-    return (await this.deps.comments.listForVersion(versionId, options)).map(toComment);
+    return (await this.deps.comments.listForVersion(versionId, options)).map((c) =>
+      toComment(c, 'team'),
+    );
   }
 
   /**
@@ -62,7 +64,7 @@ export class CommentsService {
       own: (c) => c.link_id === opened.link.id,
       everyone: opened.link.listeners_see_each_other === 1,
     });
-    return all.filter((c) => visible.has(c.id)).map(toComment);
+    return all.filter((c) => visible.has(c.id)).map((c) => toComment(c, 'listener'));
   }
 
   /** A member's view of a version's comments (any role). */
@@ -74,7 +76,7 @@ export class CommentsService {
   ): Promise<Comment[]> {
     await this.deps.access.version(userId, versionId, 'view', SHARE_MESSAGES.versionNotFound);
     return (await this.deps.comments.listForVersion(versionId, { includeResolved, previous })).map(
-      toComment,
+      (c) => toComment(c, 'team'),
     );
   }
 
@@ -228,7 +230,7 @@ export class CommentsService {
       own: (c) => c.collection_link_id === linkId,
       everyone: false,
     });
-    return all.filter((c) => visible.has(c.id)).map(toComment);
+    return all.filter((c) => visible.has(c.id)).map((c) => toComment(c, 'listener'));
   }
 
   /** A visitor comments on one item through a collection link (limited as version links are). */
@@ -335,68 +337,4 @@ export class CommentsService {
   private now(): string {
     return this.deps.clock.now().toISOString();
   }
-}
-
-type ThreadComment = Pick<
-  CommentsTable,
-  'id' | 'parent_id' | 'link_id' | 'team_only' | 'collection_link_id' | 'through_collection_link'
->;
-
-/**
- * The ids of the comments a link shows. A comment is hidden when it or any comment above it is
- * team-only, or was made through a collection link other than this link (`own`). Unless
- * `everyone` (a version link's 'Listeners see each other's comments'), it shows only when it or a
- * comment above it was made through this link.
- */
-export function visibleThroughLink(
-  comments: readonly ThreadComment[],
-  link: { own: (comment: ThreadComment) => boolean; everyone: boolean },
-): Set<string> {
-  const byId = new Map(comments.map((c) => [c.id, c]));
-  const visible = new Set<string>();
-  for (const comment of comments) {
-    let hidden = false;
-    let throughThisLink = false;
-    const seen = new Set<string>();
-    // Walk up the thread (parents always exist: deleting one deletes its replies).
-    for (
-      let c: ThreadComment | undefined = comment;
-      c && !seen.has(c.id);
-      c = c.parent_id ? byId.get(c.parent_id) : undefined
-    ) {
-      seen.add(c.id);
-      const own = link.own(c);
-      if (c.team_only === 1 || (c.through_collection_link === 1 && !own)) hidden = true;
-      if (own) throughThisLink = true;
-    }
-    if (!hidden && (link.everyone || throughThisLink)) visible.add(comment.id);
-  }
-  return visible;
-}
-
-/**
- * The author line: a member's profile display name (else their account name, else
- * 'Unknown User'); a visitor's given name, else 'Anonymous'.
- */
-function toComment(row: CommentRow): Comment {
-  let author: string;
-  if (row.user_id) author = row.display_name || row.user_name?.trim() || 'Unknown User';
-  else author = row.visitor_name || 'Anonymous';
-  return {
-    id: row.id,
-    version_id: row.version_id,
-    user_id: row.user_id,
-    visitor_name: row.visitor_name,
-    author,
-    avatar_url:
-      row.user_id && row.avatar_key ? avatarUrl(row.user_id, row.profile_updated_at) : null,
-    content: row.content,
-    timestamp: row.timestamp_seconds,
-    end_timestamp: row.end_timestamp_seconds,
-    version_number: row.version_number,
-    parent_id: row.parent_id,
-    resolved: row.resolved_at !== null,
-    created_at: row.created_at,
-    team_only: row.team_only === 1,
-  };
 }

@@ -3,7 +3,6 @@ import { demoAudio, demoHelpers } from '../../../test/demo-app';
 import { eventually, ORIGIN } from '../../../test/api';
 import { createTestApp, TestClock, type TestApp } from '../../../test/test-app';
 import { ownedAudioKeys as ownedBounceKeys, ownedAudioKeys as ownedKeys } from '../audio';
-import { expireDemoAccounts } from './demo-expiry';
 
 const HOUR = 60 * 60 * 1000;
 // The smallest valid PNG (1×1, transparent).
@@ -130,8 +129,7 @@ describe('demo accounts', () => {
 
     // The later account is untouched, and running the job again changes nothing.
     expect(await projectsOf(later.client)).toHaveLength(1);
-    const { demoRepo: demo, projects, repos } = t.services;
-    await expireDemoAccounts({ demo, projects, repos, clock, jobs: t.deps.jobs }, earlyId);
+    await t.services.demoExpiry.expire(earlyId);
     expect(await projectsOf(later.client)).toHaveLength(1);
     expect(await db.selectFrom('demo_accounts').select('user_id').execute()).toEqual([
       { user_id: laterId },

@@ -2,8 +2,8 @@ import type { Clock } from '../../clock';
 import { NotFound } from '../../errors';
 import type { JobQueue } from '../../jobs/job-queue';
 import { deleteObjectsJob } from '../../storage/jobs';
-import type { ProjectsService } from '../projects/projects.service';
-import type { ReposService } from '../repos/repos.service';
+import type { ProjectsService } from '../projects';
+import type { ReposService } from '../repos';
 import type { DemoRepo } from './demo.repo';
 
 export interface DemoExpiryDeps {
@@ -18,17 +18,22 @@ export interface DemoExpiryDeps {
 /** Expired accounts one run removes besides its own, so none outlives a lost job for long. */
 const SWEEP_BATCH = 20;
 
-/**
- * The job that ends a demo account 24 hours after it began: the account and, after it, any
- * other expired one (a job lost or given up on leaves no account behind for good). Running it
- * again, or two at once, is harmless.
- */
-export async function expireDemoAccounts(deps: DemoExpiryDeps, userId: string): Promise<void> {
-  const { demo } = deps;
-  const due = await demo.expired(deps.clock.now().toISOString(), SWEEP_BATCH);
-  const own = await demo.isExpired(userId, deps.clock.now().toISOString());
-  const ids = new Set([...(own ? [userId] : []), ...due]);
-  for (const id of ids) await deleteDemoAccount(deps, id);
+/** The end of demo accounts, wired once in createServices for the expiry job. */
+export class DemoExpiry {
+  constructor(private readonly deps: DemoExpiryDeps) {}
+
+  /**
+   * The job that ends a demo account 24 hours after it began: the account and, after it, any
+   * other expired one (a job lost or given up on leaves no account behind for good). Running it
+   * again, or two at once, is harmless.
+   */
+  async expire(userId: string): Promise<void> {
+    const { demo, clock } = this.deps;
+    const due = await demo.expired(clock.now().toISOString(), SWEEP_BATCH);
+    const own = await demo.isExpired(userId, clock.now().toISOString());
+    const ids = new Set([...(own ? [userId] : []), ...due]);
+    for (const id of ids) await deleteDemoAccount(this.deps, id);
+  }
 }
 
 /**

@@ -33,7 +33,7 @@ export async function uploadLimitFor(
   const used = userId ? await new DemoRepo(db).uploadsUsed(userId) : undefined;
   if (used === undefined) return { maxBytes, tooLarge: PROJECT_MESSAGES.tooLarge };
   if (options.needsQuota && used >= DEMO_MAX_UPLOADS)
-    throw new Forbidden(DEMO_MESSAGES.uploadsUsedUp);
+    throw new Forbidden(DEMO_MESSAGES.uploadsUsedUp, { code: 'upload_quota_exceeded' });
   return { maxBytes: Math.min(maxBytes, DEMO_MAX_UPLOAD_BYTES), tooLarge: DEMO_MESSAGES.tooLarge };
 }
 
@@ -45,5 +45,6 @@ export async function uploadLimitFor(
 export async function spendDemoUpload(db: Executor, userId: string): Promise<void> {
   const demo = new DemoRepo(db);
   if (await demo.spendUpload(userId, DEMO_MAX_UPLOADS)) return;
-  if (await demo.isDemoAccount(userId)) throw new Forbidden(DEMO_MESSAGES.uploadsUsedUp);
+  if (await demo.isDemoAccount(userId))
+    throw new Forbidden(DEMO_MESSAGES.uploadsUsedUp, { code: 'upload_quota_exceeded' });
 }

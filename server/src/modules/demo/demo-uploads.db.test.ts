@@ -51,7 +51,7 @@ describe('demo accounts', () => {
       },
     });
     expect(tooBig.statusCode).toBe(413);
-    expect(tooBig.json()).toEqual({ error: DEMO_MESSAGES.tooLarge });
+    expect(tooBig.json()).toEqual({ error: DEMO_MESSAGES.tooLarge, code: 'too_large' });
     expect(big.produced()).toBeGreaterThan(DEMO_MAX_UPLOAD_BYTES);
     expect(big.produced()).toBeLessThan(total);
     expect(fs.readdirSync(t.deps.tmpDir)).toEqual([]);
@@ -68,7 +68,7 @@ describe('demo accounts', () => {
       size: DEMO_MAX_UPLOAD_BYTES + 1,
     });
     expect(declared.statusCode).toBe(413);
-    expect(declared.json()).toEqual({ error: DEMO_MESSAGES.tooLarge });
+    expect(declared.json()).toEqual({ error: DEMO_MESSAGES.tooLarge, code: 'too_large' });
     const started = await client.post('/api/bounces/publish', {
       repoId: repo.id,
       branch: 'main',
@@ -89,7 +89,7 @@ describe('demo accounts', () => {
       },
     });
     expect(declaredPut.statusCode).toBe(413);
-    expect(declaredPut.json()).toEqual({ error: DEMO_MESSAGES.tooLarge });
+    expect(declaredPut.json()).toEqual({ error: DEMO_MESSAGES.tooLarge, code: 'too_large' });
     // A body that does not say its length is cut off where it passes the limit.
     const again = (
       await client.post('/api/bounces/publish', {
@@ -114,7 +114,8 @@ describe('demo accounts', () => {
         (error: unknown) => ({ status: 0, body: String(error) }),
       );
     // Either the 413 arrives, or the connection ends (status 0): never a stored upload.
-    if (put.status === 413) expect(JSON.parse(put.body)).toEqual({ error: DEMO_MESSAGES.tooLarge });
+    if (put.status === 413)
+      expect(JSON.parse(put.body)).toEqual({ error: DEMO_MESSAGES.tooLarge, code: 'too_large' });
     else expect(put.status).toBe(0);
     expect(bigBounce.produced()).toBeLessThan(total);
 
@@ -133,14 +134,20 @@ describe('demo accounts', () => {
     // The fourth, of either kind, is refused before any byte is stored.
     const fourth = await client.upload({ path: audio.twoSeconds }, fields);
     expect(fourth.statusCode).toBe(403);
-    expect(fourth.json()).toEqual({ error: DEMO_MESSAGES.uploadsUsedUp });
+    expect(fourth.json()).toEqual({
+      error: DEMO_MESSAGES.uploadsUsedUp,
+      code: 'upload_quota_exceeded',
+    });
     const fourthBounce = await client.post('/api/bounces/publish', {
       repoId: repo.id,
       branch: 'main',
       filename: 'again.wav',
     });
     expect(fourthBounce.statusCode).toBe(403);
-    expect(fourthBounce.json()).toEqual({ error: DEMO_MESSAGES.uploadsUsedUp });
+    expect(fourthBounce.json()).toEqual({
+      error: DEMO_MESSAGES.uploadsUsedUp,
+      code: 'upload_quota_exceeded',
+    });
     expect(await versionsOf(userId)).toHaveLength(3);
     expect(await uploadsUsed(userId)).toBe(3);
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { endpoints } from '@takes/contract';
 import { route } from '../../http/route';
-import { forwardCookies, toFetchHeaders } from '../auth/fetch-bridge';
+import { forwardCookies, toFetchHeaders } from '../auth';
 import type { DemoService } from './demo.service';
 
 /** 'Try demo': a fresh demo account of the caller's own, signed in. */

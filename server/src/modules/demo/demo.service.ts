@@ -11,9 +11,9 @@ import { NotFound, RateLimited } from '../../errors';
 import { expireDemoAccountJob } from './jobs';
 import type { JobQueue } from '../../jobs/job-queue';
 import type { MediaRunner } from '../../media/runner';
-import type { AuthResult, AuthService, RequestContext } from '../auth/auth.service';
-import type { ProjectsService } from '../projects/projects.service';
-import type { UploadService } from '../versions/upload.service';
+import type { AuthResult, AuthService, RequestContext } from '../auth';
+import type { ProjectsService } from '../projects';
+import type { UploadService } from '../versions';
 import type { DemoRepo } from './demo.repo';
 
 export const DEMO_PROJECT_NAME = 'Sample Project';

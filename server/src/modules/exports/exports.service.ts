@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
 import {
   DATA_EXPORT_MESSAGES,
@@ -9,14 +8,23 @@ import {
 } from '@takes/contract';
 import type { Clock } from '../../clock';
 import { isUniqueViolation } from '../../db/unique-violation';
-import { Conflict, Gone, NotFound } from '../../errors';
+import { Conflict, NotFound } from '../../errors';
 import type { JobQueue } from '../../jobs/job-queue';
-import type { JobLogger } from '../../jobs/registry';
+import {
+  archiveExpired,
+  buildArchive,
+  buildLost,
+  expireArchives,
+  expiresAfter,
+  requireUnexpired,
+  type ArchiveBuildContext,
+  type ProgressWrites,
+} from '../../jobs/zip-archive-jobs';
 import type { ObjectStore } from '../../storage/object-store';
 import { planExport } from './export-manifest';
 import { writeExportZip } from './export-zip';
 import type { ExportRow, ExportsRepo } from './exports.repo';
-import { buildExportJob } from './export-jobs';
+import { buildExportJob } from './jobs';
 
 export interface ExportsDeps {
   repo: ExportsRepo;
@@ -26,10 +34,6 @@ export interface ExportsDeps {
   /** Folder for the zip while it is written. */
   tmpDir: string;
 }
-
-const HOUR_MS = 60 * 60 * 1000;
-/** An export in flight not touched for this long was lost with its worker: it is failed. */
-const STALE_MS = 2 * HOUR_MS;
 
 export const exportObjectKey = (id: string) => `exports/${id}.zip`;
 
@@ -78,9 +82,9 @@ export class ExportsService {
   async download(userId: string, id: string): Promise<{ key: string; fileName: string }> {
     const row = await this.deps.repo.find(id);
     if (!row || row.user_id !== userId) throw new NotFound(DATA_EXPORT_MESSAGES.notFound);
-    const state = this.stateOf(row);
-    if (state === 'expired') throw new Gone(DATA_EXPORT_MESSAGES.expired);
-    if (state !== 'ready' || !row.object_key) throw new Conflict(DATA_EXPORT_MESSAGES.notReady);
+    // Only a ready export has an expiry (kept when the clean-up marks it expired).
+    requireUnexpired(row.expires_at, this.now(), DATA_EXPORT_MESSAGES.expired);
+    if (row.state !== 'ready' || !row.object_key) throw new Conflict(DATA_EXPORT_MESSAGES.notReady);
     const day = (row.ready_at ?? row.created_at).slice(0, 10);
     return { key: row.object_key, fileName: `takes-export-${day}.zip` };
   }
@@ -89,96 +93,70 @@ export class ExportsService {
    * The job: builds the zip from scratch (a retry starts over), then stores it. On the last
    * failed attempt the row is failed with a message for the person; nothing half-made is kept.
    */
-  async build(
-    exportId: string,
-    context: { attempt: number; lastAttempt: boolean; signal: AbortSignal; logger: JobLogger },
-  ): Promise<void> {
+  async build(exportId: string, context: ArchiveBuildContext): Promise<void> {
     const row = await this.deps.repo.find(exportId);
     if (!row || (row.state !== 'queued' && row.state !== 'running')) return;
-    const key = exportObjectKey(row.id);
-    const scratch = path.join(this.deps.tmpDir, `export-${row.id}-${context.attempt}.zip`);
     await this.deps.repo.update(row.id, { state: 'running', progress: 0, updated_at: this.now() });
-    let progress: ReturnType<ExportsService['progressWriter']> | undefined;
-    try {
-      const user = await this.deps.repo.owner(row.user_id);
-      if (!user) return;
-      const plan = await planExport(this.deps, user, {
-        exportId: row.id,
-        createdAt: row.created_at,
-      });
-      progress = this.progressWriter(row.id, plan.totalBytes);
-      await writeExportZip(this.deps.storage, plan, scratch, progress.onBytes, context.signal);
-      await progress.stop();
-      const { size } = await this.deps.storage.putFile(key, scratch, {
-        contentType: 'application/zip',
-      });
-      const now = this.deps.clock.now();
-      await this.deps.repo.update(row.id, {
-        state: 'ready',
-        progress: 100,
-        size,
-        object_key: key,
-        ready_at: now.toISOString(),
-        expires_at: new Date(now.getTime() + DATA_EXPORT_TTL_HOURS * HOUR_MS).toISOString(),
-        updated_at: now.toISOString(),
-      });
-    } catch (error) {
-      // No progress of this attempt may land after it: the next attempt starts from 0.
-      await progress?.stop().catch(() => undefined);
-      await this.deps.storage.delete(key);
-      if (!context.lastAttempt) throw error;
-      context.logger.error({ err: error, exportId: row.id }, 'export failed');
-      await this.deps.repo.update(row.id, {
-        state: 'failed',
-        error: DATA_EXPORT_MESSAGES.failed,
-        updated_at: this.now(),
-      });
-    } finally {
-      await fs.promises.rm(scratch, { force: true });
-    }
+    const key = exportObjectKey(row.id);
+    await buildArchive(
+      {
+        storage: this.deps.storage,
+        key,
+        scratch: path.join(this.deps.tmpDir, `export-${row.id}-${context.attempt}.zip`),
+        context,
+        failure: { message: 'export failed', ids: { exportId: row.id } },
+      },
+      {
+        write: async (scratch, progress) => {
+          const user = await this.deps.repo.owner(row.user_id);
+          if (!user) return false;
+          const plan = await planExport(this.deps, user, {
+            exportId: row.id,
+            createdAt: row.created_at,
+          });
+          const onBytes = this.percentWriter(row.id, plan.totalBytes, progress);
+          await writeExportZip(this.deps.storage, plan, scratch, onBytes, context.signal);
+          return true;
+        },
+        stored: async (size) => {
+          const now = this.deps.clock.now();
+          await this.deps.repo.update(row.id, {
+            state: 'ready',
+            progress: 100,
+            size,
+            object_key: key,
+            ready_at: now.toISOString(),
+            expires_at: expiresAfter(now, DATA_EXPORT_TTL_HOURS),
+            updated_at: now.toISOString(),
+          });
+          return true;
+        },
+        failed: () => this.fail(row.id),
+      },
+    );
   }
 
   /** The recurring clean-up: deletes the zips whose day is over. Returns how many. */
-  async expire(): Promise<number> {
+  expire(): Promise<number> {
     const now = this.now();
-    let removed = 0;
-    for (;;) {
-      const rows = await this.deps.repo.expiredReady(now, 100);
-      for (const row of rows) {
-        if (row.object_key) await this.deps.storage.delete(row.object_key);
-        await this.deps.repo.update(row.id, {
-          state: 'expired',
-          object_key: null,
-          updated_at: now,
-        });
-      }
-      removed += rows.length;
-      if (rows.length < 100) return removed;
-    }
+    return expireArchives(this.deps.storage, {
+      expired: (limit) => this.deps.repo.expiredReady(now, limit),
+      keyOf: (row) => row.object_key,
+      forget: (row) =>
+        this.deps.repo.update(row.id, { state: 'expired', object_key: null, updated_at: now }),
+    });
   }
 
   /**
-   * Writes progress (0..99 while copying) to the row each time the whole percent moves; `stop`
-   * waits for the writes in flight and ignores any later bytes.
+   * Progress (0..99 while copying) for the row, written each time the whole percent moves.
    */
-  private progressWriter(id: string, totalBytes: number) {
+  private percentWriter(id: string, totalBytes: number, progress: ProgressWrites) {
     let written = 0;
-    let stopped = false;
-    let chain = Promise.resolve();
-    return {
-      onBytes: (copied: number) => {
-        const percent =
-          totalBytes === 0 ? 99 : Math.min(99, Math.floor((copied * 100) / totalBytes));
-        if (stopped || percent <= written) return;
-        written = percent;
-        chain = chain.then(() =>
-          this.deps.repo.update(id, { progress: percent, updated_at: this.now() }),
-        );
-      },
-      stop: () => {
-        stopped = true;
-        return chain;
-      },
+    return (copied: number) => {
+      const percent = totalBytes === 0 ? 99 : Math.min(99, Math.floor((copied * 100) / totalBytes));
+      if (percent <= written) return;
+      written = percent;
+      progress.add(() => this.deps.repo.update(id, { progress: percent, updated_at: this.now() }));
     };
   }
 
@@ -186,8 +164,12 @@ export class ExportsService {
   private async failStale(userId: string): Promise<void> {
     const active = await this.deps.repo.active(userId);
     if (!active) return;
-    if (this.deps.clock.now().getTime() - Date.parse(active.updated_at) < STALE_MS) return;
-    await this.deps.repo.update(active.id, {
+    if (!buildLost(active.updated_at, this.deps.clock.now())) return;
+    await this.fail(active.id);
+  }
+
+  private async fail(id: string): Promise<void> {
+    await this.deps.repo.update(id, {
       state: 'failed',
       error: DATA_EXPORT_MESSAGES.failed,
       updated_at: this.now(),
@@ -195,7 +177,7 @@ export class ExportsService {
   }
 
   private stateOf(row: ExportRow): ExportRow['state'] {
-    if (row.state === 'ready' && row.expires_at && row.expires_at <= this.now()) return 'expired';
+    if (row.state === 'ready' && archiveExpired(row.expires_at, this.now())) return 'expired';
     return row.state;
   }
 

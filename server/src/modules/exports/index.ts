@@ -3,4 +3,4 @@
  * by a job, downloadable for a day).
  */
 export { ExportsService } from './exports.service';
-export { buildExportJob, expireExportsJob } from './export-jobs';
+export { buildExportJob, expireExportsJob } from './jobs';

@@ -1,34 +1,15 @@
-import { defineJob, type JobDefinition } from '../../jobs/registry';
-import type { Services } from '../../services';
-import { buildExportJob, expireExportsJob } from './export-jobs';
+import { z } from 'zod';
 
-export { buildExportJob, expireExportsJob } from './export-jobs';
+// The exports module's jobs as the code that enqueues them sees them; handlers in job-handlers.ts.
 
-const BUILD_RETRIES = 2;
+/** Builds one export's zip (enqueued when the person asks for it). */
+export const buildExportJob = {
+  name: 'exports.build',
+  payload: z.object({ exportId: z.string().min(1).max(64) }),
+};
 
-export function exportsJobs(deps: { services: () => Services }): JobDefinition[] {
-  return [
-    defineJob({
-      ...buildExportJob,
-      retryLimit: BUILD_RETRIES,
-      retryDelaySeconds: 30,
-      timeoutSeconds: 60 * 60,
-      handle: async ({ exportId }, context) => {
-        await deps.services().exports.build(exportId, {
-          ...context,
-          lastAttempt: context.attempt > BUILD_RETRIES,
-        });
-      },
-    }),
-    defineJob({
-      ...expireExportsJob,
-      retryLimit: 2,
-      retryDelaySeconds: 60,
-      timeoutSeconds: 10 * 60,
-      handle: async (_payload, context) => {
-        const removed = await deps.services().exports.expire();
-        if (removed > 0) context.logger.info({ removed }, 'expired exports removed');
-      },
-    }),
-  ];
-}
+/** Recurring (see main.ts): deletes the zips of exports whose day is over. */
+export const expireExportsJob = {
+  name: 'exports.expire',
+  payload: z.object({}),
+};

@@ -1,8 +1,7 @@
 import { endpoints, type HealthResponse } from '@takes/contract';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { route } from '../../http/route';
-import type { AuthService } from '../auth/auth.service';
-import { toFetchHeaders } from '../auth/fetch-bridge';
+import { toFetchHeaders, type AuthService } from '../auth';
 import type { InstanceAdmins } from '../workspace/instance-admins';
 import type { HealthService } from './health.service';
 

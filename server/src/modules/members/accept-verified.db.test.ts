@@ -62,6 +62,7 @@ describe('accepting an invitation needs a verified address', () => {
     expect(refused.statusCode).toBe(403);
     expect(refused.json()).toEqual({
       error: MEMBER_MESSAGES.confirmEmailToAccept(address),
+      code: 'email_unverified',
       details: { code: EMAIL_UNVERIFIED_CODE, email: address },
     });
     expect(refused.json<{ error: string }>().error).toBe(
@@ -81,7 +82,7 @@ describe('accepting an invitation needs a verified address', () => {
       code: code === '000000' ? '111111' : '000000',
     });
     expect(wrong.statusCode).toBe(400);
-    expect(wrong.json()).toEqual({ error: AUTH_MESSAGES.otpInvalid });
+    expect(wrong.json()).toEqual({ error: AUTH_MESSAGES.otpInvalid, code: 'invalid' });
     expect((await as(person.cookie).post('/api/invitations/accept', { token })).statusCode).toBe(
       403,
     );
@@ -147,7 +148,10 @@ describe('accepting an invitation needs a verified address', () => {
     const other = await signUp();
     const refused = await as(other.cookie).post('/api/invitations/accept', { token });
     expect(refused.statusCode).toBe(403);
-    expect(refused.json()).toEqual({ error: MEMBER_MESSAGES.wrongAccount(address) });
+    expect(refused.json()).toEqual({
+      error: MEMBER_MESSAGES.wrongAccount(address),
+      code: 'forbidden',
+    });
     expect(mailsTo(other.email)).toHaveLength(0);
     const anonymous = await post('/api/auth/verify-email', { code: '123456' });
     expect(anonymous.statusCode).toBe(401);

@@ -6,7 +6,7 @@ import {
 } from '@takes/contract';
 import type { MailMessage } from '../../mail/mailer';
 import { mailText } from '../../mail/mail-text';
-import type { TargetKind } from './members.repo';
+import type { TargetKind } from './member-targets';
 
 /** Where an invitation link leads: the web app's page that shows it and offers 'Accept'. */
 export const INVITATION_PAGE = '/invite';

@@ -523,7 +523,10 @@ describe('invitation limits', () => {
       headers: { cookie: owner.cookie, origin: ORIGIN },
     });
     expect(refused.statusCode).toBe(429);
-    expect(refused.json()).toEqual({ error: MEMBER_MESSAGES.tooManyInvitations });
+    expect(refused.json()).toEqual({
+      error: MEMBER_MESSAGES.tooManyInvitations,
+      code: 'rate_limited',
+    });
     const retryAfter = Number(refused.headers['retry-after']);
     expect(retryAfter).toBeGreaterThan(49 * 60);
     expect(retryAfter).toBeLessThanOrEqual(50 * 60);
@@ -568,11 +571,11 @@ describe('invitation limits', () => {
     for (let i = 0; i < 20; i++) {
       const miss = await viewFrom('203.0.113.7', `wrong-token-${i}-${randomUUID()}`);
       expect(miss.statusCode).toBe(410);
-      expect(miss.json()).toEqual({ error: MEMBER_MESSAGES.invitationInvalid });
+      expect(miss.json()).toEqual({ error: MEMBER_MESSAGES.invitationInvalid, code: 'gone' });
     }
     const limited = await viewFrom('203.0.113.7', `wrong-token-${randomUUID()}`);
     expect(limited.statusCode).toBe(429);
-    expect(limited.json()).toEqual({ error: AUTH_MESSAGES.tooManyRequests });
+    expect(limited.json()).toEqual({ error: AUTH_MESSAGES.tooManyRequests, code: 'rate_limited' });
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     expect((await viewFrom('203.0.113.8', `wrong-token-${randomUUID()}`)).statusCode).toBe(410);
     // Ten minutes later the address may try again.

@@ -1,13 +1,7 @@
-import { sql, type Kysely } from 'kysely';
-import type { Database, InvitationsTable, MemberRole, ProjectRow } from '../../db/schema';
+import type { Kysely } from 'kysely';
+import type { Database, MemberRole } from '../../db/schema';
 import { isUniqueViolation } from '../../db/unique-violation';
-
-/** A project, a repository or a collection: what members and invitations belong to. */
-export type TargetKind = 'project' | 'repository' | 'collection';
-export interface Target {
-  kind: TargetKind;
-  id: string;
-}
+import { placeOf, targetColumn, type Target } from './member-targets';
 
 /** A person on a target's member list, with what their line in the list needs. */
 export interface PersonRow {
@@ -23,43 +17,6 @@ export interface PersonRow {
   joined_at: string;
 }
 
-/** An invitation with what its link page and email need. */
-export interface InvitationRow extends InvitationsTable {
-  target_name: string;
-  inviter_email: string | null;
-  inviter_user_name: string | null;
-  inviter_display_name: string | null;
-}
-
-/** The project as the projects module answers it: the row and its branches with counts. */
-export interface ProjectViewRow {
-  project: ProjectRow;
-  branches: {
-    id: string;
-    project_id: string;
-    name: string;
-    is_default: number;
-    version_count: number;
-  }[];
-}
-
-/** A repository with the figures its API shape carries (as the repos module reads them). */
-export interface RepoViewRow {
-  id: string;
-  owner_id: string;
-  name: string;
-  name_key: string;
-  cover_key: string | null;
-  cover_type: string | null;
-  created_at: string;
-  updated_at: string;
-  activity_at: string;
-  commit_count: number | null;
-  legacy_count: number | null;
-  bounce_count: number | null;
-  default_branch: string | null;
-}
-
 export type TransferOutcome = 'done' | 'not-owner' | 'not-editor' | 'name-taken';
 
 /** Rolls a transaction back with an outcome to report. */
@@ -69,31 +26,9 @@ class Abort extends Error {
   }
 }
 
-/** Each kind's member table, the column naming the target there and in invitations, and the target's own table. */
-const PLACES = {
-  project: { members: 'project_members', column: 'project_id', parent: 'projects' },
-  repository: { members: 'repo_members', column: 'repo_id', parent: 'repos' },
-  collection: { members: 'collection_members', column: 'collection_id', parent: 'collections' },
-} as const;
-
 /**
- * Where a target's members are. The three member tables have one shape (target column, user_id,
- * role, created_at) and the three targets have `id`, `name` and `created_at`: queries are typed
- * against the project's tables and run on the target's own.
- */
-function placeOf(kind: TargetKind) {
-  const place = PLACES[kind];
-  return {
-    members: place.members as 'project_members',
-    column: place.column as 'project_id',
-    parent: place.parent as 'projects',
-  };
-}
-
-const targetColumn = (kind: TargetKind) => PLACES[kind].column;
-
-/**
- * SQL for members, invitations and ownership transfer. Who may call these is the service's
+ * SQL for members of projects, repositories and collections: the list, roles, removal, leaving
+ * and ownership transfer (invitations: `InvitationsRepo`). Who may call these is the service's
  * business (through the access policy); these only read and write rows.
  */
 export class MembersRepo {
@@ -189,16 +124,6 @@ export class MembersRepo {
     });
   }
 
-  /** The accounts with this (lower-case) email address. */
-  async usersWithEmail(email: string): Promise<string[]> {
-    const rows = await this.db
-      .selectFrom('users')
-      .select('id')
-      .where(sql<string>`lower(users.email)`, '=', email)
-      .execute();
-    return rows.map((r) => r.id);
-  }
-
   /** Whether any of these people is a member (below the owner) of the target. */
   async anyMember(target: Target, userIds: string[]): Promise<boolean> {
     if (userIds.length === 0) return false;
@@ -210,18 +135,6 @@ export class MembersRepo {
       .where('user_id', 'in', userIds)
       .executeTakeFirst();
     return member !== undefined;
-  }
-
-  /** How an inviter is named: their display name, else their account name, else their email. */
-  async person(
-    userId: string,
-  ): Promise<{ email: string; user_name: string | null; display_name: string | null } | undefined> {
-    return this.db
-      .selectFrom('users')
-      .leftJoin('profiles', 'profiles.user_id', 'users.id')
-      .select(['users.email', 'users.name as user_name', 'profiles.display_name'])
-      .where('users.id', '=', userId)
-      .executeTakeFirst();
   }
 
   async targetName(target: Target): Promise<string | undefined> {
@@ -348,156 +261,6 @@ export class MembersRepo {
     return links.filter((l) => done.has(l.id));
   }
 
-  // ---- invitations ----
-
-  /** Pending: not accepted, not revoked, not expired; oldest first. */
-  pendingInvitations(target: Target, now: string): Promise<InvitationsTable[]> {
-    return this.db
-      .selectFrom('invitations')
-      .selectAll()
-      .where(targetColumn(target.kind), '=', target.id)
-      .where('accepted_at', 'is', null)
-      .where('revoked_at', 'is', null)
-      .where('expires_at', '>', now)
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute();
-  }
-
-  async countPending(target: Target, now: string): Promise<number> {
-    const row = await this.db
-      .selectFrom('invitations')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where(targetColumn(target.kind), '=', target.id)
-      .where('accepted_at', 'is', null)
-      .where('revoked_at', 'is', null)
-      .where('expires_at', '>', now)
-      .executeTakeFirst();
-    return Number(row?.n ?? 0);
-  }
-
-  findPendingFor(
-    target: Target,
-    email: string,
-    now: string,
-  ): Promise<InvitationsTable | undefined> {
-    return this.db
-      .selectFrom('invitations')
-      .selectAll()
-      .where(targetColumn(target.kind), '=', target.id)
-      .where('email', '=', email)
-      .where('accepted_at', 'is', null)
-      .where('revoked_at', 'is', null)
-      .where('expires_at', '>', now)
-      .executeTakeFirst();
-  }
-
-  async insertInvitation(row: InvitationsTable): Promise<void> {
-    await this.db.insertInto('invitations').values(row).execute();
-  }
-
-  /** Takes back an invitation whose email could not be sent. */
-  async deleteInvitation(id: string): Promise<void> {
-    await this.db.deleteFrom('invitations').where('id', '=', id).execute();
-  }
-
-  findInvitation(id: string): Promise<InvitationsTable | undefined> {
-    return this.db.selectFrom('invitations').selectAll().where('id', '=', id).executeTakeFirst();
-  }
-
-  /** The invitation a link's token hash opens, with its target's name and its inviter. */
-  findByTokenHash(tokenHash: string): Promise<InvitationRow | undefined> {
-    return this.db
-      .selectFrom('invitations')
-      .leftJoin('projects', 'projects.id', 'invitations.project_id')
-      .leftJoin('repos', 'repos.id', 'invitations.repo_id')
-      .leftJoin('collections', 'collections.id', 'invitations.collection_id')
-      .leftJoin('users as inviter', 'inviter.id', 'invitations.inviter_id')
-      .leftJoin('profiles as inviter_profile', 'inviter_profile.user_id', 'invitations.inviter_id')
-      .selectAll('invitations')
-      .select([
-        sql<string>`coalesce(projects.name, repos.name, collections.name)`.as('target_name'),
-        'inviter.email as inviter_email',
-        'inviter.name as inviter_user_name',
-        'inviter_profile.display_name as inviter_display_name',
-      ])
-      .where('invitations.token_hash', '=', tokenHash)
-      .executeTakeFirst();
-  }
-
-  /** A new link for a pending invitation: the old token stops working at once. */
-  async replaceToken(
-    id: string,
-    next: Pick<InvitationsTable, 'token_hash' | 'sent_at' | 'expires_at'>,
-  ): Promise<boolean> {
-    const result = await this.db
-      .updateTable('invitations')
-      .set(next)
-      .where('id', '=', id)
-      .where('accepted_at', 'is', null)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
-  }
-
-  /** Puts back the link an unsent resend replaced. */
-  async restoreToken(
-    id: string,
-    previous: Pick<InvitationsTable, 'token_hash' | 'sent_at' | 'expires_at'>,
-  ): Promise<void> {
-    await this.db.updateTable('invitations').set(previous).where('id', '=', id).execute();
-  }
-
-  async revokeInvitation(id: string, now: string): Promise<void> {
-    await this.db
-      .updateTable('invitations')
-      .set({ revoked_at: now })
-      .where('id', '=', id)
-      .where('accepted_at', 'is', null)
-      .where('revoked_at', 'is', null)
-      .execute();
-  }
-
-  /**
-   * Uses the invitation and gives its role, in one transaction: the invitation is marked
-   * accepted only while it is still pending (so two racing accepts cannot both win), then the
-   * person becomes a member with the invited role (replacing a role they had). The owner (as the
-   * access policy found them) stays the owner and gets no member row. False when the invitation
-   * was no longer valid.
-   */
-  acceptInvitation(
-    invitation: InvitationsTable,
-    userId: string,
-    options: { isOwner: boolean; now: string },
-    db?: Kysely<Database>,
-  ): Promise<boolean> {
-    const { now } = options;
-    return this.inTransaction(db, async (trx) => {
-      const used = await trx
-        .updateTable('invitations')
-        .set({ accepted_at: now, accepted_by: userId })
-        .where('id', '=', invitation.id)
-        .where('token_hash', '=', invitation.token_hash)
-        .where('accepted_at', 'is', null)
-        .where('revoked_at', 'is', null)
-        .where('expires_at', '>', now)
-        .executeTakeFirst();
-      if (Number(used.numUpdatedRows) === 0) return false;
-      if (options.isOwner) return true;
-      const role = invitation.role;
-      const target = invitationTarget(invitation);
-      if (!target) return false;
-      const { members, column } = placeOf(target.kind);
-      await trx
-        .insertInto(members)
-        // `column` is typed as the project's; it names the target's own column.
-        .values({ [column]: target.id, user_id: userId, role, created_at: now })
-        .onConflict((oc) => oc.columns([column, 'user_id']).doUpdateSet({ role }))
-        .execute();
-      return true;
-    });
-  }
-
   // ---- leaving and ownership ----
 
   /** Deletes the caller's own member row. */
@@ -519,60 +282,29 @@ export class MembersRepo {
   async transfer(target: Target, from: string, to: string, now: string): Promise<TransferOutcome> {
     // A collection's ownership is not handed over.
     if (target.kind === 'collection') return 'not-owner';
+    const { members, column, parent } = placeOf(target.kind);
     try {
       await this.db.transaction().execute(async (trx) => {
-        if (target.kind === 'project') {
-          const demoted = await trx
-            .deleteFrom('project_members')
-            .where('project_id', '=', target.id)
-            .where('user_id', '=', to)
-            .where('role', '=', 'editor')
-            .executeTakeFirst();
-          if (Number(demoted.numDeletedRows) === 0) throw new Abort('not-editor');
-          const moved = await trx
-            .updateTable('projects')
-            .set({ owner_id: to, updated_at: now })
-            .where('id', '=', target.id)
-            .where('owner_id', '=', from)
-            .executeTakeFirst();
-          if (Number(moved.numUpdatedRows) === 0) throw new Abort('not-owner');
-          await trx
-            .insertInto('project_members')
-            .values({ project_id: target.id, user_id: from, role: 'editor', created_at: now })
-            .execute();
-          return;
-        }
-        const repo = await trx
-          .selectFrom('repos')
-          .select('name_key')
-          .where('id', '=', target.id)
-          .where('owner_id', '=', from)
-          .executeTakeFirst();
-        if (!repo) throw new Abort('not-owner');
         const demoted = await trx
-          .deleteFrom('repo_members')
-          .where('repo_id', '=', target.id)
+          .deleteFrom(members)
+          .where(column, '=', target.id)
           .where('user_id', '=', to)
           .where('role', '=', 'editor')
           .executeTakeFirst();
         if (Number(demoted.numDeletedRows) === 0) throw new Abort('not-editor');
-        const clash = await trx
-          .selectFrom('repos')
-          .select('id')
-          .where('owner_id', '=', to)
-          .where('name_key', '=', repo.name_key)
-          .executeTakeFirst();
-        if (clash) throw new Abort('name-taken');
+        if (target.kind === 'repository' && (await repoNameTaken(trx, target.id, to)))
+          throw new Abort('name-taken');
         const moved = await trx
-          .updateTable('repos')
+          .updateTable(parent)
           .set({ owner_id: to, updated_at: now })
           .where('id', '=', target.id)
           .where('owner_id', '=', from)
           .executeTakeFirst();
         if (Number(moved.numUpdatedRows) === 0) throw new Abort('not-owner');
         await trx
-          .insertInto('repo_members')
-          .values({ repo_id: target.id, user_id: from, role: 'editor', created_at: now })
+          .insertInto(members)
+          // `column` is typed as the project's; it names the target's own column.
+          .values({ [column]: target.id, user_id: from, role: 'editor', created_at: now })
           .execute();
       });
       return 'done';
@@ -582,56 +314,6 @@ export class MembersRepo {
       if (target.kind === 'repository' && isUniqueViolation(error)) return 'name-taken';
       throw error;
     }
-  }
-
-  // ---- the shapes a transfer answers ----
-
-  async projectView(projectId: string): Promise<ProjectViewRow | undefined> {
-    const project = await this.db
-      .selectFrom('projects')
-      .selectAll()
-      .where('id', '=', projectId)
-      .executeTakeFirst();
-    if (!project) return undefined;
-    const branches = await this.db
-      .selectFrom('branches')
-      .select(['id', 'project_id', 'name', 'is_default', 'version_count'])
-      .where('project_id', '=', projectId)
-      .orderBy('is_default', 'desc')
-      .orderBy('name')
-      .execute();
-    return { project, branches };
-  }
-
-  repoView(repoId: string): Promise<RepoViewRow | undefined> {
-    return this.db
-      .selectFrom('repos as r')
-      .selectAll('r')
-      .select((eb) => [
-        eb
-          .selectFrom('repo_commits as c')
-          .select(eb.fn.countAll<number>().as('n'))
-          .whereRef('c.repo_id', '=', 'r.id')
-          .as('commit_count'),
-        eb
-          .selectFrom('repo_patches as p')
-          .select(eb.fn.countAll<number>().as('n'))
-          .whereRef('p.repo_id', '=', 'r.id')
-          .as('legacy_count'),
-        eb
-          .selectFrom('bounces as x')
-          .select(eb.fn.countAll<number>().as('n'))
-          .whereRef('x.repo_id', '=', 'r.id')
-          .as('bounce_count'),
-        eb
-          .selectFrom('repo_branches as b')
-          .select('b.name')
-          .whereRef('b.repo_id', '=', 'r.id')
-          .where('b.is_default', '=', 1)
-          .as('default_branch'),
-      ])
-      .where('r.id', '=', repoId)
-      .executeTakeFirst();
   }
 }
 
@@ -644,12 +326,19 @@ function liveLinks(db: Kysely<Database>, projectId: string, now: string) {
     .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]));
 }
 
-/** What an invitation opens: the one of its three target columns that is set. */
-export function invitationTarget(
-  invitation: Pick<InvitationsTable, 'project_id' | 'repo_id' | 'collection_id'>,
-): Target | undefined {
-  if (invitation.project_id) return { kind: 'project', id: invitation.project_id };
-  if (invitation.repo_id) return { kind: 'repository', id: invitation.repo_id };
-  if (invitation.collection_id) return { kind: 'collection', id: invitation.collection_id };
-  return undefined;
+/** Whether `owner` already owns another repository named like this one (names are per owner). */
+async function repoNameTaken(
+  db: Kysely<Database>,
+  repoId: string,
+  owner: string,
+): Promise<boolean> {
+  const clash = await db
+    .selectFrom('repos as other')
+    .innerJoin('repos as this', 'this.name_key', 'other.name_key')
+    .select('other.id')
+    .where('this.id', '=', repoId)
+    .where('other.owner_id', '=', owner)
+    .where('other.id', '!=', repoId)
+    .executeTakeFirst();
+  return clash !== undefined;
 }

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync, preHandlerAsyncHookHandler } from 'fastify';
 import { endpoints } from '@takes/contract';
 import { userOf } from '../../auth/guard';
 import { route } from '../../http/route';
+import type { InvitationsService } from './invitations.service';
 import type { MembersService } from './members.service';
 
 const api = endpoints.members;
@@ -13,10 +14,11 @@ const api = endpoints.members;
 export const memberRoutes =
   (deps: {
     service: MembersService;
+    invitations: InvitationsService;
     requireUser: preHandlerAsyncHookHandler;
   }): FastifyPluginAsync =>
   (app) => {
-    const { service } = deps;
+    const { service, invitations } = deps;
     const signedIn = { preHandler: deps.requireUser };
     const project = (id: string) => ({ kind: 'project' as const, id });
     const repository = (id: string) => ({ kind: 'repository' as const, id });
@@ -26,7 +28,7 @@ export const memberRoutes =
       service.list(userOf(request).id, project(request.params.projectId)),
     );
     route(app, api.inviteToProject, signedIn, (request) =>
-      service.invite(userOf(request).id, project(request.params.projectId), request.body),
+      invitations.invite(userOf(request).id, project(request.params.projectId), request.body),
     );
     route(app, api.changeProjectMemberRole, signedIn, (request) =>
       service.changeRole(
@@ -53,7 +55,7 @@ export const memberRoutes =
       service.list(userOf(request).id, repository(request.params.id)),
     );
     route(app, api.inviteToRepo, signedIn, (request) =>
-      service.invite(userOf(request).id, repository(request.params.id), request.body),
+      invitations.invite(userOf(request).id, repository(request.params.id), request.body),
     );
     route(app, api.changeRepoMemberRole, signedIn, (request) =>
       service.changeRole(
@@ -79,7 +81,7 @@ export const memberRoutes =
       service.list(userOf(request).id, collection(request.params.id)),
     );
     route(app, api.inviteToCollection, signedIn, (request) =>
-      service.invite(userOf(request).id, collection(request.params.id), request.body),
+      invitations.invite(userOf(request).id, collection(request.params.id), request.body),
     );
     route(app, api.changeCollectionMemberRole, signedIn, (request) =>
       service.changeRole(
@@ -98,14 +100,16 @@ export const memberRoutes =
 
     // Invitations
     route(app, api.resendInvitation, signedIn, (request) =>
-      service.resend(userOf(request).id, request.params.invitationId),
+      invitations.resend(userOf(request).id, request.params.invitationId),
     );
     route(app, api.revokeInvitation, signedIn, (request) =>
-      service.revoke(userOf(request).id, request.params.invitationId),
+      invitations.revoke(userOf(request).id, request.params.invitationId),
     );
-    route(app, api.viewInvitation, {}, (request) => service.view(request.body.token, request.ip));
+    route(app, api.viewInvitation, {}, (request) =>
+      invitations.view(request.body.token, request.ip),
+    );
     route(app, api.acceptInvitation, signedIn, (request) =>
-      service.accept(userOf(request), request.body.token, request.ip),
+      invitations.accept(userOf(request), request.body.token, request.ip),
     );
     return Promise.resolve();
   };

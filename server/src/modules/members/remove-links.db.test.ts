@@ -169,7 +169,7 @@ describe('removing a member and the share links they made', () => {
     const owner = await rawApi(t, w.olga.cookie).delete(
       `/api/projects/${w.project.id}/members/${w.olga.id}`,
     );
-    expect(owner.json()).toEqual({ error: MEMBER_MESSAGES.ownerCannotBeRemoved });
+    expect(owner.json()).toEqual({ error: MEMBER_MESSAGES.ownerCannotBeRemoved, code: 'conflict' });
     const bad = await rawApi(t, w.olga.cookie).delete(
       `/api/projects/${w.project.id}/members/${w.ed.id}?revoke_links=yes`,
     );

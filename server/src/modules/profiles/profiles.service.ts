@@ -6,7 +6,7 @@ import type { JobQueue } from '../../jobs/job-queue';
 import { deleteObjectsJob } from '../../storage/jobs';
 import { ImageSniffer, UnsupportedImageError } from '../../media/image-type';
 import { ObjectTooLargeError, type ObjectStore } from '../../storage/object-store';
-import { avatarUrl } from '../auth/auth.service';
+import { avatarUrl } from './avatar-url';
 import type { ProfilesRepo } from './profiles.repo';
 
 export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;

@@ -47,6 +47,7 @@ describe('projects and branches', () => {
     for (const bad of [theirs, 'no-such-project'])
       expect((await owner.get(`/api/projects?limit=2&after=${bad}`)).json()).toEqual({
         error: 'The page to continue after was not found; load the list again',
+        code: 'invalid',
       });
     expect((await owner.get('/api/projects?limit=0')).statusCode).toBe(400);
     expect((await owner.get('/api/projects?limit=101')).statusCode).toBe(400);
@@ -71,6 +72,7 @@ describe('projects and branches', () => {
     ]);
     expect((await owner.post('/api/projects', { name: '   ' })).json()).toEqual({
       error: 'Project name is required',
+      code: 'invalid',
       details: expect.anything() as unknown,
     });
   });
@@ -158,7 +160,10 @@ describe('projects and branches', () => {
     expect(after[0]?.name).toBe('radio-edit');
     const deleteDefault = await owner.delete(`/api/branches/${mixId}`);
     expect(deleteDefault.statusCode).toBe(409);
-    expect(deleteDefault.json()).toEqual({ error: 'The default branch cannot be deleted' });
+    expect(deleteDefault.json()).toEqual({
+      error: 'The default branch cannot be deleted',
+      code: 'conflict',
+    });
     const mainId = (await names()).find((b) => b.name === 'main') as unknown as { id: string };
     expect((await owner.delete(`/api/branches/${mainId.id}`)).statusCode).toBe(204);
   });

@@ -27,6 +27,7 @@ function defaultThenName(a: Branch, b: Branch): number {
 export interface SharedProjectRow extends ProjectRow {
   role: Role;
   owner_user_name: string;
+  owner_email: string;
   owner_display_name: string | null;
   owner_avatar_key: string | null;
   owner_profile_updated_at: string | null;
@@ -137,6 +138,7 @@ export class ProjectsRepo {
       .select([
         'access.role',
         'users.name as owner_user_name',
+        'users.email as owner_email',
         'profiles.display_name as owner_display_name',
         'profiles.avatar_key as owner_avatar_key',
         'profiles.updated_at as owner_profile_updated_at',

@@ -5,16 +5,18 @@ import {
   type Project,
   type Role,
   type SharedProject,
+  type Version,
 } from '@takes/contract';
 import type { Clock } from '../../clock';
-import type { Branch, ProjectRow, VersionsTable } from '../../db/schema';
+import type { Branch, ProjectRow } from '../../db/schema';
 import { Conflict, Invalid, NotFound } from '../../errors';
 import type { JobQueue } from '../../jobs/job-queue';
-import { ownedAudioKeys, queueCleanup } from '../audio';
-import type { VersionsService } from '../versions/versions.service';
-import type { BranchCountRow, Executor, ProjectsRepo } from './projects.repo';
+import { queueVersionsCleanup } from '../audio';
+import type { Executor, ProjectsRepo } from './projects.repo';
+import { toBranch, toProject } from './project-view';
 import { NOT_FOUND, type AccessPolicy, type Action } from '../access';
-import { avatarUrl } from '../auth/auth.service';
+import { avatarUrl } from '../profiles';
+import { memberName, UNKNOWN_PERSON } from '../people';
 import type { ActivityLog } from '../activity';
 
 export const DEFAULT_BRANCH = 'main';
@@ -28,10 +30,11 @@ export interface ProjectsDeps {
   /** Records branch and project events in their transactions. */
   activity: ActivityLog;
   /**
-   * The versions module's public service, for the versions of listed branches. Reached through
-   * a function because it is built after this service (it needs projects for its branches).
+   * The versions module's listing of branches' versions (its `VersionsService.ofBranches`).
+   * Reached through a function because it is built after this service (it needs projects for
+   * its branches), and named by shape so the two modules do not import each other.
    */
-  versions: () => Pick<VersionsService, 'ofBranches'>;
+  versions: () => { ofBranches(branchIds: string[]): Promise<Version[]> };
 }
 
 /**
@@ -69,7 +72,12 @@ export class ProjectsService {
       ...toProject(p, branches.get(p.id) ?? [], p.role),
       owner: {
         id: p.owner_id,
-        name: personName(p.owner_display_name, p.owner_user_name),
+        name:
+          memberName({
+            display_name: p.owner_display_name,
+            user_name: p.owner_user_name,
+            email: p.owner_email,
+          }) ?? UNKNOWN_PERSON,
         avatar_url: p.owner_avatar_key ? avatarUrl(p.owner_id, p.owner_profile_updated_at) : null,
       },
     }));
@@ -192,7 +200,7 @@ export class ProjectsService {
       const doomed = await this.repo.versionsOfProject(projectId, trx);
       // Gone meanwhile (another delete won): answered like a missing project.
       if (!(await this.repo.deleteProject(projectId, trx))) throw new NotFound(NOT_FOUND.project);
-      await this.cleanUpAfter(doomed, trx);
+      await queueVersionsCleanup(trx, this.deps, doomed);
     });
   }
 
@@ -291,19 +299,7 @@ export class ProjectsService {
         targetId: branchId,
         data: { branch_name: branch.name },
       });
-      await this.cleanUpAfter(doomed, trx);
-    });
-  }
-
-  /**
-   * Queues removal of what deleted versions stored (originals only if nothing else uses them).
-   * The keys are recorded in the deleting transaction, however many there are; a job removes
-   * them in batches.
-   */
-  async cleanUpAfter(deleted: VersionsTable[], trx: Executor): Promise<void> {
-    await queueCleanup(trx, this.deps, {
-      objects: deleted.flatMap(ownedAudioKeys),
-      originals: deleted.map((v) => v.original_key).filter((k): k is string => !!k),
+      await queueVersionsCleanup(trx, this.deps, doomed);
     });
   }
 
@@ -340,36 +336,6 @@ export class ProjectsService {
   private now(): string {
     return this.deps.clock.now().toISOString();
   }
-}
-
-export function toBranch(row: BranchCountRow) {
-  return {
-    id: row.id,
-    project_id: row.project_id,
-    name: row.name,
-    is_default: row.is_default === 1,
-    version_count: row.version_count,
-  };
-}
-
-function toProject(row: ProjectRow, branches: BranchCountRow[], role: Role): Project {
-  return {
-    id: row.id,
-    name: row.name,
-    description: row.description,
-    is_private: row.is_private === 1,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-    owner_id: row.owner_id,
-    listed: row.listed === 1,
-    role,
-    branches: branches.map(toBranch),
-  };
-}
-
-/** What a person is called: their profile's display name, else their account name. */
-export function personName(displayName: string | null, userName: string | null): string {
-  return displayName?.trim() || userName?.trim() || 'Unknown User';
 }
 
 /** Branches grouped by their project, each group in the order given. */

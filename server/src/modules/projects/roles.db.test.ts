@@ -214,8 +214,13 @@ describe('projects and branches: what each role may do', () => {
       },
       branches: [{ name: 'main', is_default: true }],
     });
-    // No display name and a blank account name: the same words comments use.
-    expect(list[1]?.owner).toEqual({ id: other.id, name: 'Unknown User', avatar_url: null });
+    // No display name and a blank account name: the part of the address before the @ (as
+    // comments and the Activity panel name them for the team).
+    expect(list[1]?.owner).toEqual({
+      id: other.id,
+      name: other.email.split('@')[0],
+      avatar_url: null,
+    });
     const yours = (await editor.get('/api/projects')).json<Project[]>();
     expect(yours.map((p) => [p.id, p.role])).toEqual([[own.project.id, 'owner']]);
 

@@ -162,7 +162,7 @@ describe('Public projects: the read-only page and its stream, for anyone', () =>
     ] as const) {
       const refused = await anonymous(url);
       expect(refused.statusCode, url).toBe(404);
-      expect(refused.json()).toEqual({ error: message });
+      expect(refused.json()).toEqual({ error: message, code: 'not_found' });
       expect(refused.headers['x-robots-tag']).toBe('noindex');
     }
     expect((await anonymous(page)).json()).toEqual(missing.json());
@@ -223,6 +223,7 @@ describe('Public projects: the read-only page and its stream, for anyone', () =>
     expect(waiting.headers['retry-after']).toBe('5');
     expect(waiting.json()).toEqual({
       error: 'This version is still being processed. Please try again in a moment.',
+      code: 'version_processing',
     });
     const failed = await buildVersion(
       depsOf(t),
@@ -231,7 +232,7 @@ describe('Public projects: the read-only page and its stream, for anyone', () =>
     );
     const never = await anonymous(`/api/public/versions/${failed.id}/audio`);
     expect(never.statusCode).toBe(404);
-    expect(never.json()).toEqual({ error: 'This quality is not available' });
+    expect(never.json()).toEqual({ error: 'This quality is not available', code: 'not_found' });
   });
 
   it('sends noindex on the API answers unless the owner listed the project', async () => {

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
-import { endpoints, SHARE_MESSAGES } from '@takes/contract';
+import { endpoints, errorBody, SHARE_MESSAGES } from '@takes/contract';
 import { route } from '../../http/route';
 import { sendStoredAudio } from '../../http/send-object';
 import type { ObjectStore } from '../../storage/object-store';
-import { PROCESSING_RETRY_AFTER_SECONDS } from '../sharing/sharing.routes';
+import { PROCESSING_RETRY_AFTER_SECONDS } from '../sharing';
 import type { PublicService } from './public.service';
 
 const api = endpoints.publicPages;
@@ -43,7 +43,7 @@ export const publicRoutes =
         return reply
           .status(409)
           .header('retry-after', String(PROCESSING_RETRY_AFTER_SECONDS))
-          .send({ error: SHARE_MESSAGES.stillProcessing });
+          .send(errorBody('version_processing', SHARE_MESSAGES.stillProcessing));
       }
       return sendStoredAudio(request, reply, deps.storage, result.audio);
     });

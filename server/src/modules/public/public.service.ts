@@ -8,7 +8,7 @@ import {
   type StoredAudio,
   type WaveformInfo,
 } from '../audio';
-import { personName } from '../projects/projects.service';
+import { listenerName, UNKNOWN_PERSON } from '../people';
 import type { PublicRepo, PublicVersionRow } from './public.repo';
 
 /** What the public stream may send now (the standard rendition), or that it is still being made. */
@@ -34,7 +34,12 @@ export class PublicService {
       id: project.id,
       name: project.name,
       description: project.description,
-      owner_name: personName(project.owner_display_name, project.owner_user_name),
+      // Anyone reads a public page: never any part of the owner's address.
+      owner_name:
+        listenerName({
+          display_name: project.owner_display_name,
+          user_name: project.owner_user_name,
+        }) ?? UNKNOWN_PERSON,
       listed: project.listed === 1,
       updated_at: project.updated_at,
       branches: branches.map((b) => ({

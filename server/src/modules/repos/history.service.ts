@@ -125,7 +125,7 @@ export class HistoryService {
       (await this.insertBranch(trx, repoId, input.branch, null));
     const parent = input.parent === undefined ? branch.head_sha : input.parent;
     if (input.parent !== undefined && input.parent !== branch.head_sha)
-      throw new Conflict(REPO_MESSAGES.parentNotOnBranch);
+      throw new Conflict(REPO_MESSAGES.parentNotOnBranch, { code: 'stale_head' });
     const sha =
       input.sha ??
       createHash('sha1')
@@ -145,7 +145,7 @@ export class HistoryService {
     await this.repo.insertCommit(row, trx);
     // Moves the head only from the value read above: a concurrent commit makes this miss.
     if (!(await this.repo.moveHead(branch.id, branch.head_sha, sha, now, trx)))
-      throw new Conflict(REPO_MESSAGES.parentNotOnBranch);
+      throw new Conflict(REPO_MESSAGES.parentNotOnBranch, { code: 'stale_head' });
     await this.repo.touch(repoId, now, trx);
     await this.deps.activity.record(trx, {
       kind: 'repo.committed',

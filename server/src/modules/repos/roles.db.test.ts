@@ -38,7 +38,7 @@ const PNG = Buffer.from(
 );
 const NEED_EDITOR = MEMBER_MESSAGES.needRole('editor');
 const NEED_OWNER = MEMBER_MESSAGES.needRole('owner');
-const REPO_NOT_FOUND = { error: 'Repository not found' };
+const REPO_NOT_FOUND = { error: 'Repository not found', code: 'not_found' };
 
 const audio = useRepoAudio();
 
@@ -199,11 +199,14 @@ describe('repository roles: owner, editor, commenter, viewer and non-member', ()
       for (const [name, write] of Object.entries(writes(role))) {
         const response = await write(person.client);
         expect(response.statusCode, `${role} ${name}: ${response.body}`).toBe(403);
-        expect(response.json(), `${role} ${name}`).toEqual({ error: NEED_EDITOR });
+        expect(response.json(), `${role} ${name}`).toEqual({
+          error: NEED_EDITOR,
+          code: 'forbidden',
+        });
       }
       const cover = await sendCover(t, person.cookie, repo.id);
       expect(cover.statusCode, role).toBe(403);
-      expect(cover.json()).toEqual({ error: NEED_EDITOR });
+      expect(cover.json()).toEqual({ error: NEED_EDITOR, code: 'forbidden' });
     }
     for (const [name, write] of Object.entries(writes('stranger'))) {
       const response = await write(c.stranger);
@@ -235,12 +238,12 @@ describe('repository roles: owner, editor, commenter, viewer and non-member', ()
     expect(cover.statusCode, cover.body).toBe(200);
     expect((await editorWrites.deleteBounce(editor)).statusCode).toBe(204);
     expect((await w.owner.client.get(`/api/repos/${repo.id}/bounces/${bounce.id}`)).json()).toEqual(
-      { error: 'Bounce not found' },
+      { error: 'Bounce not found', code: 'not_found' },
     );
     // Renaming and deleting stay the owner's, even for an editor.
     const rename = await editor.patch(`/api/repos/${repo.id}`, { name: 'Editor Name' });
     expect(rename.statusCode).toBe(403);
-    expect(rename.json()).toEqual({ error: NEED_OWNER });
+    expect(rename.json()).toEqual({ error: NEED_OWNER, code: 'forbidden' });
   });
 
   it('renaming and deleting a repository are the owner’s: editors and below get 403, non-members 404', async () => {
@@ -253,10 +256,10 @@ describe('repository roles: owner, editor, commenter, viewer and non-member', ()
     ] as const) {
       const rename = await person.client.patch(`/api/repos/${repo.id}`, { name: `By ${role}` });
       expect(rename.statusCode, role).toBe(403);
-      expect(rename.json()).toEqual({ error: NEED_OWNER });
+      expect(rename.json()).toEqual({ error: NEED_OWNER, code: 'forbidden' });
       const remove = await person.client.delete(`/api/repos/${repo.id}`);
       expect(remove.statusCode, role).toBe(403);
-      expect(remove.json()).toEqual({ error: NEED_OWNER });
+      expect(remove.json()).toEqual({ error: NEED_OWNER, code: 'forbidden' });
     }
     expect((await c.stranger.patch(`/api/repos/${repo.id}`, { name: 'Mine' })).json()).toEqual(
       REPO_NOT_FOUND,
@@ -398,7 +401,7 @@ describe('repository roles: owner, editor, commenter, viewer and non-member', ()
     await setRole(demoted.id, 'viewer');
     const tooLow = await complete(demotedClient, second.uploadId);
     expect(tooLow.statusCode).toBe(403);
-    expect(tooLow.json()).toEqual({ error: NEED_EDITOR });
+    expect(tooLow.json()).toEqual({ error: NEED_EDITOR, code: 'forbidden' });
     // Made Editor again, they finish their own publish.
     await setRole(demoted.id, 'editor');
     const done = await complete(demotedClient, second.uploadId);
@@ -419,7 +422,7 @@ describe('repository roles: owner, editor, commenter, viewer and non-member', ()
     expect((await putUpload(t, third.uploadUrl, content, third.uploadToken)).statusCode).toBe(200);
     const notTheirs = await complete(w.owner.client, third.uploadId);
     expect(notTheirs.statusCode).toBe(404);
-    expect(notTheirs.json()).toEqual({ error: REPO_MESSAGES.uploadNotFound });
+    expect(notTheirs.json()).toEqual({ error: REPO_MESSAGES.uploadNotFound, code: 'not_found' });
     expect((await complete(otherClient, third.uploadId)).statusCode).toBe(201);
     expect(await bounceCount()).toBe(3);
   });

@@ -2,10 +2,8 @@ import type { FastifyPluginAsync, preHandlerAsyncHookHandler } from 'fastify';
 import { endpoints } from '@takes/contract';
 import { userOf } from '../../auth/guard';
 import { route } from '../../http/route';
-import type { AuthService } from '../auth/auth.service';
-import { toFetchHeaders } from '../auth/fetch-bridge';
-import { hideShareUrls } from '../sharing/sharing.routes';
-import type { SharingService } from '../sharing/sharing.service';
+import { toFetchHeaders, type AuthService } from '../auth';
+import { hideShareUrls, type SharingService } from '../sharing';
 import type { ReviewService } from './review.service';
 
 const api = endpoints.review;

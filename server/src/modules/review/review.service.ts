@@ -13,8 +13,9 @@ import type { Clock } from '../../clock';
 import { Forbidden, Invalid, NotFound, RateLimited } from '../../errors';
 import type { AccessPolicy } from '../access';
 import type { ActivityLog, Actor } from '../activity';
-import type { OpenedLink } from '../sharing/sharing.service';
-import type { VersionsService } from '../versions/versions.service';
+import { listenerName, UNKNOWN_PERSON } from '../people';
+import type { OpenedLink } from '../sharing';
+import type { VersionsService } from '../versions';
 import type { ReviewRepo, ReviewRow } from './review.repo';
 
 /**
@@ -155,7 +156,8 @@ export class ReviewService {
 }
 
 function authorOf(row: ReviewRow): string {
-  if (row.user_id) return row.display_name || row.user_name?.trim() || 'Unknown User';
+  // Link listeners read the history too: never any part of an address.
+  if (row.user_id) return listenerName(row) ?? UNKNOWN_PERSON;
   return row.visitor_name || 'Anonymous';
 }
 

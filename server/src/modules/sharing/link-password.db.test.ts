@@ -23,7 +23,7 @@ const { verifyPassword: realVerify } = await vi.importActual<typeof PasswordHash
   '../../auth/password-hash',
 );
 
-const LOCKED = { error: 'This link needs a password' };
+const LOCKED = { error: 'This link needs a password', code: 'link_password_required' };
 const TOO_MANY = 'Too many attempts. Please wait a moment and try again.';
 const BUSY = 'Too many passwords are being checked right now. Please try again in a moment.';
 

@@ -78,7 +78,8 @@ export class LinkPasswords {
     cookies: string | undefined,
     message: string,
   ): void {
-    if (!this.isOpen(kind, link, cookies)) throw new Unauthenticated(message);
+    if (!this.isOpen(kind, link, cookies))
+      throw new Unauthenticated(message, { code: 'link_password_required' });
   }
 
   /**
@@ -98,7 +99,7 @@ export class LinkPasswords {
     await this.count(AUTH_RATE_RULES.linkUnlockLink, `${kind}:${link.id}`);
     const stored = link.password_hash;
     if (stored === null || !(await this.inTurn(() => verifyPassword(password, stored))))
-      throw new Unauthenticated(wrongMessage);
+      throw new Unauthenticated(wrongMessage, { code: 'link_password_wrong' });
     const cookie = [
       `${unlockCookieName(kind, link.id)}=${this.token(kind, link)}`,
       'Path=/',

@@ -47,6 +47,7 @@ describe('share link audio before the standard rendition exists', () => {
       expect(refused.headers['retry-after']).toBe('5');
       expect(refused.json()).toEqual({
         error: 'This version is still being processed. Please try again in a moment.',
+        code: 'version_processing',
       });
     }
     expect((await get(`/api/links/hash/${hashes.noDownload}`)).json()).toMatchObject({

@@ -97,12 +97,13 @@ describe('share links and comments: the access matrix', () => {
     expect(await qualities(links.noDownload)).toEqual(['standard', 'high']);
     const expired = await anonymous().get(`/api/links/hash/${links.expired}`);
     expect(expired.statusCode).toBe(410);
-    expect(expired.json()).toEqual({ error: 'This link has expired' });
+    expect(expired.json()).toEqual({ error: 'This link has expired', code: 'link_expired' });
     const revoked = await anonymous().get(`/api/links/hash/${links.revoked}`);
     expect(revoked.statusCode).toBe(404);
-    expect(revoked.json()).toEqual({ error: 'Link not found' });
+    expect(revoked.json()).toEqual({ error: 'Link not found', code: 'link_not_found' });
     expect((await anonymous().get('/api/links/hash/AAAAAAAAAAAAAAAAAAAAAA')).json()).toEqual({
       error: 'Link not found',
+      code: 'link_not_found',
     });
   });
 
@@ -153,7 +154,10 @@ describe('share links and comments: the access matrix', () => {
     );
     const refused = await anonymous().get(`/api/links/hash/${links.noDownload}/download`);
     expect(refused.statusCode).toBe(403);
-    expect(refused.json()).toEqual({ error: 'Downloads are not allowed for this link' });
+    expect(refused.json()).toEqual({
+      error: 'Downloads are not allowed for this link',
+      code: 'forbidden',
+    });
     expect((await anonymous().get(`/api/links/hash/${links.expired}/download`)).statusCode).toBe(
       410,
     );
@@ -179,7 +183,10 @@ describe('share links and comments: the access matrix', () => {
       content: 'who am I',
     });
     expect(nameless.statusCode).toBe(400);
-    expect(nameless.json()).toEqual({ error: 'Please set your name before commenting' });
+    expect(nameless.json()).toEqual({
+      error: 'Please set your name before commenting',
+      code: 'invalid',
+    });
     expect(
       (
         await anonymous().post(`/api/links/hash/${links.full}/comments`, {
@@ -219,11 +226,18 @@ describe('share links and comments: the access matrix', () => {
       parent_id: visitorId,
     });
     expect(reply.statusCode, reply.body).toBe(201);
+    // An email-and-password account: the team reads the part of its address before the @…
+    const { email } = (await owner.get('/api/profile')).json<{ email: string }>();
     expect(reply.json()).toMatchObject({
       parent_id: visitorId,
       timestamp: null,
-      author: 'Unknown User',
+      author: email.split('@')[0],
     });
+    // …and the link's listener no part of it.
+    const heard = await anonymous().get(`/api/links/hash/${links.noDownload}/comments`);
+    expect(heard.json<{ id: string; author: string }[]>()).toContainEqual(
+      expect.objectContaining({ id: reply.json<{ id: string }>().id, author: 'Unknown User' }),
+    );
     expect(
       (await stranger.post(`/api/versions/${versionId}/comments`, { content: 'sneaky' }))
         .statusCode,

@@ -1,48 +1,16 @@
-import type {
-  FastifyInstance,
-  FastifyPluginAsync,
-  FastifyRequest,
-  preHandlerAsyncHookHandler,
-} from 'fastify';
-import { endpoints, SHARE_MESSAGES, type ReviewState } from '@takes/contract';
+import type { FastifyPluginAsync, preHandlerAsyncHookHandler } from 'fastify';
+import { endpoints, errorBody, SHARE_MESSAGES, type ReviewState } from '@takes/contract';
 import { userOf } from '../../auth/guard';
 import { Forbidden } from '../../errors';
 import { route } from '../../http/route';
 import { sendObject, sendStoredAudio } from '../../http/send-object';
 import type { ObjectStore } from '../../storage/object-store';
 import { downloadOf } from '../audio';
-import type { AuthService } from '../auth/auth.service';
-import { toFetchHeaders } from '../auth/fetch-bridge';
-import type { Listener } from './listen-counts';
+import type { AuthService } from '../auth';
+import { hideShareUrls, listenerOf, PROCESSING_RETRY_AFTER_SECONDS } from './share-http';
 import type { SharingService } from './sharing.service';
 
 const api = endpoints.sharing;
-
-/** How long a visitor waiting for the standard rendition is asked to wait before trying again. */
-export const PROCESSING_RETRY_AFTER_SECONDS = 5;
-
-/** Share URLs are secrets: never leak them in a Referer, never let them be indexed. */
-export function hideShareUrls(app: FastifyInstance): void {
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    // An error after the audio started (a listener who went away) is not answered again: the
-    // headers are already out.
-    if (!reply.raw.headersSent) {
-      reply.header('referrer-policy', 'no-referrer');
-      reply.header('x-robots-tag', 'noindex, nofollow');
-    }
-    done(null, payload);
-  });
-}
-
-/**
- * Who a link's visitor is for its play and download counts: the signed-in person (a session
- * cookie or a bearer token that still works), else nobody but the address.
- */
-export async function listenerOf(request: FastifyRequest, auth: AuthService): Promise<Listener> {
-  const { cookie, authorization } = request.headers;
-  const user = cookie || authorization ? await auth.currentUser(toFetchHeaders(request)) : null;
-  return { ip: request.ip, userId: user?.id ?? null };
-}
 
 /** Link management by the project's editors and owner (signed in; the policy decides). */
 export const ownerSharingRoutes =
@@ -103,7 +71,7 @@ export const linkRoutes =
         return reply
           .status(409)
           .header('retry-after', String(PROCESSING_RETRY_AFTER_SECONDS))
-          .send({ error: SHARE_MESSAGES.stillProcessing });
+          .send(errorBody('version_processing', SHARE_MESSAGES.stillProcessing));
       }
       await service.countPlay(link, request.headers.range, () => listenerOf(request, deps.auth));
       return sendStoredAudio(request, reply, deps.storage, result.audio);

@@ -13,7 +13,7 @@ import { countsThisHour, type Listener } from './listen-counts';
 import type { LinksTable, ProjectRow, VersionsTable } from '../../db/schema';
 import { Gone, NotFound, RateLimited } from '../../errors';
 import { parseJson, pickAudio, type Renditions, type StoredAudio } from '../audio';
-import { toVersion } from '../versions/version-view';
+import { toVersion } from '../versions';
 import type { LinksRepo } from './links.repo';
 import type { AccessPolicy } from '../access';
 import type { ActivityLog } from '../activity';
@@ -222,16 +222,19 @@ export class SharingService {
     const link = /^[A-Za-z0-9]+$/.test(hash) ? await this.deps.links.findByHash(hash) : undefined;
     if (!link || link.revoked_at) {
       if (!link && (await this.deps.collectionKeys.isLiveKey(hash)))
-        throw new NotFound(SHARE_MESSAGES.linkNotFound, { kind: 'collection' });
+        throw new NotFound(SHARE_MESSAGES.linkNotFound, {
+          code: 'link_is_collection',
+          details: { kind: 'collection' },
+        });
       await this.deps.limiter.hit(AUTH_RATE_RULES.linkMissIp, ip);
-      throw new NotFound(SHARE_MESSAGES.linkNotFound);
+      throw new NotFound(SHARE_MESSAGES.linkNotFound, { code: 'link_not_found' });
     }
     if (link.expires_at && link.expires_at <= this.now())
-      throw new Gone(SHARE_MESSAGES.linkExpired);
+      throw new Gone(SHARE_MESSAGES.linkExpired, { code: 'link_expired' });
     const version = await this.deps.versions.findById(link.version_id);
-    if (!version) throw new NotFound(SHARE_MESSAGES.versionNotFound);
+    if (!version) throw new NotFound(SHARE_MESSAGES.versionNotFound, { code: 'link_not_found' });
     const project = await this.deps.links.findProject(link.project_id);
-    if (!project) throw new NotFound(SHARE_MESSAGES.versionNotFound);
+    if (!project) throw new NotFound(SHARE_MESSAGES.versionNotFound, { code: 'link_not_found' });
     return { link, version, project };
   }
 

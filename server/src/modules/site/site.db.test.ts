@@ -126,7 +126,7 @@ describe('public site API: contact, desktop downloads, blog, robots and sitemap'
     });
     const linux = await get('linux');
     expect(linux.statusCode).toBe(404);
-    expect(linux.json()).toEqual({ error: 'no_url' });
+    expect(linux.json()).toEqual({ error: 'no_url', code: 'not_found' });
     expect((await get('amiga')).statusCode).toBe(400);
   });
 
@@ -160,7 +160,7 @@ describe('public site API: contact, desktop downloads, blog, robots and sitemap'
     for (const slug of ['draft', 'missing', '..%2F..%2Fetc%2Fpasswd', 'notes']) {
       const response = await t.app.inject({ method: 'GET', url: `/api/blog/${slug}` });
       expect(response.statusCode, slug).toBe(404);
-      expect(response.json()).toEqual({ error: 'Post not found' });
+      expect(response.json()).toEqual({ error: 'Post not found', code: 'not_found' });
     }
   });
 

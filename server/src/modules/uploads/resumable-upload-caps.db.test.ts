@@ -89,6 +89,7 @@ describe('resumable uploads: caps on unfinished uploads per person', () => {
     expect(sixth.status).toBe(429);
     expect(JSON.parse(await sixth.text())).toEqual({
       error: `You have 5 unfinished uploads, and at most 5 are allowed at once. ${FINISH_ONE}`,
+      code: 'rate_limited',
       details: { limit: 'open_uploads', open: 5, max_open: 5 },
     });
     expect(sixth.headers.get('location')).toBeNull();
@@ -108,6 +109,7 @@ describe('resumable uploads: caps on unfinished uploads per person', () => {
     expect(third.status).toBe(429);
     expect(JSON.parse(await third.text())).toEqual({
       error: `Your unfinished uploads already hold 800 MB of the 1 GB allowed at once, and this file is 400 MB. ${FINISH_ONE}`,
+      code: 'rate_limited',
       details: { limit: 'bytes_in_flight', held_bytes: 800 * MB, max_bytes: 1024 * MB },
     });
     // What still fits is taken.

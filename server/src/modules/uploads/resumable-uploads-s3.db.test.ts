@@ -117,7 +117,10 @@ describe('resumable uploads (tus) with their parts in the bucket (s3rver on loop
     const url = created.headers.get('location') as string;
     const last = await client.patch(url, 0, text);
     expect(last.status).toBe(415);
-    expect(JSON.parse(await last.text())).toEqual({ error: PROJECT_MESSAGES.invalidType });
+    expect(JSON.parse(await last.text())).toEqual({
+      error: PROJECT_MESSAGES.invalidType,
+      code: 'unsupported',
+    });
     expect((await bucket.list('')).map((object) => object.key).sort()).toEqual(before);
     expect(openMultipartUploads()).toEqual([]);
     expect(

@@ -99,6 +99,7 @@ describe('resumable uploads (tus) on the local store', () => {
     expect(noName.status).toBe(400);
     expect(JSON.parse(await noName.text())).toEqual({
       error: 'Upload metadata must name the file (filename)',
+      code: 'invalid',
     });
     const deferred = await fetch(`${base}/api/uploads`, {
       method: 'POST',
@@ -196,7 +197,10 @@ describe('resumable uploads (tus) on the local store', () => {
     const id = url.split('/').pop() as string;
     const last = await client.patch(url, 0, text);
     expect(last.status).toBe(415);
-    expect(JSON.parse(await last.text())).toEqual({ error: PROJECT_MESSAGES.invalidType });
+    expect(JSON.parse(await last.text())).toEqual({
+      error: PROJECT_MESSAGES.invalidType,
+      code: 'unsupported',
+    });
     expect(await db.selectFrom('versions').select('id').execute()).toEqual(before);
     expect(filesUnder(path.join(t.dir, 'objects'))).toEqual(objectsBefore);
     expect(filesUnder(tusDir()).filter((file) => path.basename(file).startsWith(id))).toEqual([]);

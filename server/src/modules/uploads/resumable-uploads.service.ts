@@ -1,23 +1,24 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import path from 'node:path';
-import { FileStore } from '@tus/file-store';
-import type { S3Store } from '@tus/s3-store';
 import { Server, type DataStore, type Upload } from '@tus/server';
-import { MAX_UPLOAD_BYTES, PROJECT_MESSAGES, type ErrorBody } from '@takes/contract';
+import { MAX_UPLOAD_BYTES, PROJECT_MESSAGES } from '@takes/contract';
 import type { Clock } from '../../clock';
-import { AppError, Invalid, NotFound, TooLarge } from '../../errors';
-import { STATUS_OF } from '../../http/errors';
-import { streamToScratch, SNIFF_BYTES, type ScratchFile } from '../../storage/scratch-file';
+import { Invalid, TooLarge } from '../../errors';
+import type { ScratchFile } from '../../storage/scratch-file';
 import type { AccessPolicy } from '../access';
 import { uploadLimitFor } from '../demo/demo-policy';
-import type { PublishService } from '../repos/publish.service';
-import type { UploadService } from '../versions/upload.service';
+import type { PublishService } from '../repos';
+import type { UploadService } from '../versions';
+import { countedStore } from './counted-store';
+import { finishedUploadFile } from './finished-upload';
 import { capRefusal, type OpenUploadCaps } from './open-upload-caps';
 import type { ResumableUploadsRepo } from './resumable-uploads.repo';
+import { refusal, refusalOf } from './tus-refusal';
+import { checkUploadTarget } from './upload-fields';
+import { targetOf, type UploadMetadataTarget } from './upload-metadata';
 
 /** Where the tus endpoint answers (uploads are `${TUS_PATH}/<id>`). */
 export const TUS_PATH = '/api/uploads';
@@ -31,36 +32,6 @@ const GONE = 'This upload has expired. Please start it again.';
 /** The caller of the tus request being handled (hooks get a web Request without our user). */
 interface RequestContext {
   userId: string;
-}
-
-/** What @tus/server turns into a response (its status_code and body): our one error body, as JSON. */
-class TusRefusal extends Error {
-  readonly body: string;
-  constructor(
-    readonly status_code: number,
-    message: string,
-    details?: unknown,
-  ) {
-    super(message);
-    this.body = JSON.stringify(
-      (details === undefined
-        ? { error: message }
-        : { error: message, details }) satisfies ErrorBody,
-    );
-  }
-}
-
-function refusal(status: number, message: string, details?: unknown): TusRefusal {
-  return new TusRefusal(status, message, details);
-}
-
-function refusalOf(error: unknown): TusRefusal | undefined {
-  if (error instanceof AppError)
-    return refusal(STATUS_OF[error.code], error.message, error.details);
-  const status = (error as { statusCode?: unknown } | undefined)?.statusCode;
-  if (typeof status === 'number' && status >= 400 && status < 500)
-    return refusal(status, (error as Error).message);
-  return undefined;
 }
 
 export interface ResumableUploadsDeps {
@@ -93,7 +64,7 @@ export class ResumableUploads {
   constructor(private readonly deps: ResumableUploadsDeps) {
     this.server = new Server({
       path: TUS_PATH,
-      datastore: this.counted(deps.store),
+      datastore: countedStore(deps.store, deps.repo, () => this.now()),
       relativeLocation: true,
       // The limit checked at create (Upload-Length) and, for each PATCH, while the bytes arrive.
       maxSize: () => this.maxBytes,
@@ -127,63 +98,6 @@ export class ResumableUploads {
   /** Handles one tus request for a signed-in user. */
   async handle(userId: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
     await this.context.run({ userId }, () => this.server.handle(req, res));
-  }
-
-  /**
-   * The store as @tus/server uses it, with each write's kept bytes added to the upload's count
-   * as the write ends, under the upload's lock: a PATCH that ended well, and one cut off by a
-   * dropped connection (its bytes up to the break are kept; the store's offset says how many),
-   * so a resumed upload shows on the server whether any byte was sent twice. A client's
-   * termination (DELETE) removes the row with the bytes, and a create the store refused leaves
-   * no row: either way the upload no longer counts against its owner's caps.
-   */
-  private counted(store: DataStore): DataStore {
-    const count = async (id: string, start: number, end: number) => {
-      if (end > start) await this.deps.repo.addReceived(id, end - start, this.now());
-    };
-    const write: DataStore['write'] = async (readable, id, offset) => {
-      let end: number;
-      try {
-        end = await store.write(readable, id, offset);
-      } catch (error) {
-        const kept = await store.getUpload(id).then(
-          (upload) => upload.offset,
-          () => offset,
-        );
-        await count(id, offset, kept);
-        throw error;
-      }
-      await count(id, offset, end);
-      return end;
-    };
-    const create: DataStore['create'] = async (upload) => {
-      try {
-        return await store.create(upload);
-      } catch (error) {
-        await this.deps.repo.delete(upload.id);
-        throw error;
-      }
-    };
-    const remove: DataStore['remove'] = async (id) => {
-      try {
-        await store.remove(id);
-      } catch (error) {
-        // Bytes already gone (a sweep got there first): the row goes all the same.
-        if ((error as { status_code?: number }).status_code !== 404) throw error;
-      }
-      await this.deps.repo.delete(id);
-    };
-    return new Proxy(store, {
-      get(target, property, receiver) {
-        if (property === 'write') return write;
-        if (property === 'create') return create;
-        if (property === 'remove') return remove;
-        const value: unknown = Reflect.get(target, property, receiver);
-        return typeof value === 'function'
-          ? (value as (...args: unknown[]) => unknown).bind(target)
-          : value;
-      },
-    });
   }
 
   /** Every request but create names an upload: only its own creator may touch it. */
@@ -224,23 +138,10 @@ export class ResumableUploads {
     }
   }
 
-  private async checkTarget(userId: string, target: Target): Promise<void> {
-    if (target.kind === 'bounce') {
+  private async checkTarget(userId: string, target: UploadMetadataTarget): Promise<void> {
+    if (target.kind === 'bounce')
       await this.deps.access.repository(userId, target.repoId, 'publish');
-      return;
-    }
-    const { fields } = target;
-    if (!fields.projectId && !fields.branchId) return;
-    if (!fields.projectId) throw new Invalid(PROJECT_MESSAGES.projectRequired);
-    if (!fields.branchId) throw new Invalid(PROJECT_MESSAGES.branchRequired);
-    if (!fields.commitMessage?.trim()) throw new Invalid(PROJECT_MESSAGES.messageRequired);
-    const branch = await this.deps.access.branch(
-      userId,
-      fields.branchId,
-      'upload',
-      'Project or branch not found',
-    );
-    if (branch.projectId !== fields.projectId) throw new NotFound('Project or branch not found');
+    else await checkUploadTarget(this.deps.access, userId, target.fields);
   }
 
   /**
@@ -254,7 +155,10 @@ export class ResumableUploads {
     let copied = false;
     try {
       const target = targetOf(upload.metadata);
-      ({ file: scratch, copied } = await this.scratchOf(upload));
+      ({ file: scratch, copied } = await finishedUploadFile(this.deps.store, upload.id, {
+        tmpDir: this.deps.tmpDir,
+        maxBytes: this.maxBytes,
+      }));
       let result: unknown;
       if (target.kind === 'version') {
         result = await this.deps.uploads.createVersion(
@@ -299,25 +203,6 @@ export class ResumableUploads {
   }
 
   /**
-   * The finished upload as a scratch file (path, size, hash, first bytes): the file store's own
-   * file where the bytes are on this disk, else a copy streamed from the bucket.
-   */
-  private async scratchOf(upload: Upload): Promise<{ file: ScratchFile; copied: boolean }> {
-    const store = this.deps.store;
-    if (store instanceof FileStore) {
-      const file = path.join(store.directory, upload.id);
-      return { file: await describeFile(file), copied: false };
-    }
-    const body = await (store as S3Store).read(upload.id);
-    const file = await streamToScratch(body, {
-      dir: this.deps.tmpDir,
-      prefix: 'resumable',
-      maxBytes: this.maxBytes,
-    });
-    return { file, copied: true };
-  }
-
-  /**
    * The expiry job: removes uploads started more than 24 h ago (the bytes of unfinished ones,
    * and the rows of all). Safe to run in several processes at once. Returns how many went.
    */
@@ -352,87 +237,4 @@ export class ResumableUploads {
   private now(): string {
     return this.deps.clock.now().toISOString();
   }
-}
-
-type Target =
-  | {
-      kind: 'version';
-      filename: string;
-      fields: {
-        projectId?: string | undefined;
-        branchId?: string | undefined;
-        commitMessage?: string | undefined;
-        tags?: string | undefined;
-        projectName?: string | undefined;
-        projectDescription?: string | undefined;
-        isPrivate?: string | undefined;
-      };
-    }
-  | {
-      kind: 'bounce';
-      filename: string;
-      repoId: string;
-      branch: string;
-      commitSha?: string | undefined;
-      title?: string | undefined;
-      contentType?: string | undefined;
-    };
-
-const MAX_FIELD = 64 * 1024;
-
-/** What the client's Upload-Metadata asks for, checked: text without NUL, within bounds. */
-function targetOf(metadata: Record<string, string | null> | undefined): Target {
-  const text = (name: string): string | undefined => {
-    const value = metadata?.[name];
-    if (value === null || value === undefined) return undefined;
-    if (value.length > MAX_FIELD || value.includes('\u0000'))
-      throw new Invalid(`Upload metadata '${name}' is not valid`);
-    return value;
-  };
-  const filename = text('filename')?.trim();
-  if (!filename) throw new Invalid('Upload metadata must name the file (filename)');
-  const kind = text('kind') ?? 'version';
-  if (kind === 'bounce') {
-    const repoId = text('repoId');
-    const branch = text('branch')?.trim();
-    if (!repoId) throw new Invalid('Upload metadata must name the repository (repoId)');
-    if (!branch) throw new Invalid('Upload metadata must name the branch (branch)');
-    return {
-      kind,
-      filename,
-      repoId,
-      branch,
-      commitSha: text('commitSha'),
-      title: text('title'),
-      contentType: text('filetype'),
-    };
-  }
-  if (kind !== 'version') throw new Invalid(`Unknown upload kind '${kind}'`);
-  return {
-    kind,
-    filename,
-    fields: {
-      projectId: text('projectId'),
-      branchId: text('branchId'),
-      commitMessage: text('commitMessage'),
-      tags: text('tags'),
-      projectName: text('projectName'),
-      projectDescription: text('projectDescription'),
-      isPrivate: text('isPrivate'),
-    },
-  };
-}
-
-/** Size, SHA-256 and first bytes of a file already on disk, read once. */
-async function describeFile(file: string): Promise<ScratchFile> {
-  const hash = createHash('sha256');
-  let head = Buffer.alloc(0);
-  let size = 0;
-  for await (const chunk of fs.createReadStream(file) as AsyncIterable<Buffer>) {
-    hash.update(chunk);
-    size += chunk.length;
-    if (head.length < SNIFF_BYTES)
-      head = Buffer.concat([head, chunk.subarray(0, SNIFF_BYTES - head.length)]);
-  }
-  return { path: file, size, sha256: hash.digest('hex'), head };
 }

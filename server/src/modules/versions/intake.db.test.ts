@@ -234,6 +234,7 @@ describe('audio intake: what DAWs and taggers write', () => {
       expect(response.statusCode).toBe(415);
       expect(response.json()).toEqual({
         error: 'Invalid file type. Please upload an MP3, WAV, AIFF, FLAC, or AAC file.',
+        code: 'unsupported',
       });
     }
   });

@@ -1,9 +1,10 @@
 import fsp from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { MAX_UPLOAD_BYTES, PROJECT_MESSAGES, tagsSchema } from '@takes/contract';
+import { MAX_UPLOAD_BYTES, PROJECT_MESSAGES } from '@takes/contract';
 import type { Clock } from '../../clock';
 import { Invalid, NotFound, TooLarge } from '../../errors';
+import { BRANCH_MISSING, checkUploadTarget, type UploadFields } from '../uploads';
 import { processVersionJob } from '../audio/jobs';
 import type { JobQueue } from '../../jobs/job-queue';
 import { titleFromFileName } from '../../media/file-name';
@@ -18,13 +19,10 @@ import {
   takeInOriginal,
 } from '../audio';
 import { spendDemoUpload, uploadLimitFor } from '../demo/demo-policy';
-import type { ProjectsService } from '../projects/projects.service';
+import type { ProjectsService } from '../projects';
 import type { Executor, VersionsRepo } from './versions.repo';
 import type { AccessPolicy } from '../access';
 import type { ActivityLog } from '../activity';
-
-/** Said for a branch the caller cannot upload to, or one not in the named project. */
-const BRANCH_MISSING = 'Project or branch not found';
 
 export interface ReceivedFile extends ScratchFile {
   fileName: string;
@@ -32,15 +30,7 @@ export interface ReceivedFile extends ScratchFile {
   uploaderId?: string | undefined;
 }
 
-export interface UploadFields {
-  projectId?: string | undefined;
-  branchId?: string | undefined;
-  commitMessage?: string | undefined;
-  tags?: string | undefined;
-  projectName?: string | undefined;
-  projectDescription?: string | undefined;
-  isPrivate?: string | undefined;
-}
+export type { UploadFields };
 
 export interface UploadResult {
   versionId: string;
@@ -122,21 +112,7 @@ export class UploadService {
     fields: UploadFields,
   ): Promise<UploadResult> {
     if (!file || file.size === 0) throw new Invalid(PROJECT_MESSAGES.fileRequired);
-    const newTrack = !fields.projectId && !fields.branchId;
-    const tags = parseTags(fields.tags);
-    if (!newTrack) {
-      if (!fields.projectId) throw new Invalid(PROJECT_MESSAGES.projectRequired);
-      if (!fields.branchId) throw new Invalid(PROJECT_MESSAGES.branchRequired);
-      if (!fields.commitMessage?.trim()) throw new Invalid(PROJECT_MESSAGES.messageRequired);
-      // An editor's version goes into the owner's project like the owner's own.
-      const branch = await this.deps.access.branch(
-        userId,
-        fields.branchId,
-        'upload',
-        BRANCH_MISSING,
-      );
-      if (branch.projectId !== fields.projectId) throw new NotFound(BRANCH_MISSING);
-    }
+    const asked = await checkUploadTarget(this.deps.access, userId, fields);
 
     // The upload's own reference to the original, until the version is its lasting one.
     const held: { refId?: string; key?: string } = {};
@@ -155,7 +131,7 @@ export class UploadService {
       const versionId = randomUUID();
       const { projectId, branchId } = await this.inTransactionWithRetry(async (trx) => {
         let target: { projectId: string; branchId: string };
-        if (newTrack) {
+        if (asked.newTrack) {
           const name =
             fields.projectName?.trim() || titleFromFileName(file.fileName) || 'Untitled Track';
           target = await this.deps.projects.createInside(trx, userId, {
@@ -165,8 +141,8 @@ export class UploadService {
           });
         } else {
           // Checked again inside the transaction: the branch may have gone meanwhile.
-          const branch = await this.deps.projects.branchById(fields.branchId as string, trx);
-          if (!branch || branch.project_id !== fields.projectId) throw new NotFound(BRANCH_MISSING);
+          const branch = await this.deps.projects.branchById(asked.branchId, trx);
+          if (!branch || branch.project_id !== asked.projectId) throw new NotFound(BRANCH_MISSING);
           target = { projectId: branch.project_id, branchId: branch.id };
         }
         await this.versionsRepo.insert(
@@ -176,7 +152,7 @@ export class UploadService {
             branch_id: target.branchId,
             version_number: await this.versionsRepo.nextNumber(target.branchId, trx),
             message: fields.commitMessage?.trim() || null,
-            tags: JSON.stringify(tags),
+            tags: JSON.stringify(asked.tags),
             original_key: originalKey,
             original_name: file.fileName.slice(0, 255),
             original_size: file.size,
@@ -237,17 +213,4 @@ export class UploadService {
       }
     }
   }
-}
-
-export function parseTags(raw: string | undefined): string[] {
-  if (!raw) return [];
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw);
-  } catch {
-    throw new Invalid('Tags must be a JSON list of words');
-  }
-  const result = tagsSchema.safeParse(parsed);
-  if (!result.success) throw new Invalid('Tags must be a JSON list of words');
-  return result.data;
 }

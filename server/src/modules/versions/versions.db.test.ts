@@ -142,7 +142,7 @@ describe('versions: upload, processing, streaming, download', () => {
       {},
     );
     expect(renamed.statusCode).toBe(415);
-    expect(renamed.json()).toEqual({ error: INVALID_TYPE });
+    expect(renamed.json()).toEqual({ error: INVALID_TYPE, code: 'unsupported' });
     // Right magic bytes, wrong body: ffprobe has the last word.
     const fakeWav = Buffer.concat([
       Buffer.from('RIFF\x24\x00\x00\x00WAVEjunk', 'latin1'),
@@ -151,7 +151,7 @@ describe('versions: upload, processing, streaming, download', () => {
     expect((await owner.upload({ content: fakeWav, name: 'x.wav' }, {})).statusCode).toBe(415);
     const empty = await owner.upload({ content: Buffer.alloc(0), name: 'empty.wav' }, {});
     expect(empty.statusCode).toBe(400);
-    expect(empty.json()).toEqual({ error: 'Please select a file to upload' });
+    expect(empty.json()).toEqual({ error: 'Please select a file to upload', code: 'invalid' });
     expect(await t.deps.storage.list('')).toEqual([]);
     expect(await t.deps.database.db.selectFrom('versions').select('id').execute()).toEqual([]);
   });
@@ -164,6 +164,7 @@ describe('versions: upload, processing, streaming, download', () => {
     expect(response.json()).toEqual({
       error:
         'File size exceeds the 500MB limit. Please upload a smaller file or contact support for assistance with very large files.',
+      code: 'too_large',
     });
     expect(await t.deps.storage.list('')).toEqual([]);
     expect(fs.readdirSync(t.deps.tmpDir)).toEqual([]);
@@ -192,7 +193,7 @@ describe('versions: upload, processing, streaming, download', () => {
     for (const [fields, withFile, message] of cases) {
       const response = await owner.upload(withFile ? { path: wav } : undefined, fields);
       expect(response.statusCode, message).toBe(400);
-      expect(response.json()).toEqual({ error: message });
+      expect(response.json()).toEqual({ error: message, code: 'invalid' });
     }
   });
 

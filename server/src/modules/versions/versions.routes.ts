@@ -8,20 +8,12 @@ import { holdsNul, NUL_MESSAGE } from '../../http/nul-characters';
 import { route } from '../../http/route';
 import { redirectToSigned, sendObject, sendStoredAudio } from '../../http/send-object';
 import type { ObjectStore } from '../../storage/object-store';
-import type { AuthService } from '../auth/auth.service';
-import type { ReceivedFile, UploadFields, UploadService } from './upload.service';
+import type { AuthService } from '../auth';
+import { isUploadField, MAX_UPLOAD_FIELD, type UploadFields } from '../uploads';
+import type { ReceivedFile, UploadService } from './upload.service';
 import type { VersionsService } from './versions.service';
 
 const api = endpoints.versions;
-const UPLOAD_FIELDS = new Set([
-  'projectId',
-  'branchId',
-  'commitMessage',
-  'tags',
-  'projectName',
-  'projectDescription',
-  'isPrivate',
-]);
 
 /** Versions of a track: listing, upload, processing, playback and download; all signed in. */
 export const versionRoutes =
@@ -43,7 +35,7 @@ export const versionRoutes =
         fileSize: MAX_UPLOAD_BYTES + 1,
         files: 1,
         fields: 20,
-        fieldSize: 64 * 1024,
+        fieldSize: MAX_UPLOAD_FIELD,
         parts: 25,
       },
     });
@@ -74,8 +66,8 @@ export const versionRoutes =
               continue;
             }
             file = await uploads.receive(part.file, part.filename, userOf(request).id);
-          } else if (UPLOAD_FIELDS.has(part.fieldname) && typeof part.value === 'string') {
-            fields[part.fieldname as keyof UploadFields] = part.value;
+          } else if (isUploadField(part.fieldname) && typeof part.value === 'string') {
+            fields[part.fieldname] = part.value;
           }
         }
         if (nul || holdsNul(fields)) throw new HttpError(400, NUL_MESSAGE);

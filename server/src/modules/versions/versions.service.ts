@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { PROJECT_MESSAGES, type ProcessingResponse, type Version } from '@takes/contract';
 import type { Clock } from '../../clock';
+import type { JobQueue } from '../../jobs/job-queue';
 import type { VersionsTable } from '../../db/schema';
 import { AppError, Internal, NotFound } from '../../errors';
-import type { ProjectsService } from '../projects/projects.service';
+import { toProjectSummary, type ProjectsService } from '../projects';
 import {
   downloadOf,
   parseJson,
   pickAudio,
+  queueVersionsCleanup,
   type Quality,
   type Renditions,
   type StoredAudio,
@@ -25,6 +27,7 @@ export interface VersionsDeps {
   access: AccessPolicy;
   repo: VersionsRepo;
   clock: Clock;
+  jobs: JobQueue;
   projects: ProjectsService;
   activity: ActivityLog;
 }
@@ -45,21 +48,7 @@ export class VersionsService {
     const { role } = await this.deps.access.version(userId, versionId, 'view');
     const found = await this.repo.findWithProject(versionId);
     if (!found) throw new NotFound(NOT_FOUND.version);
-    const { project } = found;
-    return {
-      ...toVersion(found.version),
-      project: {
-        id: project.id,
-        name: project.name,
-        description: project.description,
-        is_private: project.is_private === 1,
-        created_at: project.created_at,
-        updated_at: project.updated_at,
-        owner_id: project.owner_id,
-        listed: project.listed === 1,
-        role,
-      },
-    };
+    return { ...toVersion(found.version), project: toProjectSummary(found.project, role) };
   }
 
   async listForBranch(userId: string, projectId: string, branchId: string): Promise<Version[]> {
@@ -101,7 +90,7 @@ export class VersionsService {
       });
       await this.repo.delete(versionId, trx);
       await this.deps.projects.touch(version.project_id, this.now(), trx);
-      await this.deps.projects.cleanUpAfter([version], trx);
+      await queueVersionsCleanup(trx, this.deps, [version]);
     });
   }
 

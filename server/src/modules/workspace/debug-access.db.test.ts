@@ -59,7 +59,7 @@ describe('the debug page and health details belong to the instance admins', () =
       await other.post('/api/debug/round-trip'),
     ]) {
       expect(response.statusCode).toBe(404);
-      expect(response.json()).toEqual({ error: 'Not found' });
+      expect(response.json()).toEqual({ error: 'Not found', code: 'not_found' });
     }
     // Anyone can sign up with a password under a listed address: that proves nothing.
     const claimed = api(t, await signUpWithPassword('someone@example.com'));

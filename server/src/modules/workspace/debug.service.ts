@@ -2,7 +2,7 @@ import type { Clock } from '../../clock';
 import type { Dialect } from '../../db/dialect-sql';
 import type { MediaRunner } from '../../media/runner';
 import type { ObjectStore } from '../../storage/object-store';
-import type { ProjectsService } from '../projects/projects.service';
+import type { ProjectsService } from '../projects';
 import type { WorkspaceRepo } from './workspace.repo';
 
 /** The debug report counts every job and checks storage: a refresh storm reuses one report. */

@@ -1,0 +1,69 @@
+import { PROJECT_MESSAGES, tagsSchema } from '@takes/contract';
+import { Invalid, NotFound } from '../../errors';
+import type { AccessPolicy } from '../access';
+
+// What an upload of a version says besides its file, and the rules it must meet: one set for
+// both ways it comes in, the multipart route's text fields (versions.routes.ts, UploadService)
+// and a resumable upload's Upload-Metadata (resumable-uploads.service.ts).
+
+export const UPLOAD_FIELD_NAMES = [
+  'projectId',
+  'branchId',
+  'commitMessage',
+  'tags',
+  'projectName',
+  'projectDescription',
+  'isPrivate',
+] as const;
+
+export type UploadFieldName = (typeof UPLOAD_FIELD_NAMES)[number];
+
+export type UploadFields = { [name in UploadFieldName]?: string | undefined };
+
+/** The longest a field may be: a multipart field's bytes, an Upload-Metadata value. */
+export const MAX_UPLOAD_FIELD = 64 * 1024;
+
+export function isUploadField(name: string): name is UploadFieldName {
+  return (UPLOAD_FIELD_NAMES as readonly string[]).includes(name);
+}
+
+/** Said for a branch the caller cannot upload to, or one not in the named project. */
+export const BRANCH_MISSING = 'Project or branch not found';
+
+export type UploadTarget =
+  | { newTrack: true; tags: string[] }
+  | { newTrack: false; projectId: string; branchId: string; tags: string[] };
+
+/**
+ * Where an upload goes, checked before its file is taken in: naming a project and a branch the
+ * caller may upload to (with a message), a new version of that branch; naming neither, a new
+ * track of the caller's own. Tags, when given, are a JSON list of words.
+ */
+export async function checkUploadTarget(
+  access: AccessPolicy,
+  userId: string,
+  fields: UploadFields,
+): Promise<UploadTarget> {
+  const tags = parseTags(fields.tags);
+  if (!fields.projectId && !fields.branchId) return { newTrack: true, tags };
+  if (!fields.projectId) throw new Invalid(PROJECT_MESSAGES.projectRequired);
+  if (!fields.branchId) throw new Invalid(PROJECT_MESSAGES.branchRequired);
+  if (!fields.commitMessage?.trim()) throw new Invalid(PROJECT_MESSAGES.messageRequired);
+  // An editor's version goes into the owner's project like the owner's own.
+  const branch = await access.branch(userId, fields.branchId, 'upload', BRANCH_MISSING);
+  if (branch.projectId !== fields.projectId) throw new NotFound(BRANCH_MISSING);
+  return { newTrack: false, projectId: fields.projectId, branchId: fields.branchId, tags };
+}
+
+export function parseTags(raw: string | undefined): string[] {
+  if (!raw) return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new Invalid('Tags must be a JSON list of words');
+  }
+  const result = tagsSchema.safeParse(parsed);
+  if (!result.success) throw new Invalid('Tags must be a JSON list of words');
+  return result.data;
+}

@@ -8,9 +8,10 @@ import { primaryButton, secondaryButton } from '../../ui/button-styles';
 import { ConfirmDeleteModal } from '../../ui/confirm-delete-modal';
 import { Spinner } from '../../ui/spinner';
 import { formatTime } from '../player/format-time';
+import { COPIED_MS } from '../share/copy-link-field';
 import { itemTitle } from './collection-format';
 import { useCollectionLinks, useRevokeCollectionLink } from './collection-links-api';
-import { COPIED_MS, linkAddress } from './share-collection-dialog';
+import { linkAddress } from './created-collection-links';
 
 /** What a receipt or comment names an item that has left the collection by. */
 export const REMOVED_ITEM = 'Removed item';

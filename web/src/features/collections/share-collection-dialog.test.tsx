@@ -5,11 +5,8 @@ import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { axeViolations } from '../../ui/axe-test-support';
 import { stubApi } from '../repos/test-support';
-import {
-  parseRecipients,
-  ShareCollectionDialog,
-  TOO_MANY_RECIPIENTS,
-} from './share-collection-dialog';
+import { parseRecipients, TOO_MANY_RECIPIENTS } from './recipients';
+import { ShareCollectionDialog } from './share-collection-dialog';
 
 /** A link as the server answers it, fresh (no receipts, no comments). */
 function link(overrides: Partial<CollectionLink> = {}): CollectionLink {

@@ -62,9 +62,12 @@ function coveredControls(page: Page): Promise<{ checked: number; covered: Covere
         rect.top < playerRect.bottom &&
         rect.right > playerRect.left &&
         rect.left < playerRect.right;
+      // A link that wraps over two lines is two boxes: its outer box's centre can fall between
+      // them, on its paragraph, so probe the centre of its first line's box.
+      const line = control.getClientRects()[0] ?? rect;
       const hit = document.elementFromPoint(
-        (rect.left + rect.right) / 2,
-        (rect.top + rect.bottom) / 2,
+        (line.left + line.right) / 2,
+        (line.top + line.bottom) / 2,
       );
       const reachable = hit !== null && (control === hit || control.contains(hit));
       if (overlaps || !reachable) {

@@ -19,9 +19,9 @@ const EXPIRY_MARGIN_MS = 30_000;
 export function credentialsFrom(server, pair, email) {
   return {
     server,
-    accessToken: pair.accessToken,
-    refreshToken: pair.refreshToken,
-    expiresAt: new Date(Date.now() + pair.expiresIn * 1000).toISOString(),
+    accessToken: pair.access_token,
+    refreshToken: pair.refresh_token,
+    expiresAt: new Date(Date.now() + pair.expires_in * 1000).toISOString(),
     ...(email ? { email } : {}),
   };
 }
@@ -97,7 +97,7 @@ export class Api {
     }
     const refreshEndpoint = endpoints.desktop.refreshDesktopToken;
     const response = await this.anonymous.fetch(refreshEndpoint, {
-      body: { refreshToken: this.credentials.refreshToken },
+      body: { refresh_token: this.credentials.refreshToken },
     });
     if (response.status === 400 || response.status === 401) {
       await response.body?.cancel();

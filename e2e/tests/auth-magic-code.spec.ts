@@ -57,7 +57,7 @@ test('the link in the same email asks "Sign in as …?", then signs in and opens
   // Signed out, the session probe answers 200 with no user (not an error the console would log).
   const probe = await page.request.get('/api/auth/session');
   expect(probe.status()).toBe(200);
-  expect(await probe.json()).toEqual({ user: null, expiresAt: null });
+  expect(await probe.json()).toEqual({ user: null, expires_at: null });
   await page.getByRole('button', { name: 'Sign in' }).click();
 
   await expect(page).toHaveURL('/dashboard');

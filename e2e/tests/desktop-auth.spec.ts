@@ -55,9 +55,9 @@ test('an approved CLI shows under Devices on /settings; revoking it ends its ref
     data: { code, name: 'takes CLI on e2e-box' },
   });
   expect(tokens.status(), await tokens.text()).toBe(200);
-  const { accessToken, refreshToken } = (await tokens.json()) as {
-    accessToken: string;
-    refreshToken: string;
+  const { access_token, refresh_token } = (await tokens.json()) as {
+    access_token: string;
+    refresh_token: string;
   };
 
   await page.goto('/settings');
@@ -70,10 +70,10 @@ test('an approved CLI shows under Devices on /settings; revoking it ends its ref
 
   await expect(page.getByText('takes CLI on e2e-box was signed out.')).toBeVisible();
   await expect(page.getByText('No desktop app or CLI is signed in to your account.')).toBeVisible();
-  const refreshed = await request.post('/api/desktop/refresh', { data: { refreshToken } });
+  const refreshed = await request.post('/api/desktop/refresh', { data: { refresh_token } });
   expect(refreshed.status()).toBe(401);
   const bearer = await request.get('/api/auth/session', {
-    headers: { authorization: `Bearer ${accessToken}` },
+    headers: { authorization: `Bearer ${access_token}` },
   });
   expect(bearer.status()).toBe(401);
 });

@@ -41,7 +41,7 @@ Options:
     const pair = email
       ? await signInWithEmail(ctx, email.trim(), code)
       : await signInWithBrowser(ctx, code);
-    const session = await sessionFor(ctx.server, pair.accessToken);
+    const session = await sessionFor(ctx.server, pair.access_token);
     ctx.store.write(credentialsFrom(ctx.server, pair, session.user.email));
     ctx.print(`Signed in as ${session.user.email} on ${ctx.server}`);
   },

@@ -29,9 +29,9 @@ export async function separatePage(
 /** Sets the signed-in person's display name (what members and comments show). */
 export async function setDisplayName(page: Page, baseURL: string | undefined, name: string) {
   const profile = await callExpecting(apiAs(page, baseURL), 200, endpoints.profiles.updateProfile, {
-    body: { displayName: name },
+    body: { display_name: name },
   });
-  expect(profile.displayName).toBe(name);
+  expect(profile.display_name).toBe(name);
 }
 
 /** Opens the 'Project members' dialog from the project page header. */

@@ -41,22 +41,22 @@ export const sessionUserSchema = z.object({
   email: z.string(),
   /** The full name, when the person gave one. */
   name: z.string().nullable(),
-  displayName: z.string().nullable(),
-  avatarUrl: z.string().nullable(),
+  display_name: z.string().nullable(),
+  avatar_url: z.string().nullable(),
 });
 export type SessionUser = z.infer<typeof sessionUserSchema>;
 
 export const sessionResponseSchema = z.object({
   user: sessionUserSchema,
-  expiresAt: z.string(),
+  expires_at: z.string(),
 });
 export type SessionResponse = z.infer<typeof sessionResponseSchema>;
 
 /** The session probe's answer when nobody is signed in: not an error, just no user. */
-export const signedOutSessionSchema = z.object({ user: z.null(), expiresAt: z.null() });
+export const signedOutSessionSchema = z.object({ user: z.null(), expires_at: z.null() });
 export type SignedOutSession = z.infer<typeof signedOutSessionSchema>;
 
-/** GET /api/auth/session: the signed-in session, or `{ user: null, expiresAt: null }`. */
+/** GET /api/auth/session: the signed-in session, or `{ user: null, expires_at: null }`. */
 export const sessionProbeSchema = z.union([sessionResponseSchema, signedOutSessionSchema]);
 export type SessionProbe = z.infer<typeof sessionProbeSchema>;
 
@@ -85,8 +85,8 @@ export type DesktopTokenBody = z.input<typeof desktopTokenBodySchema>;
 export const desktopDeviceSchema = z.object({
   id: z.string(),
   name: z.string(),
-  createdAt: z.string(),
-  lastUsedAt: z.string(),
+  created_at: z.string(),
+  last_used_at: z.string(),
 });
 export type DesktopDevice = z.infer<typeof desktopDeviceSchema>;
 
@@ -104,20 +104,20 @@ export type MagicLinkDetails = z.infer<typeof magicLinkDetailsSchema>;
 
 /** What a desktop code exchange or a refresh hands out. */
 export const desktopTokenPairSchema = z.object({
-  accessToken: z.string(),
-  refreshToken: z.string(),
-  tokenType: z.literal('Bearer'),
-  expiresIn: z.number(),
+  access_token: z.string(),
+  refresh_token: z.string(),
+  token_type: z.literal('Bearer'),
+  expires_in: z.number(),
 });
 export type DesktopTokenPair = z.infer<typeof desktopTokenPairSchema>;
 
 export const desktopRefreshBodySchema = z.object({
-  refreshToken: z.string().min(1, 'Refresh token is required').max(200),
+  refresh_token: z.string().min(1, 'Refresh token is required').max(200),
 });
 
 export const changePasswordBodySchema = z.object({
-  currentPassword: z.string().min(1, 'Password is required'),
-  newPassword: passwordSchema,
+  current_password: z.string().min(1, 'Password is required'),
+  new_password: passwordSchema,
 });
 
 export const SOCIAL_PROVIDERS = ['google', 'apple'] as const;
@@ -152,15 +152,15 @@ export function isSitePath(path: unknown): path is string {
   }
 }
 
-export const CALLBACK_URL_INVALID = 'callbackURL must be a path on this site, such as /dashboard';
+export const CALLBACK_URL_INVALID = 'callback_url must be a path on this site, such as /dashboard';
 
 /** Where to return after a provider's sign-in: a path on this site. */
 export const socialSignInBodySchema = z
   .object({
-    callbackURL: z
+    callback_url: z
       .string()
-      .max(2000, 'callbackURL is too long')
+      .max(2000, 'callback_url is too long')
       .refine(isSitePath, CALLBACK_URL_INVALID)
       .default('/dashboard'),
   })
-  .default({ callbackURL: '/dashboard' });
+  .default({ callback_url: '/dashboard' });

@@ -142,7 +142,7 @@ export const createVersionBodySchema = z.object({
   tags: tagsSchema.optional(),
 });
 
-export const qualityDetailSchema = z.object({ fileSize: z.number(), format: z.string() });
+export const qualityDetailSchema = z.object({ file_size: z.number(), format: z.string() });
 export const qualitiesSchema = z.object({
   available: z.array(z.enum(['original', 'high', 'standard'])),
   qualities: z.object({
@@ -152,15 +152,15 @@ export const qualitiesSchema = z.object({
   }),
 });
 
-const qualityProgressEntry = z.object({ available: z.boolean(), fileSize: z.number().nullable() });
+const qualityProgressEntry = z.object({ available: z.boolean(), file_size: z.number().nullable() });
 export const processingResponseSchema = z.object({
   status: processingStatusSchema,
-  progressPercentage: z.number(),
-  hasMetadata: z.boolean(),
-  hasWaveform: z.boolean(),
-  processingComplete: z.boolean(),
+  progress_percentage: z.number(),
+  has_metadata: z.boolean(),
+  has_waveform: z.boolean(),
+  processing_complete: z.boolean(),
   error: z.string().nullable(),
-  qualityProgress: z.object({
+  quality_progress: z.object({
     original: qualityProgressEntry.extend({ format: z.string().nullable() }),
     high: qualityProgressEntry,
     standard: qualityProgressEntry,

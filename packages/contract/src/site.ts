@@ -56,9 +56,9 @@ export const contactBodySchema = z.object({
   subject: required(CONTACT_MESSAGES.subjectRequired, 300),
   message: required(CONTACT_MESSAGES.messageRequired, 10_000),
   role: z.enum(CONTACT_ROLES).optional(),
-  companyName: optionalText(200),
+  company_name: optionalText(200),
   /** Free text, e.g. "12" or "about 40". */
-  artistsRepresented: optionalText(100),
+  artists_represented: optionalText(100),
 });
 export type ContactBody = z.input<typeof contactBodySchema>;
 export const contactResponseSchema = z.object({ id: z.string(), message: z.string() });

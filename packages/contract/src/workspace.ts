@@ -4,10 +4,10 @@ import { z } from 'zod';
 export const statsResponseSchema = z.object({
   projects: z.number(),
   tracks: z.number(),
-  lastUpdate: z.string().nullable(),
-  versionsLastMonth: z.number(),
+  last_update: z.string().nullable(),
+  versions_last_month: z.number(),
   /** Events in the last 30 days on the projects and repositories you can see ('+N in the last month'). */
-  activityLastMonth: z.number(),
+  activity_last_month: z.number(),
 });
 export type StatsResponse = z.infer<typeof statsResponseSchema>;
 
@@ -68,6 +68,6 @@ export type DebugReport = z.infer<typeof debugReportSchema>;
 /** How long inserting and deleting a test project took. */
 export const roundTripResponseSchema = z.object({
   projectId: z.string(),
-  insertMs: z.number(),
-  deleteMs: z.number(),
+  insert_ms: z.number(),
+  delete_ms: z.number(),
 });

@@ -130,7 +130,7 @@ const TABLE: Record<string, Row> = {
   changePassword: {
     expect: signedIn(400),
     call: () => ({
-      body: { currentPassword: 'not-the-password', newPassword: 'Correct-horse-battery-9' },
+      body: { current_password: 'not-the-password', new_password: 'Correct-horse-battery-9' },
     }),
   },
   startDemo: { expect: everyone(200) },
@@ -142,7 +142,7 @@ const TABLE: Record<string, Row> = {
   revokeDesktopDevice: { expect: signedIn(404), call: () => ({ params: { id: randomUUID() } }) },
   getAvatar: { expect: everyone(404) },
   getProfile: { expect: signedIn(200) },
-  updateProfile: { expect: signedIn(200), call: () => ({ body: { displayName: 'Someone' } }) },
+  updateProfile: { expect: signedIn(200), call: () => ({ body: { display_name: 'Someone' } }) },
   uploadAvatar: {
     expect: signedIn(200),
     call: () => ({

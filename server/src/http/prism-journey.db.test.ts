@@ -132,7 +132,7 @@ describe('the API journey through Prism, validating against the served OpenAPI d
       .join('; ');
     await api.call(auth.getSession);
     await api.call(profiles.getProfile);
-    await api.call(profiles.updateProfile, { body: { displayName: 'Prism Listener' } });
+    await api.call(profiles.updateProfile, { body: { display_name: 'Prism Listener' } });
 
     // A project, an uploaded version, processed.
     const project = await api.call(projects.createProject, {

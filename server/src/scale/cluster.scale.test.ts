@@ -200,8 +200,8 @@ describe('2 serve + 2 worker processes on PostgreSQL, S3 and pg-boss', () => {
     });
     const { qualities } = (await (
       await clientOf(serveB, cookie).get(`/api/versions/${versionId}/qualities`)
-    ).json()) as { qualities: { original?: { fileSize: number } } };
-    expect(qualities.original?.fileSize).toBe(long.length);
+    ).json()) as { qualities: { original?: { file_size: number } } };
+    expect(qualities.original?.file_size).toBe(long.length);
   }, 150_000);
 
   it('the per-email and per-IP sign-in limits are one budget across both processes', async () => {

@@ -25,7 +25,7 @@ const options = {
 const noop = () => Promise.resolve();
 const signedIn: AuthContextValue = {
   status: 'signed-in',
-  user: { id: 'u1', email: 'maya@example.com', name: 'Maya', displayName: null, avatarUrl: null },
+  user: { id: 'u1', email: 'maya@example.com', name: 'Maya', display_name: null, avatar_url: null },
   refresh: noop,
   signOut: noop,
   acceptSession: () => {},

@@ -29,7 +29,7 @@ export const getSession = defineEndpoint({
   path: '/api/auth/session',
   summary: 'Who is signed in, and until when',
   description:
-    'Asking is not an error: with no credentials at all, or a session cookie that matches no live session, it answers 200 with `user` and `expiresAt` null. A bearer token (header or `?token=`) that is invalid or expired answers 401, so a client knows to refresh it.',
+    'Asking is not an error: with no credentials at all, or a session cookie that matches no live session, it answers 200 with `user` and `expires_at` null. A bearer token (header or `?token=`) that is invalid or expired answers 401, so a client knows to refresh it.',
   tag,
   // Anyone may ask: the answer says who, if anyone, the credentials sent belong to.
   auth: publicAccess,

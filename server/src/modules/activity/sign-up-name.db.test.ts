@@ -80,7 +80,7 @@ describe('an email-and-password account is named by its address before the @', (
     expect(JSON.stringify(listener)).not.toContain('lena.k');
 
     // Once they choose a display name, every line uses it.
-    await as.call(endpoints.profiles.updateProfile, { body: { displayName: 'Lena K' } });
+    await as.call(endpoints.profiles.updateProfile, { body: { display_name: 'Lena K' } });
     const renamed = await as.call(endpoints.activity.listProjectActivity, {
       params: { projectId: project.id },
       query: { limit: 20 },

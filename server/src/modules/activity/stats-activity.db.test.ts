@@ -52,7 +52,7 @@ describe("the dashboard's Activity figure", () => {
       .execute();
 
     const stats = async () =>
-      (await api(t, me.cookie).get('/api/stats')).json<StatsResponse>().activityLastMonth;
+      (await api(t, me.cookie).get('/api/stats')).json<StatsResponse>().activity_last_month;
     expect(await stats()).toBe(0);
 
     await event({ projectId: mine.id }, 1);
@@ -72,7 +72,7 @@ describe("the dashboard's Activity figure", () => {
     expect(await stats()).toBe(6);
     // The other owner counts their own projects and repositories, not the caller's.
     expect(
-      (await api(t, other.cookie).get('/api/stats')).json<StatsResponse>().activityLastMonth,
+      (await api(t, other.cookie).get('/api/stats')).json<StatsResponse>().activity_last_month,
     ).toBe(4);
   });
 });

@@ -24,7 +24,7 @@ describe('accounts and sign-in', () => {
       await start();
       const { email, cookie, response } = await signUp();
       expect(response.json()).toMatchObject({
-        user: { email, name: null, displayName: null, avatarUrl: null },
+        user: { email, name: null, display_name: null, avatar_url: null },
       });
       const setCookie = String(response.headers['set-cookie']);
       expect(setCookie).toMatch(/takes\.session_token=/);
@@ -100,7 +100,7 @@ describe('accounts and sign-in', () => {
       expect(out.statusCode).toBe(200);
       const after = await session(cookie);
       expect(after.statusCode).toBe(200);
-      expect(after.json()).toEqual({ user: null, expiresAt: null });
+      expect(after.json()).toEqual({ user: null, expires_at: null });
     });
 
     it('reads the session on every request: renews it a day on, ends it when expired or forged', async () => {
@@ -209,19 +209,19 @@ describe('accounts and sign-in', () => {
       const named = await t.app.inject({
         method: 'PATCH',
         url: '/api/profile',
-        payload: { displayName: '  Ana B.  ' },
+        payload: { display_name: '  Ana B.  ' },
         headers: { cookie, origin: ORIGIN },
       });
-      expect(named.json()).toMatchObject({ displayName: 'Ana B.', avatarUrl: null });
+      expect(named.json()).toMatchObject({ display_name: 'Ana B.', avatar_url: null });
       const uploaded = await upload(cookie, png, 'me.png');
       expect(uploaded.statusCode, uploaded.body).toBe(200);
-      const avatarUrl = uploaded.json<{ avatarUrl: string }>().avatarUrl;
+      const avatarUrl = uploaded.json<{ avatar_url: string }>().avatar_url;
       const image = await t.app.inject({ method: 'GET', url: avatarUrl });
       expect(image.statusCode).toBe(200);
       expect(image.headers['content-type']).toBe('image/png');
       expect(Buffer.compare(image.rawPayload, png)).toBe(0);
       expect((await session(cookie)).json()).toMatchObject({
-        user: { displayName: 'Ana B.', avatarUrl },
+        user: { display_name: 'Ana B.', avatar_url: avatarUrl },
       });
     });
 
@@ -264,13 +264,13 @@ describe('accounts and sign-in', () => {
       );
       const wrong = await post(
         '/api/auth/change-password',
-        { currentPassword: 'nope-nope', newPassword: 'amber-bounce-93' },
+        { current_password: 'nope-nope', new_password: 'amber-bounce-93' },
         { cookie },
       );
       expect(wrong.json()).toEqual({ error: 'Current password is incorrect', code: 'invalid' });
       const changed = await post(
         '/api/auth/change-password',
-        { currentPassword: password, newPassword: 'amber-bounce-93' },
+        { current_password: password, new_password: 'amber-bounce-93' },
         { cookie },
       );
       expect(changed.statusCode, changed.body).toBe(200);
@@ -292,7 +292,7 @@ describe('accounts and sign-in', () => {
         apple: false,
         demo: true,
       });
-      const response = await post('/api/auth/social/google', { callbackURL: '/dashboard' });
+      const response = await post('/api/auth/social/google', { callback_url: '/dashboard' });
       expect(response.statusCode).toBe(503);
       expect(response.json()).toEqual({
         error: 'Google sign-in is not configured on this server',
@@ -307,7 +307,7 @@ describe('accounts and sign-in', () => {
           GOOGLE_CLIENT_SECRET: 'shh',
         },
       });
-      const response = await post('/api/auth/social/google', { callbackURL: '/dashboard' });
+      const response = await post('/api/auth/social/google', { callback_url: '/dashboard' });
       expect(response.statusCode, response.body).toBe(200);
       const url = new URL(response.json<{ url: string }>().url);
       expect(url.origin + url.pathname).toBe('https://accounts.google.com/o/oauth2/v2/auth');

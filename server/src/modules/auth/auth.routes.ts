@@ -53,7 +53,7 @@ export const authRoutes =
         await deps.requireUser.call(app, request, reply);
       } catch (error) {
         if (error instanceof Unauthenticated && !carriesBearerToken(request))
-          return { user: null, expiresAt: null };
+          return { user: null, expires_at: null };
         throw error;
       }
       const user = userOf(request);
@@ -126,7 +126,7 @@ export const authRoutes =
     route(app, api.startSocialSignIn, {}, async (request, reply) => {
       const { url, cookies } = await service.socialSignInUrl(
         request.params.provider,
-        request.body.callbackURL,
+        request.body.callback_url,
         toFetchHeaders(request),
       );
       forwardCookies(reply, cookies);

@@ -128,7 +128,7 @@ export class AuthService {
   }
 
   async sessionBody(userId: string, expiresAt: string): Promise<SessionResponse> {
-    return { user: await this.sessionUser(userId), expiresAt };
+    return { user: await this.sessionUser(userId), expires_at: expiresAt };
   }
 
   async sessionUser(userId: string): Promise<SessionUser> {
@@ -137,8 +137,8 @@ export class AuthService {
       id: row.id,
       email: row.email,
       name: row.name.trim() === '' ? null : row.name,
-      displayName: row.display_name,
-      avatarUrl: row.avatar_key ? avatarUrl(row.id, row.updated_at) : null,
+      display_name: row.display_name,
+      avatar_url: row.avatar_key ? avatarUrl(row.id, row.updated_at) : null,
     };
   }
 
@@ -296,16 +296,16 @@ export class AuthService {
   /** Changes the password; every desktop and CLI sign-in then ends (recovery). */
   async changePassword(
     user: AuthenticatedUser,
-    input: { currentPassword: string; newPassword: string },
+    input: { current_password: string; new_password: string },
     headers: Headers,
   ): Promise<void> {
-    const problem = passwordProblem(input.newPassword);
+    const problem = passwordProblem(input.new_password);
     if (problem) throw new Invalid(problem);
     try {
       await this.deps.auth.api.changePassword({
         body: {
-          currentPassword: input.currentPassword,
-          newPassword: input.newPassword,
+          currentPassword: input.current_password,
+          newPassword: input.new_password,
           revokeOtherSessions: false,
         },
         headers,

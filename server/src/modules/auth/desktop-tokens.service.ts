@@ -15,10 +15,10 @@ export const FAMILY_MAX_AGE_MS = 90 * DAY_MS;
 const LAST_USED_GRANULARITY_MS = 60 * 1000;
 
 export interface TokenPair {
-  accessToken: string;
-  refreshToken: string;
-  tokenType: 'Bearer';
-  expiresIn: number;
+  access_token: string;
+  refresh_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
 }
 
 const hash = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -111,8 +111,8 @@ export class DesktopTokensService {
     return rows.map((row) => ({
       id: row.id,
       name: row.name,
-      createdAt: row.created_at,
-      lastUsedAt: row.last_used_at,
+      created_at: row.created_at,
+      last_used_at: row.last_used_at,
     }));
   }
 
@@ -166,7 +166,12 @@ export class DesktopTokensService {
       },
       trx,
     );
-    return { accessToken, refreshToken, tokenType: 'Bearer', expiresIn: ACCESS_TOKEN_TTL_S };
+    return {
+      access_token: accessToken,
+      refresh_token: refreshToken,
+      token_type: 'Bearer',
+      expires_in: ACCESS_TOKEN_TTL_S,
+    };
   }
 
   private absoluteEnd(familyCreatedAt: string): string {

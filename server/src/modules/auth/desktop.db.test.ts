@@ -45,20 +45,20 @@ describe('desktop and CLI tokens', () => {
     return cookiesFrom(signUp.headers['set-cookie']);
   }
   const post = (url: string, payload: object) => t.app.inject({ method: 'POST', url, payload });
-  const me = (accessToken: string) =>
+  const me = (access_token: string) =>
     t.app.inject({
       method: 'GET',
       url: '/api/auth/session',
-      headers: { authorization: `Bearer ${accessToken}` },
+      headers: { authorization: `Bearer ${access_token}` },
     });
 
   it('trades an approved code, once, for tokens that work as Bearer on the API', async () => {
     const code = await signedInWithCode();
     const tokens = await post('/api/desktop/token', { code });
     expect(tokens.statusCode, tokens.body).toBe(200);
-    const pair = tokens.json<{ accessToken: string; refreshToken: string; expiresIn: number }>();
-    expect(pair).toMatchObject({ tokenType: 'Bearer', expiresIn: 3600 });
-    expect((await me(pair.accessToken)).json()).toMatchObject({
+    const pair = tokens.json<{ access_token: string; refresh_token: string; expires_in: number }>();
+    expect(pair).toMatchObject({ token_type: 'Bearer', expires_in: 3600 });
+    expect((await me(pair.access_token)).json()).toMatchObject({
       user: { email: 'desk@example.com' },
     });
     const again = await post('/api/desktop/token', { code });
@@ -101,58 +101,60 @@ describe('desktop and CLI tokens', () => {
         headers: { cookie, origin: ORIGIN },
       })
     ).json<{ code: string }>().code;
-    const { accessToken } = (await post('/api/desktop/token', { code })).json<{
-      accessToken: string;
+    const { access_token } = (await post('/api/desktop/token', { code })).json<{
+      access_token: string;
     }>();
-    expect((await me(accessToken)).statusCode).toBe(200);
+    expect((await me(access_token)).statusCode).toBe(200);
     clock.advance(60 * 60 * 1000 + 1000);
-    expect((await me(accessToken)).statusCode).toBe(401);
+    expect((await me(access_token)).statusCode).toBe(401);
   });
 
   it('rotates refresh tokens, and reusing an old one revokes the whole family', async () => {
     const code = await signedInWithCode();
     const first = (await post('/api/desktop/token', { code })).json<{
-      accessToken: string;
-      refreshToken: string;
+      access_token: string;
+      refresh_token: string;
     }>();
-    const second = (await post('/api/desktop/refresh', { refreshToken: first.refreshToken })).json<{
-      accessToken: string;
-      refreshToken: string;
+    const second = (
+      await post('/api/desktop/refresh', { refresh_token: first.refresh_token })
+    ).json<{
+      access_token: string;
+      refresh_token: string;
     }>();
-    expect(second.refreshToken).not.toBe(first.refreshToken);
-    expect((await me(second.accessToken)).statusCode).toBe(200);
+    expect(second.refresh_token).not.toBe(first.refresh_token);
+    expect((await me(second.access_token)).statusCode).toBe(200);
 
-    const replay = await post('/api/desktop/refresh', { refreshToken: first.refreshToken });
+    const replay = await post('/api/desktop/refresh', { refresh_token: first.refresh_token });
     expect(replay.statusCode).toBe(401);
     expect(replay.json()).toEqual({
       error: 'This session has ended. Sign in again.',
       code: 'unauthenticated',
     });
     // Everything from that sign-in is gone, including the newest tokens.
-    expect((await me(second.accessToken)).statusCode).toBe(401);
+    expect((await me(second.access_token)).statusCode).toBe(401);
     expect(
-      (await post('/api/desktop/refresh', { refreshToken: second.refreshToken })).statusCode,
+      (await post('/api/desktop/refresh', { refresh_token: second.refresh_token })).statusCode,
     ).toBe(401);
   });
 
   it('ends a sign-in 90 days after it began, however often it was refreshed', async () => {
     const code = await signedInWithCode();
     let pair = (await post('/api/desktop/token', { code })).json<{
-      accessToken: string;
-      refreshToken: string;
+      access_token: string;
+      refresh_token: string;
     }>();
     // Each refresh well inside the sliding 60 days, up to half an hour before day 90.
     for (const ms of [50 * DAY, 39 * DAY + 23.5 * HOUR]) {
       clock.advance(ms);
-      const refreshed = await post('/api/desktop/refresh', { refreshToken: pair.refreshToken });
+      const refreshed = await post('/api/desktop/refresh', { refresh_token: pair.refresh_token });
       expect(refreshed.statusCode, refreshed.body).toBe(200);
       pair = refreshed.json();
     }
-    expect((await me(pair.accessToken)).statusCode).toBe(200);
+    expect((await me(pair.access_token)).statusCode).toBe(200);
     // Day 90 and a minute: even the access token issued 31 minutes ago ends with the family.
     clock.advance(31 * 60 * 1000);
-    expect((await me(pair.accessToken)).statusCode).toBe(401);
-    const late = await post('/api/desktop/refresh', { refreshToken: pair.refreshToken });
+    expect((await me(pair.access_token)).statusCode).toBe(401);
+    const late = await post('/api/desktop/refresh', { refresh_token: pair.refresh_token });
     expect(late.statusCode).toBe(401);
     expect(late.json()).toEqual({
       error: 'This session has ended. Sign in again.',
@@ -177,7 +179,7 @@ describe('desktop and CLI tokens', () => {
         payload: { code: await approve(), name: '  takes CLI on studio-mac\u0007 ' },
         headers: { 'user-agent': 'takes-cli/0.1.0' },
       })
-    ).json<{ accessToken: string; refreshToken: string }>();
+    ).json<{ access_token: string; refresh_token: string }>();
     clock.advance(5 * 60 * 1000);
     const app = (
       await t.app.inject({
@@ -186,7 +188,7 @@ describe('desktop and CLI tokens', () => {
         payload: { code: await approve() },
         headers: { 'user-agent': 'Mozilla/5.0 (Macintosh) Takes/1.0 Electron/33.0.0' },
       })
-    ).json<{ accessToken: string; refreshToken: string }>();
+    ).json<{ access_token: string; refresh_token: string }>();
     const tooLong = await t.app.inject({
       method: 'POST',
       url: '/api/desktop/token',
@@ -203,30 +205,30 @@ describe('desktop and CLI tokens', () => {
       });
       expect(response.statusCode, response.body).toBe(200);
       return response.json<{
-        devices: { id: string; name: string; createdAt: string; lastUsedAt: string }[];
+        devices: { id: string; name: string; created_at: string; last_used_at: string }[];
       }>().devices;
     };
     const [desktopApp, cliDevice] = await list();
     expect(desktopApp?.name).toBe('Desktop app');
     expect(cliDevice?.name).toBe('takes CLI on studio-mac');
-    expect(cliDevice?.lastUsedAt).toBe(cliDevice?.createdAt);
+    expect(cliDevice?.last_used_at).toBe(cliDevice?.created_at);
 
     // Bearer use records the time, at most once a minute.
     clock.advance(2 * 60 * 1000);
-    expect((await me(cli.accessToken)).statusCode).toBe(200);
-    const usedAt = (await list()).find((d) => d.id === cliDevice?.id)?.lastUsedAt;
+    expect((await me(cli.access_token)).statusCode).toBe(200);
+    const usedAt = (await list()).find((d) => d.id === cliDevice?.id)?.last_used_at;
     expect(new Date(usedAt ?? 0).getTime()).toBeGreaterThan(
-      new Date(cliDevice?.createdAt ?? 0).getTime(),
+      new Date(cliDevice?.created_at ?? 0).getTime(),
     );
     clock.advance(10 * 1000);
-    expect((await me(cli.accessToken)).statusCode).toBe(200);
-    expect((await list()).find((d) => d.id === cliDevice?.id)?.lastUsedAt).toBe(usedAt);
+    expect((await me(cli.access_token)).statusCode).toBe(200);
+    expect((await list()).find((d) => d.id === cliDevice?.id)?.last_used_at).toBe(usedAt);
     // And a refresh does too.
     clock.advance(60 * 1000);
     const beforeRefresh = clock.now().getTime();
-    const refreshed = await post('/api/desktop/refresh', { refreshToken: app.refreshToken });
+    const refreshed = await post('/api/desktop/refresh', { refresh_token: app.refresh_token });
     expect(refreshed.statusCode).toBe(200);
-    const appUsedAt = (await list()).find((d) => d.id === desktopApp?.id)?.lastUsedAt;
+    const appUsedAt = (await list()).find((d) => d.id === desktopApp?.id)?.last_used_at;
     expect(new Date(appUsedAt ?? 0).getTime()).toBeGreaterThanOrEqual(beforeRefresh);
 
     const revoked = await t.app.inject({
@@ -235,9 +237,9 @@ describe('desktop and CLI tokens', () => {
       headers: { cookie, origin: ORIGIN },
     });
     expect(revoked.statusCode, revoked.body).toBe(204);
-    expect((await me(cli.accessToken)).statusCode).toBe(401);
+    expect((await me(cli.access_token)).statusCode).toBe(401);
     expect(
-      (await post('/api/desktop/refresh', { refreshToken: cli.refreshToken })).statusCode,
+      (await post('/api/desktop/refresh', { refresh_token: cli.refresh_token })).statusCode,
     ).toBe(401);
     expect((await list()).map((d) => d.id)).toEqual([desktopApp?.id]);
     const again = await t.app.inject({
@@ -257,7 +259,7 @@ describe('desktop and CLI tokens', () => {
         headers: { cookie: ownerCookie, origin: ORIGIN },
       })
     ).json<{ code: string }>().code;
-    const pair = (await post('/api/desktop/token', { code })).json<{ accessToken: string }>();
+    const pair = (await post('/api/desktop/token', { code })).json<{ access_token: string }>();
     const [device] = (
       await t.app.inject({
         method: 'GET',
@@ -281,7 +283,7 @@ describe('desktop and CLI tokens', () => {
     });
     expect(forged.statusCode).toBe(404);
     expect(forged.json()).toEqual({ error: 'Device not found', code: 'not_found' });
-    expect((await me(pair.accessToken)).statusCode).toBe(200);
+    expect((await me(pair.access_token)).statusCode).toBe(200);
     expect((await t.app.inject({ method: 'GET', url: '/api/desktop/tokens' })).statusCode).toBe(
       401,
     );

@@ -26,7 +26,7 @@ export const desktopRoutes =
       }),
     );
     route(app, api.refreshDesktopToken, {}, (request) =>
-      deps.service.refresh(request.body.refreshToken),
+      deps.service.refresh(request.body.refresh_token),
     );
     route(app, api.listDesktopDevices, guarded, async (request) => ({
       devices: await deps.service.listDevices(userOf(request).id),

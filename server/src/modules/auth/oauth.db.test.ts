@@ -72,7 +72,7 @@ describe('Google sign-in callback', () => {
     const started = await t.app.inject({
       method: 'POST',
       url: '/api/auth/social/google',
-      payload: { callbackURL: '/dashboard' },
+      payload: { callback_url: '/dashboard' },
       headers: { origin: ORIGIN },
     });
     expect(started.statusCode, started.body).toBe(200);
@@ -194,7 +194,7 @@ describe('Sign in with Apple callback', () => {
     const started = await t.app.inject({
       method: 'POST',
       url: '/api/auth/social/apple',
-      payload: { callbackURL: '/dashboard' },
+      payload: { callback_url: '/dashboard' },
       headers: { origin: ORIGIN },
     });
     expect(started.statusCode, started.body).toBe(200);

@@ -8,8 +8,8 @@ const { smtp, uniqueEmail, start: startMailApp } = mailAppSuite('recovery');
 const PASSWORD = 'violet-mixdown-47';
 
 interface Pair {
-  accessToken: string;
-  refreshToken: string;
+  access_token: string;
+  refresh_token: string;
 }
 
 /** Every recovery action ends the desktop and CLI sign-ins made before it. */
@@ -45,9 +45,10 @@ describe('desktop and CLI tokens end with account recovery', () => {
     t.app.inject({
       method: 'GET',
       url: '/api/auth/session',
-      headers: { authorization: `Bearer ${pair.accessToken}` },
+      headers: { authorization: `Bearer ${pair.access_token}` },
     });
-  const refresh = (pair: Pair) => post('/api/desktop/refresh', { refreshToken: pair.refreshToken });
+  const refresh = (pair: Pair) =>
+    post('/api/desktop/refresh', { refresh_token: pair.refresh_token });
 
   async function expectEnded(pair: Pair) {
     expect((await bearer(pair)).statusCode).toBe(401);
@@ -109,7 +110,7 @@ describe('desktop and CLI tokens end with account recovery', () => {
     const cli = await desktopSignIn(cookie, 'takes CLI on build-box');
     const wrong = await post(
       '/api/auth/change-password',
-      { currentPassword: 'not-my-password', newPassword: 'amber-bounce-93' },
+      { current_password: 'not-my-password', new_password: 'amber-bounce-93' },
       { cookie },
     );
     expect(wrong.statusCode).toBe(400);
@@ -118,7 +119,7 @@ describe('desktop and CLI tokens end with account recovery', () => {
 
     const changed = await post(
       '/api/auth/change-password',
-      { currentPassword: PASSWORD, newPassword: 'amber-bounce-93' },
+      { current_password: PASSWORD, new_password: 'amber-bounce-93' },
       { cookie },
     );
     expect(changed.statusCode, changed.body).toBe(200);
@@ -146,7 +147,7 @@ describe('desktop and CLI tokens end with account recovery', () => {
       headers: { cookie: otherBrowser },
     });
     expect(other.statusCode).toBe(200);
-    expect(other.json()).toEqual({ user: null, expiresAt: null });
+    expect(other.json()).toEqual({ user: null, expires_at: null });
     const own = await t.app.inject({
       method: 'GET',
       url: '/api/auth/session',
@@ -163,7 +164,7 @@ describe('desktop and CLI tokens end with account recovery', () => {
     const out = await t.app.inject({
       method: 'POST',
       url: '/api/auth/sign-out-others',
-      headers: { authorization: `Bearer ${cli.accessToken}` },
+      headers: { authorization: `Bearer ${cli.access_token}` },
     });
     expect(out.json()).toEqual({ ok: true, revoked: 2 });
     await expectEnded(laptop);

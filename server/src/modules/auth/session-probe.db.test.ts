@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cookiesFrom, createTestApp, type TestApp } from '../../../test/test-app';
 
 const ORIGIN = 'http://localhost:8080';
-const SIGNED_OUT = { user: null, expiresAt: null };
+const SIGNED_OUT = { user: null, expires_at: null };
 
 /**
  * GET /api/auth/session, the question every page asks on start: nobody signed in is an answer
@@ -11,7 +11,7 @@ const SIGNED_OUT = { user: null, expiresAt: null };
 describe('the session probe', () => {
   let t: TestApp;
   let cookie: string;
-  let accessToken: string;
+  let access_token: string;
   beforeAll(async () => {
     t = await createTestApp();
     const signUp = await t.app.inject({
@@ -34,7 +34,7 @@ describe('the session probe', () => {
       payload: { code },
     });
     expect(tokens.statusCode, tokens.body).toBe(200);
-    accessToken = tokens.json<{ accessToken: string }>().accessToken;
+    access_token = tokens.json<{ access_token: string }>().access_token;
   });
   afterAll(() => t.close());
 
@@ -62,14 +62,14 @@ describe('the session probe', () => {
   it('answers with the user, signed in by cookie or by bearer token', async () => {
     const callers: Record<string, string>[] = [
       { cookie },
-      { authorization: `Bearer ${accessToken}` },
+      { authorization: `Bearer ${access_token}` },
     ];
     for (const headers of callers) {
       const response = await probe(headers);
       expect(response.statusCode, response.body).toBe(200);
-      const body = response.json<{ user: { email: string }; expiresAt: string }>();
+      const body = response.json<{ user: { email: string }; expires_at: string }>();
       expect(body.user.email).toBe('probe@example.com');
-      expect(Number.isNaN(Date.parse(body.expiresAt))).toBe(false);
+      expect(Number.isNaN(Date.parse(body.expires_at))).toBe(false);
     }
   });
 

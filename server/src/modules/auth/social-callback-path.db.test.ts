@@ -27,7 +27,7 @@ describe('social sign-in: the callback path', () => {
     t.app.inject({
       method: 'POST',
       url: '/api/auth/social/google',
-      payload: { callbackURL },
+      payload: { callback_url: callbackURL },
       headers: { origin: ORIGIN },
     });
 
@@ -55,7 +55,7 @@ describe('social sign-in: the callback path', () => {
   it('refuses a callback over 2000 characters', async () => {
     const response = await start(`/${'a'.repeat(2000)}`);
     expect(response.statusCode).toBe(400);
-    expect(response.json<{ error: string }>().error).toBe('callbackURL is too long');
+    expect(response.json<{ error: string }>().error).toBe('callback_url is too long');
   });
 
   it.each([['/dashboard'], ['/invite/abc?x=1#top'], ['/share/K%20L'], ['/a//b']])(

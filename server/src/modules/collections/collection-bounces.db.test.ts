@@ -188,8 +188,8 @@ describe('bounces in collections', () => {
       .where('repo_id', '=', w.repo.id)
       .where('kind', '<>', 'collection_link.first_played')
       .execute();
-    const stats = (await w.as.get('/api/stats')).json<{ activityLastMonth: number }>();
-    expect(stats.activityLastMonth).toBe(counted.length);
+    const stats = (await w.as.get('/api/stats')).json<{ activity_last_month: number }>();
+    expect(stats.activity_last_month).toBe(counted.length);
 
     // 'Download all' holds it, named after its title.
     const opened = await t.services.collectionLinks.open(link?.key ?? '', guest.address, undefined);

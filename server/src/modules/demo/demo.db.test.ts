@@ -101,8 +101,8 @@ describe('demo accounts', () => {
     expect((await client.post('/api/debug/round-trip')).statusCode).toBe(403);
 
     const password = await client.post('/api/auth/change-password', {
-      currentPassword: 'anything',
-      newPassword: 'violet-mixdown-48',
+      current_password: 'anything',
+      new_password: 'violet-mixdown-48',
     });
     expect(password.statusCode).toBe(403);
     expect(password.json()).toEqual({ error: DEMO_MESSAGES.credentials, code: 'demo_not_allowed' });

@@ -29,7 +29,7 @@ export const profileRoutes =
     route(app, api.getProfile, guarded, (request) => deps.service.get(userOf(request).id));
 
     route(app, api.updateProfile, guarded, (request) =>
-      deps.service.setDisplayName(userOf(request).id, request.body.displayName || null),
+      deps.service.setDisplayName(userOf(request).id, request.body.display_name || null),
     );
 
     route(app, api.uploadAvatar, guarded, async (request) => {

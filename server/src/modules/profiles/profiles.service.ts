@@ -13,8 +13,8 @@ export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
 
 export interface Profile {
   email: string;
-  displayName: string | null;
-  avatarUrl: string | null;
+  display_name: string | null;
+  avatar_url: string | null;
 }
 
 /** A person's display name and avatar (checked by content, stored, swapped in). */
@@ -33,8 +33,8 @@ export class ProfilesService {
     if (!row) throw new NotFound();
     return {
       email: row.email,
-      displayName: row.display_name,
-      avatarUrl: row.avatar_key ? avatarUrl(userId, row.updated_at) : null,
+      display_name: row.display_name,
+      avatar_url: row.avatar_key ? avatarUrl(userId, row.updated_at) : null,
     };
   }
 

@@ -84,7 +84,7 @@ async function desktopToken(t: TestApp, cookie: string): Promise<string> {
     payload: { code },
   });
   expect(tokens.statusCode, tokens.body).toBe(200);
-  return tokens.json<{ accessToken: string }>().accessToken;
+  return tokens.json<{ access_token: string }>().access_token;
 }
 
 /** Requests as the desktop app or the CLI make them: a Bearer token, no cookie, no Origin. */

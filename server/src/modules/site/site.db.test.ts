@@ -52,8 +52,8 @@ describe('public site API: contact, desktop downloads, blog, robots and sitemap'
       email: 'ada@example.com',
       subject: 'Label plan',
       message: 'We manage 12 artists.',
-      companyName: 'North Records',
-      artistsRepresented: '12',
+      company_name: 'North Records',
+      artists_represented: '12',
     });
     expect(ok.statusCode, ok.body).toBe(201);
     expect(ok.json()).toMatchObject({

@@ -22,8 +22,8 @@ export interface ContactInput {
   subject: string;
   message: string;
   role?: string | undefined;
-  companyName?: string | undefined;
-  artistsRepresented?: string | undefined;
+  company_name?: string | undefined;
+  artists_represented?: string | undefined;
 }
 
 export interface BlogPost extends BlogPostMeta {
@@ -55,8 +55,8 @@ export class SiteService {
       subject: input.subject,
       message: input.message,
       role: input.role ?? null,
-      company_name: input.companyName ?? null,
-      artists_represented: input.artistsRepresented ?? null,
+      company_name: input.company_name ?? null,
+      artists_represented: input.artists_represented ?? null,
       user_id: null,
       created_at: this.deps.clock.now().toISOString(),
     });

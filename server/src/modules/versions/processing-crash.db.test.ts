@@ -67,7 +67,7 @@ describe('processing survives its worker dying', () => {
       );
       expect((await owner.get(`/api/versions/${versionId}/processing`)).json()).toMatchObject({
         status: 'completed',
-        processingComplete: true,
+        processing_complete: true,
       });
       expect((await t.deps.storage.list(`renditions/${versionId}/`)).map((o) => o.key)).toEqual([
         `renditions/${versionId}/high.mp3`,

@@ -93,11 +93,11 @@ describe('versions: upload, processing, streaming, download', () => {
     const status = await processed(owner, body.versionId);
     expect(status).toMatchObject({
       status: 'completed',
-      progressPercentage: 100,
-      hasMetadata: true,
-      hasWaveform: true,
-      processingComplete: true,
-      qualityProgress: {
+      progress_percentage: 100,
+      has_metadata: true,
+      has_waveform: true,
+      processing_complete: true,
+      quality_progress: {
         original: { available: true, format: 'wav' },
         high: { available: true },
         standard: { available: true },
@@ -120,12 +120,12 @@ describe('versions: upload, processing, streaming, download', () => {
     expect(peaks.minMax.length).toBe(80);
     const qualities = (await owner.get(`/api/versions/${body.versionId}/qualities`)).json<{
       available: string[];
-      qualities: { high: { fileSize: number } };
+      qualities: { high: { file_size: number } };
     }>();
     expect(qualities.available).toEqual(['original', 'high', 'standard']);
     const high = await owner.get(`/api/versions/${body.versionId}/stream?quality=high`);
     expect(high.headers['content-type']).toBe('audio/mpeg');
-    expect(Number(high.headers['content-length'])).toBe(qualities.qualities.high.fileSize);
+    expect(Number(high.headers['content-length'])).toBe(qualities.qualities.high.file_size);
   });
 
   it.each(['mp3', 'flac', 'aac', 'm4a'] as const)('accepts %s by its content', async (format) => {
@@ -320,7 +320,7 @@ describe('versions: upload, processing, streaming, download', () => {
     const status = await processed(owner, response.json<{ versionId: string }>().versionId);
     expect(status).toMatchObject({
       status: 'failed',
-      processingComplete: false,
+      processing_complete: false,
       error:
         'This file could not be processed. It may be corrupt or truncated; try exporting it again and uploading the new file.',
     });

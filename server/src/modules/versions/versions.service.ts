@@ -173,17 +173,17 @@ export class VersionsService {
     const done = v.status === 'completed';
     return {
       status: v.status,
-      progressPercentage: done
+      progress_percentage: done
         ? 100
         : Math.round((stages.filter(Boolean).length / stages.length) * 100),
-      hasMetadata,
-      hasWaveform,
-      processingComplete: done,
+      has_metadata: hasMetadata,
+      has_waveform: hasWaveform,
+      processing_complete: done,
       error: v.error,
-      qualityProgress: {
-        original: { available: hasOriginal, fileSize: v.original_size, format: v.original_format },
-        high: { available: !!renditions.high, fileSize: renditions.high?.size ?? null },
-        standard: { available: !!renditions.standard, fileSize: renditions.standard?.size ?? null },
+      quality_progress: {
+        original: { available: hasOriginal, file_size: v.original_size, format: v.original_format },
+        high: { available: !!renditions.high, file_size: renditions.high?.size ?? null },
+        standard: { available: !!renditions.standard, file_size: renditions.standard?.size ?? null },
       },
     };
   }
@@ -191,15 +191,15 @@ export class VersionsService {
   async qualities(userId: string, versionId: string) {
     const v = await this.allowed(userId, versionId, 'view');
     const renditions = parseJson<Renditions>(v.renditions, {});
-    const qualities: Partial<Record<Quality, { fileSize: number; format: string }>> = {};
+    const qualities: Partial<Record<Quality, { file_size: number; format: string }>> = {};
     if (v.original_key)
       qualities.original = {
-        fileSize: v.original_size ?? 0,
+        file_size: v.original_size ?? 0,
         format: v.original_format ?? 'unknown',
       };
-    if (renditions.high) qualities.high = { fileSize: renditions.high.size, format: 'mp3' };
+    if (renditions.high) qualities.high = { file_size: renditions.high.size, format: 'mp3' };
     if (renditions.standard)
-      qualities.standard = { fileSize: renditions.standard.size, format: 'mp3' };
+      qualities.standard = { file_size: renditions.standard.size, format: 'mp3' };
     return {
       available: (['original', 'high', 'standard'] as const).filter((q) => qualities[q]),
       qualities,

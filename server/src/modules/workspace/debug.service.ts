@@ -110,8 +110,8 @@ export class DebugService {
     const deleted = performance.now();
     return {
       projectId: project.id,
-      insertMs: Math.round(created - started),
-      deleteMs: Math.round(deleted - created),
+      insert_ms: Math.round(created - started),
+      delete_ms: Math.round(deleted - created),
     };
   }
 }

@@ -90,9 +90,9 @@ describe('stats and search include shared projects', () => {
           .executeTakeFirstOrThrow()
       ).updated_at;
     const before = await stats();
-    expect(before).toMatchObject({ projects: 2, tracks: 3, versionsLastMonth: 2 });
+    expect(before).toMatchObject({ projects: 2, tracks: 3, versions_last_month: 2 });
     // The newest update among both projects: the shared one's.
-    expect(secondsApart(before.lastUpdate, await updatedAt(project.id))).toBeLessThan(1);
+    expect(secondsApart(before.last_update, await updatedAt(project.id))).toBeLessThan(1);
 
     const found = await search('moon');
     expect(found.projects).toEqual([
@@ -119,8 +119,8 @@ describe('stats and search include shared projects', () => {
     // Removed: only their own project is left.
     await db.deleteFrom('project_members').where('user_id', '=', member.id).execute();
     const after = await stats();
-    expect(after).toMatchObject({ projects: 1, tracks: 1, versionsLastMonth: 1 });
-    expect(secondsApart(after.lastUpdate, await updatedAt(mine.project.id))).toBeLessThan(1);
+    expect(after).toMatchObject({ projects: 1, tracks: 1, versions_last_month: 1 });
+    expect(secondsApart(after.last_update, await updatedAt(mine.project.id))).toBeLessThan(1);
     expect(await search('moon')).toEqual({ projects: [], branches: [], versions: [] });
     expect((await search('my take')).versions).toHaveLength(1);
 

@@ -41,12 +41,12 @@ describe('stats over a long history', () => {
       (await api(t, me.cookie).get('/api/stats')).json<{
         projects: number;
         tracks: number;
-        lastUpdate: string | null;
-        versionsLastMonth: number;
+        last_update: string | null;
+        versions_last_month: number;
       }>();
-    expect(await stats()).toMatchObject({ projects: 3, tracks: 3, versionsLastMonth: 1 });
+    expect(await stats()).toMatchObject({ projects: 3, tracks: 3, versions_last_month: 1 });
     // The latest update of any of them: the shared project's, touched by its version.
-    expect((await stats()).lastUpdate).toBe(sharedLatest);
+    expect((await stats()).last_update).toBe(sharedLatest);
 
     // A new version of the old project, uploaded now, counts; the project's older ones still not.
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'takes-stats-'));
@@ -61,8 +61,8 @@ describe('stats over a long history', () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
     const after = await stats();
-    expect(after).toMatchObject({ projects: 3, tracks: 3, versionsLastMonth: 2 });
-    expect(Date.parse(after.lastUpdate ?? '')).toBeGreaterThan(Date.now() - 60_000);
+    expect(after).toMatchObject({ projects: 3, tracks: 3, versions_last_month: 2 });
+    expect(Date.parse(after.last_update ?? '')).toBeGreaterThan(Date.now() - 60_000);
   });
 });
 

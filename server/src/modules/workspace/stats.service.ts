@@ -27,9 +27,9 @@ export class StatsService {
     return {
       projects: Number(projects?.n ?? 0),
       tracks: Number(branches?.n ?? 0),
-      lastUpdate: last ? new Date(String(last)).toISOString() : null,
-      versionsLastMonth: Number(recent?.n ?? 0),
-      activityLastMonth,
+      last_update: last ? new Date(String(last)).toISOString() : null,
+      versions_last_month: Number(recent?.n ?? 0),
+      activity_last_month: activityLastMonth,
     };
   }
 }

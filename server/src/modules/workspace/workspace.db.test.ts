@@ -28,9 +28,9 @@ describe('dashboard stats, search and debug', () => {
     expect((await owner.get('/api/stats')).json()).toEqual({
       projects: 0,
       tracks: 0,
-      lastUpdate: null,
-      versionsLastMonth: 0,
-      activityLastMonth: 0,
+      last_update: null,
+      versions_last_month: 0,
+      activity_last_month: 0,
     });
     const track = (await owner.upload({ path: wav }, {})).json<{ projectId: string }>();
     await owner.post(`/api/projects/${track.projectId}/branches`, { name: 'alt' });
@@ -38,11 +38,11 @@ describe('dashboard stats, search and debug', () => {
     const stats = (await owner.get('/api/stats')).json<{
       projects: number;
       tracks: number;
-      lastUpdate: string;
-      versionsLastMonth: number;
+      last_update: string;
+      versions_last_month: number;
     }>();
-    expect(stats).toMatchObject({ projects: 2, tracks: 3, versionsLastMonth: 1 });
-    expect(Date.parse(stats.lastUpdate)).toBeGreaterThan(Date.now() - 60_000);
+    expect(stats).toMatchObject({ projects: 2, tracks: 3, versions_last_month: 1 });
+    expect(Date.parse(stats.last_update)).toBeGreaterThan(Date.now() - 60_000);
   });
 
   it('finds the caller’s projects, branches and versions by name, message and tag, and nobody else’s', async () => {

@@ -12,7 +12,7 @@ export function ActorAvatar({
   return (
     <UserAvatar
       className={className}
-      user={{ email: '', name: actor.name, displayName: actor.name, avatarUrl: actor.avatar_url }}
+      user={{ email: '', name: actor.name, display_name: actor.name, avatar_url: actor.avatar_url }}
     />
   );
 }

@@ -70,7 +70,7 @@ export async function startSocialSignIn(
 ): Promise<string> {
   const body = await api.call(auth.startSocialSignIn, {
     params: { provider },
-    body: { callbackURL },
+    body: { callback_url: callbackURL },
     fallbackMessage,
   });
   // Checked at run time too: the browser must never be sent to `undefined`.

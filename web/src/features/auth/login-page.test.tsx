@@ -61,7 +61,7 @@ describe('LoginPage, coming from an invitation', () => {
     await waitFor(() => expect(assign).toHaveBeenCalledWith('https://accounts.example/auth'));
     const call = fetchMock.mock.calls.find(([url]) => url === '/api/auth/social/google');
     expect(JSON.parse(call?.[1]?.body as string)).toEqual({
-      callbackURL: '/invite/tok_0123456789abcdef',
+      callback_url: '/invite/tok_0123456789abcdef',
     });
   });
 });

@@ -43,8 +43,8 @@ function renderAt(url: string) {
 }
 
 const session = {
-  user: { id: 'u1', email: 'ana@example.com', name: null, displayName: null, avatarUrl: null },
-  expiresAt: '2026-12-30T00:00:00.000Z',
+  user: { id: 'u1', email: 'ana@example.com', name: null, display_name: null, avatar_url: null },
+  expires_at: '2026-12-30T00:00:00.000Z',
 };
 
 beforeEach(() => {

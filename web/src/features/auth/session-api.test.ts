@@ -6,10 +6,10 @@ const session = {
     id: 'u1',
     email: 'ada@example.com',
     name: null,
-    displayName: 'Ada',
-    avatarUrl: null,
+    display_name: 'Ada',
+    avatar_url: null,
   },
-  expiresAt: '2026-12-01T00:00:00.000Z',
+  expires_at: '2026-12-01T00:00:00.000Z',
 };
 
 afterEach(() => vi.unstubAllGlobals());
@@ -17,7 +17,7 @@ afterEach(() => vi.unstubAllGlobals());
 describe('session-api', () => {
   it('accepts the session shape and refuses others', () => {
     expect(isSessionResponse(session)).toBe(true);
-    expect(isSessionResponse({ ...session, expiresAt: 1 })).toBe(false);
+    expect(isSessionResponse({ ...session, expires_at: 1 })).toBe(false);
     expect(isSessionResponse({ ...session, user: { ...session.user, email: null } })).toBe(false);
     expect(isSessionResponse(null)).toBe(false);
   });
@@ -29,10 +29,10 @@ describe('session-api', () => {
   });
 
   it('treats the no-user answer as signed out, but not a half-empty one', async () => {
-    const signedOut = { user: null, expiresAt: null };
+    const signedOut = { user: null, expires_at: null };
     vi.stubGlobal('fetch', () => Promise.resolve(new Response(JSON.stringify(signedOut))));
     expect(await fetchSession()).toBeNull();
-    const halfEmpty = { user: null, expiresAt: session.expiresAt };
+    const halfEmpty = { user: null, expires_at: session.expires_at };
     vi.stubGlobal('fetch', () => Promise.resolve(new Response(JSON.stringify(halfEmpty))));
     await expect(fetchSession()).rejects.toThrow('Unexpected session response');
   });

@@ -11,23 +11,23 @@ function isStringOrNull(value: unknown): value is string | null {
 
 export function isSessionResponse(value: unknown): value is SessionResponse {
   if (typeof value !== 'object' || value === null) return false;
-  const { user, expiresAt } = value as { user?: unknown; expiresAt?: unknown };
-  if (typeof expiresAt !== 'string' || typeof user !== 'object' || user === null) return false;
+  const { user, expires_at } = value as { user?: unknown; expires_at?: unknown };
+  if (typeof expires_at !== 'string' || typeof user !== 'object' || user === null) return false;
   const u = user as Record<string, unknown>;
   return (
     typeof u.id === 'string' &&
     typeof u.email === 'string' &&
     isStringOrNull(u.name) &&
-    isStringOrNull(u.displayName) &&
-    isStringOrNull(u.avatarUrl)
+    isStringOrNull(u.display_name) &&
+    isStringOrNull(u.avatar_url)
   );
 }
 
-/** The probe's answer when nobody is signed in: `{ user: null, expiresAt: null }`. */
+/** The probe's answer when nobody is signed in: `{ user: null, expires_at: null }`. */
 function isSignedOut(value: unknown): boolean {
   if (typeof value !== 'object' || value === null) return false;
-  const { user, expiresAt } = value as { user?: unknown; expiresAt?: unknown };
-  return user === null && expiresAt === null;
+  const { user, expires_at } = value as { user?: unknown; expires_at?: unknown };
+  return user === null && expires_at === null;
 }
 
 /** The current session, or null when nobody is signed in. */
@@ -36,16 +36,16 @@ export async function fetchSession(signal?: AbortSignal): Promise<SessionRespons
     const body: unknown = await api.call(routes.auth.getSession, { signal });
     if (isSignedOut(body)) return null;
     if (!isSessionResponse(body)) throw new Error('Unexpected session response');
-    const { user, expiresAt } = body;
+    const { user, expires_at } = body;
     return {
       user: {
         id: user.id,
         email: user.email,
         name: user.name,
-        displayName: user.displayName,
-        avatarUrl: user.avatarUrl,
+        display_name: user.display_name,
+        avatar_url: user.avatar_url,
       },
-      expiresAt,
+      expires_at,
     };
   } catch (error) {
     // A 401 (an older server, or a session that ends mid-request) means nobody too.

@@ -1,6 +1,6 @@
 import type { SessionUser } from '@takes/contract';
 
-type NamedUser = Pick<SessionUser, 'email' | 'name' | 'displayName'>;
+type NamedUser = Pick<SessionUser, 'email' | 'name' | 'display_name'>;
 
 function emailLocalPart(email: string): string {
   return email.split('@')[0] ?? email;
@@ -8,7 +8,7 @@ function emailLocalPart(email: string): string {
 
 /** The full name, else the display name, else the part of the email before the at-sign. */
 export function welcomeName(user: NamedUser): string {
-  return user.name?.trim() || user.displayName?.trim() || emailLocalPart(user.email);
+  return user.name?.trim() || user.display_name?.trim() || emailLocalPart(user.email);
 }
 
 /** One or two letters for an avatar without a picture. */

@@ -75,7 +75,7 @@ export function BouncesPage() {
                   }
                   onSelect={(itemId) => setSelected((state) => ({ ...state, [group.key]: itemId }))}
                   repoCover={repoId ? (repoCovers.get(repoId) ?? null) : null}
-                  avatarUrl={user.avatarUrl}
+                  avatarUrl={user.avatar_url}
                 />
               );
             })}

@@ -141,8 +141,8 @@ describe('ContactPage', () => {
     const [, init] = fetchMock.mock.calls[0] as [string, RequestInit];
     expect(JSON.parse(init.body as string)).toMatchObject({
       topic: 'labels',
-      companyName: 'Night Records',
-      artistsRepresented: '12',
+      company_name: 'Night Records',
+      artists_represented: '12',
     });
   });
 

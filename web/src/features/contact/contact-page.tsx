@@ -44,8 +44,8 @@ interface FormValues {
   subject: string;
   message: string;
   role: Role | '';
-  companyName: string;
-  artistsRepresented: string;
+  company_name: string;
+  artists_represented: string;
 }
 
 const emptyForm: FormValues = {
@@ -54,8 +54,8 @@ const emptyForm: FormValues = {
   subject: '',
   message: '',
   role: '',
-  companyName: '',
-  artistsRepresented: '',
+  company_name: '',
+  artists_represented: '',
 };
 
 type FieldErrors = Partial<Record<keyof FormValues, string>>;
@@ -69,8 +69,8 @@ function bodyFor(topic: Topic, values: FormValues): ContactBody {
     subject: values.subject,
     message: values.message,
     role: topic === 'artists' && values.role ? values.role : undefined,
-    companyName: topic === 'labels' ? values.companyName : undefined,
-    artistsRepresented: topic === 'labels' ? values.artistsRepresented : undefined,
+    company_name: topic === 'labels' ? values.company_name : undefined,
+    artists_represented: topic === 'labels' ? values.artists_represented : undefined,
   };
 }
 
@@ -176,18 +176,18 @@ export function ContactPage() {
             <div className="grid gap-5 sm:grid-cols-2">
               <TextField
                 label="Company Name (optional)"
-                name="companyName"
+                name="company_name"
                 autoComplete="organization"
-                value={values.companyName}
-                onValueChange={(value) => update('companyName', value)}
-                error={errors.companyName}
+                value={values.company_name}
+                onValueChange={(value) => update('company_name', value)}
+                error={errors.company_name}
               />
               <TextField
                 label="Artists Represented (optional)"
-                name="artistsRepresented"
-                value={values.artistsRepresented}
-                onValueChange={(value) => update('artistsRepresented', value)}
-                error={errors.artistsRepresented}
+                name="artists_represented"
+                value={values.artists_represented}
+                onValueChange={(value) => update('artists_represented', value)}
+                error={errors.artists_represented}
               />
             </div>
           )}

@@ -9,7 +9,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const stats = { projects: 2, tracks: 2, lastUpdate: null, versionsLastMonth: 0 };
+const stats = { projects: 2, tracks: 2, last_update: null, versions_last_month: 0 };
 
 function renderDashboard() {
   renderAt(<DashboardPage />, { pattern: '/dashboard', url: '/dashboard' });
@@ -84,7 +84,7 @@ describe("DashboardPage: 'Shared with you'", () => {
 describe('DashboardPage: the Activity card', () => {
   it("counts the events of the last month ('+N in the last month')", async () => {
     stubApi({
-      '/api/stats': { ...stats, versionsLastMonth: 2, activityLastMonth: 17 },
+      '/api/stats': { ...stats, versions_last_month: 2, activity_last_month: 17 },
       '/api/projects': [project()],
       '/api/projects/shared': [],
     });
@@ -96,7 +96,7 @@ describe('DashboardPage: the Activity card', () => {
 
   it('reads the versions of the last month from a server that does not count events yet', async () => {
     stubApi({
-      '/api/stats': { ...stats, versionsLastMonth: 3 },
+      '/api/stats': { ...stats, versions_last_month: 3 },
       '/api/projects': [project()],
       '/api/projects/shared': [],
     });
@@ -153,7 +153,7 @@ describe('DashboardPage: room for what is loading', () => {
     expect(skeleton.querySelectorAll('[aria-hidden="true"] li')).toHaveLength(3);
 
     await waitFor(() => expect(answerStats && answerProjects).toBeTruthy());
-    answerStats!(new Response(JSON.stringify({ ...stats, lastUpdate: null })));
+    answerStats!(new Response(JSON.stringify({ ...stats, last_update: null })));
     answerProjects!(new Response(JSON.stringify([project()])));
     expect(await screen.findByText('Last update: Never')).toBeTruthy();
     expect(await screen.findByRole('region', { name: 'Your Projects' })).toBeTruthy();

@@ -5,12 +5,12 @@ import { cardClass } from './dashboard-styles';
 import { SkeletonLine } from './projects-skeleton';
 
 /**
- * Events in the last 30 days. The server's activity count (`activityLastMonth`, issue 15) is
+ * Events in the last 30 days. The server's activity count (`activity_last_month`, issue 15) is
  * read when the answer carries it; until then, the versions uploaded in the last month.
  */
 function activityLastMonth(stats: StatsResponse): number {
-  const counted = (stats as StatsResponse & { activityLastMonth?: unknown }).activityLastMonth;
-  return typeof counted === 'number' ? counted : stats.versionsLastMonth;
+  const counted = (stats as StatsResponse & { activity_last_month?: unknown }).activity_last_month;
+  return typeof counted === 'number' ? counted : stats.versions_last_month;
 }
 
 /** 'Projects', 'Tracks' and 'Activity': the caller's figures, with placeholders while they load. */
@@ -29,7 +29,7 @@ export function StatCards() {
         <p className="mt-2 text-3xl font-bold">{value(data?.tracks)}</p>
         {data ? (
           <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-300">
-            Last update: {data.lastUpdate ? formatDate(data.lastUpdate) : 'Never'}
+            Last update: {data.last_update ? formatDate(data.last_update) : 'Never'}
           </p>
         ) : (
           <p className="mt-1 text-sm" data-testid="stat-placeholder">

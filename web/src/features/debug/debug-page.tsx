@@ -127,8 +127,8 @@ export function DebugPage() {
         </button>
         {roundTrip.isSuccess && (
           <Alert tone="success" className="mt-3">
-            Round trip passed: insert {roundTrip.data.insertMs} ms, delete {roundTrip.data.deleteMs}{' '}
-            ms (project {roundTrip.data.projectId}).
+            Round trip passed: insert {roundTrip.data.insert_ms} ms, delete{' '}
+            {roundTrip.data.delete_ms} ms (project {roundTrip.data.projectId}).
           </Alert>
         )}
         {roundTrip.isError && (

@@ -80,8 +80,8 @@ export function MemberRow({
         user={{
           email: member.email,
           name: member.name,
-          displayName: null,
-          avatarUrl: member.avatar_url,
+          display_name: null,
+          avatar_url: member.avatar_url,
         }}
       />
       <div className="min-w-0 flex-1">

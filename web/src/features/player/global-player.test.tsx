@@ -55,8 +55,8 @@ describe('GlobalPlayer: what a track offers', () => {
     answer({
       available: ['original', 'high'],
       qualities: {
-        original: { fileSize: 1000, format: 'flac' },
-        high: { fileSize: 500, format: 'mp3' },
+        original: { file_size: 1000, format: 'flac' },
+        high: { file_size: 500, format: 'mp3' },
       },
     });
     await vi.waitFor(() => expect(option(/^High \(320k\)$/).disabled).toBe(false));

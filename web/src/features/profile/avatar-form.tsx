@@ -21,7 +21,7 @@ export function AvatarForm({ profile }: { profile: Profile }) {
   const { refresh } = useAuth();
   const user = useCurrentUser();
   const inputId = useId();
-  const [avatarUrl, setAvatarUrl] = useState(profile.avatarUrl);
+  const [avatarUrl, setAvatarUrl] = useState(profile.avatar_url);
   const [selected, setSelected] = useState<{ file: File; previewUrl: string } | null>(null);
   const [feedback, setFeedback] = useState<Feedback>(null);
   const [uploading, setUploading] = useState(false);
@@ -62,7 +62,7 @@ export function AvatarForm({ profile }: { profile: Profile }) {
     setFeedback(null);
     try {
       const uploaded = await uploadAvatar(selected.file);
-      setAvatarUrl(uploaded.avatarUrl);
+      setAvatarUrl(uploaded.avatar_url);
       choose(null);
       setInputKey((key) => key + 1);
       setFeedback({ tone: 'success', message: 'Avatar updated.' });
@@ -81,7 +81,7 @@ export function AvatarForm({ profile }: { profile: Profile }) {
         Avatar
       </h2>
       <form onSubmit={(event) => void onSubmit(event)} className="mt-3 flex items-start gap-4">
-        <UserAvatar user={{ ...user, avatarUrl: shownUrl }} className="size-16 text-lg" />
+        <UserAvatar user={{ ...user, avatar_url: shownUrl }} className="size-16 text-lg" />
         <div className="flex flex-1 flex-col gap-3">
           <div>
             <label

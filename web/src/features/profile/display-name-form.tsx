@@ -23,7 +23,7 @@ export function DisplayNameForm({ initialDisplayName }: { initialDisplayName: st
     try {
       const trimmed = displayName.trim();
       const saved = await updateDisplayName(trimmed === '' ? null : trimmed);
-      setDisplayName(saved.displayName ?? '');
+      setDisplayName(saved.display_name ?? '');
       setResult({ tone: 'success', message: 'Profile saved.' });
       // The navbar's avatar initials come from the session.
       await refresh();

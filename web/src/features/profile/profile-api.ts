@@ -12,7 +12,7 @@ export function fetchProfile(signal?: AbortSignal): Promise<Profile> {
 
 export function updateDisplayName(displayName: string | null): Promise<Profile> {
   return api.call(routes.profiles.updateProfile, {
-    body: { displayName },
+    body: { display_name: displayName },
     fallbackMessage: 'Failed to save your profile',
   });
 }

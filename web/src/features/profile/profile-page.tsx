@@ -48,7 +48,7 @@ export function ProfilePage() {
             </h2>
             <p className="mt-1 text-sm text-zinc-700 dark:text-zinc-300">{load.profile.email}</p>
           </section>
-          <DisplayNameForm initialDisplayName={load.profile.displayName} />
+          <DisplayNameForm initialDisplayName={load.profile.display_name} />
           <AvatarForm profile={load.profile} />
         </div>
       )}

@@ -219,5 +219,5 @@ export function useProcessingStatus(versionId: string | null, intervalMs: number
 
 export function isProcessingDone(status: ProcessingResponse | undefined): boolean {
   if (!status) return false;
-  return status.status === 'completed' || status.status === 'failed' || status.processingComplete;
+  return status.status === 'completed' || status.status === 'failed' || status.processing_complete;
 }

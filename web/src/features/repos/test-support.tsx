@@ -12,7 +12,7 @@ import { AudioPlayerContext, type AudioPlayerApi } from '../player/use-audio-pla
 
 export const signedIn: AuthContextValue = {
   status: 'signed-in',
-  user: { id: 'u1', email: 'me@example.com', name: null, displayName: null, avatarUrl: null },
+  user: { id: 'u1', email: 'me@example.com', name: null, display_name: null, avatar_url: null },
   refresh: () => Promise.resolve(),
   signOut: () => Promise.resolve(),
   acceptSession: () => undefined,

@@ -13,14 +13,14 @@ const json = (body: unknown, status = 200) =>
 const cli = {
   id: 'fam-cli',
   name: 'takes CLI on studio-mac',
-  createdAt: '2026-03-02T10:00:00.000Z',
-  lastUsedAt: new Date(Date.now() - 3 * 60 * 60 * 1000).toISOString(),
+  created_at: '2026-03-02T10:00:00.000Z',
+  last_used_at: new Date(Date.now() - 3 * 60 * 60 * 1000).toISOString(),
 };
 const desktop = {
   id: 'fam-desktop',
   name: 'Desktop app',
-  createdAt: '2026-02-14T09:00:00.000Z',
-  lastUsedAt: new Date(Date.now() - 2 * 24 * 60 * 60 * 1000).toISOString(),
+  created_at: '2026-02-14T09:00:00.000Z',
+  last_used_at: new Date(Date.now() - 2 * 24 * 60 * 60 * 1000).toISOString(),
 };
 
 beforeEach(() => {

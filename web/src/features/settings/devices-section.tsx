@@ -82,9 +82,9 @@ export function DevicesSection() {
                     {device.name}
                   </p>
                   <p className="text-sm text-zinc-600 dark:text-zinc-400">
-                    Signed in {formatDate(device.createdAt)} · Last used{' '}
-                    <time dateTime={device.lastUsedAt} title={device.lastUsedAt}>
-                      {formatRelativeTime(device.lastUsedAt)}
+                    Signed in {formatDate(device.created_at)} · Last used{' '}
+                    <time dateTime={device.last_used_at} title={device.last_used_at}>
+                      {formatRelativeTime(device.last_used_at)}
                     </time>
                   </p>
                 </div>

@@ -3,7 +3,7 @@ import { api } from '../../lib/api';
 
 export async function changePassword(currentPassword: string, newPassword: string): Promise<void> {
   await api.call(routes.auth.changePassword, {
-    body: { currentPassword, newPassword },
+    body: { current_password: currentPassword, new_password: newPassword },
     fallbackMessage: 'Failed to change password',
   });
 }

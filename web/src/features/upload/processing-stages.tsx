@@ -8,23 +8,23 @@ interface Stage {
 }
 
 const STAGES: Stage[] = [
-  { label: 'Metadata', done: (s) => s.hasMetadata },
+  { label: 'Metadata', done: (s) => s.has_metadata },
   {
     label: 'Original',
-    done: (s) => s.qualityProgress.original.available,
-    detail: (s) => s.qualityProgress.original.format?.toUpperCase() ?? null,
+    done: (s) => s.quality_progress.original.available,
+    detail: (s) => s.quality_progress.original.format?.toUpperCase() ?? null,
   },
   {
     label: 'High (320k)',
-    done: (s) => s.qualityProgress.high.available,
-    detail: (s) => sizeOf(s.qualityProgress.high.fileSize),
+    done: (s) => s.quality_progress.high.available,
+    detail: (s) => sizeOf(s.quality_progress.high.file_size),
   },
   {
     label: 'Standard (128k)',
-    done: (s) => s.qualityProgress.standard.available,
-    detail: (s) => sizeOf(s.qualityProgress.standard.fileSize),
+    done: (s) => s.quality_progress.standard.available,
+    detail: (s) => sizeOf(s.quality_progress.standard.file_size),
   },
-  { label: 'Waveform', done: (s) => s.hasWaveform },
+  { label: 'Waveform', done: (s) => s.has_waveform },
 ];
 
 function sizeOf(bytes: number | null): string | null {
@@ -50,7 +50,7 @@ export function ProcessingStages({
               ? 'Processing complete'
               : 'Processing...'}
         </span>
-        {status && <span>{status.progressPercentage}%</span>}
+        {status && <span>{status.progress_percentage}%</span>}
       </div>
       <ul className="grid gap-1 text-sm sm:grid-cols-5">
         {STAGES.map((stage) => {

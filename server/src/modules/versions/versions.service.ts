@@ -183,7 +183,10 @@ export class VersionsService {
       quality_progress: {
         original: { available: hasOriginal, file_size: v.original_size, format: v.original_format },
         high: { available: !!renditions.high, file_size: renditions.high?.size ?? null },
-        standard: { available: !!renditions.standard, file_size: renditions.standard?.size ?? null },
+        standard: {
+          available: !!renditions.standard,
+          file_size: renditions.standard?.size ?? null,
+        },
       },
     };
   }

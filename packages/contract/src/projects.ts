@@ -62,9 +62,9 @@ export const versionSchema = z.object({
   metadata: z.record(z.string(), z.unknown()).nullable(),
   loudness: z
     .object({
-      integratedLufs: z.number().nullable(),
-      loudnessRange: z.number().nullable(),
-      truePeakDbfs: z.number().nullable(),
+      integrated_lufs: z.number().nullable(),
+      loudness_range: z.number().nullable(),
+      true_peak_dbfs: z.number().nullable(),
     })
     .nullable(),
   /** 'In review' (default), 'Changes requested' or 'Approved'. */

@@ -37,9 +37,9 @@ export const PUBLISH_TOKEN_TTL_MS = 15 * 60 * 1000;
 export const MAX_COVER_BYTES = 5 * 1024 * 1024;
 
 export const loudnessSchema = z.object({
-  integratedLufs: z.number().nullable(),
-  loudnessRange: z.number().nullable(),
-  truePeakDbfs: z.number().nullable(),
+  integrated_lufs: z.number().nullable(),
+  loudness_range: z.number().nullable(),
+  true_peak_dbfs: z.number().nullable(),
 });
 export type Loudness = z.infer<typeof loudnessSchema>;
 

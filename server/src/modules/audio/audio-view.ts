@@ -26,6 +26,28 @@ export function parseJson<T>(text: string | null, fallback: T): T {
   }
 }
 
+/** Loudness as the processing stored it (the measurement's own names). */
+interface StoredLoudness {
+  integratedLufs?: number | null;
+  loudnessRange?: number | null;
+  truePeakDbfs?: number | null;
+}
+
+/** A stored loudness measurement in the API's names, or null when none was made. */
+export function loudnessView(text: string | null): {
+  integrated_lufs: number | null;
+  loudness_range: number | null;
+  true_peak_dbfs: number | null;
+} | null {
+  const stored = parseJson<StoredLoudness | null>(text, null);
+  if (!stored) return null;
+  return {
+    integrated_lufs: stored.integratedLufs ?? null,
+    loudness_range: stored.loudnessRange ?? null,
+    true_peak_dbfs: stored.truePeakDbfs ?? null,
+  };
+}
+
 /**
  * The waveform and length of a processed row (a version or a bounce), read once here so every
  * view agrees: the probed duration wins, the decoded one stands in until it exists.

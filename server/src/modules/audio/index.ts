@@ -6,6 +6,7 @@
  */
 export {
   audioView,
+  loudnessView,
   ownedAudioKeys,
   parseJson,
   waveformJson,

@@ -81,7 +81,7 @@ describe('publishing bounces: tokens, uploads, completion and processing', () =>
     const done = (await owner.get(`/api/repos/${repo.id}/bounces/${a.id}`)).json<{
       bounce: Bounce;
     }>().bounce;
-    expect(done.loudness?.integratedLufs).toBeLessThan(0);
+    expect(done.loudness?.integrated_lufs).toBeLessThan(0);
     expect(done.waveform_json?.min.length).toBeGreaterThan(10);
     expect(done.waveform_json?.max.length).toBe(done.waveform_json?.min.length);
     expect(done.waveform_json?.duration).toBeCloseTo(2, 1);

@@ -10,7 +10,7 @@ import type {
 import type { RepoBranchesTable, RepoCommitsTable } from '../../db/schema';
 import { RawJson } from '../../http/raw-json';
 import { versionedCoverUrl } from '../../media/cover-image';
-import { audioView, feedPairs, parseJson, waveformJson } from '../audio';
+import { audioView, feedPairs, loudnessView, parseJson, waveformJson } from '../audio';
 import type { BounceRow, RepoSummaryRow } from './repos.repo';
 
 /** How rows of the repositories module look in the API (and the URLs they carry). */
@@ -82,7 +82,7 @@ export function toBounce(
     status: row.status,
     error: row.error,
     waveform_json: waveformJson(waveform, duration),
-    loudness: parseJson(row.loudness, null),
+    loudness: loudnessView(row.loudness),
     stream_url: `/api/repos/${row.repo_id}/bounces/${row.id}/stream`,
   };
 }

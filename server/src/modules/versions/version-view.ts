@@ -1,6 +1,6 @@
 import type { Version } from '@takes/contract';
 import type { VersionsTable } from '../../db/schema';
-import { fewerPeaks, parseJson, type WaveformInfo } from '../audio';
+import { fewerPeaks, loudnessView, parseJson, type WaveformInfo } from '../audio';
 
 export { fewerPeaks, LIST_PEAKS } from '../audio';
 
@@ -56,7 +56,7 @@ function versionBody(
     stream_file_url: stored ? `/api/versions/${row.id}/stream` : row.file_url,
     waveform_data: waveformData,
     metadata: parseJson<Record<string, unknown> | null>(row.metadata, null),
-    loudness: parseJson(row.loudness, null),
+    loudness: loudnessView(row.loudness),
     review_status: row.review_status,
     file_size: row.original_size,
   };

@@ -105,13 +105,13 @@ describe('versions: upload, processing, streaming, download', () => {
     });
     const done = (await owner.get(`/api/versions/${body.versionId}`)).json<{
       waveform_data: { peaks: number[] };
-      loudness: { integratedLufs: number; truePeakDbfs: number };
+      loudness: { integrated_lufs: number; true_peak_dbfs: number };
     }>();
     expect(done.waveform_data.peaks.length).toBe(40);
     // lavfi sine has amplitude 1/8; the mono downmix scales it by 1/√2.
     expect(Math.max(...done.waveform_data.peaks)).toBeCloseTo(0.125 / Math.SQRT2, 2);
-    expect(done.loudness.integratedLufs).toBeLessThan(0);
-    expect(done.loudness.truePeakDbfs).toBeLessThan(1);
+    expect(done.loudness.integrated_lufs).toBeLessThan(0);
+    expect(done.loudness.true_peak_dbfs).toBeLessThan(1);
     const peaks = (await owner.get(`/api/versions/${body.versionId}/peaks`)).json<{
       peaksPerSecond: number;
       minMax: number[];

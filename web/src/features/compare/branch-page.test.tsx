@@ -23,7 +23,7 @@ function bounce(id: string, lufs: number | null, createdAt: string): Bounce {
     status: 'completed',
     error: null,
     waveform_json: { min: [-0.5, -0.2], max: [0.5, 0.2], duration: 12 },
-    loudness: { integratedLufs: lufs, loudnessRange: null, truePeakDbfs: null },
+    loudness: { integrated_lufs: lufs, loudness_range: null, true_peak_dbfs: null },
     stream_url: `/api/repos/r1/bounces/${id}/stream`,
   };
 }

@@ -236,7 +236,7 @@ function CompareSlot({
   const load = compare.loads[side];
   const isActive = compare.active === side;
   const levelId = useId();
-  const lufs = bounce?.loudness?.integratedLufs ?? null;
+  const lufs = bounce?.loudness?.integrated_lufs ?? null;
 
   return (
     <div

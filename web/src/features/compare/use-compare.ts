@@ -109,8 +109,8 @@ export function useCompare(): CompareApi {
   const match = useMemo(
     () =>
       loudnessMatch(
-        slots.A?.loudness?.integratedLufs ?? null,
-        slots.B?.loudness?.integratedLufs ?? null,
+        slots.A?.loudness?.integrated_lufs ?? null,
+        slots.B?.loudness?.integrated_lufs ?? null,
       ),
     [slots.A, slots.B],
   );

@@ -30,7 +30,7 @@ export function readoutOf(version: Pick<Version, 'metadata' | 'loudness' | 'file
   const sampleRate = num(meta.sampleRate);
   const bitDepth = num(meta.bitDepth);
   const channels = num(meta.channels);
-  const truePeak = num(loudness?.truePeakDbfs);
+  const truePeak = num(loudness?.true_peak_dbfs);
   return {
     duration: num(meta.duration),
     format: format ? format.toUpperCase() : null,
@@ -38,8 +38,8 @@ export function readoutOf(version: Pick<Version, 'metadata' | 'loudness' | 'file
     bitDepth,
     channels,
     fileSize: num(version.file_size),
-    integratedLufs: num(loudness?.integratedLufs),
-    loudnessRange: num(loudness?.loudnessRange),
+    integratedLufs: num(loudness?.integrated_lufs),
+    loudnessRange: num(loudness?.loudness_range),
     truePeak,
     mayClip: truePeak !== null && truePeak > TRUE_PEAK_WARNING_DBTP,
   };

@@ -29,10 +29,10 @@ export const dataExportSchema = z.object({
   /** Bytes of the zip, once ready. */
   size: z.number().int().nullable(),
   error: z.string().nullable(),
-  createdAt: z.string(),
-  readyAt: z.string().nullable(),
+  created_at: z.string(),
+  ready_at: z.string().nullable(),
   /** Until when it can be downloaded (set when ready). */
-  expiresAt: z.string().nullable(),
+  expires_at: z.string().nullable(),
 });
 export type DataExport = z.infer<typeof dataExportSchema>;
 

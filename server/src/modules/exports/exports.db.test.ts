@@ -255,13 +255,13 @@ describe('data exports', () => {
 
     const ready = await exportReady(owner);
     expect(ready).toMatchObject({ state: 'ready', progress: 100, error: null });
-    expect(Date.parse(ready.expiresAt!) - Date.parse(ready.readyAt!)).toBe(24 * 60 * 60 * 1000);
+    expect(Date.parse(ready.expires_at!) - Date.parse(ready.ready_at!)).toBe(24 * 60 * 60 * 1000);
 
     const res = await api(t, owner.cookie).get(`/api/exports/${ready.id}/download`);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/zip');
     expect(res.headers['content-disposition']).toBe(
-      `attachment; filename="takes-export-${ready.readyAt!.slice(0, 10)}.zip"; filename*=UTF-8''takes-export-${ready.readyAt!.slice(0, 10)}.zip`,
+      `attachment; filename="takes-export-${ready.ready_at!.slice(0, 10)}.zip"; filename*=UTF-8''takes-export-${ready.ready_at!.slice(0, 10)}.zip`,
     );
     expect(res.rawPayload.length).toBe(ready.size);
     const zip = await readZip(res.rawPayload);

@@ -188,9 +188,9 @@ export class ExportsService {
       progress: row.progress,
       size: row.size === null ? null : Number(row.size),
       error: row.error,
-      createdAt: row.created_at,
-      readyAt: row.ready_at,
-      expiresAt: row.expires_at,
+      created_at: row.created_at,
+      ready_at: row.ready_at,
+      expires_at: row.expires_at,
     };
   }
 

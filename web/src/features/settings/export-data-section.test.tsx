@@ -17,9 +17,9 @@ function exportOf(overrides: Partial<DataExport>): DataExport {
     progress: 0,
     size: null,
     error: null,
-    createdAt: '2026-11-23T10:00:00.000Z',
-    readyAt: null,
-    expiresAt: null,
+    created_at: '2026-11-23T10:00:00.000Z',
+    ready_at: null,
+    expires_at: null,
     ...overrides,
   };
 }
@@ -48,8 +48,8 @@ describe("Settings: 'Export my data'", () => {
           state: 'ready',
           progress: 100,
           size: 2_621_440,
-          readyAt: '2026-11-23T10:00:00.000Z',
-          expiresAt,
+          ready_at: '2026-11-23T10:00:00.000Z',
+          expires_at: expiresAt,
         }),
       ],
       () => ({ status: 202, body: exportOf({}) }),

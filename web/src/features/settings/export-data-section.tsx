@@ -68,7 +68,7 @@ export function ExportDataSection() {
           </div>
         ) : (
           <>
-            {current?.state === 'ready' && current.expiresAt && (
+            {current?.state === 'ready' && current.expires_at && (
               <div className="flex flex-col gap-1 text-sm">
                 <a
                   href={api.url(exportsApi.downloadDataExport, { params: { id: current.id } })}
@@ -78,7 +78,7 @@ export function ExportDataSection() {
                   Download ({formatFileSize(current.size ?? 0)})
                 </a>
                 <span className="text-zinc-600 dark:text-zinc-400">
-                  Available until {formatDateTime(current.expiresAt)}
+                  Available until {formatDateTime(current.expires_at)}
                 </span>
               </div>
             )}

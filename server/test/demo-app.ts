@@ -69,7 +69,7 @@ export function demoHelpers(app: () => TestApp) {
 
   async function publishBounce(client: Client, repoId: string, file: string) {
     const started = await client.post('/api/bounces/publish', {
-      repoId,
+      repo_id: repoId,
       branch: 'main',
       filename: path.basename(file),
     });
@@ -78,16 +78,16 @@ export function demoHelpers(app: () => TestApp) {
     const content = fs.readFileSync(file);
     const put = await app().app.inject({
       method: 'PUT',
-      url: new URL(publish.uploadUrl).pathname,
+      url: new URL(publish.upload_url).pathname,
       payload: content,
-      headers: { 'content-type': 'audio/wav', 'x-upsert-token': publish.uploadToken },
+      headers: { 'content-type': 'audio/wav', 'x-upsert-token': publish.upload_token },
     });
     expect(put.statusCode, put.body).toBe(200);
     const completed = await client.post('/api/bounces/complete', {
-      repoId,
+      repo_id: repoId,
       branch: 'main',
       filename: path.basename(file),
-      uploadId: publish.uploadId,
+      upload_id: publish.upload_id,
     });
     expect(completed.statusCode, completed.body).toBe(201);
     return completed.json<{ bounce: { id: string } }>().bounce;

@@ -90,25 +90,25 @@ export async function publishFile(
   const branch = extra.branch ?? 'main';
   const filename = path.basename(file);
   const started = await client.post('/api/bounces/publish', {
-    repoId,
+    repo_id: repoId,
     branch,
     filename,
-    contentType: 'audio/wav',
-    ...(extra.commitSha ? { commitSha: extra.commitSha } : {}),
+    content_type: 'audio/wav',
+    ...(extra.commitSha ? { commit_sha: extra.commitSha } : {}),
   });
   expect(started.statusCode, started.body).toBe(201);
   const publish = started.json<PublishResponse>();
   const content = fs.readFileSync(file);
-  const uploaded = await putUpload(t, publish.uploadUrl, content, publish.uploadToken);
+  const uploaded = await putUpload(t, publish.upload_url, content, publish.upload_token);
   expect(uploaded.statusCode, uploaded.body).toBe(200);
   const completed = await client.post('/api/bounces/complete', {
-    repoId,
+    repo_id: repoId,
     branch,
     filename,
     title: extra.title,
     mime: 'audio/wav',
     size: content.length,
-    uploadId: publish.uploadId,
+    upload_id: publish.upload_id,
   });
   expect(completed.statusCode, completed.body).toBe(201);
   return completed.json<{ bounce: Bounce }>().bounce;

@@ -65,20 +65,20 @@ export async function publishUpload(
   file: string,
 ): Promise<PublishResponse> {
   const started = await owner.post('/api/bounces/publish', {
-    repoId,
+    repo_id: repoId,
     branch: 'main',
     filename: 'Shared Take.wav',
-    contentType: 'audio/wav',
+    content_type: 'audio/wav',
   });
   expect(started.statusCode, started.body).toBe(201);
   const publish = started.json<PublishResponse>();
   const put = await t.app.inject({
     method: 'PUT',
-    url: new URL(publish.uploadUrl).pathname,
+    url: new URL(publish.upload_url).pathname,
     payload: fs.readFileSync(file),
     headers: {
       'content-type': 'application/octet-stream',
-      'x-upsert-token': publish.uploadToken,
+      'x-upsert-token': publish.upload_token,
     },
   });
   expect(put.statusCode, put.body).toBe(200);
@@ -87,11 +87,11 @@ export async function publishUpload(
 
 export async function completeUpload(owner: Client, repoId: string, uploadId: string) {
   return owner.post('/api/bounces/complete', {
-    repoId,
+    repo_id: repoId,
     branch: 'main',
     filename: 'Shared Take.wav',
     mime: 'audio/wav',
-    uploadId,
+    upload_id: uploadId,
   });
 }
 

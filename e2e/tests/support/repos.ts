@@ -66,10 +66,10 @@ export async function publishBounce(
 
   const bounce = await publishBounceFile(api, {
     target: {
-      repoId: target.repoId,
+      repo_id: target.repoId,
       branch: target.branch,
       filename,
-      contentType: 'audio/wav',
+      content_type: 'audio/wav',
       size: wav.length,
     },
     title: target.title,

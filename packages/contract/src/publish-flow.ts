@@ -48,13 +48,13 @@ export async function publishBounceFile(
   const { bounce } = await step('complete', () =>
     client.call(completeBounce, {
       body: {
-        repoId: target.repoId,
+        repo_id: target.repo_id,
         branch: target.branch,
         filename: target.filename,
         ...(title ? { title } : {}),
-        ...(target.contentType ? { mime: target.contentType } : {}),
+        ...(target.content_type ? { mime: target.content_type } : {}),
         ...(target.size !== undefined ? { size: target.size } : {}),
-        uploadId: started.uploadId,
+        upload_id: started.upload_id,
       },
     }),
   );
@@ -69,10 +69,10 @@ export function uploadWith(
 ): (upload: PublishResponse) => Promise<void> {
   return async (upload) => {
     await client.call(uploadBounceFile, {
-      params: { uploadId: upload.uploadId },
+      params: { uploadId: upload.upload_id },
       data,
       contentType,
-      headers: { 'x-upsert-token': upload.uploadToken },
+      headers: { 'x-upsert-token': upload.upload_token },
     });
   };
 }

@@ -95,7 +95,7 @@ export const timelineCommitSchema = z.object({
   parent_sha: z.string().nullable(),
   branch: z.string(),
   created_at: z.string(),
-  hasBounce: z.boolean(),
+  has_bounce: z.boolean(),
 });
 export type TimelineCommit = z.infer<typeof timelineCommitSchema>;
 
@@ -206,33 +206,33 @@ export const createPatchBodySchema = z.object({
 });
 
 export const publishBodySchema = z.object({
-  repoId: z.string().min(1).max(64),
+  repo_id: z.string().min(1).max(64),
   branch: branchNameSchema,
   filename: z
     .string({ error: REPO_MESSAGES.filenameRequired })
     .trim()
     .min(1, REPO_MESSAGES.filenameRequired)
     .max(255),
-  contentType: z.string().trim().max(200).optional(),
+  content_type: z.string().trim().max(200).optional(),
   /** Commit to attach the bounce to; the branch head when absent. */
-  commitSha: shaSchema.optional(),
+  commit_sha: shaSchema.optional(),
   /** Declared size in bytes, when known: refused up front if over the limit. */
   size: z.number().int().nonnegative().optional(),
 });
 
 export const publishResponseSchema = z.object({
-  uploadId: z.string(),
-  uploadUrl: z.string(),
-  uploadToken: z.string(),
-  expiresAt: z.string(),
-  maxBytes: z.number(),
+  upload_id: z.string(),
+  upload_url: z.string(),
+  upload_token: z.string(),
+  expires_at: z.string(),
+  max_bytes: z.number(),
 });
 export type PublishResponse = z.infer<typeof publishResponseSchema>;
 
-export const uploadPutResponseSchema = z.object({ uploadId: z.string(), size: z.number() });
+export const uploadPutResponseSchema = z.object({ upload_id: z.string(), size: z.number() });
 
 export const completeBodySchema = z.object({
-  repoId: z.string().min(1).max(64),
+  repo_id: z.string().min(1).max(64),
   branch: branchNameSchema,
   title: z.string().trim().max(200).optional(),
   filename: z
@@ -243,7 +243,7 @@ export const completeBodySchema = z.object({
   mime: z.string().trim().max(200).optional(),
   size: z.number().int().nonnegative().optional(),
   /** Which publish this completes; the newest uploaded one for repo, branch and file name when absent. */
-  uploadId: z.string().min(1).max(64).optional(),
+  upload_id: z.string().min(1).max(64).optional(),
 });
 
 export const completeResponseSchema = z.object({ bounce: bounceSchema });

@@ -88,26 +88,26 @@ describe(`serve SIGKILLed mid-upload (${testDialect()})`, () => {
     const putCut = await sendHalfThenKill(
       serveA,
       'PUT',
-      new URL(publish.uploadUrl).pathname,
+      new URL(publish.upload_url).pathname,
       bytes,
       {
         'content-type': 'application/octet-stream',
-        'x-upsert-token': publish.uploadToken,
+        'x-upsert-token': publish.upload_token,
       },
     );
     expect(putCut.scratch).toMatch(/^bounce-/);
     expect(await count('bounces')).toBe(0);
-    expect(await uploadStatus(publish.uploadId)).toBe('receiving');
+    expect(await uploadStatus(publish.upload_id)).toBe('receiving');
     // The token was single-use and is spent: the client starts the publish again.
-    const sameToken = await send(serveB, 'PUT', new URL(publish.uploadUrl).pathname, bytes, {
+    const sameToken = await send(serveB, 'PUT', new URL(publish.upload_url).pathname, bytes, {
       'content-type': 'application/octet-stream',
-      'x-upsert-token': publish.uploadToken,
+      'x-upsert-token': publish.upload_token,
     });
     expect(sameToken.status, sameToken.body).toBe(409);
     const again = await startPublish(serveB);
-    const put = await send(serveB, 'PUT', new URL(again.uploadUrl).pathname, bytes, {
+    const put = await send(serveB, 'PUT', new URL(again.upload_url).pathname, bytes, {
       'content-type': 'application/octet-stream',
-      'x-upsert-token': again.uploadToken,
+      'x-upsert-token': again.upload_token,
     });
     expect(put.status, put.body).toBe(200);
     const completed = await send(
@@ -115,10 +115,10 @@ describe(`serve SIGKILLed mid-upload (${testDialect()})`, () => {
       'POST',
       '/api/bounces/complete',
       JSON.stringify({
-        repoId,
+        repo_id: repoId,
         branch: 'main',
         filename: 'Half Sent.wav',
-        uploadId: again.uploadId,
+        upload_id: again.upload_id,
       }),
       { 'content-type': 'application/json', cookie: owner.cookie },
     );
@@ -135,12 +135,12 @@ describe(`serve SIGKILLed mid-upload (${testDialect()})`, () => {
       expect(fs.readdirSync(tmpA)).toEqual([]);
       await expireUpload(
         { db: later.database.db, storage: later.storage, clock },
-        publish.uploadId,
+        publish.upload_id,
       );
     } finally {
       await later.close();
     }
-    expect(await uploadStatus(publish.uploadId)).toBeUndefined();
+    expect(await uploadStatus(publish.upload_id)).toBeUndefined();
     expect(await count('original_refs')).toBe(0);
 
     // 4. Nothing lost: the retried version and bounce are processed, each with its audio.
@@ -159,10 +159,10 @@ describe(`serve SIGKILLed mid-upload (${testDialect()})`, () => {
       'POST',
       '/api/bounces/publish',
       JSON.stringify({
-        repoId,
+        repo_id: repoId,
         branch: 'main',
         filename: 'Half Sent.wav',
-        contentType: 'audio/wav',
+        content_type: 'audio/wav',
       }),
       { 'content-type': 'application/json', cookie: owner.cookie },
     );

@@ -69,7 +69,7 @@ describe(`S3 server stopped during uploads (${testDialect()})`, () => {
     const bounceBody = new PassThrough();
     const bounceBytes = fs.readFileSync(otherWav);
     bounceBody.write(bounceBytes.subarray(0, bounceBytes.length / 2));
-    const putting = putUpload(t, publish.uploadUrl, bounceBody, publish.uploadToken);
+    const putting = putUpload(t, publish.upload_url, bounceBody, publish.upload_token);
 
     await s3.stop();
     body.end(upload.body.subarray(upload.body.length / 2));
@@ -81,10 +81,10 @@ describe(`S3 server stopped during uploads (${testDialect()})`, () => {
     expect(
       (
         await owner.post('/api/bounces/complete', {
-          repoId: repo.id,
+          repo_id: repo.id,
           branch: 'main',
           filename: 'During.wav',
-          uploadId: publish.uploadId,
+          upload_id: publish.upload_id,
         })
       ).statusCode,
     ).toBe(404);
@@ -114,10 +114,10 @@ describe(`S3 server stopped during uploads (${testDialect()})`, () => {
 
     async function startPublish(): Promise<PublishResponse> {
       const started = await owner.post('/api/bounces/publish', {
-        repoId: repo.id,
+        repo_id: repo.id,
         branch: 'main',
         filename: 'During.wav',
-        contentType: 'audio/wav',
+        content_type: 'audio/wav',
       });
       expect(started.statusCode, started.body).toBe(201);
       return started.json<PublishResponse>();

@@ -217,7 +217,7 @@ const TABLE: Record<string, Row> = {
       inCollection(w, {
         multipart: {
           fields: {},
-          file: { field: 'coverImage', name: 'cover.png', path: audio.png },
+          file: { field: 'cover_image', name: 'cover.png', path: audio.png },
         },
       }),
   },
@@ -505,7 +505,7 @@ const TABLE: Record<string, Row> = {
   uploadRepoCover: {
     expect: needs('editCover', 200),
     call: () => ({
-      multipart: { fields: {}, file: { field: 'coverImage', name: 'cover.png', path: audio.png } },
+      multipart: { fields: {}, file: { field: 'cover_image', name: 'cover.png', path: audio.png } },
     }),
   },
   listRepoBranches: { expect: needs('view', 200) },
@@ -531,7 +531,7 @@ const TABLE: Record<string, Row> = {
   publishBounce: {
     expect: needs('publish', 201),
     call: (w) => ({
-      body: { repoId: w.repo.id, branch: 'main', filename: 'Mix.wav', size: 1000 },
+      body: { repo_id: w.repo.id, branch: 'main', filename: 'Mix.wav', size: 1000 },
     }),
   },
   // Completing names an upload this caller never started: members who may publish learn it is
@@ -539,7 +539,7 @@ const TABLE: Record<string, Row> = {
   completeBounce: {
     expect: { ...needs('publish', 404) },
     call: (w) => ({
-      body: { repoId: w.repo.id, branch: 'main', filename: 'Mix.wav', uploadId: randomUUID() },
+      body: { repo_id: w.repo.id, branch: 'main', filename: 'Mix.wav', upload_id: randomUUID() },
     }),
   },
   // The PUT is opened by the upload's own token (from publishBounce): an unknown upload is 404.

@@ -13,10 +13,10 @@ export const COVER_UPLOAD_LIMITS = { files: 1, fields: 0, fileSize: MAX_COVER_BY
 /** A versioned cover URL never changes content: the browser may keep it. */
 export const COVER_CACHE_CONTROL = 'private, max-age=31536000, immutable';
 
-/** The `coverImage` part of a multipart request (400 'Please choose an image' without it). */
+/** The `cover_image` part of a multipart request (400 'Please choose an image' without it). */
 export async function coverFileOf(request: FastifyRequest): Promise<Readable> {
   const file: MultipartFile | undefined = await request.file();
-  if (!file || file.fieldname !== 'coverImage')
+  if (!file || file.fieldname !== 'cover_image')
     throw new HttpError(400, REPO_MESSAGES.coverRequired);
   // Fails (400) instead of hanging when the body ends inside the image.
   return guardUpload(file.file);

@@ -25,7 +25,7 @@ function uploadCover(t: TestApp, cookie: string, repoId: string) {
     url: `/api/repos/${repoId}/cover`,
     payload: Buffer.concat([
       Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="coverImage"; filename="cover.png"\r\nContent-Type: image/png\r\n\r\n`,
+        `--${boundary}\r\nContent-Disposition: form-data; name="cover_image"; filename="cover.png"\r\nContent-Type: image/png\r\n\r\n`,
       ),
       PNG,
       Buffer.from(`\r\n--${boundary}--\r\n`),

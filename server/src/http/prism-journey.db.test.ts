@@ -235,16 +235,21 @@ describe('the API journey through Prism, validating against the served OpenAPI d
     await api.call(repos.listRepoBranches, repoParams);
     await api.call(repos.listRepoCommits, repoParams);
     const notAudio = await publishBounceFile(api, {
-      target: { repoId: repo.id, branch: 'main', filename: 'notes.wav', contentType: 'audio/wav' },
+      target: {
+        repo_id: repo.id,
+        branch: 'main',
+        filename: 'notes.wav',
+        content_type: 'audio/wav',
+      },
       upload: uploadWith(api, 'just some words', 'audio/wav'),
     }).catch((error: unknown) => error);
     expect(notAudio).toMatchObject({ step: 'upload', cause: { status: 415 } });
     const bounce = await publishBounceFile(api, {
       target: {
-        repoId: repo.id,
+        repo_id: repo.id,
         branch: 'main',
         filename: 'Rough Mix.wav',
-        contentType: 'audio/wav',
+        content_type: 'audio/wav',
         size: fs.statSync(wav).size,
       },
       upload: uploadWith(direct, new Blob([fs.readFileSync(wav)]), 'audio/wav'),

@@ -112,7 +112,7 @@ describe(`uploads that end early or stall (${testDialect()})`, () => {
     const repo = (await api(t, cookie).post('/api/repos', { name: 'Night Drive' })).json<{
       repo: Repository;
     }>().repo;
-    const cover = TRUNCATED('coverImage', 'cover.png');
+    const cover = TRUNCATED('cover_image', 'cover.png');
     const coverResponse = await send(port, [
       multipartHead(`/api/repos/${repo.id}/cover`, cover.length),
       cover,
@@ -151,17 +151,17 @@ describe(`uploads that end early or stall (${testDialect()})`, () => {
       repo: Repository;
     }>().repo;
     const started = await owner.post('/api/bounces/publish', {
-      repoId: repo.id,
+      repo_id: repo.id,
       branch: 'main',
       filename: 'Take.wav',
-      contentType: 'audio/wav',
+      content_type: 'audio/wav',
     });
     expect(started.statusCode, started.body).toBe(201);
     const publish = started.json<PublishResponse>();
     const response = await send(port, [
-      head('PUT', new URL(publish.uploadUrl).pathname, wav.length, {
+      head('PUT', new URL(publish.upload_url).pathname, wav.length, {
         'Content-Type': 'application/octet-stream',
-        'x-upsert-token': publish.uploadToken,
+        'x-upsert-token': publish.upload_token,
       }),
       wav.subarray(0, 1000),
     ]);

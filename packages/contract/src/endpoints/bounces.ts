@@ -32,7 +32,7 @@ export const publishBounce = defineEndpoint({
   path: '/api/bounces/publish',
   summary: 'Start publishing a bounce: where to upload its file, with a single-use token',
   description:
-    'Step 1 of 3: then PUT the file to uploadUrl with the x-upsert-token header, then POST /api/bounces/complete.',
+    'Step 1 of 3: then PUT the file to upload_url with the x-upsert-token header, then POST /api/bounces/complete.',
   tag,
   auth: signedIn,
   demo: 'allowed',
@@ -52,7 +52,7 @@ export const uploadBounceFile = defineEndpoint({
   demo: 'allowed',
   params: z.object({ uploadId: z.string().min(1).max(64) }),
   headers: {
-    'x-upsert-token': { description: 'The uploadToken of the publish step.', required: true },
+    'x-upsert-token': { description: 'The upload_token of the publish step.', required: true },
   },
   // Any content type is taken: the server decides by the bytes, not by the header.
   body: binaryBody([...AUDIO_MEDIA_TYPES, '*/*'], 'The audio file (its content decides the type).'),

@@ -135,8 +135,8 @@ export const setCollectionCover = defineEndpoint({
   auth,
   demo: 'allowed',
   params: collectionParams,
-  body: multipart(z.object({}), { coverImage: 'A PNG, JPEG or WebP image, at most 5 MB.' }, [
-    'coverImage',
+  body: multipart(z.object({}), { cover_image: 'A PNG, JPEG or WebP image, at most 5 MB.' }, [
+    'cover_image',
   ]),
   responses: { 200: collectionSchema },
   errors: [400, 401, 403, 404, 406, 413, 415],

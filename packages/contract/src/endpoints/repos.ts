@@ -84,8 +84,8 @@ export const uploadRepoCover = defineEndpoint({
   auth,
   demo: 'allowed',
   params: repoParams,
-  body: multipart(z.object({}), { coverImage: 'A PNG, JPEG or WebP image, at most 5 MB.' }, [
-    'coverImage',
+  body: multipart(z.object({}), { cover_image: 'A PNG, JPEG or WebP image, at most 5 MB.' }, [
+    'cover_image',
   ]),
   responses: { 200: coverResponseSchema },
   errors: [400, 401, 403, 404, 406, 413, 415],

@@ -95,13 +95,17 @@ describe('a mutated audio corpus through upload and bounce publish', () => {
 
   async function publish(name: string, content: Buffer) {
     const started = await owner.post('/api/bounces/publish', {
-      repoId,
+      repo_id: repoId,
       branch: 'main',
       filename: name,
-      contentType: 'application/octet-stream',
+      content_type: 'application/octet-stream',
     });
     expect(started.statusCode, started.body).toBe(201);
-    const { uploadUrl, uploadToken, uploadId } = started.json<PublishResponse>();
+    const {
+      upload_url: uploadUrl,
+      upload_token: uploadToken,
+      upload_id: uploadId,
+    } = started.json<PublishResponse>();
     const put = await withinTime(putUpload(t, uploadUrl, content, uploadToken), 30_000, name);
     expectSafeAnswer(put, `PUT ${name}`);
     if (put.statusCode >= 400) {
@@ -110,12 +114,12 @@ describe('a mutated audio corpus through upload and bounce publish', () => {
     }
     const completed = await withinTime(
       owner.post('/api/bounces/complete', {
-        repoId,
+        repo_id: repoId,
         branch: 'main',
         filename: name,
         mime: 'application/octet-stream',
         size: content.length,
-        uploadId,
+        upload_id: uploadId,
       }),
       30_000,
       name,

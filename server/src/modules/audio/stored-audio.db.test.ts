@@ -102,7 +102,7 @@ describe('stored originals and clean-up', () => {
     await uploads.discard(file);
     expect(await exists(t, first.key)).toBe(true);
 
-    const completed = await completeUpload(owner, repo.id, (publish as PublishResponse).uploadId);
+    const completed = await completeUpload(owner, repo.id, (publish as PublishResponse).upload_id);
     expect(completed.statusCode, completed.body).toBe(201);
     const bounce = completed.json<{ bounce: Bounce }>().bounce;
     const stream = await owner.get(
@@ -125,7 +125,7 @@ describe('stored originals and clean-up', () => {
     expect(await exists(t, version.key)).toBe(true);
 
     // Used by a bounce.
-    const completed = await completeUpload(owner, repo.id, pending.uploadId);
+    const completed = await completeUpload(owner, repo.id, pending.upload_id);
     expect(completed.statusCode, completed.body).toBe(201);
     const again = await uploadVersion(t, owner, wav);
     expect(again.key).toBe(version.key);

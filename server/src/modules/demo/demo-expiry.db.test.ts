@@ -46,7 +46,7 @@ describe('demo accounts', () => {
       url: `/api/collections/${collection.id}/cover`,
       payload: Buffer.concat([
         Buffer.from(
-          `--${boundary}\r\nContent-Disposition: form-data; name="coverImage"; filename="c.png"\r\n\r\n`,
+          `--${boundary}\r\nContent-Disposition: form-data; name="cover_image"; filename="c.png"\r\n\r\n`,
         ),
         PNG,
         Buffer.from(`\r\n--${boundary}--\r\n`),

@@ -62,7 +62,7 @@ describe('demo accounts', () => {
       repo: { id: string };
     }>().repo;
     const declared = await client.post('/api/bounces/publish', {
-      repoId: repo.id,
+      repo_id: repo.id,
       branch: 'main',
       filename: 'big.wav',
       size: DEMO_MAX_UPLOAD_BYTES + 1,
@@ -70,22 +70,22 @@ describe('demo accounts', () => {
     expect(declared.statusCode).toBe(413);
     expect(declared.json()).toEqual({ error: DEMO_MESSAGES.tooLarge, code: 'too_large' });
     const started = await client.post('/api/bounces/publish', {
-      repoId: repo.id,
+      repo_id: repo.id,
       branch: 'main',
       filename: 'big.wav',
     });
     expect(started.statusCode, started.body).toBe(201);
     const publish = started.json<PublishResponse>();
-    expect(publish.maxBytes).toBe(DEMO_MAX_UPLOAD_BYTES);
+    expect(publish.max_bytes).toBe(DEMO_MAX_UPLOAD_BYTES);
     expect(await uploadsUsed(userId)).toBe(1);
     const declaredPut = await t.app.inject({
       method: 'PUT',
-      url: new URL(publish.uploadUrl).pathname,
+      url: new URL(publish.upload_url).pathname,
       payload: Buffer.from('RIFF'),
       headers: {
         'content-type': 'audio/wav',
         'content-length': String(DEMO_MAX_UPLOAD_BYTES + 1),
-        'x-upsert-token': publish.uploadToken,
+        'x-upsert-token': publish.upload_token,
       },
     });
     expect(declaredPut.statusCode).toBe(413);
@@ -93,7 +93,7 @@ describe('demo accounts', () => {
     // A body that does not say its length is cut off where it passes the limit.
     const again = (
       await client.post('/api/bounces/publish', {
-        repoId: repo.id,
+        repo_id: repo.id,
         branch: 'main',
         filename: 'big.wav',
       })
@@ -105,9 +105,9 @@ describe('demo accounts', () => {
     const put = await t.app
       .inject({
         method: 'PUT',
-        url: new URL(again.uploadUrl).pathname,
+        url: new URL(again.upload_url).pathname,
         payload: bigBounce.stream,
-        headers: { 'content-type': 'audio/wav', 'x-upsert-token': again.uploadToken },
+        headers: { 'content-type': 'audio/wav', 'x-upsert-token': again.upload_token },
       })
       .then(
         (response) => ({ status: response.statusCode, body: response.body }),
@@ -139,7 +139,7 @@ describe('demo accounts', () => {
       code: 'upload_quota_exceeded',
     });
     const fourthBounce = await client.post('/api/bounces/publish', {
-      repoId: repo.id,
+      repo_id: repo.id,
       branch: 'main',
       filename: 'again.wav',
     });

@@ -26,23 +26,23 @@ describe('abandoned publishes are cleaned up', () => {
     const repo = await nightDrive(c);
     const p = (
       await owner.post('/api/bounces/publish', {
-        repoId: repo.id,
+        repo_id: repo.id,
         branch: 'main',
         filename: 'Mix A.wav',
       })
     ).json<PublishResponse>();
     expect(
-      (await putUpload(t, p.uploadUrl, fs.readFileSync(audio.wavA), p.uploadToken)).statusCode,
+      (await putUpload(t, p.upload_url, fs.readFileSync(audio.wavA), p.upload_token)).statusCode,
     ).toBe(200);
     expect(await objectKeys(t, 'originals/')).toHaveLength(1);
     const never = (
       await owner.post('/api/bounces/publish', {
-        repoId: repo.id,
+        repo_id: repo.id,
         branch: 'main',
         filename: 'never.wav',
       })
     ).json<PublishResponse>();
-    expect(never.uploadId).toBeTruthy();
+    expect(never.upload_id).toBeTruthy();
 
     await t.deps.jobs.startWorking();
     // Not before the token has expired (plus its grace period).
@@ -70,12 +70,12 @@ describe('abandoned publishes are cleaned up', () => {
     expect(version.original_key).toMatch(/^originals\//);
     const p = (
       await owner.post('/api/bounces/publish', {
-        repoId: repo.id,
+        repo_id: repo.id,
         branch: 'main',
         filename: 'Mix A.wav',
       })
     ).json<PublishResponse>();
-    await putUpload(t, p.uploadUrl, fs.readFileSync(audio.wavA), p.uploadToken);
+    await putUpload(t, p.upload_url, fs.readFileSync(audio.wavA), p.upload_token);
     clock.advance(21 * 60 * 1000);
     await t.deps.jobs.startWorking();
     await eventually(

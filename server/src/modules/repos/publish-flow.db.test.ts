@@ -43,10 +43,10 @@ describe('publishBounceFile', () => {
 
     const bounce = await publishBounceFile(owner, {
       target: {
-        repoId: repo.id,
+        repo_id: repo.id,
         branch: 'main',
         filename: 'Mix A.wav',
-        contentType: 'audio/wav',
+        content_type: 'audio/wav',
         size: content.length,
       },
       title: 'First mix',
@@ -77,7 +77,7 @@ describe('publishBounceFile', () => {
     const owner = client(t, await newUser(t));
     let uploaded = false;
     const failed = await publishBounceFile(owner, {
-      target: { repoId: 'no-such-repo', branch: 'main', filename: 'Mix A.wav' },
+      target: { repo_id: 'no-such-repo', branch: 'main', filename: 'Mix A.wav' },
       upload: () => {
         uploaded = true;
         return Promise.resolve();
@@ -98,7 +98,7 @@ describe('publishBounceFile', () => {
     const owner = client(t, await newUser(t));
     const { repo } = await owner.call(endpoints.repos.createRepo, { body: { name: 'Lyrics' } });
     const failed = await publishBounceFile(owner, {
-      target: { repoId: repo.id, branch: 'main', filename: 'notes.wav' },
+      target: { repo_id: repo.id, branch: 'main', filename: 'notes.wav' },
       upload: uploadWith(owner, 'These are lyrics, not audio.\n'.repeat(100)),
     }).catch((error: unknown) => error);
 

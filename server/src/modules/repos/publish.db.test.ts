@@ -31,15 +31,15 @@ describe('publishing bounces: tokens, uploads, completion and processing', () =>
     const repo = await nightDrive(c);
     const p = (
       await owner.post('/api/bounces/publish', {
-        repoId: repo.id,
+        repo_id: repo.id,
         branch: 'main',
         filename: 'Mix A.wav',
       })
     ).json<PublishResponse>();
     const content = fs.readFileSync(audio.wavA);
     const results = await Promise.all([
-      putUpload(t, p.uploadUrl, content, p.uploadToken),
-      putUpload(t, p.uploadUrl, content, p.uploadToken),
+      putUpload(t, p.upload_url, content, p.upload_token),
+      putUpload(t, p.upload_url, content, p.upload_token),
     ]);
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409]);
   });
@@ -98,7 +98,7 @@ describe('publishing bounces: tokens, uploads, completion and processing', () =>
     const log = (await owner.get(`/api/repos/${repo.id}/commits`)).json<{
       commits: TimelineCommit[];
     }>();
-    expect(log.commits[0]?.hasBounce).toBe(true);
+    expect(log.commits[0]?.has_bounce).toBe(true);
 
     const size = fs.statSync(audio.wavA).size;
     const full = await owner.get(done.stream_url);
@@ -129,7 +129,7 @@ describe('publishing bounces: tokens, uploads, completion and processing', () =>
       commits: TimelineCommit[];
     }>().commits;
     expect(log).toMatchObject([
-      { message: 'Publish Rough', sha: bounce.commit_sha, hasBounce: true },
+      { message: 'Publish Rough', sha: bounce.commit_sha, has_bounce: true },
     ]);
   });
 
@@ -141,7 +141,7 @@ describe('publishing bounces: tokens, uploads, completion and processing', () =>
     const start = async () =>
       (
         await owner.post('/api/bounces/publish', {
-          repoId: repo.id,
+          repo_id: repo.id,
           branch: 'main',
           filename: 'Mix A.wav',
         })
@@ -149,24 +149,24 @@ describe('publishing bounces: tokens, uploads, completion and processing', () =>
 
     const before = clock.now().getTime();
     const p = await start();
-    expect(p.uploadUrl).toBe(`${ORIGIN}/api/bounces/uploads/${p.uploadId}`);
-    const lifetime = new Date(p.expiresAt).getTime() - before;
+    expect(p.upload_url).toBe(`${ORIGIN}/api/bounces/uploads/${p.upload_id}`);
+    const lifetime = new Date(p.expires_at).getTime() - before;
     expect(lifetime).toBeGreaterThanOrEqual(15 * 60 * 1000);
     expect(lifetime).toBeLessThan(15 * 60 * 1000 + 5000);
-    const missing = await putUpload(t, p.uploadUrl, content);
+    const missing = await putUpload(t, p.upload_url, content);
     expect(missing.statusCode).toBe(400);
     expect(missing.json()).toMatchObject({ error: 'The x-upsert-token header is required' });
-    const wrong = await putUpload(t, p.uploadUrl, content, 'not-the-token');
+    const wrong = await putUpload(t, p.upload_url, content, 'not-the-token');
     expect(wrong.statusCode).toBe(403);
     expect(wrong.json()).toMatchObject({ error: 'This upload token is not valid for this upload' });
-    expect((await putUpload(t, p.uploadUrl, content, p.uploadToken)).statusCode).toBe(200);
-    const reused = await putUpload(t, p.uploadUrl, content, p.uploadToken);
+    expect((await putUpload(t, p.upload_url, content, p.upload_token)).statusCode).toBe(200);
+    const reused = await putUpload(t, p.upload_url, content, p.upload_token);
     expect(reused.statusCode).toBe(409);
     expect(reused.json()).toMatchObject({ error: 'This upload token has already been used' });
 
     const late = await start();
     clock.advance(15 * 60 * 1000 + 1);
-    const expired = await putUpload(t, late.uploadUrl, content, late.uploadToken);
+    const expired = await putUpload(t, late.upload_url, content, late.upload_token);
     expect(expired.statusCode).toBe(410);
     expect(expired.json()).toMatchObject({
       error: 'This upload link has expired. Start the publish again.',
@@ -181,11 +181,11 @@ describe('publishing bounces: tokens, uploads, completion and processing', () =>
     const repo = await nightDrive(c);
     const start = async (filename: string) =>
       (
-        await owner.post('/api/bounces/publish', { repoId: repo.id, branch: 'main', filename })
+        await owner.post('/api/bounces/publish', { repo_id: repo.id, branch: 'main', filename })
       ).json<PublishResponse>();
 
     const declared = await owner.post('/api/bounces/publish', {
-      repoId: repo.id,
+      repo_id: repo.id,
       branch: 'main',
       filename: 'big.wav',
       size: 60_000,
@@ -195,9 +195,9 @@ describe('publishing bounces: tokens, uploads, completion and processing', () =>
     const big = await start('big.wav');
     const oversize = await putUpload(
       t,
-      big.uploadUrl,
+      big.upload_url,
       fs.readFileSync(audio.wavB),
-      big.uploadToken,
+      big.upload_token,
     );
     expect(oversize.statusCode).toBe(413);
     expect(oversize.json()).toMatchObject({ error: TOO_LARGE });
@@ -205,9 +205,9 @@ describe('publishing bounces: tokens, uploads, completion and processing', () =>
     const text = await start('notes.wav');
     const notAudio = await putUpload(
       t,
-      text.uploadUrl,
+      text.upload_url,
       Buffer.from('These are lyrics, not audio.\n'.repeat(50)),
-      text.uploadToken,
+      text.upload_token,
     );
     expect(notAudio.statusCode).toBe(415);
     expect(notAudio.json()).toMatchObject({ error: INVALID_TYPE });
@@ -217,14 +217,14 @@ describe('publishing bounces: tokens, uploads, completion and processing', () =>
     const header = Buffer.from('RIFF\x24\x00\x00\x00WAVEfmt ', 'latin1');
     const disguised = await putUpload(
       t,
-      fake.uploadUrl,
+      fake.upload_url,
       Buffer.concat([header, Buffer.alloc(4000, 7)]),
-      fake.uploadToken,
+      fake.upload_token,
     );
     expect(disguised.statusCode).toBe(415);
 
     const complete = await owner.post('/api/bounces/complete', {
-      repoId: repo.id,
+      repo_id: repo.id,
       branch: 'main',
       filename: 'notes.wav',
     });
@@ -244,14 +244,14 @@ describe('publishing bounces: tokens, uploads, completion and processing', () =>
     const repo = await nightDrive(c);
     const p = (
       await owner.post('/api/bounces/publish', {
-        repoId: repo.id,
+        repo_id: repo.id,
         branch: 'main',
         filename: 'Mix A.wav',
       })
     ).json<PublishResponse>();
-    await putUpload(t, p.uploadUrl, fs.readFileSync(audio.wavA), p.uploadToken);
+    await putUpload(t, p.upload_url, fs.readFileSync(audio.wavA), p.upload_token);
     const wrong = await owner.post('/api/bounces/complete', {
-      repoId: repo.id,
+      repo_id: repo.id,
       branch: 'main',
       filename: 'Mix A.wav',
       size: 12,
@@ -262,16 +262,16 @@ describe('publishing bounces: tokens, uploads, completion and processing', () =>
     });
     // Found by repository, branch and file name when no upload id is given.
     const right = await owner.post('/api/bounces/complete', {
-      repoId: repo.id,
+      repo_id: repo.id,
       branch: 'main',
       filename: 'Mix A.wav',
     });
     expect(right.statusCode, right.body).toBe(201);
     const twice = await owner.post('/api/bounces/complete', {
-      repoId: repo.id,
+      repo_id: repo.id,
       branch: 'main',
       filename: 'Mix A.wav',
-      uploadId: p.uploadId,
+      upload_id: p.upload_id,
     });
     expect(twice.statusCode).toBe(404);
   });

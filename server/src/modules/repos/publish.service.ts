@@ -71,20 +71,20 @@ export class PublishService {
   async publish(
     userId: string,
     input: {
-      repoId: string;
+      repo_id: string;
       branch: string;
       filename: string;
-      contentType?: string | undefined;
-      commitSha?: string | undefined;
+      content_type?: string | undefined;
+      commit_sha?: string | undefined;
       size?: number | undefined;
     },
   ): Promise<PublishResponse> {
-    await this.deps.access.repository(userId, input.repoId, 'publish');
+    await this.deps.access.repository(userId, input.repo_id, 'publish');
     // The upload is the caller's: their own (demo) limits apply, not the owner's.
     const limit = await uploadLimitFor(this.deps.db, userId, this.maxBytes, { needsQuota: true });
     if (input.size !== undefined && input.size > limit.maxBytes) throw new TooLarge(limit.tooLarge);
-    if (input.commitSha) {
-      const commit = await this.deps.repo.commitBySha(input.repoId, input.commitSha);
+    if (input.commit_sha) {
+      const commit = await this.deps.repo.commitBySha(input.repo_id, input.commit_sha);
       if (!commit) throw new NotFound(REPO_MESSAGES.commitNotFound);
     }
     const token = randomBytes(32).toString('base64url');
@@ -97,11 +97,11 @@ export class PublishService {
           id,
           // Who started it: the token is theirs, and only they can complete it.
           owner_id: userId,
-          repo_id: input.repoId,
+          repo_id: input.repo_id,
           branch: input.branch,
           filename: input.filename,
-          content_type: input.contentType ?? null,
-          commit_sha: input.commitSha ?? null,
+          content_type: input.content_type ?? null,
+          commit_sha: input.commit_sha ?? null,
           token_hash: hashToken(token),
           status: 'pending',
           object_key: null,
@@ -123,11 +123,11 @@ export class PublishService {
       );
     });
     return {
-      uploadId: id,
-      uploadUrl: `${this.deps.publicUrl}/api/bounces/uploads/${id}`,
-      uploadToken: token,
-      expiresAt,
-      maxBytes: limit.maxBytes,
+      upload_id: id,
+      upload_url: `${this.deps.publicUrl}/api/bounces/uploads/${id}`,
+      upload_token: token,
+      expires_at: expiresAt,
+      max_bytes: limit.maxBytes,
     };
   }
 
@@ -140,7 +140,7 @@ export class PublishService {
     token: string | undefined,
     body: Readable,
     declaredLength: number | undefined,
-  ): Promise<{ uploadId: string; size: number }> {
+  ): Promise<{ upload_id: string; size: number }> {
     const uploads = this.deps.uploads;
     const upload = await uploads.upload(uploadId);
     if (!upload) throw new NotFound('Upload not found');
@@ -191,7 +191,7 @@ export class PublishService {
       });
       // Cleaned up while the body was arriving (it took longer than the token lives).
       if (!saved) throw new Gone(REPO_MESSAGES.tokenExpired);
-      return { uploadId, size: file.size };
+      return { upload_id: uploadId, size: file.size };
     } catch (error) {
       // A refused upload leaves nothing: no pending row, and its original only if still used.
       await uploads.deleteUpload(uploadId);
@@ -210,21 +210,21 @@ export class PublishService {
   async complete(
     userId: string,
     input: {
-      repoId: string;
+      repo_id: string;
       branch: string;
       title?: string | undefined;
       filename: string;
       mime?: string | undefined;
       size?: number | undefined;
-      uploadId?: string | undefined;
+      upload_id?: string | undefined;
     },
   ): Promise<Bounce> {
-    await this.deps.access.repository(userId, input.repoId, 'publish');
+    await this.deps.access.repository(userId, input.repo_id, 'publish');
     const upload = await this.deps.uploads.completableUpload(
       userId,
-      input.repoId,
-      input.uploadId
-        ? { uploadId: input.uploadId }
+      input.repo_id,
+      input.upload_id
+        ? { uploadId: input.upload_id }
         : { branch: input.branch, filename: input.filename },
     );
     if (!upload?.object_key) throw new NotFound(REPO_MESSAGES.uploadNotFound);
@@ -246,25 +246,25 @@ export class PublishService {
       );
       if (!taken) throw new NotFound(REPO_MESSAGES.uploadNotFound);
       const branchName = upload.commit_sha ? upload.branch : input.branch;
-      let branch = await repo.findBranch(input.repoId, branchName, trx);
+      let branch = await repo.findBranch(input.repo_id, branchName, trx);
       let commitId: string | undefined;
       let commitSha: string | null = null;
       if (upload.commit_sha) {
-        const commit = await repo.commitBySha(input.repoId, upload.commit_sha, trx);
+        const commit = await repo.commitBySha(input.repo_id, upload.commit_sha, trx);
         if (!commit) throw new NotFound(REPO_MESSAGES.commitNotFound);
         commitId = commit.id;
         commitSha = upload.commit_sha;
         if (!branch || branch.id !== commit.branch_id)
           branch = await repo.branchById(commit.branch_id, trx);
       } else if (branch?.head_sha) {
-        const head = await repo.commitBySha(input.repoId, branch.head_sha, trx);
+        const head = await repo.commitBySha(input.repo_id, branch.head_sha, trx);
         commitId = head?.id;
         commitSha = head ? branch.head_sha : null;
       }
       if (!commitId || !branch) {
         const commit = await this.deps.history.insertCommit(
           trx,
-          input.repoId,
+          input.repo_id,
           {
             branch: branchName,
             message: `Publish ${title}`,
@@ -273,14 +273,14 @@ export class PublishService {
         );
         commitId = commit.id;
         commitSha = commit.sha;
-        branch = await repo.findBranch(input.repoId, branchName, trx);
+        branch = await repo.findBranch(input.repo_id, branchName, trx);
       }
       if (!branch) throw new NotFound(REPO_MESSAGES.branchNotFound);
       const format = upload.format ?? 'wav';
       await repo.insertBounce(
         {
           id: bounceId,
-          repo_id: input.repoId,
+          repo_id: input.repo_id,
           branch_id: branch.id,
           commit_id: commitId,
           title,
@@ -300,10 +300,10 @@ export class PublishService {
         },
         trx,
       );
-      await repo.touch(input.repoId, now, trx);
+      await repo.touch(input.repo_id, now, trx);
       await this.deps.activity.record(trx, {
         kind: 'bounce.published',
-        repoId: input.repoId,
+        repoId: input.repo_id,
         actor: { userId },
         targetId: bounceId,
         data: { bounce_name: title, sha: commitSha, branch_name: branch.name },

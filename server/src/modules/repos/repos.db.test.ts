@@ -94,7 +94,7 @@ describe('repositories: names, covers, ownership, the recent feed and deletion',
     expect(
       (
         await stranger.post('/api/bounces/publish', {
-          repoId: repo.id,
+          repo_id: repo.id,
           branch: 'main',
           filename: 'x.wav',
         })
@@ -103,7 +103,7 @@ describe('repositories: names, covers, ownership, the recent feed and deletion',
     expect(
       (
         await stranger.post('/api/bounces/complete', {
-          repoId: repo.id,
+          repo_id: repo.id,
           branch: 'main',
           filename: 'Mix A.wav',
         })
@@ -129,7 +129,7 @@ describe('repositories: names, covers, ownership, the recent feed and deletion',
     c = await setupRepoTest();
     const { t, owner, ownerCookie } = c;
     const repo = await nightDrive(c);
-    const send = (content: Buffer, field = 'coverImage') => {
+    const send = (content: Buffer, field = 'cover_image') => {
       const boundary = '----takescover';
       return t.app.inject({
         method: 'POST',

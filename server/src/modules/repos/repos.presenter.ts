@@ -58,7 +58,7 @@ export function toCommit(c: RepoCommitsTable, branch: string, hasBounce: boolean
     parent_sha: c.parent_sha,
     branch,
     created_at: c.created_at,
-    hasBounce,
+    has_bounce: hasBounce,
   };
 }
 

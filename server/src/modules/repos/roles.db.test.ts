@@ -56,7 +56,7 @@ function sendCover(t: TestApp, cookie: string, repoId: string) {
     url: `/api/repos/${repoId}/cover`,
     payload: Buffer.concat([
       Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="coverImage"; filename="cover.png"\r\nContent-Type: image/png\r\n\r\n`,
+        `--${boundary}\r\nContent-Disposition: form-data; name="cover_image"; filename="cover.png"\r\nContent-Type: image/png\r\n\r\n`,
       ),
       PNG,
       Buffer.from(`\r\n--${boundary}--\r\n`),
@@ -186,9 +186,13 @@ describe('repository roles: owner, editor, commenter, viewer and non-member', ()
       patch: (p: Client) =>
         p.post(`/api/audio-git/repositories/${repo.id}/patches`, { message: `by ${who}` }),
       publish: (p: Client) =>
-        p.post('/api/bounces/publish', { repoId: repo.id, branch: 'main', filename: 'Mix A.wav' }),
+        p.post('/api/bounces/publish', { repo_id: repo.id, branch: 'main', filename: 'Mix A.wav' }),
       complete: (p: Client) =>
-        p.post('/api/bounces/complete', { repoId: repo.id, branch: 'main', filename: 'Mix A.wav' }),
+        p.post('/api/bounces/complete', {
+          repo_id: repo.id,
+          branch: 'main',
+          filename: 'Mix A.wav',
+        }),
       deleteBounce: (p: Client) => p.delete(`/api/repos/${repo.id}/bounces/${bounce.id}`),
     });
 
@@ -298,7 +302,7 @@ describe('repository roles: owner, editor, commenter, viewer and non-member', ()
     expect(
       (
         await cli.post('/api/bounces/publish', {
-          repoId: repo.id,
+          repo_id: repo.id,
           branch: 'main',
           filename: 'Mix B.wav',
         })
@@ -327,7 +331,7 @@ describe('repository roles: owner, editor, commenter, viewer and non-member', ()
     expect((await cli.get(stream)).statusCode).toBe(404);
     expect((await cli.get('/api/audio-git/repositories')).json()).toEqual({ data: [] });
     const publish = await cli.post('/api/bounces/publish', {
-      repoId: repo.id,
+      repo_id: repo.id,
       branch: 'main',
       filename: 'Mix B.wav',
     });
@@ -348,7 +352,7 @@ describe('repository roles: owner, editor, commenter, viewer and non-member', ()
     const content = fs.readFileSync(audio.wavB);
     const start = async (person: Client) => {
       const response = await person.post('/api/bounces/publish', {
-        repoId: repo.id,
+        repo_id: repo.id,
         branch: 'main',
         filename: 'Mix B.wav',
       });
@@ -357,11 +361,11 @@ describe('repository roles: owner, editor, commenter, viewer and non-member', ()
     };
     const complete = (person: Client, uploadId: string) =>
       person.post('/api/bounces/complete', {
-        repoId: repo.id,
+        repo_id: repo.id,
         branch: 'main',
         filename: 'Mix B.wav',
         size: content.length,
-        uploadId,
+        upload_id: uploadId,
       });
     const setRole = (userId: string, role: MemberRole | null) =>
       role
@@ -385,9 +389,11 @@ describe('repository roles: owner, editor, commenter, viewer and non-member', ()
     const removed = await buildMember(db, { repoId: repo.id }, 'editor');
     const removedClient = api(t, removed.cookie);
     const first = await start(removedClient);
-    expect((await putUpload(t, first.uploadUrl, content, first.uploadToken)).statusCode).toBe(200);
+    expect((await putUpload(t, first.upload_url, content, first.upload_token)).statusCode).toBe(
+      200,
+    );
     await setRole(removed.id, null);
-    const refused = await complete(removedClient, first.uploadId);
+    const refused = await complete(removedClient, first.upload_id);
     expect(refused.statusCode).toBe(404);
     expect(refused.json()).toEqual(REPO_NOT_FOUND);
 
@@ -395,23 +401,23 @@ describe('repository roles: owner, editor, commenter, viewer and non-member', ()
     const demoted = await buildMember(db, { repoId: repo.id }, 'editor');
     const demotedClient = api(t, demoted.cookie);
     const second = await start(demotedClient);
-    expect((await putUpload(t, second.uploadUrl, content, second.uploadToken)).statusCode).toBe(
+    expect((await putUpload(t, second.upload_url, content, second.upload_token)).statusCode).toBe(
       200,
     );
     await setRole(demoted.id, 'viewer');
-    const tooLow = await complete(demotedClient, second.uploadId);
+    const tooLow = await complete(demotedClient, second.upload_id);
     expect(tooLow.statusCode).toBe(403);
     expect(tooLow.json()).toEqual({ error: NEED_EDITOR, code: 'forbidden' });
     // Made Editor again, they finish their own publish.
     await setRole(demoted.id, 'editor');
-    const done = await complete(demotedClient, second.uploadId);
+    const done = await complete(demotedClient, second.upload_id);
     expect(done.statusCode, done.body).toBe(201);
     expect(await bounceCount()).toBe(2);
 
     // Removed before the PUT: the token no longer takes the file.
     const early = await start(w.editor.client);
     await setRole(w.editor.id, null);
-    const put = await putUpload(t, early.uploadUrl, content, early.uploadToken);
+    const put = await putUpload(t, early.upload_url, content, early.upload_token);
     expect(put.statusCode).toBe(404);
     expect(put.json()).toEqual(REPO_NOT_FOUND);
 
@@ -419,11 +425,13 @@ describe('repository roles: owner, editor, commenter, viewer and non-member', ()
     const other = await buildMember(db, { repoId: repo.id }, 'editor');
     const otherClient = api(t, other.cookie);
     const third = await start(otherClient);
-    expect((await putUpload(t, third.uploadUrl, content, third.uploadToken)).statusCode).toBe(200);
-    const notTheirs = await complete(w.owner.client, third.uploadId);
+    expect((await putUpload(t, third.upload_url, content, third.upload_token)).statusCode).toBe(
+      200,
+    );
+    const notTheirs = await complete(w.owner.client, third.upload_id);
     expect(notTheirs.statusCode).toBe(404);
     expect(notTheirs.json()).toEqual({ error: REPO_MESSAGES.uploadNotFound, code: 'not_found' });
-    expect((await complete(otherClient, third.uploadId)).statusCode).toBe(201);
+    expect((await complete(otherClient, third.upload_id)).statusCode).toBe(201);
     expect(await bounceCount()).toBe(3);
   });
 

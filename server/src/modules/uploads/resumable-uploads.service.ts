@@ -169,26 +169,26 @@ export class ResumableUploads {
       } else {
         const publish = this.deps.publish;
         const started = await publish.publish(userId, {
-          repoId: target.repoId,
+          repo_id: target.repoId,
           branch: target.branch,
           filename: target.filename,
-          contentType: target.contentType,
-          commitSha: target.commitSha,
+          content_type: target.contentType,
+          commit_sha: target.commitSha,
           size: scratch.size,
         });
         await publish.receive(
-          started.uploadId,
-          started.uploadToken,
+          started.upload_id,
+          started.upload_token,
           fs.createReadStream(scratch.path),
           scratch.size,
         );
         result = await publish.complete(userId, {
-          repoId: target.repoId,
+          repo_id: target.repoId,
           branch: target.branch,
           title: target.title,
           filename: target.filename,
           size: scratch.size,
-          uploadId: started.uploadId,
+          upload_id: started.upload_id,
         });
       }
       await this.deps.repo.markFinished(upload.id, this.now());

@@ -177,29 +177,33 @@ describe('audio intake: what DAWs and taggers write', () => {
       const fixture = fixtures[key] as Fixture;
       const content = fs.readFileSync(fixture.file);
       const started = await owner.post('/api/bounces/publish', {
-        repoId: repo.id,
+        repo_id: repo.id,
         branch: 'main',
         filename: fixture.name,
-        contentType: 'application/octet-stream',
+        content_type: 'application/octet-stream',
       });
       expect(started.statusCode, started.body).toBe(201);
-      const publish = started.json<{ uploadUrl: string; uploadToken: string; uploadId: string }>();
+      const publish = started.json<{
+        upload_url: string;
+        upload_token: string;
+        upload_id: string;
+      }>();
       const put = await t.app.inject({
         method: 'PUT',
-        url: new URL(publish.uploadUrl).pathname,
+        url: new URL(publish.upload_url).pathname,
         payload: content,
         headers: {
           'content-type': 'application/octet-stream',
-          'x-upsert-token': publish.uploadToken,
+          'x-upsert-token': publish.upload_token,
         },
       });
       expect(put.statusCode, put.body).toBe(200);
       const completed = await owner.post('/api/bounces/complete', {
-        repoId: repo.id,
+        repo_id: repo.id,
         branch: 'main',
         filename: fixture.name,
         size: content.length,
-        uploadId: publish.uploadId,
+        upload_id: publish.upload_id,
       });
       expect(completed.statusCode, completed.body).toBe(201);
       const bounce = completed.json<{ bounce: { id: string; mime: string; filename: string } }>()

@@ -407,7 +407,7 @@ describe('CollectionPage cover', () => {
       '/api/collections/c1/cover': (_url: URL, init: RequestInit | undefined) => {
         expect(init?.method).toBe('PUT');
         const form = init?.body as FormData;
-        expect((form.get('coverImage') as File).name).toBe('cover.png');
+        expect((form.get('cover_image') as File).name).toBe('cover.png');
         current = { ...current, coverUrl: PNG_URL };
         return current;
       },

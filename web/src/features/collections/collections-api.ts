@@ -136,7 +136,7 @@ export function useSetCollectionCover(id: string) {
   return useMutation({
     mutationFn: (file: File) => {
       const form = new FormData();
-      form.append('coverImage', file);
+      form.append('cover_image', file);
       return api.call(endpoints.setCollectionCover, {
         params: { id },
         form,

@@ -53,7 +53,7 @@ describe('patchAsCommit and shortSha', () => {
       sha: 'abcdef0123456789',
       branch: 'main',
       created_at: '2026-01-02T00:00:00.000Z',
-      hasBounce: false,
+      has_bounce: false,
     });
     expect(shortSha(commit.sha)).toBe('abcdef012345');
   });

@@ -69,7 +69,7 @@ export function patchAsCommit(patch: Patch): TimelineCommit {
     parent_sha: null,
     branch: PSEUDO_BRANCH,
     created_at: patch.timestamp,
-    hasBounce: false,
+    has_bounce: false,
   };
 }
 

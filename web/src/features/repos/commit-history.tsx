@@ -71,7 +71,7 @@ function CommitRow({
   commitBounces,
   linkCommits,
 }: CommitHistoryProps & { commit: TimelineCommit; commitBounces: Bounce[] }) {
-  const hasBounce = commit.hasBounce || commitBounces.length > 0;
+  const hasBounce = commit.has_bounce || commitBounces.length > 0;
   const body = (
     <>
       <span className="block font-medium break-words">{commit.message || '(no message)'}</span>

@@ -37,11 +37,11 @@ const file = new File([new Uint8Array(10)], 'take.wav', { type: 'audio/wav' });
 const publishAnswer = {
   status: 201,
   body: {
-    uploadId: 'up1',
-    uploadUrl: 'http://localhost/api/bounces/uploads/up1',
-    uploadToken: 'tok',
-    expiresAt: '2026-01-01T00:15:00.000Z',
-    maxBytes: 500,
+    upload_id: 'up1',
+    upload_url: 'http://localhost/api/bounces/uploads/up1',
+    upload_token: 'tok',
+    expires_at: '2026-01-01T00:15:00.000Z',
+    max_bytes: 500,
   },
 };
 
@@ -53,7 +53,7 @@ describe('publishBounce', () => {
       '/api/bounces/publish': publishAnswer,
       '/api/bounces/complete': { status: 201, body: { bounce: bounce({ status: 'processing' }) } },
     });
-    const sent = stubXhr(200, '{"uploadId":"up1","size":10}');
+    const sent = stubXhr(200, '{"upload_id":"up1","size":10}');
     const progress: number[] = [];
     const result = await publishBounce({
       repoId: 'r1',
@@ -75,14 +75,14 @@ describe('publishBounce', () => {
       ([, init]) => JSON.parse(init?.body as string) as unknown,
     );
     expect(bodies).toEqual([
-      { repoId: 'r1', branch: 'main', filename: 'take.wav', contentType: 'audio/wav', size: 10 },
+      { repo_id: 'r1', branch: 'main', filename: 'take.wav', content_type: 'audio/wav', size: 10 },
       {
-        repoId: 'r1',
+        repo_id: 'r1',
         branch: 'main',
         filename: 'take.wav',
         mime: 'audio/wav',
         size: 10,
-        uploadId: 'up1',
+        upload_id: 'up1',
       },
     ]);
   });

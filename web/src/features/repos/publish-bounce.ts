@@ -82,8 +82,14 @@ export async function publishBounce({
   const contentType = file.type || 'application/octet-stream';
   try {
     return await publishBounceFile(api, {
-      target: { repoId, branch, filename: file.name, contentType, size: file.size },
-      upload: (publish) => putUpload(publish.uploadUrl, publish.uploadToken, file, onProgress),
+      target: {
+        repo_id: repoId,
+        branch,
+        filename: file.name,
+        content_type: contentType,
+        size: file.size,
+      },
+      upload: (publish) => putUpload(publish.upload_url, publish.upload_token, file, onProgress),
     });
   } catch (error) {
     throw stepError(error);

@@ -49,7 +49,7 @@ function stubRepoWithCommits() {
           parent_sha: sha2,
           branch: 'main',
           created_at: '2026-01-02T00:00:00.000Z',
-          hasBounce: true,
+          has_bounce: true,
         },
         {
           sha: sha2,
@@ -57,7 +57,7 @@ function stubRepoWithCommits() {
           parent_sha: null,
           branch: 'main',
           created_at: '2026-01-01T00:00:00.000Z',
-          hasBounce: false,
+          has_bounce: false,
         },
       ],
     },

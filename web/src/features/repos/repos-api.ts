@@ -154,7 +154,7 @@ export function useUploadCover(repoId: string) {
   return useMutation({
     mutationFn: (file: File) => {
       const form = new FormData();
-      form.append('coverImage', file);
+      form.append('cover_image', file);
       return api.call(repos.uploadRepoCover, {
         params: { id: repoId },
         form,

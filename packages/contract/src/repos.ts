@@ -155,7 +155,7 @@ export const branchesResponseSchema = z.object({ branches: z.array(repoBranchSch
 export const commitsResponseSchema = z.object({ commits: z.array(timelineCommitSchema) });
 export const bouncesResponseSchema = z.object({ bounces: z.array(bounceSchema) });
 export const recentBouncesResponseSchema = z.object({ bounces: z.array(recentBounceSchema) });
-export const coverResponseSchema = z.object({ coverUrl: z.string() });
+export const coverResponseSchema = z.object({ cover_url: z.string() });
 
 // ---- Request bodies ----
 

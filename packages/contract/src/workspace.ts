@@ -67,7 +67,7 @@ export type DebugReport = z.infer<typeof debugReportSchema>;
 
 /** How long inserting and deleting a test project took. */
 export const roundTripResponseSchema = z.object({
-  projectId: z.string(),
+  project_id: z.string(),
   insert_ms: z.number(),
   delete_ms: z.number(),
 });

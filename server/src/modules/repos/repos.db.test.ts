@@ -150,7 +150,7 @@ describe('repositories: names, covers, ownership, the recent feed and deletion',
     };
     const ok = await send(PNG);
     expect(ok.statusCode, ok.body).toBe(200);
-    const { coverUrl } = ok.json<{ coverUrl: string }>();
+    const { cover_url: coverUrl } = ok.json<{ cover_url: string }>();
     expect(coverUrl).toMatch(new RegExp(`^/api/repos/${repo.id}/cover\\?v=`));
     const image = await owner.get(coverUrl);
     expect(image.statusCode).toBe(200);

@@ -54,7 +54,7 @@ export const repoRoutes =
       repos.delete(userOf(request).id, request.params.id),
     );
     route(app, api.uploadRepoCover, {}, async (request) => ({
-      coverUrl: await repos.setCover(
+      cover_url: await repos.setCover(
         userOf(request).id,
         request.params.id,
         await coverFileOf(request),

@@ -109,7 +109,7 @@ export class DebugService {
     await this.deps.projects.delete(ownerId, project.id);
     const deleted = performance.now();
     return {
-      projectId: project.id,
+      project_id: project.id,
       insert_ms: Math.round(created - started),
       delete_ms: Math.round(deleted - created),
     };

@@ -128,7 +128,7 @@ export function DebugPage() {
         {roundTrip.isSuccess && (
           <Alert tone="success" className="mt-3">
             Round trip passed: insert {roundTrip.data.insert_ms} ms, delete{' '}
-            {roundTrip.data.delete_ms} ms (project {roundTrip.data.projectId}).
+            {roundTrip.data.delete_ms} ms (project {roundTrip.data.project_id}).
           </Alert>
         )}
         {roundTrip.isError && (

@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test/test-app';
+
+const SNAKE_CASE = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
+
+/**
+ * Operations whose JSON still carries camelCase names, to be renamed in the next pass (issue 42
+ * §7): the collections and collection links (with their zips), the multipart upload of a version
+ * (its fields are shared with the resumable upload's metadata) and the stored peaks file, which
+ * is sent from storage as it was written. A name found anywhere else fails the test, and an
+ * operation listed here that no longer carries one fails it too, so the list only shrinks.
+ */
+const NOT_YET_RENAMED: ReadonlySet<string> = new Set([
+  'listCollections',
+  'createCollection',
+  'getCollection',
+  'updateCollection',
+  'addCollectionItem',
+  'reorderCollection',
+  'setCollectionCover',
+  'createCollectionLinks',
+  'listCollectionLinks',
+  'openCollectionLink',
+  'startCollectionLinkZip',
+  'getCollectionLinkZip',
+  'uploadVersion',
+  'getVersionPeaks',
+]);
+
+/**
+ * Every property name in the document (request and response bodies, components, multipart
+ * fields) and every query parameter, each with where it was found.
+ */
+export function namesIn(document: unknown): Map<string, string[]> {
+  const found = new Map<string, string[]>();
+  const note = (name: string, where: string) => {
+    const list = found.get(name) ?? [];
+    if (!list.includes(where)) list.push(where);
+    found.set(name, list);
+  };
+  const walk = (node: unknown, where: string) => {
+    if (Array.isArray(node)) {
+      node.forEach((item) => walk(item, where));
+      return;
+    }
+    if (typeof node !== 'object' || node === null) return;
+    const object = node as Record<string, unknown>;
+    if (object.in === 'query' && typeof object.name === 'string') note(object.name, where);
+    for (const [key, value] of Object.entries(object)) {
+      if (key === 'properties' && typeof value === 'object' && value !== null) {
+        for (const [name, schema] of Object.entries(value)) {
+          note(name, where);
+          walk(schema, where);
+        }
+      } else {
+        walk(value, where);
+      }
+    }
+  };
+  const doc = document as {
+    paths: Record<string, Record<string, { operationId?: string }>>;
+    components?: { schemas?: Record<string, unknown> };
+  };
+  for (const [path, operations] of Object.entries(doc.paths)) {
+    for (const [method, operation] of Object.entries(operations))
+      walk(operation, operation.operationId ?? `${method.toUpperCase()} ${path}`);
+  }
+  for (const [name, schema] of Object.entries(doc.components?.schemas ?? {}))
+    walk(schema, `#/components/schemas/${name}`);
+  return found;
+}
+
+describe('the JSON contract', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('names every property and query parameter in snake_case', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/openapi.json' });
+    expect(response.statusCode).toBe(200);
+    const names = namesIn(response.json());
+    expect(names.size).toBeGreaterThan(100);
+    const camel = [...names].filter(([name]) => !SNAKE_CASE.test(name));
+    const wrong = camel
+      .map(([name, where]) => [name, where.filter((w) => !NOT_YET_RENAMED.has(w))] as const)
+      .filter(([, where]) => where.length > 0)
+      .map(([name, where]) => `${name} (${where.slice(0, 3).join(', ')})`)
+      .sort();
+    const stillCamel = new Set(camel.flatMap(([, where]) => where));
+    const renamed = [...NOT_YET_RENAMED].filter((operation) => !stillCamel.has(operation));
+    expect(renamed, 'renamed: take these off NOT_YET_RENAMED').toEqual([]);
+    expect(wrong).toEqual([]);
+  });
+
+  it('tells a camelCase name from a snake_case one', () => {
+    const names = namesIn({
+      paths: {
+        '/x': {
+          get: {
+            operationId: 'x',
+            parameters: [{ in: 'query', name: 'pageSize' }],
+            responses: {
+              200: { properties: { version_id: {}, nested: { properties: { fileUrl: {} } } } },
+            },
+          },
+        },
+      },
+    });
+    expect([...names.keys()].filter((name) => !SNAKE_CASE.test(name))).toEqual([
+      'pageSize',
+      'fileUrl',
+    ]);
+  });
+});

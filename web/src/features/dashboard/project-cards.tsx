@@ -66,13 +66,7 @@ export function RecentProjects({ projects, onDelete }: ProjectListProps) {
               >
                 Delete
               </button>
-              <Link
-                to={`/projects/${project.id}`}
-                className={`${primaryButton} px-3 py-1.5`}
-                aria-label={`Open ${project.name}`}
-              >
-                Open
-              </Link>
+              <OpenProjectLink project={project} />
             </div>
           </li>
         ))}
@@ -125,15 +119,22 @@ function SharedProjectCard({ project }: { project: SharedProject }) {
       </p>
       <BranchPreview project={project} />
       <div className="mt-auto flex justify-end pt-4">
-        <Link
-          to={`/projects/${project.id}`}
-          className={`${primaryButton} px-3 py-1.5`}
-          aria-label={`Open ${project.name}`}
-        >
-          Open
-        </Link>
+        <OpenProjectLink project={project} />
       </div>
     </li>
+  );
+}
+
+/** 'Open', to the project's page. */
+function OpenProjectLink({ project }: { project: Project }) {
+  return (
+    <Link
+      to={`/projects/${project.id}`}
+      className={`${primaryButton} px-3 py-1.5`}
+      aria-label={`Open ${project.name}`}
+    >
+      Open
+    </Link>
   );
 }
 

@@ -34,6 +34,9 @@ import { CollectionLinkReceipts } from './collection-link-receipts';
 import type { CollectionLinksRepo, ReceiptEvent } from './collection-links.repo';
 import type { CollectionsRepo, ResolvedItemRow } from './collections.repo';
 import { coverOf } from './collections.service';
+import type { ItemAudio, LinkDownload, OpenedCollectionLink, OpenedItem } from './opened-link';
+
+export type { ItemAudio, LinkDownload, OpenedCollectionLink, OpenedItem } from './opened-link';
 
 export interface CollectionLinksDeps {
   access: AccessPolicy;
@@ -49,41 +52,6 @@ export interface CollectionLinksDeps {
   publicUrl: string;
   /** A link's first play is recorded (its owner is notified; no project feed shows it). */
   activity: ActivityLog;
-}
-
-/** A valid link (not revoked, not expired) with its collection. */
-export interface OpenedCollectionLink {
-  link: CollectionLinksTable;
-  collection: CollectionsTable;
-}
-
-/** What an item plays: its version's or its bounce's stored audio. */
-export type ItemAudio = Pick<
-  VersionsTable,
-  | 'id'
-  | 'renditions'
-  | 'original_key'
-  | 'original_format'
-  | 'original_size'
-  | 'original_name'
-  | 'status'
-  | 'created_at'
->;
-
-/** One item a link shows, with what it plays now and the version comments go on (none for a bounce). */
-export interface OpenedItem {
-  item: ResolvedItemRow;
-  audio: ItemAudio;
-  versionId: string | null;
-}
-
-/** An item's original as 'Download all' puts it in a zip. */
-export interface LinkDownload {
-  itemId: string;
-  title: string;
-  download: ReturnType<typeof downloadOf>;
-  /** When its version was made (the file's time inside the zip). */
-  createdAt: string;
 }
 
 const TOO_MANY = 'Too many attempts. Please wait a moment and try again.';

@@ -24,7 +24,7 @@ export function sendCollectionCover(
   cookie: string,
   id: string,
   content: Buffer,
-  field = 'coverImage',
+  field = 'cover_image',
 ) {
   const boundary = '----takescollectioncover';
   return t.app.inject({

@@ -104,13 +104,13 @@ async function toneWav(dir: string, index: number): Promise<string> {
 export async function seedAccount(origin: string, wavDir: string, projects: number) {
   const cookie = await signUp(origin, `lighthouse-${Date.now()}@bench.example.com`);
   const api = createApiClient({ baseUrl: origin, headers: () => ({ cookie, origin }) });
-  const uploaded: { versionId: string; projectId: string }[] = [];
+  const uploaded: { version_id: string; project_id: string }[] = [];
   for (let i = 0; i < projects; i++) {
     const wav = await toneWav(wavDir, i);
     const form = new FormData();
-    form.append('projectName', `Lighthouse project ${String(i + 1).padStart(2, '0')}`);
+    form.append('project_name', `Lighthouse project ${String(i + 1).padStart(2, '0')}`);
     form.append(
-      'audioFile',
+      'audio_file',
       new Blob([fs.readFileSync(wav)], { type: 'audio/wav' }),
       `take-${i + 1}.wav`,
     );
@@ -121,11 +121,11 @@ export async function seedAccount(origin: string, wavDir: string, projects: numb
     });
     if (response.status !== 201)
       throw new Error(`upload failed: ${response.status} ${await response.text()}`);
-    uploaded.push((await response.json()) as { versionId: string; projectId: string });
+    uploaded.push((await response.json()) as { version_id: string; project_id: string });
   }
   // The server processes uploads in the background: wait for every version.
   const deadline = Date.now() + 600_000;
-  for (const { versionId } of uploaded) {
+  for (const { version_id: versionId } of uploaded) {
     for (;;) {
       const { status } = await api.call(endpoints.versions.getVersionProcessing, {
         params: { versionId },
@@ -139,8 +139,8 @@ export async function seedAccount(origin: string, wavDir: string, projects: numb
   const first = uploaded[0];
   if (!first) throw new Error('nothing was uploaded');
   const link = await api.call(endpoints.sharing.createShareLink, {
-    params: { versionId: first.versionId },
+    params: { versionId: first.version_id },
     body: { name: 'Lighthouse listeners' },
   });
-  return { cookie, projectId: first.projectId, shareHash: link.hash };
+  return { cookie, projectId: first.project_id, shareHash: link.hash };
 }

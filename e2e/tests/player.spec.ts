@@ -23,13 +23,12 @@ async function seedTrack(page: Page, baseURL: string | undefined, label: string)
 
   const form = new FormData();
   const wav = new Uint8Array(toneWav(10, 440, 22_050));
-  form.append('audioFile', new Blob([wav], { type: 'audio/wav' }), 'sine-take.wav');
-  const { versionId, projectId, branchId } = await callExpecting(
-    api,
-    201,
-    endpoints.versions.uploadVersion,
-    { form },
-  );
+  form.append('audio_file', new Blob([wav], { type: 'audio/wav' }), 'sine-take.wav');
+  const {
+    version_id: versionId,
+    project_id: projectId,
+    branch_id: branchId,
+  } = await callExpecting(api, 201, endpoints.versions.uploadVersion, { form });
 
   await expect
     .poll(

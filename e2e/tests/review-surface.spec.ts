@@ -245,17 +245,17 @@ test("compare with previous: Space switches with the position kept within 50 ms;
   const tone = toneWav(12, 440, 22_050);
   const upload = async (wav: Buffer, fields: Record<string, string>) => {
     const form = new FormData();
-    form.append('audioFile', new Blob([new Uint8Array(wav)], { type: 'audio/wav' }), 'mix.wav');
+    form.append('audio_file', new Blob([new Uint8Array(wav)], { type: 'audio/wav' }), 'mix.wav');
     for (const [key, value] of Object.entries(fields)) form.append(key, value);
     return callExpecting(api, 201, endpoints.versions.uploadVersion, { form });
   };
-  const first = await upload(tone, { projectName: 'Compare me' });
+  const first = await upload(tone, { project_name: 'Compare me' });
   const second = await upload(scaledWav(tone, 0.5), {
-    projectId: first.projectId,
-    branchId: first.branchId,
-    commitMessage: 'Quieter mix',
+    project_id: first.project_id,
+    branch_id: first.branch_id,
+    commit_message: 'Quieter mix',
   });
-  for (const versionId of [first.versionId, second.versionId])
+  for (const versionId of [first.version_id, second.version_id])
     await expect
       .poll(
         async () =>
@@ -265,10 +265,10 @@ test("compare with previous: Space switches with the position kept within 50 ms;
       )
       .toBe('completed');
 
-  await page.goto(`/projects/${first.projectId}`);
+  await page.goto(`/projects/${first.project_id}`);
   await page.getByRole('link', { name: 'Compare Version 2 with previous' }).click();
   await expect(page).toHaveURL(
-    `/projects/${first.projectId}/compare?a=${second.versionId}&b=${first.versionId}`,
+    `/projects/${first.project_id}/compare?a=${second.version_id}&b=${first.version_id}`,
   );
   await expect(
     page.getByRole('heading', { name: 'Compare Version 2 and Version 1' }),

@@ -83,7 +83,7 @@ export function multipartUpload(
     const fileName = file.name ?? ('path' in file ? path.basename(file.path) : 'file');
     parts.push(
       Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="audioFile"; filename="${fileName}"\r\nContent-Type: audio/wav\r\n\r\n`,
+        `--${boundary}\r\nContent-Disposition: form-data; name="audio_file"; filename="${fileName}"\r\nContent-Type: audio/wav\r\n\r\n`,
       ),
       content,
       Buffer.from('\r\n'),

@@ -317,7 +317,7 @@ export function clientOf(
     upload: async (file: string, fields: Record<string, string> = {}) => {
       const form = new FormData();
       for (const [name, value] of Object.entries(fields)) form.append(name, value);
-      form.append('audioFile', await fs.openAsBlob(file), path.basename(file));
+      form.append('audio_file', await fs.openAsBlob(file), path.basename(file));
       return request('POST', '/api/versions/upload', { body: form });
     },
     /** Polls the version's processing until it has ended; answers its last status. */

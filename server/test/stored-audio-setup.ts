@@ -47,12 +47,12 @@ export async function uploadVersion(
 ) {
   const response = await owner.upload({ path: file }, fields);
   expect(response.statusCode, response.body).toBe(201);
-  const body = response.json<{ versionId: string; projectId: string; branchId: string }>();
+  const body = response.json<{ version_id: string; project_id: string; branch_id: string }>();
   const row = await t.deps.database.db
     .selectFrom('versions')
     .innerJoin('projects', 'projects.id', 'versions.project_id')
     .select(['versions.original_key', 'projects.owner_id'])
-    .where('versions.id', '=', body.versionId)
+    .where('versions.id', '=', body.version_id)
     .executeTakeFirstOrThrow();
   return { ...body, key: row.original_key as string, ownerId: row.owner_id };
 }

@@ -30,16 +30,15 @@ export async function seedOwnerTrack(
 
   const form = new FormData();
   form.append(
-    'audioFile',
+    'audio_file',
     new Blob([new Uint8Array(toneWav(seconds))], { type: 'audio/wav' }),
     `${label}-take.wav`,
   );
-  const { versionId, projectId, branchId } = await callExpecting(
-    api,
-    201,
-    endpoints.versions.uploadVersion,
-    { form },
-  );
+  const {
+    version_id: versionId,
+    project_id: projectId,
+    branch_id: branchId,
+  } = await callExpecting(api, 201, endpoints.versions.uploadVersion, { form });
   await expect
     .poll(
       async () => {

@@ -75,20 +75,20 @@ export async function uploadVersion(
   const api = apiAs(page, baseURL);
   const form = new FormData();
   form.append(
-    'audioFile',
+    'audio_file',
     new Blob([new Uint8Array(generateWav(target.seconds))], { type: 'audio/wav' }),
     'take.wav',
   );
-  form.append('projectId', target.projectId);
-  form.append('branchId', target.branchId);
-  form.append('commitMessage', target.message);
+  form.append('project_id', target.projectId);
+  form.append('branch_id', target.branchId);
+  form.append('commit_message', target.message);
   if (target.tags?.length) form.append('tags', JSON.stringify(target.tags));
-  const uploaded: UploadedVersion = await callExpecting(
-    api,
-    201,
-    endpoints.versions.uploadVersion,
-    { form },
-  );
+  const answer = await callExpecting(api, 201, endpoints.versions.uploadVersion, { form });
+  const uploaded: UploadedVersion = {
+    versionId: answer.version_id,
+    projectId: answer.project_id,
+    branchId: answer.branch_id,
+  };
   await expect
     .poll(
       async () => {

@@ -169,18 +169,19 @@ export const processingResponseSchema = z.object({
 export type ProcessingResponse = z.infer<typeof processingResponseSchema>;
 
 export const uploadResponseSchema = z.object({
-  versionId: z.string(),
-  projectId: z.string(),
-  branchId: z.string(),
-  fileUrl: z.string(),
+  version_id: z.string(),
+  project_id: z.string(),
+  branch_id: z.string(),
+  file_url: z.string(),
   file: z.object({ url: z.string() }),
   waveform: z.object({ peaks: z.array(z.number()) }).nullable(),
   metadata: z.record(z.string(), z.unknown()),
 });
 
-/** The stored peaks file: min and max per bucket, interleaved, peaksPerSecond buckets a second. */
+/** A version's detailed peaks: min and max per bucket, interleaved, peaks_per_second buckets a second. */
 export const peaksFileSchema = z.object({
   version: z.literal(1),
-  peaksPerSecond: z.number(),
-  minMax: z.array(z.number()),
+  peaks_per_second: z.number(),
+  min_max: z.array(z.number()),
 });
+export type PeaksFile = z.infer<typeof peaksFileSchema>;

@@ -72,7 +72,7 @@ describe('PostgreSQL restarted (runs on PostgreSQL only: *.pg.db.test.ts)', () =
   it('while processing: the job finishes and its version ends completed', async () => {
     const upload = await uploadFile(longWav);
     expect(upload.status, await upload.clone().text()).toBe(201);
-    const { versionId } = (await upload.json()) as { versionId: string };
+    const { version_id: versionId } = (await upload.json()) as { version_id: string };
     // The restart comes once the worker has taken the job (pg-boss marks it active).
     await until(async () => (await jobStates()).includes('active'), 30_000);
     await postgres.restart();
@@ -109,7 +109,7 @@ describe('PostgreSQL restarted (runs on PostgreSQL only: *.pg.db.test.ts)', () =
 
   function uploadFile(file: string): Promise<Response> {
     const form = new FormData();
-    form.append('audioFile', new Blob([fs.readFileSync(file)]), path.basename(file));
+    form.append('audio_file', new Blob([fs.readFileSync(file)]), path.basename(file));
     return call('POST', '/api/versions/upload', form);
   }
 

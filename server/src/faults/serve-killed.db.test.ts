@@ -78,7 +78,7 @@ describe(`serve SIGKILLed mid-upload (${testDialect()})`, () => {
       cookie: owner.cookie,
     });
     expect(retried.status, retried.body).toBe(201);
-    const { versionId } = JSON.parse(retried.body) as { versionId: string };
+    const { version_id: versionId } = JSON.parse(retried.body) as { version_id: string };
 
     // 2. A bounce's PUT: half of the file is in when serve-a (started again) dies.
     serveA = await cluster.start('serve-a', 'serve');

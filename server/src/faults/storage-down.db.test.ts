@@ -48,7 +48,7 @@ describe(`S3 server stopped during uploads (${testDialect()})`, () => {
     const repo = await buildRepo(db, user.id, { name: 'Night Drive' });
     const first = await owner.upload({ path: wav }, {});
     expect(first.statusCode, first.body).toBe(201);
-    const { versionId } = first.json<{ versionId: string }>();
+    const { version_id: versionId } = first.json<{ version_id: string }>();
     await t.deps.jobs.startWorking();
     await eventually(async () => (await status(versionId)) === 'completed');
     expect((await health()).statusCode).toBe(200);
@@ -103,7 +103,7 @@ describe(`S3 server stopped during uploads (${testDialect()})`, () => {
     await eventually(async () => (await health()).statusCode === 200, HANG_MS);
     const retried = await owner.upload({ path: otherWav }, {});
     expect(retried.statusCode, retried.body).toBe(201);
-    const retriedId = retried.json<{ versionId: string }>().versionId;
+    const retriedId = retried.json<{ version_id: string }>().version_id;
     const bounce = await publishFile(t, owner, repo.id, otherWav);
     expect(bounce.id).toBeTruthy();
     const stream = await owner.get(`/api/versions/${versionId}/stream`, { range: 'bytes=0-9' });

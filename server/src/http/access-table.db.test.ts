@@ -390,8 +390,8 @@ const TABLE: Record<string, Row> = {
     expect: needs('upload', 201),
     call: (w) => ({
       multipart: {
-        fields: { projectId: w.project.id, branchId: w.project.branchId, commitMessage: 'v2' },
-        file: { field: 'audioFile', name: 'take.wav', path: audio.wav },
+        fields: { project_id: w.project.id, branch_id: w.project.branchId, commit_message: 'v2' },
+        file: { field: 'audio_file', name: 'take.wav', path: audio.wav },
       },
     }),
   },

@@ -104,9 +104,15 @@ describe('JSON answers parse with their descriptor’s response schema', () => {
     const wav = await makeAudio(dir, 'wav', 2, 'Descriptor Mix.wav');
     const uploaded = await api(t, cookie).upload({ path: wav }, {});
     expect(uploaded.statusCode, uploaded.body).toBe(201);
-    ({ versionId, projectId, branchId } = schemaOf(endpoints.versions.uploadVersion, 201).parse(
-      uploaded.json(),
-    ) as { versionId: string; projectId: string; branchId: string });
+    ({
+      version_id: versionId,
+      project_id: projectId,
+      branch_id: branchId,
+    } = schemaOf(endpoints.versions.uploadVersion, 201).parse(uploaded.json()) as {
+      version_id: string;
+      project_id: string;
+      branch_id: string;
+    });
     await t.deps.jobs.startWorking();
     const owner = client(t, cookie);
     await eventually(

@@ -41,11 +41,11 @@ describe('requests the fuzzing found answered with a 500', () => {
     const file = { path: c.files.wav };
     const cases: Record<string, string>[] = [
       {
-        projectId: c.world.project.id,
-        branchId: c.world.project.branchId,
-        commitMessage: 'take\u00002',
+        project_id: c.world.project.id,
+        branch_id: c.world.project.branchId,
+        commit_message: 'take\u00002',
       },
-      { projectName: 'New\u0000song' },
+      { project_name: 'New\u0000song' },
     ];
     for (const fields of cases) {
       const response = await owner.upload(file, fields);

@@ -51,9 +51,9 @@ function csp(headers: Record<string, unknown>): Map<string, string[]> {
 /** Uploads a short WAV as a new project and waits for its renditions. */
 async function processedVersion(t: TestApp, cookie: string, wav: string) {
   const owner = api(t, cookie);
-  const upload = await owner.upload({ path: wav }, { projectName: PROJECT });
+  const upload = await owner.upload({ path: wav }, { project_name: PROJECT });
   expect(upload.statusCode, upload.body).toBe(201);
-  const { versionId } = upload.json<{ versionId: string }>();
+  const { version_id: versionId } = upload.json<{ version_id: string }>();
   await t.deps.jobs.startWorking();
   await eventually(
     async () =>

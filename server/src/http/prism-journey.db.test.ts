@@ -143,20 +143,20 @@ describe('the API journey through Prism, validating against the served OpenAPI d
     await api.call(projects.listBranches, { params: { projectId: project.id } });
     const wav = await makeAudio(t.dir, 'wav', 2, 'Take One.wav');
     const form = new FormData();
-    form.append('projectId', project.id);
-    form.append('branchId', branchId);
-    form.append('commitMessage', 'First take');
+    form.append('project_id', project.id);
+    form.append('branch_id', branchId);
+    form.append('commit_message', 'First take');
     form.append(
-      'audioFile',
+      'audio_file',
       new Blob([fs.readFileSync(wav)], { type: 'audio/wav' }),
       'Take One.wav',
     );
     const textForm = new FormData();
-    textForm.append('projectId', project.id);
-    textForm.append('branchId', branchId);
-    textForm.append('commitMessage', 'Not audio');
+    textForm.append('project_id', project.id);
+    textForm.append('branch_id', branchId);
+    textForm.append('commit_message', 'Not audio');
     textForm.append(
-      'audioFile',
+      'audio_file',
       new Blob(['just some words'], { type: 'text/plain' }),
       'notes.txt',
     );
@@ -165,7 +165,7 @@ describe('the API journey through Prism, validating against the served OpenAPI d
       .catch((error: unknown) => error);
     expect(refused).toMatchObject({ status: 415 });
     const upload = await direct.call(versions.uploadVersion, { form });
-    const versionParams = { params: { versionId: upload.versionId } };
+    const versionParams = { params: { versionId: upload.version_id } };
     const deadline = Date.now() + 60_000;
     for (;;) {
       const status = await api.call(versions.getVersionProcessing, versionParams);

@@ -43,7 +43,7 @@ describe.each(['local', 's3'] as const)(
       for (const file of [wavA, wavB]) {
         const upload = await owner.upload({ path: file }, {});
         expect(upload.statusCode, upload.body).toBe(201);
-        ids.push(upload.json<{ versionId: string }>().versionId);
+        ids.push(upload.json<{ version_id: string }>().version_id);
       }
       await t.deps.jobs.startWorking();
       await eventually(async () => {

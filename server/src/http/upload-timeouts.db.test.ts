@@ -85,7 +85,7 @@ describe(`uploads that end early or stall (${testDialect()})`, () => {
 
   it('a multipart upload whose body ends inside the file gets 400 at once and leaves nothing', async () => {
     await start();
-    const body = TRUNCATED('audioFile', 'a.wav');
+    const body = TRUNCATED('audio_file', 'a.wav');
     const response = await send(port, [multipartHead('/api/versions/upload', body.length), body]);
     expect(response.status, response.body).toBe(400);
     expect(response.ms).toBeLessThan(5000);
@@ -125,7 +125,7 @@ describe(`uploads that end early or stall (${testDialect()})`, () => {
   it('a multipart upload that stalls mid-file is cut off with 408 after the idle timeout', async () => {
     await start();
     const prefix = Buffer.from(
-      '--x\r\nContent-Disposition: form-data; name="audioFile"; filename="Take.wav"\r\n' +
+      '--x\r\nContent-Disposition: form-data; name="audio_file"; filename="Take.wav"\r\n' +
         'Content-Type: audio/wav\r\n\r\n',
     );
     const suffix = Buffer.from('\r\n--x--\r\n');
@@ -179,7 +179,7 @@ describe(`uploads that end early or stall (${testDialect()})`, () => {
   it('a slow upload that keeps moving succeeds although it lasts several idle timeouts', async () => {
     await start();
     const prefix = Buffer.from(
-      '--x\r\nContent-Disposition: form-data; name="audioFile"; filename="Take.wav"\r\n' +
+      '--x\r\nContent-Disposition: form-data; name="audio_file"; filename="Take.wav"\r\n' +
         'Content-Type: audio/wav\r\n\r\n',
     );
     const body = Buffer.concat([prefix, wav, Buffer.from('\r\n--x--\r\n')]);

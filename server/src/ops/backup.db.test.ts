@@ -70,8 +70,12 @@ describe(`backup and restore (${testDialect()})`, () => {
       let archive: string;
       let cookie: string;
       let fixtures: string[];
-      const uploaded: { versionId: string; projectId: string; branchId: string; file: string }[] =
-        [];
+      const uploaded: {
+        version_id: string;
+        project_id: string;
+        branch_id: string;
+        file: string;
+      }[] = [];
 
       beforeAll(async () => {
         sourceDir = path.join(workDir, 'source');
@@ -94,7 +98,7 @@ describe(`backup and restore (${testDialect()})`, () => {
       async function upload(file: string, fields: Record<string, string>) {
         const response = await api(source, cookie).upload({ path: file }, fields);
         expect(response.statusCode, response.body).toBe(201);
-        const body = response.json<{ versionId: string; projectId: string; branchId: string }>();
+        const body = response.json<{ version_id: string; project_id: string; branch_id: string }>();
         uploaded.push({ ...body, file });
         return body;
       }
@@ -128,12 +132,12 @@ describe(`backup and restore (${testDialect()})`, () => {
         const [wav2, wav3, wav4] = fixtures as [string, string, string];
         const first = await upload(wav2, {});
         const sameBranch = {
-          projectId: first.projectId,
-          branchId: first.branchId,
-          commitMessage: 'Another take',
+          project_id: first.project_id,
+          branch_id: first.branch_id,
+          commit_message: 'Another take',
         };
         await upload(wav3, sameBranch);
-        for (const { versionId } of uploaded) await completed(source, versionId);
+        for (const { version_id: versionId } of uploaded) await completed(source, versionId);
         const owner = await source.runtime.database.db
           .selectFrom('users')
           .select('id')
@@ -227,12 +231,14 @@ describe(`backup and restore (${testDialect()})`, () => {
           (await before.get('/api/projects')).json(),
         );
         const restoredVersions = (
-          await after.get(`/api/versions/project/${first.projectId}/branch/${first.branchId}`)
+          await after.get(`/api/versions/project/${first.project_id}/branch/${first.branch_id}`)
         ).json<{ id: string }[]>();
         const ids = restoredVersions.map((version) => version.id);
         // The two finished before the backup are there; the one uploaded during it may be too.
-        expect(ids).toEqual(expect.arrayContaining(uploaded.slice(0, 2).map((u) => u.versionId)));
-        for (const { versionId, file } of uploaded.filter((u) => ids.includes(u.versionId))) {
+        expect(ids).toEqual(expect.arrayContaining(uploaded.slice(0, 2).map((u) => u.version_id)));
+        for (const { version_id: versionId, file } of uploaded.filter((u) =>
+          ids.includes(u.version_id),
+        )) {
           // One uploaded mid-backup finishes processing in the restored folder: nothing was lost.
           await completed(restored, versionId);
           await completed(source, versionId);

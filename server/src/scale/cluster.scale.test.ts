@@ -62,7 +62,7 @@ describe('2 serve + 2 worker processes on PostgreSQL, S3 and pg-boss', () => {
     const live = await openSse(serveA.url('/api/events'), { cookie });
     const uploaded = await onB.upload(wav, { title: 'Across processes' });
     expect(uploaded.status, await uploaded.clone().text()).toBe(201);
-    const { versionId } = (await uploaded.json()) as { versionId: string };
+    const { version_id: versionId } = (await uploaded.json()) as { version_id: string };
     expect(await onA.processed(versionId)).toMatchObject({ status: 'completed' });
     await live.waitFor<{ kind: string; versionId: string }>(
       (event) => event.kind === 'version.processed' && event.versionId === versionId,
@@ -194,7 +194,7 @@ describe('2 serve + 2 worker processes on PostgreSQL, S3 and pg-boss', () => {
     const last = await patch(serveA, url, 9_500_000, long.length);
     const body = await last.text();
     expect(last.status, body).toBe(200);
-    const { versionId } = JSON.parse(body) as { versionId: string };
+    const { version_id: versionId } = JSON.parse(body) as { version_id: string };
     expect(await clientOf(serveB, cookie).processed(versionId)).toMatchObject({
       status: 'completed',
     });

@@ -51,7 +51,7 @@ describe.each(['pgboss', 'embedded'] as const)('worker faults on the %s queue', 
   async function uploadAndFindWorker(title: string) {
     const uploaded = await clientOf(serve, cookie).upload(wav, { title });
     expect(uploaded.status, await uploaded.clone().text()).toBe(201);
-    const { versionId } = (await uploaded.json()) as { versionId: string };
+    const { version_id: versionId } = (await uploaded.json()) as { version_id: string };
     // The worker running it has made its scratch folder (the original fetched, encoding started).
     const deadline = Date.now() + 30_000;
     for (;;) {
@@ -149,7 +149,7 @@ describe.each(['pgboss', 'embedded'] as const)('worker faults on the %s queue', 
     expect(answer.status, answer.body).toBe(201);
     expect(await draining.exited).toBe(0);
     expect(Date.now() - stoppedAt).toBeLessThan(30_000);
-    const { versionId } = JSON.parse(answer.body) as { versionId: string };
+    const { version_id: versionId } = JSON.parse(answer.body) as { version_id: string };
     expect(await clientOf(serve, cookie).processed(versionId, 90_000)).toMatchObject({
       status: 'completed',
     });
@@ -162,7 +162,7 @@ function slowUpload(proc: ClusterProcess, cookie: string, file: string) {
   const content = fs.readFileSync(file);
   const head = Buffer.from(
     `--${boundary}\r\nContent-Disposition: form-data; name="title"\r\n\r\nIn flight\r\n` +
-      `--${boundary}\r\nContent-Disposition: form-data; name="audioFile"; filename="in-flight.wav"\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="audio_file"; filename="in-flight.wav"\r\n` +
       'Content-Type: audio/wav\r\n\r\n',
   );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);

@@ -17,18 +17,18 @@ const auth = signedIn;
 const versionParams = z.object({ versionId: z.string().min(1).max(64) });
 const quality = z.enum(['original', 'high', 'standard']);
 
-/** The text fields of an upload. Without projectId and branchId the upload starts a new track. */
+/** The text fields of an upload. Without project_id and branch_id the upload starts a new track. */
 const uploadFields = z.object({
-  projectId: z.string().optional().describe('The project of the new version (with branchId).'),
-  branchId: z.string().optional().describe('The branch of the new version (with projectId).'),
-  commitMessage: z
+  project_id: z.string().optional().describe('The project of the new version (with branch_id).'),
+  branch_id: z.string().optional().describe('The branch of the new version (with project_id).'),
+  commit_message: z
     .string()
     .optional()
     .describe('What changed; required for a new version of an existing branch.'),
   tags: z.string().optional().describe('A JSON list of words, e.g. ["mix","v2"].'),
-  projectName: z.string().optional().describe("A new track's name (the file's name when absent)."),
-  projectDescription: z.string().optional().describe("A new track's description."),
-  isPrivate: z
+  project_name: z.string().optional().describe("A new track's name (the file's name when absent)."),
+  project_description: z.string().optional().describe("A new track's description."),
+  is_private: z
     .string()
     .optional()
     .describe("'false' makes a new track public; anything else keeps it private."),
@@ -85,8 +85,8 @@ export const uploadVersion = defineEndpoint({
   demo: 'allowed',
   body: multipart(
     uploadFields,
-    { audioFile: 'The audio file (its content decides the type, not its name).' },
-    ['audioFile'],
+    { audio_file: 'The audio file (its content decides the type, not its name).' },
+    ['audio_file'],
   ),
   responses: { 201: uploadResponseSchema },
   errors: [400, 401, 403, 404, 413, 415, 503],

@@ -38,10 +38,10 @@ describe('an email-and-password account is named by its address before the @', (
     const branchId = project.branches[0]?.id ?? '';
     const uploaded = await api(t, cookie).upload(
       { path: wav },
-      { projectId: project.id, branchId, commitMessage: 'First take' },
+      { project_id: project.id, branch_id: branchId, commit_message: 'First take' },
     );
     expect(uploaded.statusCode, uploaded.body).toBe(201);
-    const { versionId } = uploaded.json<{ versionId: string }>();
+    const { version_id: versionId } = uploaded.json<{ version_id: string }>();
 
     const feed = await as.call(endpoints.activity.listProjectActivity, {
       params: { projectId: project.id },

@@ -42,10 +42,10 @@ describe('activity: versions uploaded, processed and failed', () => {
     await buildVersion(depsOf(t), { projectId: project.id, branchId: branch.id });
     const response = await api(t, sam.cookie).upload(
       { path: wav },
-      { projectId: project.id, branchId: branch.id, commitMessage: 'Louder vocals' },
+      { project_id: project.id, branch_id: branch.id, commit_message: 'Louder vocals' },
     );
     expect(response.statusCode, response.body).toBe(201);
-    const { versionId } = response.json<{ versionId: string }>();
+    const { version_id: versionId } = response.json<{ version_id: string }>();
     expect(await kinds(project.id)).toEqual(['version.uploaded']);
 
     await runJobs(t);
@@ -72,12 +72,12 @@ describe('activity: versions uploaded, processed and failed', () => {
     const viewer = await buildMember(db, { projectId: project.id }, 'viewer');
     const refused = await api(t, viewer.cookie).upload(
       { path: wav },
-      { projectId: project.id, branchId: branch.id, commitMessage: 'Mine' },
+      { project_id: project.id, branch_id: branch.id, commit_message: 'Mine' },
     );
     expect(refused.statusCode).toBe(403);
     const notAudio = await api(t, owner.cookie).upload(
       { content: Buffer.from('not audio at all'), name: 'x.wav' },
-      { projectId: project.id, branchId: branch.id, commitMessage: 'Junk' },
+      { project_id: project.id, branch_id: branch.id, commit_message: 'Junk' },
     );
     expect(notAudio.statusCode).toBe(415);
     expect(await kinds(project.id)).toEqual([]);

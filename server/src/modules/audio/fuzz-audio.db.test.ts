@@ -89,7 +89,7 @@ describe('a mutated audio corpus through upload and bounce publish', () => {
       outcomes.refused += 1;
       return;
     }
-    const { versionId } = response.json<{ versionId: string }>();
+    const { version_id: versionId } = response.json<{ version_id: string }>();
     expectFinal(await settled('versions', versionId), `version of ${name}`);
   }
 

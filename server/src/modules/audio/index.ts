@@ -21,6 +21,7 @@ export {
   previewOf,
   type AudioPreview,
 } from './previews';
+export { peaksView, readPeaksFile } from './peaks-file';
 export { takeInOriginal, type IntakeDeps, type TakenIn } from './intake';
 export { downloadOf, pickAudio, type Quality, type StoredAudio } from './playback';
 export { processAudio, processVersion, RENDITIONS, type ProcessingDeps } from './processing';

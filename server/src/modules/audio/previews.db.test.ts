@@ -31,32 +31,32 @@ describe('version previews', () => {
     t = await createTestApp();
     const owner = api(t, await newUser(t));
     const up = (await owner.upload({ path: wav }, {})).json<{
-      projectId: string;
-      branchId: string;
-      versionId: string;
+      project_id: string;
+      branch_id: string;
+      version_id: string;
     }>();
     await t.deps.jobs.startWorking();
     await eventually(
       async () =>
-        (await owner.get(`/api/versions/${up.versionId}/processing`)).json<{ status: string }>()
+        (await owner.get(`/api/versions/${up.version_id}/processing`)).json<{ status: string }>()
           .status === 'completed',
     );
     const row = await t.deps.database.db
       .selectFrom('versions')
       .select(['waveform', 'metadata'])
-      .where('id', '=', up.versionId)
+      .where('id', '=', up.version_id)
       .executeTakeFirstOrThrow();
     const full = parseJson<WaveformInfo | null>(row.waveform, null)!;
     expect(full.overview.length).toBeGreaterThan(LIST_PEAKS);
 
     const listed = (
-      await owner.get(`/api/versions/project/${up.projectId}/branch/${up.branchId}`)
+      await owner.get(`/api/versions/project/${up.project_id}/branch/${up.branch_id}`)
     ).json<{ id: string; waveform_data: { peaks: number[]; duration: number } }[]>();
     expect(listed[0]?.waveform_data).toEqual({
       peaks: fewerPeaks(full.overview, LIST_PEAKS),
       duration: full.duration,
     });
-    const detail = (await owner.get(`/api/versions/${up.versionId}`)).json<{
+    const detail = (await owner.get(`/api/versions/${up.version_id}`)).json<{
       waveform_data: { peaks: number[] };
     }>();
     expect(detail.waveform_data.peaks).toEqual(full.overview);
@@ -69,7 +69,7 @@ describe('version previews', () => {
       }[];
     }>();
     const duration = parseJson<{ duration: number }>(row.metadata, { duration: 0 }).duration;
-    const card = feed.find((item) => item.id === up.versionId)?.waveform_json;
+    const card = feed.find((item) => item.id === up.version_id)?.waveform_json;
     expect(card).toEqual(feedPairs(waveformJson(full, duration)!));
     // 100 bars in hundredths of full scale, each the loudest of its stretch of the overview.
     expect(card?.max).toHaveLength(FEED_WAVEFORM_POINTS);

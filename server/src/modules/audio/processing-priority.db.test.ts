@@ -36,7 +36,7 @@ describe('processing: priorities of the media steps', () => {
     expect(LONGEST_SHARE_NICENESS).toBeGreaterThan(0);
     expect(LONGEST_SHARE_NICENESS).toBeLessThan(MEDIA_NICENESS);
     const wav = await makeAudio(dir, 'wav', 4);
-    const { versionId } = await uploadVersion(t, owner, wav);
+    const { version_id: versionId } = await uploadVersion(t, owner, wav);
 
     const calls: { args: readonly string[]; niceness: number | undefined }[] = [];
     const real = t.deps.media.ffmpeg.bind(t.deps.media);

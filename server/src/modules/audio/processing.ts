@@ -25,6 +25,7 @@ import type { ObjectStore } from '../../storage/object-store';
 import { putFileHashed } from '../../storage/scratch-file';
 import { AudioRepo, type AudioTable } from './audio.repo';
 import { parseJson, type Renditions, type WaveformInfo } from './audio-view';
+import { storedPeaksText } from './peaks-file';
 import { storageKeys } from './storage-keys';
 import type { ActivityLog } from '../activity';
 
@@ -168,11 +169,7 @@ export async function processAudio(
         );
       }
       const peaksKey = storageKeys.peaks(versionId);
-      const body = JSON.stringify({
-        version: 1,
-        peaksPerSecond: peaks.peaksPerSecond,
-        minMax: peaks.minMax,
-      });
+      const body = storedPeaksText(peaks);
       await deps.storage.put(peaksKey, streamOf(body), { contentType: 'application/json' });
       const waveform: WaveformInfo = {
         overview: peaks.overview,

@@ -41,7 +41,7 @@ describe('stored originals and clean-up', () => {
     const { t, owner } = c;
     const first = await uploadVersion(t, owner, wav);
     await runJobs(t);
-    expect((await owner.delete(`/api/versions/${first.versionId}`)).statusCode).toBe(204);
+    expect((await owner.delete(`/api/versions/${first.version_id}`)).statusCode).toBe(204);
 
     let ranCleanup = false;
     const uploads = uploadsWith(t, async () => {
@@ -51,19 +51,19 @@ describe('stored originals and clean-up', () => {
     });
     const file = await uploads.receive(fs.createReadStream(wav), 'Shared Take.wav');
     const second = await uploads.createVersion(first.ownerId, file, {
-      projectId: first.projectId,
-      branchId: first.branchId,
-      commitMessage: 'Same take again',
+      project_id: first.project_id,
+      branch_id: first.branch_id,
+      commit_message: 'Same take again',
     });
     await uploads.discard(file);
     expect(ranCleanup).toBe(true);
     expect(await exists(t, first.key)).toBe(true);
 
-    const stream = await owner.get(`/api/versions/${second.versionId}/stream?quality=original`);
+    const stream = await owner.get(`/api/versions/${second.version_id}/stream?quality=original`);
     expect(stream.statusCode, stream.body).toBe(200);
     expect(stream.rawPayload.length).toBe(fs.statSync(wav).size);
     await runJobs(t);
-    const processing = (await owner.get(`/api/versions/${second.versionId}/processing`)).json<{
+    const processing = (await owner.get(`/api/versions/${second.version_id}/processing`)).json<{
       status: string;
     }>();
     expect(processing.status).toBe('completed');
@@ -75,12 +75,12 @@ describe('stored originals and clean-up', () => {
     c = await setupStoredAudio();
     const { t, owner } = c;
     const first = await uploadVersion(t, owner, wav);
-    const branch = await owner.post(`/api/projects/${first.projectId}/branches`, { name: 'alt' });
+    const branch = await owner.post(`/api/projects/${first.project_id}/branches`, { name: 'alt' });
     expect(branch.statusCode, branch.body).toBe(201);
     const branchId = branch.json<{ id: string }>().id;
     const repo = await buildRepo(t.deps.database.db, c.ownerId, { name: 'Night Drive' });
     // The only version using the original goes: nothing but uploads will refer to it.
-    expect((await owner.delete(`/api/versions/${first.versionId}`)).statusCode).toBe(204);
+    expect((await owner.delete(`/api/versions/${first.version_id}`)).statusCode).toBe(204);
     await runJobs(t);
     expect(await exists(t, first.key)).toBe(false);
 
@@ -94,9 +94,9 @@ describe('stored originals and clean-up', () => {
     const file = await uploads.receive(fs.createReadStream(wav), 'Shared Take.wav');
     await expect(
       uploads.createVersion(first.ownerId, file, {
-        projectId: first.projectId,
-        branchId,
-        commitMessage: 'On a branch that goes away',
+        project_id: first.project_id,
+        branch_id: branchId,
+        commit_message: 'On a branch that goes away',
       }),
     ).rejects.toMatchObject({ code: 'not_found' }); // NotFound: answered as 404
     await uploads.discard(file);
@@ -120,7 +120,7 @@ describe('stored originals and clean-up', () => {
     // Used by a pending (uploaded, not completed) bounce upload.
     const version = await uploadVersion(t, owner, wav);
     const pending = await publishUpload(t, owner, repo.id, wav);
-    expect((await owner.delete(`/api/versions/${version.versionId}`)).statusCode).toBe(204);
+    expect((await owner.delete(`/api/versions/${version.version_id}`)).statusCode).toBe(204);
     await runJobs(t);
     expect(await exists(t, version.key)).toBe(true);
 
@@ -129,7 +129,7 @@ describe('stored originals and clean-up', () => {
     expect(completed.statusCode, completed.body).toBe(201);
     const again = await uploadVersion(t, owner, wav);
     expect(again.key).toBe(version.key);
-    expect((await owner.delete(`/api/projects/${again.projectId}`)).statusCode).toBe(204);
+    expect((await owner.delete(`/api/projects/${again.project_id}`)).statusCode).toBe(204);
     await runJobs(t);
     expect(await exists(t, version.key)).toBe(true);
     const bounce = completed.json<{ bounce: Bounce }>().bounce;

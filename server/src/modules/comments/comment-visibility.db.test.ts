@@ -71,7 +71,7 @@ describe("comment visibility: 'Team only' and 'Listeners see each other's commen
     owner = api(t, ownerCookie);
     stranger = api(t, await newUser(t, 'stranger'));
     const wav = await makeAudio(dir, 'wav', 1, 'Session.wav');
-    versionId = (await owner.upload({ path: wav }, {})).json<{ versionId: string }>().versionId;
+    versionId = (await owner.upload({ path: wav }, {})).json<{ version_id: string }>().version_id;
     const make = async (body: object) => {
       const response = await owner.post(`/api/versions/${versionId}/links`, body);
       expect(response.statusCode, response.body).toBe(201);

@@ -24,9 +24,9 @@ describe('demo accounts', () => {
     >();
     const main = branches.find((b) => b.name === 'main');
     const fields = {
-      projectId: project?.id ?? '',
-      branchId: main?.id ?? '',
-      commitMessage: 'Mine',
+      project_id: project?.id ?? '',
+      branch_id: main?.id ?? '',
+      commit_message: 'Mine',
     };
     expect(await uploadsUsed(userId)).toBe(0);
 
@@ -35,7 +35,7 @@ describe('demo accounts', () => {
     const total = 200 * 1024 * 1024;
     const big = lazyBody(
       Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="audioFile"; filename="big.wav"\r\nContent-Type: audio/wav\r\n\r\n`,
+        `--${boundary}\r\nContent-Disposition: form-data; name="audio_file"; filename="big.wav"\r\nContent-Type: audio/wav\r\n\r\n`,
       ),
       total,
       Buffer.from(`\r\n--${boundary}--\r\n`),

@@ -147,9 +147,9 @@ describe('demo accounts', () => {
     // The same calls work for a regular account.
     const owner = api(t, await newUser(t));
     const upload = (await owner.upload({ path: audio.oneSecond }, {})).json<{
-      versionId: string;
+      version_id: string;
     }>();
-    expect((await owner.post(`/api/versions/${upload.versionId}/links`, {})).statusCode).toBe(201);
+    expect((await owner.post(`/api/versions/${upload.version_id}/links`, {})).statusCode).toBe(201);
     expect((await owner.post('/api/desktop/approve')).statusCode).toBe(200);
     expect((await owner.get('/api/debug')).statusCode).toBe(200);
   }, 60_000);

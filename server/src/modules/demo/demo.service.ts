@@ -149,16 +149,16 @@ export class DemoService {
       try {
         const result = await this.deps.uploads.createVersion(userId, received, {
           ...(target
-            ? { projectId: target.projectId, branchId: target.branchId }
+            ? { project_id: target.projectId, branch_id: target.branchId }
             : {
-                projectName: DEMO_PROJECT_NAME,
-                projectDescription:
+                project_name: DEMO_PROJECT_NAME,
+                project_description:
                   'A demo track to try branches, versions, the player and comments.',
               }),
-          commitMessage: take.message,
+          commit_message: take.message,
           tags: JSON.stringify(['demo']),
         });
-        target = { projectId: result.projectId, branchId: result.branchId };
+        target = { projectId: result.project_id, branchId: result.branch_id };
       } finally {
         await this.deps.uploads.discard(received);
       }

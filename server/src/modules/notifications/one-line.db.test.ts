@@ -67,10 +67,10 @@ describe('a notification reads as its line in the Activity panel', () => {
     const maya = await buildMember(db, { projectId: project.id }, 'commenter', { name: 'Maya' });
     const uploaded = await api(t, owner.cookie).upload(
       { path: wav },
-      { projectId: project.id, branchId, commitMessage: 'Mix 3' },
+      { project_id: project.id, branch_id: branchId, commit_message: 'Mix 3' },
     );
     expect(uploaded.statusCode, uploaded.body).toBe(201);
-    const { versionId } = uploaded.json<{ versionId: string }>();
+    const { version_id: versionId } = uploaded.json<{ version_id: string }>();
     const posted = await client(t, maya.cookie).call(endpoints.comments.addVersionComment, {
       params: { versionId },
       body: { content: 'Kick too loud', timestamp: 0.5 },

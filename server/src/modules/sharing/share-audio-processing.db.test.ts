@@ -25,7 +25,7 @@ describe('share link audio before the standard rendition exists', () => {
     const mp3 = await makeAudio(dir, 'mp3', 2, 'Rough.mp3');
     const upload = await owner.upload({ path: mp3 }, {});
     expect(upload.statusCode, upload.body).toBe(201);
-    versionId = upload.json<{ versionId: string }>().versionId;
+    versionId = upload.json<{ version_id: string }>().version_id;
     // The job queue is not working yet: the version stays unprocessed.
     const make = async (body: object) =>
       (await owner.post(`/api/versions/${versionId}/links`, body)).json<{ hash: string }>().hash;

@@ -33,7 +33,7 @@ describe('share links and comments: the access matrix', () => {
     owner = api(t, await newUser(t));
     stranger = api(t, await newUser(t, 'stranger'));
     const wav = await makeAudio(dir, 'wav', 2, 'Client Mix.wav');
-    versionId = (await owner.upload({ path: wav }, {})).json<{ versionId: string }>().versionId;
+    versionId = (await owner.upload({ path: wav }, {})).json<{ version_id: string }>().version_id;
     await t.deps.jobs.startWorking();
     await eventually(
       async () =>

@@ -9,6 +9,7 @@ export {
   isUploadField,
   MAX_UPLOAD_FIELD,
   parseTags,
+  refuseFormerName,
   UPLOAD_FIELD_NAMES,
   type UploadFields,
   type UploadTarget,

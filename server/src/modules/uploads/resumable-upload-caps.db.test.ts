@@ -52,9 +52,9 @@ describe('resumable uploads: caps on unfinished uploads per person', () => {
       client: tus(base, user.cookie),
       metadata: {
         filename: 'Take.wav',
-        projectId: project.id,
-        branchId: branch.id,
-        commitMessage: 'Rough mix',
+        project_id: project.id,
+        branch_id: branch.id,
+        commit_message: 'Rough mix',
       },
     };
   }

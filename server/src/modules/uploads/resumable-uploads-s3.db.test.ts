@@ -45,9 +45,9 @@ describe('resumable uploads (tus) with their parts in the bucket (s3rver on loop
 
   const versionMetadata = () => ({
     filename: 'Long Take.wav',
-    projectId: target.projectId,
-    branchId: target.branchId,
-    commitMessage: 'Full length',
+    project_id: target.projectId,
+    branch_id: target.branchId,
+    commit_message: 'Full length',
   });
   const tusKeys = async () =>
     (await bucket.list('')).map((object) => object.key).filter((key) => TUS_KEY.test(key));
@@ -86,7 +86,7 @@ describe('resumable uploads (tus) with their parts in the bucket (s3rver on loop
     const last = await client.patch(url, second, wav.subarray(second));
     const body = await last.text();
     expect(last.status, body).toBe(200);
-    const { versionId } = JSON.parse(body) as { versionId: string };
+    const { version_id: versionId } = JSON.parse(body) as { version_id: string };
     const version = await t.deps.database.db
       .selectFrom('versions')
       .select(['original_size', 'original_key'])

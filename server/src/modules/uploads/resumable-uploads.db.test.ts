@@ -34,9 +34,9 @@ describe('resumable uploads (tus) on the local store', () => {
   const tusDir = () => path.join(t.dir, 'resumable-uploads');
   const versionMetadata = () => ({
     filename: 'Second Take.wav',
-    projectId: target.projectId,
-    branchId: target.branchId,
-    commitMessage: 'Louder bass',
+    project_id: target.projectId,
+    branch_id: target.branchId,
+    commit_message: 'Louder bass',
     tags: JSON.stringify(['mix']),
   });
   const row = (id: string) =>
@@ -65,7 +65,7 @@ describe('resumable uploads (tus) on the local store', () => {
     const last = await client.patch(url, half, wav.subarray(half));
     const body = await last.text();
     expect(last.status, body).toBe(200);
-    const { versionId } = JSON.parse(body) as { versionId: string };
+    const { version_id: versionId } = JSON.parse(body) as { version_id: string };
     const version = await t.deps.database.db
       .selectFrom('versions')
       .selectAll()
@@ -95,7 +95,7 @@ describe('resumable uploads (tus) on the local store', () => {
   });
 
   it('refuses an upload without a length or without a file name', async () => {
-    const noName = await tus(base, owner.cookie).create(10, { projectId: target.projectId });
+    const noName = await tus(base, owner.cookie).create(10, { project_id: target.projectId });
     expect(noName.status).toBe(400);
     expect(JSON.parse(await noName.text())).toEqual({
       error: 'Upload metadata must name the file (filename)',
@@ -112,6 +112,17 @@ describe('resumable uploads (tus) on the local store', () => {
       },
     });
     expect(deferred.status).toBe(400);
+  });
+
+  it('refuses a field under its former camelCase name rather than make a new track of it', async () => {
+    const { project_id: projectId, ...rest } = versionMetadata();
+    const created = await tus(base, owner.cookie).create(10, { ...rest, projectId });
+    expect(created.status).toBe(400);
+    expect(JSON.parse(await created.text())).toEqual({
+      error: "Upload field 'projectId' is now named 'project_id'",
+      code: 'invalid',
+    });
+    expect(filesUnder(tusDir())).toEqual([]);
   });
 
   it('cuts off a client that sends more bytes than it declared', async () => {

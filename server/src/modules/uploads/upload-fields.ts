@@ -7,13 +7,13 @@ import type { AccessPolicy } from '../access';
 // and a resumable upload's Upload-Metadata (resumable-uploads.service.ts).
 
 export const UPLOAD_FIELD_NAMES = [
-  'projectId',
-  'branchId',
-  'commitMessage',
+  'project_id',
+  'branch_id',
+  'commit_message',
   'tags',
-  'projectName',
-  'projectDescription',
-  'isPrivate',
+  'project_name',
+  'project_description',
+  'is_private',
 ] as const;
 
 export type UploadFieldName = (typeof UPLOAD_FIELD_NAMES)[number];
@@ -25,6 +25,27 @@ export const MAX_UPLOAD_FIELD = 64 * 1024;
 
 export function isUploadField(name: string): name is UploadFieldName {
   return (UPLOAD_FIELD_NAMES as readonly string[]).includes(name);
+}
+
+/**
+ * The names the fields (and the multipart route's file) had before the API spoke snake_case
+ * (issue 42 §7). A client still sending one is told so: ignored, its version's project and
+ * branch would be lost and the upload would become a new track.
+ */
+const FORMER_NAMES: ReadonlyMap<string, string> = new Map([
+  ['projectId', 'project_id'],
+  ['branchId', 'branch_id'],
+  ['commitMessage', 'commit_message'],
+  ['projectName', 'project_name'],
+  ['projectDescription', 'project_description'],
+  ['isPrivate', 'is_private'],
+  ['audioFile', 'audio_file'],
+]);
+
+/** Refuses a field sent under its former name, saying its name now. */
+export function refuseFormerName(name: string): void {
+  const now = FORMER_NAMES.get(name);
+  if (now) throw new Invalid(`Upload field '${name}' is now named '${now}'`);
 }
 
 /** Said for a branch the caller cannot upload to, or one not in the named project. */
@@ -45,14 +66,15 @@ export async function checkUploadTarget(
   fields: UploadFields,
 ): Promise<UploadTarget> {
   const tags = parseTags(fields.tags);
-  if (!fields.projectId && !fields.branchId) return { newTrack: true, tags };
-  if (!fields.projectId) throw new Invalid(PROJECT_MESSAGES.projectRequired);
-  if (!fields.branchId) throw new Invalid(PROJECT_MESSAGES.branchRequired);
-  if (!fields.commitMessage?.trim()) throw new Invalid(PROJECT_MESSAGES.messageRequired);
+  const { project_id: projectId, branch_id: branchId } = fields;
+  if (!projectId && !branchId) return { newTrack: true, tags };
+  if (!projectId) throw new Invalid(PROJECT_MESSAGES.projectRequired);
+  if (!branchId) throw new Invalid(PROJECT_MESSAGES.branchRequired);
+  if (!fields.commit_message?.trim()) throw new Invalid(PROJECT_MESSAGES.messageRequired);
   // An editor's version goes into the owner's project like the owner's own.
-  const branch = await access.branch(userId, fields.branchId, 'upload', BRANCH_MISSING);
-  if (branch.projectId !== fields.projectId) throw new NotFound(BRANCH_MISSING);
-  return { newTrack: false, projectId: fields.projectId, branchId: fields.branchId, tags };
+  const branch = await access.branch(userId, branchId, 'upload', BRANCH_MISSING);
+  if (branch.projectId !== projectId) throw new NotFound(BRANCH_MISSING);
+  return { newTrack: false, projectId, branchId, tags };
 }
 
 export function parseTags(raw: string | undefined): string[] {

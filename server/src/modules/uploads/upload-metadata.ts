@@ -1,5 +1,10 @@
 import { Invalid } from '../../errors';
-import { MAX_UPLOAD_FIELD, UPLOAD_FIELD_NAMES, type UploadFields } from './upload-fields';
+import {
+  MAX_UPLOAD_FIELD,
+  refuseFormerName,
+  UPLOAD_FIELD_NAMES,
+  type UploadFields,
+} from './upload-fields';
 
 /** What a resumable upload becomes, as its Upload-Metadata says. */
 export type UploadMetadataTarget =
@@ -47,6 +52,7 @@ export function targetOf(
     };
   }
   if (kind !== 'version') throw new Invalid(`Unknown upload kind '${kind}'`);
+  for (const name of Object.keys(metadata ?? {})) refuseFormerName(name);
   const fields: UploadFields = {};
   for (const name of UPLOAD_FIELD_NAMES) fields[name] = text(name);
   return { kind, filename, fields };

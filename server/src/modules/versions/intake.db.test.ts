@@ -93,7 +93,7 @@ describe('audio intake: what DAWs and taggers write', () => {
   ): Promise<Shown> {
     const response = await owner.upload(file, {});
     expect(response.statusCode, response.body).toBe(201);
-    const { versionId } = response.json<{ versionId: string }>();
+    const { version_id: versionId } = response.json<{ version_id: string }>();
     await eventually(
       async () =>
         (await owner.get(`/api/versions/${versionId}/processing`)).json<{ status: string }>()
@@ -157,7 +157,7 @@ describe('audio intake: what DAWs and taggers write', () => {
         {},
       );
       expect(response.statusCode, response.body).toBe(201);
-      const { versionId } = response.json<{ versionId: string }>();
+      const { version_id: versionId } = response.json<{ version_id: string }>();
       const download = await owner.get(`/api/versions/${versionId}/download`);
       expect(download.statusCode).toBe(200);
       expect(download.headers['content-type']).toBe('audio/aiff');

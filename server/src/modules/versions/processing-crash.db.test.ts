@@ -26,7 +26,9 @@ describe('processing survives its worker dying', () => {
     const t = await createTestApp();
     try {
       const owner = api(t, await newUser(t));
-      const { versionId } = (await owner.upload({ path: wav }, {})).json<{ versionId: string }>();
+      const { version_id: versionId } = (await owner.upload({ path: wav }, {})).json<{
+        version_id: string;
+      }>();
       const child = spawn(process.execPath, ['--import', 'tsx', workerScript], {
         env: {
           ...process.env,

@@ -105,7 +105,11 @@ describe('versions and uploads: what each role may do', () => {
 
   it('lets an editor upload version 2 through the multipart route into the owner’s project', async () => {
     const { project, branch, people, as } = await team();
-    const fields = { projectId: project.id, branchId: branch.id, commitMessage: 'Louder vocals' };
+    const fields = {
+      project_id: project.id,
+      branch_id: branch.id,
+      commit_message: 'Louder vocals',
+    };
 
     for (const role of ['commenter', 'viewer'] as const)
       expectError(await as(role).upload({ path: wav }, fields), 403, NEED_EDITOR);
@@ -119,7 +123,7 @@ describe('versions and uploads: what each role may do', () => {
     expectError(
       await as('editor').upload(
         { path: wav },
-        { ...fields, projectId: elsewhere.project.id, branchId: branch.id },
+        { ...fields, project_id: elsewhere.project.id, branch_id: branch.id },
       ),
       404,
       'Project or branch not found',
@@ -127,7 +131,10 @@ describe('versions and uploads: what each role may do', () => {
 
     const uploaded = await as('editor').upload({ path: wav }, fields);
     expect(uploaded.statusCode, uploaded.body).toBe(201);
-    const { versionId, projectId } = uploaded.json<{ versionId: string; projectId: string }>();
+    const { version_id: versionId, project_id: projectId } = uploaded.json<{
+      version_id: string;
+      project_id: string;
+    }>();
     expect(projectId).toBe(project.id);
     const owner = as('owner');
     expect((await owner.get(`/api/versions/${versionId}`)).json()).toMatchObject({

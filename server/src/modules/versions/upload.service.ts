@@ -33,10 +33,10 @@ export interface ReceivedFile extends ScratchFile {
 export type { UploadFields };
 
 export interface UploadResult {
-  versionId: string;
-  projectId: string;
-  branchId: string;
-  fileUrl: string;
+  version_id: string;
+  project_id: string;
+  branch_id: string;
+  file_url: string;
   file: { url: string };
   waveform: null;
   metadata: Record<string, unknown>;
@@ -133,11 +133,11 @@ export class UploadService {
         let target: { projectId: string; branchId: string };
         if (asked.newTrack) {
           const name =
-            fields.projectName?.trim() || titleFromFileName(file.fileName) || 'Untitled Track';
+            fields.project_name?.trim() || titleFromFileName(file.fileName) || 'Untitled Track';
           target = await this.deps.projects.createInside(trx, userId, {
             name,
-            description: fields.projectDescription?.trim() || null,
-            is_private: fields.isPrivate !== 'false',
+            description: fields.project_description?.trim() || null,
+            is_private: fields.is_private !== 'false',
           });
         } else {
           // Checked again inside the transaction: the branch may have gone meanwhile.
@@ -151,7 +151,7 @@ export class UploadService {
             project_id: target.projectId,
             branch_id: target.branchId,
             version_number: await this.versionsRepo.nextNumber(target.branchId, trx),
-            message: fields.commitMessage?.trim() || null,
+            message: fields.commit_message?.trim() || null,
             tags: JSON.stringify(asked.tags),
             original_key: originalKey,
             original_name: file.fileName.slice(0, 255),
@@ -184,10 +184,10 @@ export class UploadService {
       this.deps.jobs.notify();
       const url = `/api/versions/${versionId}/stream`;
       return {
-        versionId,
-        projectId,
-        branchId,
-        fileUrl: url,
+        version_id: versionId,
+        project_id: projectId,
+        branch_id: branchId,
+        file_url: url,
         file: { url },
         waveform: null,
         metadata: { ...metadata, format, size: file.size },

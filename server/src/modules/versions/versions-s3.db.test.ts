@@ -27,7 +27,7 @@ describe('versions on S3 storage (s3rver on loopback)', () => {
       const wav = await makeAudio(dir, 'wav', 2, 'Bucket Song.wav');
       const upload = await owner.upload({ path: wav }, {});
       expect(upload.statusCode, upload.body).toBe(201);
-      const { versionId } = upload.json<{ versionId: string }>();
+      const { version_id: versionId } = upload.json<{ version_id: string }>();
       await t.deps.jobs.startWorking();
       await eventually(
         async () =>

@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { api, eventually, newUser } from '../../../test/api';
+import { api, eventually, multipartUpload, newUser, ORIGIN } from '../../../test/api';
 import { makeAudio } from '../../../test/audio-fixtures';
 import { createTestApp, type TestApp } from '../../../test/test-app';
 
@@ -42,14 +43,14 @@ describe('versions: upload, processing, streaming, download', () => {
     const { owner } = await setup();
     const response = await owner.upload(
       { path: wav },
-      { tags: JSON.stringify(['demo', ' demo ', '', 'rough']), isPrivate: 'true' },
+      { tags: JSON.stringify(['demo', ' demo ', '', 'rough']), is_private: 'true' },
     );
     expect(response.statusCode, response.body).toBe(201);
     const body = response.json<{
-      versionId: string;
-      projectId: string;
-      branchId: string;
-      fileUrl: string;
+      version_id: string;
+      project_id: string;
+      branch_id: string;
+      file_url: string;
       metadata: {
         duration: number;
         codec: string;
@@ -58,7 +59,7 @@ describe('versions: upload, processing, streaming, download', () => {
         bitDepth: number;
       };
     }>();
-    expect(body.fileUrl).toBe(`/api/versions/${body.versionId}/stream`);
+    expect(body.file_url).toBe(`/api/versions/${body.version_id}/stream`);
     expect(body.metadata).toMatchObject({
       codec: 'pcm_s24le',
       sampleRate: 48000,
@@ -66,13 +67,13 @@ describe('versions: upload, processing, streaming, download', () => {
       bitDepth: 24,
     });
     expect(body.metadata.duration).toBeCloseTo(2, 1);
-    const project: unknown = (await owner.get(`/api/projects/${body.projectId}`)).json();
+    const project: unknown = (await owner.get(`/api/projects/${body.project_id}`)).json();
     expect(project).toMatchObject({
       name: 'First Take',
       is_private: true,
-      branches: [{ id: body.branchId, name: 'main', is_default: true, version_count: 1 }],
+      branches: [{ id: body.branch_id, name: 'main', is_default: true, version_count: 1 }],
     });
-    const version: unknown = (await owner.get(`/api/versions/${body.versionId}`)).json();
+    const version: unknown = (await owner.get(`/api/versions/${body.version_id}`)).json();
     expect(version).toMatchObject({
       version_number: 1,
       tags: ['demo', 'rough'],
@@ -81,16 +82,16 @@ describe('versions: upload, processing, streaming, download', () => {
     });
 
     // Playable at once, before the renditions exist.
-    const early = await owner.get(`/api/versions/${body.versionId}/stream?quality=original`, {
+    const early = await owner.get(`/api/versions/${body.version_id}/stream?quality=original`, {
       range: 'bytes=0-3',
     });
     expect(early.statusCode).toBe(206);
     expect(early.rawPayload.toString('latin1')).toBe('RIFF');
-    expect((await owner.get(`/api/versions/${body.versionId}/qualities`)).json()).toMatchObject({
+    expect((await owner.get(`/api/versions/${body.version_id}/qualities`)).json()).toMatchObject({
       available: ['original'],
     });
 
-    const status = await processed(owner, body.versionId);
+    const status = await processed(owner, body.version_id);
     expect(status).toMatchObject({
       status: 'completed',
       progress_percentage: 100,
@@ -103,7 +104,7 @@ describe('versions: upload, processing, streaming, download', () => {
         standard: { available: true },
       },
     });
-    const done = (await owner.get(`/api/versions/${body.versionId}`)).json<{
+    const done = (await owner.get(`/api/versions/${body.version_id}`)).json<{
       waveform_data: { peaks: number[] };
       loudness: { integrated_lufs: number; true_peak_dbfs: number };
     }>();
@@ -112,18 +113,18 @@ describe('versions: upload, processing, streaming, download', () => {
     expect(Math.max(...done.waveform_data.peaks)).toBeCloseTo(0.125 / Math.SQRT2, 2);
     expect(done.loudness.integrated_lufs).toBeLessThan(0);
     expect(done.loudness.true_peak_dbfs).toBeLessThan(1);
-    const peaks = (await owner.get(`/api/versions/${body.versionId}/peaks`)).json<{
-      peaksPerSecond: number;
-      minMax: number[];
+    const peaks = (await owner.get(`/api/versions/${body.version_id}/peaks`)).json<{
+      peaks_per_second: number;
+      min_max: number[];
     }>();
-    expect(peaks.peaksPerSecond).toBe(20);
-    expect(peaks.minMax.length).toBe(80);
-    const qualities = (await owner.get(`/api/versions/${body.versionId}/qualities`)).json<{
+    expect(peaks.peaks_per_second).toBe(20);
+    expect(peaks.min_max.length).toBe(80);
+    const qualities = (await owner.get(`/api/versions/${body.version_id}/qualities`)).json<{
       available: string[];
       qualities: { high: { file_size: number } };
     }>();
     expect(qualities.available).toEqual(['original', 'high', 'standard']);
-    const high = await owner.get(`/api/versions/${body.versionId}/stream?quality=high`);
+    const high = await owner.get(`/api/versions/${body.version_id}/stream?quality=high`);
     expect(high.headers['content-type']).toBe('audio/mpeg');
     expect(Number(high.headers['content-length'])).toBe(qualities.qualities.high.file_size);
   });
@@ -173,19 +174,19 @@ describe('versions: upload, processing, streaming, download', () => {
   it('gives the spec message for each missing field of a new version', async () => {
     const { owner } = await setup();
     const track = (await owner.upload({ path: wav }, {})).json<{
-      projectId: string;
-      branchId: string;
+      project_id: string;
+      branch_id: string;
     }>();
     const cases: [Record<string, string>, boolean, string][] = [
       [
-        { projectId: track.projectId, branchId: track.branchId, commitMessage: 'x' },
+        { project_id: track.project_id, branch_id: track.branch_id, commit_message: 'x' },
         false,
         'Please select a file to upload',
       ],
-      [{ branchId: track.branchId, commitMessage: 'x' }, true, 'Please select a project'],
-      [{ projectId: track.projectId, commitMessage: 'x' }, true, 'Please select a branch'],
+      [{ branch_id: track.branch_id, commit_message: 'x' }, true, 'Please select a project'],
+      [{ project_id: track.project_id, commit_message: 'x' }, true, 'Please select a branch'],
       [
-        { projectId: track.projectId, branchId: track.branchId, commitMessage: '  ' },
+        { project_id: track.project_id, branch_id: track.branch_id, commit_message: '  ' },
         true,
         'Please enter a commit message',
       ],
@@ -197,50 +198,91 @@ describe('versions: upload, processing, streaming, download', () => {
     }
   });
 
+  it('refuses the fields under their former camelCase names, saying the new one', async () => {
+    await setup();
+    const cookie = await newUser(t, 'old-client');
+    const owner = api(t, cookie);
+    const track = (await owner.upload({ path: wav }, {})).json<{
+      project_id: string;
+      branch_id: string;
+    }>();
+    const old = await owner.upload(
+      { path: wav },
+      { projectId: track.project_id, branch_id: track.branch_id, commit_message: 'x' },
+    );
+    expect(old.statusCode).toBe(400);
+    expect(old.json()).toEqual({
+      error: "Upload field 'projectId' is now named 'project_id'",
+      code: 'invalid',
+    });
+    const { body, contentType } = multipartUpload({ path: wav }, {});
+    const oldFile = await t.app.inject({
+      method: 'POST',
+      url: '/api/versions/upload',
+      payload: Buffer.from(
+        body.toString('latin1').replace('name="audio_file"', 'name="audioFile"'),
+        'latin1',
+      ),
+      headers: { cookie, origin: ORIGIN, 'content-type': contentType },
+    });
+    expect(oldFile.statusCode).toBe(400);
+    expect(oldFile.json()).toMatchObject({
+      error: "Upload field 'audioFile' is now named 'audio_file'",
+    });
+    const versions = (
+      await owner.get(`/api/versions/project/${track.project_id}/branch/${track.branch_id}`)
+    ).json<unknown[]>();
+    expect(versions).toHaveLength(1);
+  });
+
   it("refuses unknown and other people's ids with 404", async () => {
     const { owner, stranger } = await setup();
     const track = (await owner.upload({ path: wav }, {})).json<{
-      projectId: string;
-      branchId: string;
-      versionId: string;
+      project_id: string;
+      branch_id: string;
+      version_id: string;
     }>();
     const intoTheirs = await stranger.upload(
       { path: wav },
-      { projectId: track.projectId, branchId: track.branchId, commitMessage: 'mine now' },
+      { project_id: track.project_id, branch_id: track.branch_id, commit_message: 'mine now' },
     );
     expect(intoTheirs.statusCode).toBe(404);
     for (const url of [
-      `/api/versions/${track.versionId}`,
-      `/api/versions/${track.versionId}/stream`,
-      `/api/versions/${track.versionId}/download`,
-      `/api/versions/${track.versionId}/processing`,
-      `/api/versions/${track.versionId}/qualities`,
-      `/api/versions/project/${track.projectId}/branch/${track.branchId}`,
+      `/api/versions/${track.version_id}`,
+      `/api/versions/${track.version_id}/stream`,
+      `/api/versions/${track.version_id}/download`,
+      `/api/versions/${track.version_id}/processing`,
+      `/api/versions/${track.version_id}/qualities`,
+      `/api/versions/project/${track.project_id}/branch/${track.branch_id}`,
       '/api/versions/nope',
     ]) {
       expect((await stranger.get(url)).statusCode, url).toBe(404);
     }
-    expect((await stranger.delete(`/api/versions/${track.versionId}`)).statusCode).toBe(404);
+    expect((await stranger.delete(`/api/versions/${track.version_id}`)).statusCode).toBe(404);
     expect((await stranger.get('/api/versions/recent')).json()).toEqual([]);
     expect((await owner.get('/api/versions/recent')).json()).toMatchObject([
-      { id: track.versionId, title: 'First Take - Version 1', project_name: 'First Take' },
+      { id: track.version_id, title: 'First Take - Version 1', project_name: 'First Take' },
     ]);
   });
 
   it('numbers two uploads finishing at once 2 and 3, and stores the same file once', async () => {
     const { owner } = await setup();
     const track = (await owner.upload({ path: wav }, {})).json<{
-      projectId: string;
-      branchId: string;
+      project_id: string;
+      branch_id: string;
     }>();
-    const fields = { projectId: track.projectId, branchId: track.branchId, commitMessage: 'take' };
+    const fields = {
+      project_id: track.project_id,
+      branch_id: track.branch_id,
+      commit_message: 'take',
+    };
     const [a, b] = await Promise.all([
       owner.upload({ path: wav }, fields),
       owner.upload({ path: wav }, fields),
     ]);
     expect([a?.statusCode, b?.statusCode]).toEqual([201, 201]);
     const list = (
-      await owner.get(`/api/versions/project/${track.projectId}/branch/${track.branchId}`)
+      await owner.get(`/api/versions/project/${track.project_id}/branch/${track.branch_id}`)
     ).json<{ version_number: number }[]>();
     expect(list.map((v) => v.version_number)).toEqual([3, 2, 1]);
     expect(await t.deps.storage.list('originals/')).toHaveLength(1);
@@ -248,7 +290,9 @@ describe('versions: upload, processing, streaming, download', () => {
 
   it('serves byte ranges: first bytes, middle, suffix, open-ended and unsatisfiable', async () => {
     const { owner } = await setup();
-    const { versionId } = (await owner.upload({ path: wav }, {})).json<{ versionId: string }>();
+    const { version_id: versionId } = (await owner.upload({ path: wav }, {})).json<{
+      version_id: string;
+    }>();
     const size = fs.statSync(wav).size;
     const original = fs.readFileSync(wav);
     const url = `/api/versions/${versionId}/stream?quality=original`;
@@ -279,9 +323,9 @@ describe('versions: upload, processing, streaming, download', () => {
 
   it('downloads the original named project-name, a dash, 8 characters of the id', async () => {
     const { owner } = await setup();
-    const { versionId } = (
-      await owner.upload({ path: wav }, { projectName: 'Late Night Mix' })
-    ).json<{ versionId: string }>();
+    const { version_id: versionId } = (
+      await owner.upload({ path: wav }, { project_name: 'Late Night Mix' })
+    ).json<{ version_id: string }>();
     const download = await owner.get(`/api/versions/${versionId}/download`);
     expect(download.statusCode).toBe(200);
     expect(download.headers['content-disposition']).toBe(
@@ -289,23 +333,61 @@ describe('versions: upload, processing, streaming, download', () => {
     );
   });
 
+  it("answers a peaks file stored under processing's names in the API's, with an ETag for 304", async () => {
+    const { owner } = await setup();
+    const { version_id: versionId } = (await owner.upload({ path: wav }, {})).json<{
+      version_id: string;
+    }>();
+    await processed(owner, versionId);
+    const row = await t.deps.database.db
+      .selectFrom('versions')
+      .select('waveform')
+      .where('id', '=', versionId)
+      .executeTakeFirstOrThrow();
+    const { peaksKey } = JSON.parse(row.waveform ?? '{}') as { peaksKey: string };
+    // A file as stored before the API spoke snake_case (processing still stores this shape).
+    const stored = { version: 1, peaksPerSecond: 2, minMax: [-0.5, 0.5, -0.25, 0.25] };
+    await t.deps.storage.put(peaksKey, Readable.from([Buffer.from(JSON.stringify(stored))]));
+    const answer = await owner.get(`/api/versions/${versionId}/peaks`);
+    expect(answer.statusCode, answer.body).toBe(200);
+    expect(answer.headers['content-type']).toMatch(/^application\/json/);
+    expect(answer.json()).toEqual({
+      version: 1,
+      peaks_per_second: 2,
+      min_max: [-0.5, 0.5, -0.25, 0.25],
+    });
+    const etag = String(answer.headers.etag);
+    expect(etag).toMatch(/^"peaks-1-/);
+    const again = await owner.get(`/api/versions/${versionId}/peaks`, { 'if-none-match': etag });
+    expect(again.statusCode).toBe(304);
+    // Other stored bytes are another answer, under another ETag.
+    await t.deps.storage.put(
+      peaksKey,
+      Readable.from([Buffer.from(JSON.stringify({ ...stored, peaksPerSecond: 4 }))]),
+    );
+    const changed = await owner.get(`/api/versions/${versionId}/peaks`, { 'if-none-match': etag });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.json()).toMatchObject({ peaks_per_second: 4 });
+    expect(changed.headers.etag).not.toBe(etag);
+  });
+
   it('deletes a project with its audio, keeping an original another version still uses', async () => {
     const { owner } = await setup();
-    const first = (await owner.upload({ path: wav }, { projectName: 'One' })).json<{
-      projectId: string;
-      versionId: string;
+    const first = (await owner.upload({ path: wav }, { project_name: 'One' })).json<{
+      project_id: string;
+      version_id: string;
     }>();
-    const second = (await owner.upload({ path: wav }, { projectName: 'Two' })).json<{
-      projectId: string;
+    const second = (await owner.upload({ path: wav }, { project_name: 'Two' })).json<{
+      project_id: string;
     }>();
-    await processed(owner, first.versionId);
-    expect(await t.deps.storage.list(`renditions/${first.versionId}/`)).toHaveLength(2);
-    expect((await owner.delete(`/api/projects/${first.projectId}`)).statusCode).toBe(204);
+    await processed(owner, first.version_id);
+    expect(await t.deps.storage.list(`renditions/${first.version_id}/`)).toHaveLength(2);
+    expect((await owner.delete(`/api/projects/${first.project_id}`)).statusCode).toBe(204);
     await eventually(
-      async () => (await t.deps.storage.list(`renditions/${first.versionId}/`)).length === 0,
+      async () => (await t.deps.storage.list(`renditions/${first.version_id}/`)).length === 0,
     );
     expect(await t.deps.storage.list('originals/')).toHaveLength(1);
-    expect((await owner.delete(`/api/projects/${second.projectId}`)).statusCode).toBe(204);
+    expect((await owner.delete(`/api/projects/${second.project_id}`)).statusCode).toBe(204);
     await eventually(async () => (await t.deps.storage.list('originals/')).length === 0);
   });
 
@@ -317,7 +399,7 @@ describe('versions: upload, processing, streaming, download', () => {
       {},
     );
     expect(response.statusCode, response.body).toBe(201);
-    const status = await processed(owner, response.json<{ versionId: string }>().versionId);
+    const status = await processed(owner, response.json<{ version_id: string }>().version_id);
     expect(status).toMatchObject({
       status: 'failed',
       processing_complete: false,

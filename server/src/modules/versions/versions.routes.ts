@@ -5,11 +5,13 @@ import { plainCookie, userOf, type AuthGuard } from '../../auth/guard';
 import { Unauthenticated } from '../../errors';
 import { HttpError } from '../../http/errors';
 import { holdsNul, NUL_MESSAGE } from '../../http/nul-characters';
+import { noneMatch } from '../../http/range';
 import { route } from '../../http/route';
 import { redirectToSigned, sendObject, sendStoredAudio } from '../../http/send-object';
 import type { ObjectStore } from '../../storage/object-store';
+import { readPeaksFile } from '../audio';
 import type { AuthService } from '../auth';
-import { isUploadField, MAX_UPLOAD_FIELD, type UploadFields } from '../uploads';
+import { isUploadField, MAX_UPLOAD_FIELD, refuseFormerName, type UploadFields } from '../uploads';
 import type { ReceivedFile, UploadService } from './upload.service';
 import type { VersionsService } from './versions.service';
 
@@ -57,11 +59,13 @@ export const versionRoutes =
       let file: ReceivedFile | undefined;
       // Multipart text (fields, the file's name) comes past the JSON guard: the same rule for it.
       let nul = false;
+      const names: string[] = [];
       try {
         for await (const part of request.parts()) {
+          names.push(part.fieldname);
           if (part.type === 'file') {
             nul ||= holdsNul(part.filename);
-            if (part.fieldname !== 'audioFile' || file || nul) {
+            if (part.fieldname !== 'audio_file' || file || nul) {
               part.file.resume();
               continue;
             }
@@ -71,6 +75,7 @@ export const versionRoutes =
           }
         }
         if (nul || holdsNul(fields)) throw new HttpError(400, NUL_MESSAGE);
+        names.forEach(refuseFormerName);
         return await uploads.createVersion(userOf(request).id, file, fields);
       } finally {
         await uploads.discard(file);
@@ -116,9 +121,14 @@ export const versionRoutes =
         return sendStoredAudio(request, reply, deps.storage, audio);
       },
     );
+    // The stored file keeps processing's names; it is answered in the API's (readPeaksFile).
     route(app, api.getVersionPeaks, {}, async (request, reply) => {
       const key = await versions.peaksKey(userOf(request).id, request.params.versionId);
-      return sendObject(reply, deps.storage, key, undefined, { contentType: 'application/json' });
+      const { peaks, etag } = await readPeaksFile(deps.storage, key);
+      reply.header('cache-control', 'private, max-age=0, must-revalidate');
+      reply.header('etag', etag);
+      if (noneMatch(request.headers['if-none-match'], etag)) return reply.status(304).send();
+      return peaks;
     });
     route(app, api.downloadVersion, {}, async (request, reply) => {
       const download = await versions.download(userOf(request).id, request.params.versionId);

@@ -54,7 +54,7 @@ describe('stats over a long history', () => {
       const wav = await makeAudio(dir, 'wav', 1, 'Late Take.wav');
       const up = await api(t, me.cookie).upload(
         { path: wav },
-        { projectId: old.project.id, branchId: old.branch.id, commitMessage: 'Late take' },
+        { project_id: old.project.id, branch_id: old.branch.id, commit_message: 'Late take' },
       );
       expect(up.statusCode, up.body).toBe(201);
     } finally {

@@ -32,8 +32,8 @@ describe('dashboard stats, search and debug', () => {
       versions_last_month: 0,
       activity_last_month: 0,
     });
-    const track = (await owner.upload({ path: wav }, {})).json<{ projectId: string }>();
-    await owner.post(`/api/projects/${track.projectId}/branches`, { name: 'alt' });
+    const track = (await owner.upload({ path: wav }, {})).json<{ project_id: string }>();
+    await owner.post(`/api/projects/${track.project_id}/branches`, { name: 'alt' });
     await owner.post('/api/projects', { name: 'Empty' });
     const stats = (await owner.get('/api/stats')).json<{
       projects: number;
@@ -51,17 +51,17 @@ describe('dashboard stats, search and debug', () => {
     const stranger = api(t, await newUser(t, 'stranger'));
     const track = (
       await owner.upload({ path: wav }, { tags: JSON.stringify(['synthwave', '100%']) })
-    ).json<{ projectId: string; branchId: string; versionId: string }>();
+    ).json<{ project_id: string; branch_id: string; version_id: string }>();
     await owner.upload(
       { path: wav },
-      { projectId: track.projectId, branchId: track.branchId, commitMessage: 'Louder chorus' },
+      { project_id: track.project_id, branch_id: track.branch_id, commit_message: 'Louder chorus' },
     );
-    await owner.post(`/api/projects/${track.projectId}/branches`, { name: 'drive-remix' });
+    await owner.post(`/api/projects/${track.project_id}/branches`, { name: 'drive-remix' });
 
     const byTag = (await owner.get('/api/search?q=SYNTHWAVE')).json<{
       versions: { id: string; tags: string[] }[];
     }>();
-    expect(byTag.versions.map((v) => v.id)).toEqual([track.versionId]);
+    expect(byTag.versions.map((v) => v.id)).toEqual([track.version_id]);
     expect(byTag.versions[0]?.tags).toEqual(['synthwave', '100%']);
     const all = (await owner.get('/api/search?q=drive')).json<{
       projects: { name: string }[];
@@ -97,9 +97,9 @@ describe('dashboard stats, search and debug', () => {
         .json<{ versions: { id: string; message: string }[] }>()
         .versions.map((v) => v.message);
     const first = (await owner.upload({ path: wav }, { tags: JSON.stringify(['rough']) })).json<{
-      projectId: string;
-      branchId: string;
-      versionId: string;
+      project_id: string;
+      branch_id: string;
+      version_id: string;
     }>();
     const messages = ['Rough "quoted" mix', 'Mix two: louder', 'ab'];
     const ids: string[] = [];
@@ -108,9 +108,13 @@ describe('dashboard stats, search and debug', () => {
         (
           await owner.upload(
             { path: wav },
-            { projectId: first.projectId, branchId: first.branchId, commitMessage },
+            {
+              project_id: first.project_id,
+              branch_id: first.branch_id,
+              commit_message: commitMessage,
+            },
           )
-        ).json<{ versionId: string }>().versionId,
+        ).json<{ version_id: string }>().version_id,
       );
     // Newest first; case does not matter; quotes and short words are text like any other.
     expect(await found('MIX')).toEqual(['Mix two: louder', 'Rough "quoted" mix']);

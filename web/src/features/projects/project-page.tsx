@@ -219,9 +219,9 @@ function ProjectWorkspace({
             onClose={() => setUploadTarget(null)}
             onUploaded={(result) => {
               setUploadTarget(null);
-              setUploadedVersionId(result.versionId);
-              setBranchChoice(result.branchId);
-              setVersionChoice(result.versionId);
+              setUploadedVersionId(result.version_id);
+              setBranchChoice(result.branch_id);
+              setVersionChoice(result.version_id);
               void queryClient.invalidateQueries({ queryKey: queryKeys.branches(projectId) });
               void refreshWorkspace();
             }}

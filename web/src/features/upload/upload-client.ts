@@ -24,16 +24,16 @@ export function uploadTimeoutMs(size: number): number {
 
 export function uploadForm(file: File, fields: UploadFields): FormData {
   const form = new FormData();
-  form.append('audioFile', file);
+  form.append('audio_file', file);
   if (fields.kind === 'version') {
-    form.append('projectId', fields.projectId);
-    form.append('branchId', fields.branchId);
-    form.append('commitMessage', fields.commitMessage);
+    form.append('project_id', fields.projectId);
+    form.append('branch_id', fields.branchId);
+    form.append('commit_message', fields.commitMessage);
   } else {
-    form.append('projectName', fields.projectName);
-    form.append('projectDescription', fields.projectDescription);
-    form.append('isPrivate', fields.isPrivate ? 'true' : 'false');
-    if (fields.commitMessage) form.append('commitMessage', fields.commitMessage);
+    form.append('project_name', fields.projectName);
+    form.append('project_description', fields.projectDescription);
+    form.append('is_private', fields.isPrivate ? 'true' : 'false');
+    if (fields.commitMessage) form.append('commit_message', fields.commitMessage);
   }
   if (fields.tags.length > 0) form.append('tags', JSON.stringify(fields.tags));
   return form;
@@ -67,14 +67,14 @@ export function uploadMetadata(file: File, fields: UploadFields): Record<string,
   const metadata: Record<string, string> = { kind: 'version', filename: file.name };
   if (file.type) metadata.filetype = file.type;
   if (fields.kind === 'version') {
-    metadata.projectId = fields.projectId;
-    metadata.branchId = fields.branchId;
-    metadata.commitMessage = fields.commitMessage;
+    metadata.project_id = fields.projectId;
+    metadata.branch_id = fields.branchId;
+    metadata.commit_message = fields.commitMessage;
   } else {
-    metadata.projectName = fields.projectName;
-    metadata.projectDescription = fields.projectDescription;
-    metadata.isPrivate = fields.isPrivate ? 'true' : 'false';
-    if (fields.commitMessage) metadata.commitMessage = fields.commitMessage;
+    metadata.project_name = fields.projectName;
+    metadata.project_description = fields.projectDescription;
+    metadata.is_private = fields.isPrivate ? 'true' : 'false';
+    if (fields.commitMessage) metadata.commit_message = fields.commitMessage;
   }
   if (fields.tags.length > 0) metadata.tags = JSON.stringify(fields.tags);
   return metadata;
@@ -164,7 +164,7 @@ export function uploadAudio(
         if (
           typeof body !== 'object' ||
           body === null ||
-          typeof (body as { versionId?: unknown }).versionId !== 'string'
+          typeof (body as { version_id?: unknown }).version_id !== 'string'
         ) {
           reject(new Error('Invalid response format'));
           return;

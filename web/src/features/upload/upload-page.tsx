@@ -81,7 +81,7 @@ function UploadForm({ mode }: { mode: Mode }) {
   const [progress, setProgress] = useState<UploadProgress | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [result, setResult] = useState<UploadResult | null>(null);
-  const processing = useProcessingStatus(result?.versionId ?? null, POLL_MS);
+  const processing = useProcessingStatus(result?.version_id ?? null, POLL_MS);
   const uploadAbort = useRef<AbortController | null>(null);
   // Leaving the page (Cancel, a tab switch) stops an upload still in flight.
   useEffect(() => () => uploadAbort.current?.abort(), []);
@@ -90,7 +90,7 @@ function UploadForm({ mode }: { mode: Mode }) {
   useEffect(() => {
     if (!result || !finished) return;
     // A moment to see every stage ticked before the project page replaces this one.
-    const timer = setTimeout(() => void navigate(`/projects/${result.projectId}`), SHOW_DONE_MS);
+    const timer = setTimeout(() => void navigate(`/projects/${result.project_id}`), SHOW_DONE_MS);
     return () => clearTimeout(timer);
   }, [result, finished, navigate]);
 
@@ -201,7 +201,7 @@ function UploadForm({ mode }: { mode: Mode }) {
       )}
       {result && <ProcessingStages status={processing.data} />}
       {result && processing.data?.status === 'failed' && (
-        <Link to={`/projects/${result.projectId}`} className={secondaryButton}>
+        <Link to={`/projects/${result.project_id}`} className={secondaryButton}>
           Go to project
         </Link>
       )}

@@ -33,9 +33,9 @@ describe('upload progress', () => {
       kind: 'version',
       filename: 'Take 3.wav',
       filetype: 'audio/wav',
-      projectId: 'p1',
-      branchId: 'b1',
-      commitMessage: 'Louder',
+      project_id: 'p1',
+      branch_id: 'b1',
+      commit_message: 'Louder',
       tags: '["mix"]',
     });
   });

@@ -59,7 +59,7 @@ test("a published bounce added to a collection from the Bounces page: shown with
   });
   await callExpecting(api, 201, endpoints.collections.addCollectionItem, {
     params: { id: collection.id },
-    body: { versionId: intro.versionId },
+    body: { version_id: intro.versionId },
   });
 
   // 'Add to collection' on its card on the Bounces page.
@@ -134,15 +134,15 @@ test('a collection link with a bounce: the visitor plays and downloads the bounc
   });
   const bounceItem = await callExpecting(api, 201, endpoints.collections.addCollectionItem, {
     params: { id: collection.id },
-    body: { bounceId: bounce.id },
+    body: { bounce_id: bounce.id },
   });
   await callExpecting(api, 201, endpoints.collections.addCollectionItem, {
     params: { id: collection.id },
-    body: { versionId: verse.versionId },
+    body: { version_id: verse.versionId },
   });
   const { links } = await callExpecting(api, 201, endpoints.collectionLinks.createCollectionLinks, {
     params: { id: collection.id },
-    body: { name: 'Label pitch', downloadEnabled: true },
+    body: { name: 'Label pitch', download_enabled: true },
   });
   const sharePath = new URL(links[0]!.url, baseURL).pathname;
 

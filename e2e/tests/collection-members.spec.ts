@@ -99,7 +99,7 @@ test('a collection member: invited as Editor by email, sees only the items of pr
   for (const versionId of [verse.versionId, outro.versionId])
     await callExpecting(ownerApi, 201, endpoints.collections.addCollectionItem, {
       params: { id: collectionId },
-      body: { versionId },
+      body: { version_id: versionId },
     });
   await page.reload();
   const ownerList = page.getByRole('list', { name: 'Collection items' });

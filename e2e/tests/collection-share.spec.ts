@@ -51,7 +51,7 @@ test('a collection shared with a password and two recipients: a recipient unlock
   for (const versionId of [outro.versionId, verse.versionId, chorus.versionId])
     await callExpecting(api, 201, endpoints.collections.addCollectionItem, {
       params: { id: collection.id },
-      body: { versionId },
+      body: { version_id: versionId },
     });
   await page.goto(`/collections/${collection.id}`);
   const list = page.getByRole('list', { name: 'Collection items' });

@@ -47,7 +47,7 @@ test('a 3-item collection from two projects: added from a project page, reordere
   for (const versionId of [intro.versionId, outro.versionId])
     await callExpecting(api, 201, endpoints.collections.addCollectionItem, {
       params: { id: collectionId },
-      body: { versionId },
+      body: { version_id: versionId },
     });
 
   await page.goto(`/collections/${collectionId}`);

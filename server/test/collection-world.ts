@@ -103,14 +103,14 @@ export async function collectionWorld(
   const itemIds: string[] = [];
   for (const version of [mine1, band1, mine2]) {
     const added = await as.post(`/api/collections/${collection.id}/items`, {
-      versionId: version.id,
+      version_id: version.id,
     });
     expect(added.statusCode, added.body).toBe(201);
     itemIds.push(added.json<{ id: string }>().id);
   }
   const other = (await as.post('/api/collections', { name: 'Other' })).json<{ id: string }>();
   const otherItem = (
-    await as.post(`/api/collections/${other.id}/items`, { versionId: mine1.id })
+    await as.post(`/api/collections/${other.id}/items`, { version_id: mine1.id })
   ).json<{ id: string }>();
   return {
     me,

@@ -305,12 +305,12 @@ export async function memberCollectionLink(
   const made = await as.post('/api/collections', { name: `${role}'s picks` });
   const collectionId = made.json<{ id: string }>().id;
   const added = await as.post(`/api/collections/${collectionId}/items`, {
-    versionId: w.version.id,
+    version_id: w.version.id,
   });
   if (added.statusCode !== 201) throw new Error(`adding the version: ${added.body}`);
   const shared = await as.post(`/api/collections/${collectionId}/links`, {
     name: 'For anyone',
-    downloadEnabled: true,
+    download_enabled: true,
   });
   if (shared.statusCode !== 201) throw new Error(`sharing the collection: ${shared.body}`);
   const [link] = shared.json<{ links: { key: string }[] }>().links;

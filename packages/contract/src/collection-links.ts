@@ -45,14 +45,14 @@ export const createCollectionLinkBodySchema = z.object({
     .trim()
     .min(1, COLLECTION_LINK_MESSAGES.nameRequired)
     .max(COLLECTION_LINK_NAME_MAX, COLLECTION_LINK_MESSAGES.nameTooLong),
-  expiresAt: z.iso.datetime({ offset: true }).nullish(),
-  downloadEnabled: z.boolean().optional(),
+  expires_at: z.iso.datetime({ offset: true }).nullish(),
+  download_enabled: z.boolean().optional(),
   /** Kept only as a slow hash; never shown again. */
   password: linkPasswordSchema.optional(),
   /** One link per recipient, each with its own key; none: one link. */
   recipients: z.array(recipientSchema).max(COLLECTION_LINK_RECIPIENTS_MAX).optional(),
   /** Email each recipient who has an address their own link (through the Mailer). */
-  emailRecipients: z.boolean().optional(),
+  email_recipients: z.boolean().optional(),
 });
 
 export const collectionLinkSchema = z.object({
@@ -61,20 +61,20 @@ export const collectionLinkSchema = z.object({
   url: z.string(),
   name: z.string(),
   recipient: z.object({ name: z.string(), email: z.string().nullable() }).nullable(),
-  expiresAt: z.string().nullable(),
-  downloadEnabled: z.boolean(),
-  hasPassword: z.boolean(),
+  expires_at: z.string().nullable(),
+  download_enabled: z.boolean(),
+  has_password: z.boolean(),
   revoked: z.boolean(),
-  createdAt: z.string(),
+  created_at: z.string(),
   /** Listen receipts per item that had any activity on this link. */
   receipts: z.array(
     z.object({
-      itemId: z.string(),
-      playsStarted: z.number().int(),
-      plays30s: z.number().int(),
-      plays90: z.number().int(),
+      item_id: z.string(),
+      plays_started: z.number().int(),
+      plays_30s: z.number().int(),
+      plays_90: z.number().int(),
       downloads: z.number().int(),
-      lastActivityAt: z.string(),
+      last_activity_at: z.string(),
     }),
   ),
   /** Whether this link was emailed to its recipient when it was made. */
@@ -83,11 +83,11 @@ export const collectionLinkSchema = z.object({
   comments: z.array(
     z.object({
       id: z.string(),
-      itemId: z.string().nullable(),
+      item_id: z.string().nullable(),
       author: z.string(),
       content: z.string(),
       timestamp: z.number().nullable(),
-      createdAt: z.string(),
+      created_at: z.string(),
     }),
   ),
 });
@@ -104,25 +104,25 @@ export const sharedCollectionItemSchema = z.object({
   kind: collectionItemKindSchema,
   title: z.string(),
   /** The project's name, or the repository's for a bounce. */
-  projectName: z.string(),
+  project_name: z.string(),
   /** Whether visitors may comment on it (a version: yes; a bounce takes no comments). */
   commentable: z.boolean(),
   /** Seconds; null until known. */
   duration: z.number().nullable(),
-  downloadEnabled: z.boolean(),
-  streamUrl: z.string(),
+  download_enabled: z.boolean(),
+  stream_url: z.string(),
   /** The original file as an attachment; null when the link does not allow downloads. */
-  downloadUrl: z.string().nullable(),
+  download_url: z.string().nullable(),
 });
 
 export const sharedCollectionSchema = z.object({
   name: z.string(),
   description: z.string().nullable(),
   /** Same-origin URL of the collection's cover through this link, or null when it has none. */
-  coverUrl: z.string().nullable(),
+  cover_url: z.string().nullable(),
   /** The recipient's name on a per-recipient link (a page may offer it as the visitor's name). */
-  recipientName: z.string().nullable(),
-  downloadEnabled: z.boolean(),
+  recipient_name: z.string().nullable(),
+  download_enabled: z.boolean(),
   items: z.array(sharedCollectionItemSchema),
 });
 
@@ -161,9 +161,9 @@ export const collectionZipSchema = z.object({
   done: z.number().int(),
   total: z.number().int(),
   /** The zip's address once ready, else null. */
-  fileUrl: z.string().nullable(),
+  file_url: z.string().nullable(),
   /** Until when it can be downloaded. */
-  expiresAt: z.string(),
+  expires_at: z.string(),
 });
 
 export type CollectionZip = z.infer<typeof collectionZipSchema>;

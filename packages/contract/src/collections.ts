@@ -31,16 +31,16 @@ export const updateCollectionBodySchema = z.object({
 
 /** Exactly one of the three: a version pinned, a branch followed, or a repository's bounce. */
 export const addCollectionItemBodySchema = z
-  .object({ versionId: id.optional(), branchId: id.optional(), bounceId: id.optional() })
+  .object({ version_id: id.optional(), branch_id: id.optional(), bounce_id: id.optional() })
   .refine(
     (body) =>
-      [body.versionId, body.branchId, body.bounceId].filter((value) => value !== undefined)
+      [body.version_id, body.branch_id, body.bounce_id].filter((value) => value !== undefined)
         .length === 1,
     { message: COLLECTION_MESSAGES.oneTarget },
   );
 
 export const reorderCollectionBodySchema = z.object({
-  itemIds: z
+  item_ids: z
     .array(id)
     .max(1000)
     .refine((ids) => new Set(ids).size === ids.length, {
@@ -68,18 +68,18 @@ export const availableCollectionItemSchema = z.object({
   position: z.number().int(),
   kind: z.enum(['version', 'latest']),
   unavailable: z.literal(false),
-  versionId: z.string(),
-  versionNumber: z.number().int(),
+  version_id: z.string(),
+  version_number: z.number().int(),
   message: z.string().nullable(),
-  projectId: z.string(),
-  projectName: z.string(),
-  branchId: z.string(),
-  branchName: z.string(),
+  project_id: z.string(),
+  project_name: z.string(),
+  branch_id: z.string(),
+  branch_name: z.string(),
   /** Seconds; null until known. */
   duration: z.number().nullable(),
   status: z.enum(['processing', 'completed', 'failed']),
-  streamUrl: z.string(),
-  linkUnavailableReason,
+  stream_url: z.string(),
+  link_unavailable_reason: linkUnavailableReason,
 });
 
 /** A bounce the caller may play now (they may read its repository). */
@@ -88,16 +88,16 @@ export const availableBounceItemSchema = z.object({
   position: z.number().int(),
   kind: z.literal('bounce'),
   unavailable: z.literal(false),
-  bounceId: z.string(),
+  bounce_id: z.string(),
   title: z.string(),
-  repoId: z.string(),
-  repoName: z.string(),
-  branchName: z.string(),
+  repo_id: z.string(),
+  repo_name: z.string(),
+  branch_name: z.string(),
   /** Seconds; null until known. */
   duration: z.number().nullable(),
   status: z.enum(['processing', 'completed', 'failed']),
-  streamUrl: z.string(),
-  linkUnavailableReason,
+  stream_url: z.string(),
+  link_unavailable_reason: linkUnavailableReason,
 });
 
 /**
@@ -111,7 +111,7 @@ export const unavailableCollectionItemSchema = z.object({
   kind: collectionItemKindSchema,
   unavailable: z.literal(true),
   reason: z.enum(['no_access', 'not_processed']),
-  linkUnavailableReason,
+  link_unavailable_reason: linkUnavailableReason,
 });
 
 export const collectionItemSchema = z.union([
@@ -124,15 +124,15 @@ export const collectionSummarySchema = z.object({
   id: z.string(),
   name: z.string(),
   description: z.string().nullable(),
-  itemCount: z.number().int(),
+  item_count: z.number().int(),
   /** Seconds: the sum of the durations of the items the caller may play. */
-  totalDuration: z.number(),
+  total_duration: z.number(),
   /** Same-origin URL of the cover image (it changes when the cover changes), or null. */
-  coverUrl: z.string().nullable(),
+  cover_url: z.string().nullable(),
   /** The caller's role: 'owner' for their own collections, else the one they were invited with. */
   role: roleSchema,
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  created_at: z.string(),
+  updated_at: z.string(),
 });
 
 export const collectionSchema = collectionSummarySchema.extend({

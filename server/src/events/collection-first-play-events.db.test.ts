@@ -69,7 +69,7 @@ describe(`live events of a collection link's first play (${testDialect()})`, () 
     const as = api(t, col.cookie);
     const collection = (await as.post('/api/collections', { name: 'EP' })).json<{ id: string }>();
     const items: string[] = [];
-    for (const body of [{ bounceId: bounce.id }, { versionId: version.id }]) {
+    for (const body of [{ bounce_id: bounce.id }, { version_id: version.id }]) {
       const added = await as.post(`/api/collections/${collection.id}/items`, body);
       expect(added.statusCode, added.body).toBe(201);
       items.push(added.json<{ id: string }>().id);

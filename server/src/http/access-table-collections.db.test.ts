@@ -86,7 +86,7 @@ describe('the access table: collection links by who owns the collection, comment
       const own = (
         await api(t, w.users[owner].cookie).get(`/api/collections/${link.collectionId}`)
       ).json<Collection>();
-      expect(own.items.map((i) => i.linkUnavailableReason)).toEqual([
+      expect(own.items.map((i) => i.link_unavailable_reason)).toEqual([
         served ? null : COLLECTION_MESSAGES.linkNeedsShare,
       ]);
     });

@@ -191,7 +191,7 @@ const TABLE: Record<string, Row> = {
   // The world's collection holds the version already.
   addCollectionItem: {
     expect: needs('editItems', 409),
-    call: (w) => inCollection(w, { body: { versionId: w.version.id } }),
+    call: (w) => inCollection(w, { body: { version_id: w.version.id } }),
   },
   removeCollectionItem: {
     expect: needs('editItems', 204),
@@ -200,7 +200,7 @@ const TABLE: Record<string, Row> = {
   // Not its current items: 'The collection changed'.
   reorderCollection: {
     expect: needs('editItems', 409),
-    call: (w) => inCollection(w, { body: { itemIds: [] } }),
+    call: (w) => inCollection(w, { body: { item_ids: [] } }),
   },
   createCollectionLinks: {
     expect: needs('shareCollection', 201),

@@ -204,18 +204,18 @@ describe('JSON answers parse with their descriptor’s response schema', () => {
     });
     await owner.call(endpoints.collections.addCollectionItem, {
       params: { id },
-      body: { versionId },
+      body: { version_id: versionId },
     });
     await owner.call(endpoints.collections.addCollectionItem, {
       params: { id },
-      body: { branchId },
+      body: { branch_id: branchId },
     });
     const collection = (await check(endpoints.collections.getCollection, {
       params: { id },
-    })) as { items: { versionId?: string }[]; totalDuration: number };
-    expect(collection.items.map((item) => item.versionId)).toEqual([versionId, versionId]);
+    })) as { items: { version_id?: string }[]; total_duration: number };
+    expect(collection.items.map((item) => item.version_id)).toEqual([versionId, versionId]);
     // The processed upload is two seconds long, counted once per item.
-    expect(collection.totalDuration).toBeCloseTo(4, 0);
+    expect(collection.total_duration).toBeCloseTo(4, 0);
     await check(endpoints.collections.listCollections);
   });
 

@@ -4,26 +4,6 @@ import { createTestApp, type TestApp } from '../../test/test-app';
 const SNAKE_CASE = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
 
 /**
- * Operations whose JSON still carries camelCase names, to be renamed in the next pass (issue 42
- * §7): the collections and collection links (with their zips). A name found anywhere else fails the test, and an
- * operation listed here that no longer carries one fails it too, so the list only shrinks.
- */
-const NOT_YET_RENAMED: ReadonlySet<string> = new Set([
-  'listCollections',
-  'createCollection',
-  'getCollection',
-  'updateCollection',
-  'addCollectionItem',
-  'reorderCollection',
-  'setCollectionCover',
-  'createCollectionLinks',
-  'listCollectionLinks',
-  'openCollectionLink',
-  'startCollectionLinkZip',
-  'getCollectionLinkZip',
-]);
-
-/**
  * Every property name in the document (request and response bodies, components, multipart
  * fields) and every query parameter, each with where it was found.
  */
@@ -79,14 +59,7 @@ describe('the JSON contract', () => {
     const names = namesIn(response.json());
     expect(names.size).toBeGreaterThan(100);
     const camel = [...names].filter(([name]) => !SNAKE_CASE.test(name));
-    const wrong = camel
-      .map(([name, where]) => [name, where.filter((w) => !NOT_YET_RENAMED.has(w))] as const)
-      .filter(([, where]) => where.length > 0)
-      .map(([name, where]) => `${name} (${where.slice(0, 3).join(', ')})`)
-      .sort();
-    const stillCamel = new Set(camel.flatMap(([, where]) => where));
-    const renamed = [...NOT_YET_RENAMED].filter((operation) => !stillCamel.has(operation));
-    expect(renamed, 'renamed: take these off NOT_YET_RENAMED').toEqual([]);
+    const wrong = camel.map(([name, where]) => `${name} (${where.slice(0, 3).join(', ')})`).sort();
     expect(wrong).toEqual([]);
   });
 

@@ -41,7 +41,7 @@ describe('bounces in collections', () => {
     const as = api(t, rae.cookie);
     const collection = (await as.post('/api/collections', { name: 'EP' })).json<{ id: string }>();
     const url = `/api/collections/${collection.id}`;
-    const added = await as.post(`${url}/items`, { bounceId: bounce.id });
+    const added = await as.post(`${url}/items`, { bounce_id: bounce.id });
     expect(added.statusCode, added.body).toBe(201);
     return {
       rae,
@@ -66,37 +66,37 @@ describe('bounces in collections', () => {
         position: 0,
         kind: 'bounce',
         unavailable: false,
-        bounceId: w.bounce.id,
+        bounce_id: w.bounce.id,
         title: 'Night Drive (final)',
-        repoId: w.repo.id,
-        repoName: 'Studio Sessions',
-        branchName: 'mixing',
+        repo_id: w.repo.id,
+        repo_name: 'Studio Sessions',
+        branch_name: 'mixing',
         duration: expect.any(Number) as number,
         status: 'completed',
-        streamUrl: `/api/repos/${w.repo.id}/bounces/${w.bounce.id}/stream`,
-        linkUnavailableReason: null,
+        stream_url: `/api/repos/${w.repo.id}/bounces/${w.bounce.id}/stream`,
+        link_unavailable_reason: null,
       },
     ]);
     const first = got.items[0];
-    expect(got.totalDuration).toBe(first?.unavailable === false ? first.duration : -1);
-    expect(got.totalDuration).toBeGreaterThan(0);
+    expect(got.total_duration).toBe(first?.unavailable === false ? first.duration : -1);
+    expect(got.total_duration).toBeGreaterThan(0);
     const stream = await w.as.get(
-      got.items[0]?.unavailable === false ? got.items[0].streamUrl : '',
+      got.items[0]?.unavailable === false ? got.items[0].stream_url : '',
     );
     expect(stream.statusCode).toBe(200);
 
     expectError(
-      await w.as.post(`${w.url}/items`, { bounceId: w.bounce.id }),
+      await w.as.post(`${w.url}/items`, { bounce_id: w.bounce.id }),
       409,
       COLLECTION_MESSAGES.duplicateBounce,
     );
     // Someone else's bounce is not found, exactly like a missing one.
     expectError(
-      await w.as.post(`${w.url}/items`, { bounceId: w.samBounce.id }),
+      await w.as.post(`${w.url}/items`, { bounce_id: w.samBounce.id }),
       404,
       'Bounce not found',
     );
-    const both = await w.as.post(`${w.url}/items`, { bounceId: w.bounce.id, versionId: 'v' });
+    const both = await w.as.post(`${w.url}/items`, { bounce_id: w.bounce.id, version_id: 'v' });
     expect(both.statusCode).toBe(400);
     expect(both.body).toContain(COLLECTION_MESSAGES.oneTarget);
   });
@@ -113,19 +113,19 @@ describe('bounces in collections', () => {
         kind: 'bounce',
         unavailable: true,
         reason: 'no_access',
-        linkUnavailableReason: null,
+        link_unavailable_reason: null,
       },
     ]);
     await addMember(db, { repoId: w.repo.id }, w.sam.id, 'viewer');
     const reader = (await api(t, w.sam.cookie).get(w.url)).json<Collection>();
-    expect(reader.items[0]).toMatchObject({ unavailable: false, bounceId: w.bounce.id });
+    expect(reader.items[0]).toMatchObject({ unavailable: false, bounce_id: w.bounce.id });
   });
 
   it('plays, downloads and counts a bounce through a link; it takes no comments', async () => {
     const w = await world();
     const [link] = await shareCollection(w.as, w.collectionId, {
       name: 'Label',
-      downloadEnabled: true,
+      download_enabled: true,
     });
     const guest = visitor(t);
     const page = (await guest.get(`/api/collection-links/${link?.key}`)).json<SharedCollection>();
@@ -134,7 +134,7 @@ describe('bounces in collections', () => {
         id: w.itemId,
         kind: 'bounce',
         title: 'Night Drive (final)',
-        projectName: 'Studio Sessions',
+        project_name: 'Studio Sessions',
         commentable: false,
       }),
     ]);
@@ -158,10 +158,10 @@ describe('bounces in collections', () => {
 
     // The owner sees the receipt, and hears of the first play.
     const links = (await w.as.get(`${w.url}/links`)).json<{
-      links: { id: string; receipts: { itemId: string; downloads: number; plays: number }[] }[];
+      links: { id: string; receipts: { item_id: string; downloads: number; plays: number }[] }[];
     }>().links;
     expect(links[0]?.receipts).toEqual([
-      expect.objectContaining({ itemId: w.itemId, downloads: 1 }),
+      expect.objectContaining({ item_id: w.itemId, downloads: 1 }),
     ]);
     const played = await t.deps.database.db
       .selectFrom('activity')
@@ -202,7 +202,7 @@ describe('bounces in collections', () => {
     const db = t.deps.database.db;
     // Rae adds Sam's bounce while an Editor of Sam's repository (she may share it) …
     await addMember(db, { repoId: w.samRepo.id }, w.rae.id, 'editor');
-    const added = await w.as.post(`${w.url}/items`, { bounceId: w.samBounce.id });
+    const added = await w.as.post(`${w.url}/items`, { bounce_id: w.samBounce.id });
     expect(added.statusCode, added.body).toBe(201);
     const [link] = await shareCollection(w.as, w.collectionId);
     const open = async () =>

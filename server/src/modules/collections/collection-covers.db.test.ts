@@ -45,11 +45,11 @@ describe('collection covers', () => {
 
   it('sets, serves, replaces and removes a cover, keeping one stored image at a time', async () => {
     const { me, as, collection } = await owner();
-    expect(collection.coverUrl).toBeNull();
+    expect(collection.cover_url).toBeNull();
 
     const set = await sendCover(me.cookie, collection.id, PNG);
     expect(set.statusCode, set.body).toBe(200);
-    const first = set.json<Collection>().coverUrl ?? '';
+    const first = set.json<Collection>().cover_url ?? '';
     expect(first).toMatch(
       new RegExp(`^/api/collections/${collection.id}/cover\\?v=[0-9a-f-]{36}$`),
     );
@@ -59,18 +59,18 @@ describe('collection covers', () => {
     expect(image.headers['x-content-type-options']).toBe('nosniff');
     expect(image.headers['cache-control']).toBe('private, max-age=31536000, immutable');
     expect(image.rawPayload.equals(PNG)).toBe(true);
-    expect((await as.get(`/api/collections/${collection.id}`)).json<Collection>().coverUrl).toBe(
+    expect((await as.get(`/api/collections/${collection.id}`)).json<Collection>().cover_url).toBe(
       first,
     );
     const listed = (await as.get('/api/collections')).json<{ collections: CollectionSummary[] }>();
-    expect(listed.collections.find((c) => c.id === collection.id)?.coverUrl).toBe(first);
+    expect(listed.collections.find((c) => c.id === collection.id)?.cover_url).toBe(first);
     const [firstKey] = await stored(collection.id);
     expect(await stored(collection.id)).toHaveLength(1);
 
     // A new image is a new URL (browsers fetch it again); the old image leaves the store.
     const replaced = await sendCover(me.cookie, collection.id, JPEG);
     expect(replaced.statusCode, replaced.body).toBe(200);
-    const second = replaced.json<Collection>().coverUrl ?? '';
+    const second = replaced.json<Collection>().cover_url ?? '';
     expect(second).not.toBe(first);
     const jpeg = await as.get(second);
     expect(jpeg.headers['content-type']).toBe('image/jpeg');
@@ -80,7 +80,7 @@ describe('collection covers', () => {
 
     const removed = await as.delete(`/api/collections/${collection.id}/cover`);
     expect(removed.statusCode, removed.body).toBe(204);
-    expect((await as.get(`/api/collections/${collection.id}`)).json<Collection>().coverUrl).toBe(
+    expect((await as.get(`/api/collections/${collection.id}`)).json<Collection>().cover_url).toBe(
       null,
     );
     expectError(
@@ -109,19 +109,19 @@ describe('collection covers', () => {
       REPO_MESSAGES.coverRequired,
     );
     expect(await stored(collection.id)).toEqual([]);
-    expect((await as.get(`/api/collections/${collection.id}`)).json<Collection>().coverUrl).toBe(
+    expect((await as.get(`/api/collections/${collection.id}`)).json<Collection>().cover_url).toBe(
       null,
     );
 
     // A refused image leaves the cover there was.
     const ok = await sendCover(me.cookie, collection.id, PNG);
-    const coverUrl = ok.json<Collection>().coverUrl;
+    const coverUrl = ok.json<Collection>().cover_url;
     expectError(
       await sendCover(me.cookie, collection.id, Buffer.from('GIF89a not ours')),
       415,
       REPO_MESSAGES.coverInvalid,
     );
-    expect((await as.get(`/api/collections/${collection.id}`)).json<Collection>().coverUrl).toBe(
+    expect((await as.get(`/api/collections/${collection.id}`)).json<Collection>().cover_url).toBe(
       coverUrl,
     );
     expect(await stored(collection.id)).toHaveLength(1);
@@ -160,7 +160,7 @@ describe('collection covers', () => {
     const [open] = await shareCollection(as, collection.id, { name: 'Open' });
     const anon = visitor(t);
     const page = (await anon.get(`/api/collection-links/${open?.key}`)).json<SharedCollection>();
-    expect(page.coverUrl).toBeNull();
+    expect(page.cover_url).toBeNull();
     expectError(
       await anon.get(`/api/collection-links/${open?.key}/cover`),
       404,
@@ -169,8 +169,8 @@ describe('collection covers', () => {
 
     expect((await sendCover(me.cookie, collection.id, PNG)).statusCode).toBe(200);
     const shown = (await anon.get(`/api/collection-links/${open?.key}`)).json<SharedCollection>();
-    expect(shown.coverUrl).toMatch(new RegExp(`^/api/collection-links/${open?.key}/cover\\?v=`));
-    const image = await anon.get(shown.coverUrl ?? '');
+    expect(shown.cover_url).toMatch(new RegExp(`^/api/collection-links/${open?.key}/cover\\?v=`));
+    const image = await anon.get(shown.cover_url ?? '');
     expect(image.statusCode).toBe(200);
     expect(image.headers['content-type']).toBe('image/png');
     expect(image.headers['x-content-type-options']).toBe('nosniff');

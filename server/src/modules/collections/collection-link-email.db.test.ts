@@ -26,8 +26,8 @@ describe('collection links emailed to recipients', () => {
     const made = await shareCollection(w.as, w.collection.id, {
       name: 'EP pitch',
       password: 'correct horse',
-      expiresAt: '2099-01-01T00:00:00.000Z',
-      emailRecipients: true,
+      expires_at: '2099-01-01T00:00:00.000Z',
+      email_recipients: true,
       recipients: [{ name: 'Ana', email: ana }, { name: 'Ben', email: ben }, { name: 'Cy' }],
     });
     expect(made.map((link) => link.emailed)).toEqual([true, true, false]);
@@ -80,7 +80,7 @@ describe('collection links emailed to recipients', () => {
         [0, 1, 2].map(() =>
           w.as.post(`/api/collections/${w.collection.id}/links`, {
             name: 'Pitch',
-            emailRecipients: true,
+            email_recipients: true,
             recipients: recipients(8),
           }),
         ),
@@ -121,7 +121,7 @@ describe('collection links emailed to recipients', () => {
     // The budget is spent: one more emailed link is refused, one without email is still made.
     const more = await w.as.post(`/api/collections/${w.collection.id}/links`, {
       name: 'One more',
-      emailRecipients: true,
+      email_recipients: true,
       recipients: recipients(EMAILS_PER_HOUR - linksMade * 8 - invitesSent + 1),
     });
     expect(more.statusCode, more.body).toBe(429);
@@ -141,7 +141,7 @@ describe('collection links emailed to recipients', () => {
     const to = suite.uniqueEmail();
     await shareCollection(w.as, w.collection.id, {
       name: 'Pitch',
-      emailRecipients: true,
+      email_recipients: true,
       recipients: [{ name: 'Ana, see www.phish.example', email: to }],
     });
     const mail = await suite.smtp.waitFor(to);

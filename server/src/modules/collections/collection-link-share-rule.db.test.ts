@@ -42,7 +42,7 @@ describe('what a collection link may serve', () => {
     const w = await collectionWorld(t, dir, { bandRole });
     const [link] = await shareCollection(w.as, w.collection.id, {
       name: 'For the label',
-      downloadEnabled: true,
+      download_enabled: true,
     });
     const key = link?.key ?? '';
     const bandItem = w.itemIds[1] ?? '';
@@ -82,14 +82,14 @@ describe('what a collection link may serve', () => {
   it('tells the owner on their collection page why, and nobody else; it is checked on every request', async () => {
     const { w, key, bandItem, itemUrl } = await sharedBy('viewer');
     const owned = (await w.as.get(`/api/collections/${w.collection.id}`)).json<Collection>();
-    expect(owned.items.map((item) => item.linkUnavailableReason)).toEqual([
+    expect(owned.items.map((item) => item.link_unavailable_reason)).toEqual([
       null,
       COLLECTION_MESSAGES.linkNeedsShare,
       null,
     ]);
     expect(COLLECTION_MESSAGES.linkNeedsShare).toBe('You need Editor access to share this');
     // The item still plays for the owner themselves (they may listen to it).
-    expect(owned.items[1]).toMatchObject({ unavailable: false, projectName: 'Band Demos' });
+    expect(owned.items[1]).toMatchObject({ unavailable: false, project_name: 'Band Demos' });
 
     // A member of the collection who is the band's owner (may share it) is told nothing.
     await addMember(
@@ -101,7 +101,7 @@ describe('what a collection link may serve', () => {
     const member = (
       await api(t, w.bandOwner.cookie).get(`/api/collections/${w.collection.id}`)
     ).json<Collection>();
-    expect(member.items.map((item) => item.linkUnavailableReason)).toEqual([null, null, null]);
+    expect(member.items.map((item) => item.link_unavailable_reason)).toEqual([null, null, null]);
 
     // Made an Editor of the band: the very next request serves it, and the page stops saying so.
     await t.deps.database.db
@@ -115,7 +115,7 @@ describe('what a collection link may serve', () => {
     const page = (await stranger.get(`/api/collection-links/${key}`)).json<SharedCollection>();
     expect(page.items.map((item) => item.id)).toEqual(w.itemIds);
     const now = (await w.as.get(`/api/collections/${w.collection.id}`)).json<Collection>();
-    expect(now.items.every((item) => item.linkUnavailableReason === null)).toBe(true);
+    expect(now.items.every((item) => item.link_unavailable_reason === null)).toBe(true);
 
     // And back to Viewer: gone from the link again at once.
     await t.deps.database.db
@@ -138,16 +138,16 @@ describe('what a collection link may serve', () => {
     const bounce = await publishBounce(depsOf(t), repo.id, wav);
     await addMember(t.deps.database.db, { repoId: repo.id }, w.me.id, 'viewer');
     const added = await w.as.post(`/api/collections/${w.collection.id}/items`, {
-      bounceId: bounce.id,
+      bounce_id: bounce.id,
     });
     expect(added.statusCode, added.body).toBe(201);
     const itemId = added.json<{ id: string }>().id;
-    expect(added.json<Collection['items'][number]>().linkUnavailableReason).toBe(
+    expect(added.json<Collection['items'][number]>().link_unavailable_reason).toBe(
       COLLECTION_MESSAGES.linkNeedsShare,
     );
     const [link] = await shareCollection(w.as, w.collection.id, {
       name: 'Label',
-      downloadEnabled: true,
+      download_enabled: true,
     });
     const stranger = visitor(t);
     const page = (

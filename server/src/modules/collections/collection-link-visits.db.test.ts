@@ -72,7 +72,7 @@ describe('collection link visits', () => {
       expect(anaLink?.comments).toEqual([
         expect.objectContaining({
           id: comment.id,
-          itemId: second,
+          item_id: second,
           author: 'Ana',
           content: 'Love the chorus',
           timestamp: 0.5,
@@ -191,14 +191,14 @@ describe('collection link visits', () => {
       const [closed] = await shareCollection(w.as, w.collection.id, { name: 'Listen only' });
       const [allowed] = await shareCollection(w.as, w.collection.id, {
         name: 'Download',
-        downloadEnabled: true,
+        download_enabled: true,
       });
       const anon = visitor(t);
       const closedPage = (
         await anon.get(`/api/collection-links/${closed?.key}`)
       ).json<SharedCollection>();
-      expect(closedPage.downloadEnabled).toBe(false);
-      expect(closedPage.items.map((item) => item.downloadUrl)).toEqual([null, null, null]);
+      expect(closedPage.download_enabled).toBe(false);
+      expect(closedPage.items.map((item) => item.download_url)).toEqual([null, null, null]);
       expectError(
         await anon.get(`/api/collection-links/${closed?.key}/items/${w.itemIds[0]}/download`),
         403,
@@ -208,8 +208,8 @@ describe('collection link visits', () => {
       const page = (
         await anon.get(`/api/collection-links/${allowed?.key}`)
       ).json<SharedCollection>();
-      expect(page.downloadEnabled).toBe(true);
-      const url = page.items[1]?.downloadUrl;
+      expect(page.download_enabled).toBe(true);
+      const url = page.items[1]?.download_url;
       expect(url).toBe(`/api/collection-links/${allowed?.key}/items/${w.itemIds[1]}/download`);
       const file = await anon.get(url ?? '');
       expect(file.statusCode, file.body.slice(0, 200)).toBe(200);
@@ -217,7 +217,7 @@ describe('collection link visits', () => {
       expect(file.rawPayload.subarray(0, 4).toString('latin1')).toBe('RIFF');
       const receipts = (await links(w)).find((link) => link.id === allowed?.id)?.receipts;
       expect(receipts).toEqual([
-        expect.objectContaining({ itemId: w.itemIds[1], downloads: 1, playsStarted: 0 }),
+        expect.objectContaining({ item_id: w.itemIds[1], downloads: 1, plays_started: 0 }),
       ]);
       expectError(
         await anon.get(`/api/collection-links/${allowed?.key}/items/${w.otherItem.id}/download`),

@@ -20,27 +20,27 @@ export function toLink(
     name: row.name,
     recipient:
       row.recipient_name === null ? null : { name: row.recipient_name, email: row.recipient_email },
-    expiresAt: row.expires_at,
-    downloadEnabled: row.download_enabled === 1,
-    hasPassword: row.password_hash !== null,
+    expires_at: row.expires_at,
+    download_enabled: row.download_enabled === 1,
+    has_password: row.password_hash !== null,
     revoked: row.revoked_at !== null,
-    createdAt: row.created_at,
+    created_at: row.created_at,
     receipts: receipts.map((receipt) => ({
-      itemId: receipt.item_id,
-      playsStarted: Number(receipt.plays_started),
-      plays30s: Number(receipt.plays_30s),
-      plays90: Number(receipt.plays_90),
+      item_id: receipt.item_id,
+      plays_started: Number(receipt.plays_started),
+      plays_30s: Number(receipt.plays_30s),
+      plays_90: Number(receipt.plays_90),
       downloads: Number(receipt.downloads),
-      lastActivityAt: receipt.last_activity_at,
+      last_activity_at: receipt.last_activity_at,
     })),
     emailed: row.emailed_at !== null,
     comments: comments.map((comment) => ({
       id: comment.id,
-      itemId: comment.item_id,
+      item_id: comment.item_id,
       author: comment.visitor_name ?? listenerName(comment) ?? UNKNOWN_PERSON,
       content: comment.content,
       timestamp: comment.timestamp_seconds,
-      createdAt: comment.created_at,
+      created_at: comment.created_at,
     })),
   };
 }
@@ -66,12 +66,12 @@ export function toSharedItem(
     position,
     kind: itemKind(row),
     title: itemTitle(row),
-    projectName: sourceName(row),
+    project_name: sourceName(row),
     commentable: row.bounce === null,
     duration: row.duration,
-    downloadEnabled: link.download_enabled === 1,
-    streamUrl: `/api/collection-links/${link.hash}/items/${row.id}/stream`,
-    downloadUrl:
+    download_enabled: link.download_enabled === 1,
+    stream_url: `/api/collection-links/${link.hash}/items/${row.id}/stream`,
+    download_url:
       link.download_enabled === 1
         ? `/api/collection-links/${link.hash}/items/${row.id}/download`
         : null,

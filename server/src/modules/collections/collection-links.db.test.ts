@@ -31,20 +31,20 @@ describe('collection links', () => {
   describe('owner', () => {
     it('creates one link, or one per recipient, each with its own 22-character key', async () => {
       const w = await world();
-      const [one] = await share(w.as, w.collection.id, { name: 'Label', downloadEnabled: true });
+      const [one] = await share(w.as, w.collection.id, { name: 'Label', download_enabled: true });
       expect(one).toMatchObject({
         name: 'Label',
         recipient: null,
-        downloadEnabled: true,
-        hasPassword: false,
+        download_enabled: true,
+        has_password: false,
         revoked: false,
-        expiresAt: null,
+        expires_at: null,
       });
       expect(one?.key).toMatch(/^[A-Za-z0-9]{22}$/);
       expect(one?.url).toBe(`/share/${one?.key}`);
       const each = await share(w.as, w.collection.id, {
         name: 'Press',
-        expiresAt: '2099-01-01T00:00:00.000Z',
+        expires_at: '2099-01-01T00:00:00.000Z',
         recipients: [{ name: 'Ana', email: 'ana@example.com' }, { name: 'Ben' }],
       });
       expect(each.map((link) => link.recipient)).toEqual([
@@ -52,7 +52,7 @@ describe('collection links', () => {
         { name: 'Ben', email: null },
       ]);
       expect(new Set([one?.key, ...each.map((link) => link.key)]).size).toBe(3);
-      expect(each.every((link) => link.expiresAt === '2099-01-01T00:00:00.000Z')).toBe(true);
+      expect(each.every((link) => link.expires_at === '2099-01-01T00:00:00.000Z')).toBe(true);
 
       const listed = await w.as.get(`/api/collections/${w.collection.id}/links`);
       expect(listed.statusCode, listed.body).toBe(200);
@@ -120,12 +120,12 @@ describe('collection links', () => {
       const page = opened.json<SharedCollection>();
       expect(page.name).toBe('For the label');
       expect(page.items.map((item) => item.id)).toEqual(w.itemIds);
-      expect(page.items.map((item) => [item.title, item.projectName])).toEqual([
+      expect(page.items.map((item) => [item.title, item.project_name])).toEqual([
         ['First mix', 'Night Drive'],
         ['Band take', 'Band Demos'],
         ['Second mix', 'Night Drive'],
       ]);
-      expect(page.items.every((item) => item.kind === 'version' && !item.downloadEnabled)).toBe(
+      expect(page.items.every((item) => item.kind === 'version' && !item.download_enabled)).toBe(
         true,
       );
       const stream = (itemId: string, headers?: string) =>
@@ -166,7 +166,7 @@ describe('collection links', () => {
       const w = await world();
       const [expired] = await share(w.as, w.collection.id, {
         name: 'Old',
-        expiresAt: new Date(Date.now() - 60_000).toISOString(),
+        expires_at: new Date(Date.now() - 60_000).toISOString(),
       });
       const [revoked] = await share(w.as, w.collection.id, { name: 'Gone' });
       await w.as.delete(`/api/collections/${w.collection.id}/links/${revoked?.id}`);
@@ -198,7 +198,7 @@ describe('collection links', () => {
         name: 'Secret',
         password: 'correct horse',
       });
-      expect(link?.hasPassword).toBe(true);
+      expect(link?.has_password).toBe(true);
       const anon = visitor(t);
       const base = `/api/collection-links/${link?.key}`;
       const locked = await anon.get(base);
@@ -328,18 +328,18 @@ describe('collection links', () => {
       const of = (id: string | undefined) =>
         links
           .find((link) => link.id === id)
-          ?.receipts.map(({ lastActivityAt, ...counts }) => {
-            expect(typeof lastActivityAt).toBe('string');
+          ?.receipts.map(({ last_activity_at, ...counts }) => {
+            expect(typeof last_activity_at).toBe('string');
             return counts;
           });
       expect(
-        of(ana?.id)?.sort((a, b) => w.itemIds.indexOf(a.itemId) - w.itemIds.indexOf(b.itemId)),
+        of(ana?.id)?.sort((a, b) => w.itemIds.indexOf(a.item_id) - w.itemIds.indexOf(b.item_id)),
       ).toEqual([
-        { itemId: first, playsStarted: 2, plays30s: 1, plays90: 1, downloads: 1 },
-        { itemId: second, playsStarted: 1, plays30s: 0, plays90: 0, downloads: 0 },
+        { item_id: first, plays_started: 2, plays_30s: 1, plays_90: 1, downloads: 1 },
+        { item_id: second, plays_started: 1, plays_30s: 0, plays_90: 0, downloads: 0 },
       ]);
       expect(of(ben?.id)).toEqual([
-        { itemId: second, playsStarted: 0, plays30s: 1, plays90: 0, downloads: 0 },
+        { item_id: second, plays_started: 0, plays_30s: 1, plays_90: 0, downloads: 0 },
       ]);
     });
 

@@ -74,7 +74,7 @@ export class CollectionLinksService {
     body: CreateCollectionLinkBody,
   ): Promise<{ links: CollectionLink[] }> {
     const collection = await this.owned(userId, collectionId);
-    if (body.emailRecipients) await this.spendMailBudget(userId, body);
+    if (body.email_recipients) await this.spendMailBudget(userId, body);
     const passwordHash = await this.deps.passwords.hash(body.password);
     const now = this.deps.clock.now().toISOString();
     const recipients = body.recipients?.length
@@ -87,8 +87,8 @@ export class CollectionLinksService {
       name: body.name,
       recipient_name: recipient?.name ?? null,
       recipient_email: recipient?.email ?? null,
-      expires_at: body.expiresAt ? new Date(body.expiresAt).toISOString() : null,
-      download_enabled: body.downloadEnabled ? 1 : 0,
+      expires_at: body.expires_at ? new Date(body.expires_at).toISOString() : null,
+      download_enabled: body.download_enabled ? 1 : 0,
       password_hash: passwordHash,
       revoked_at: null,
       created_at: now,
@@ -96,7 +96,7 @@ export class CollectionLinksService {
       first_played_at: null,
     }));
     await this.deps.links.insertAll(rows);
-    if (body.emailRecipients) await this.email(userId, collection, rows);
+    if (body.email_recipients) await this.email(userId, collection, rows);
     return { links: rows.map((row) => toLink(row, [], [])) };
   }
 
@@ -191,11 +191,11 @@ export class CollectionLinksService {
     return {
       name: collection.name,
       description: collection.description,
-      coverUrl: collection.cover_key
+      cover_url: collection.cover_key
         ? versionedCoverUrl(`/api/collection-links/${link.hash}/cover`, collection.cover_key)
         : null,
-      recipientName: link.recipient_name,
-      downloadEnabled: link.download_enabled === 1,
+      recipient_name: link.recipient_name,
+      download_enabled: link.download_enabled === 1,
       items: items.map((item, position) => toSharedItem(link, item, position)),
     };
   }

@@ -79,7 +79,7 @@ describe('collection members', () => {
     const itemIds: string[] = [];
     for (const version of [openTake, closedTake]) {
       const added = await owner.post(`/api/collections/${collection.id}/items`, {
-        versionId: version.id,
+        version_id: version.id,
       });
       expect(added.statusCode, added.body).toBe(201);
       itemIds.push(added.json<{ id: string }>().id);
@@ -166,8 +166,8 @@ describe('collection members', () => {
     expect(collection.role).toBe('viewer');
     expect(collection.items[0]).toMatchObject({
       unavailable: false,
-      versionId: w.openTake.id,
-      projectName: 'Open Demos',
+      version_id: w.openTake.id,
+      project_name: 'Open Demos',
     });
     expect(collection.items[1]).toEqual({
       id: w.itemIds[1],
@@ -175,11 +175,11 @@ describe('collection members', () => {
       kind: 'version',
       unavailable: true,
       reason: 'no_access',
-      linkUnavailableReason: null,
+      link_unavailable_reason: null,
     });
     expect(got.body).not.toContain(w.closedTake.id);
     expect(got.body).not.toContain(w.closedName);
-    expect(collection.totalDuration).toBe(10);
+    expect(collection.total_duration).toBe(10);
     // The owner still sees both.
     const owned = (await w.owner.get(w.url)).json<Collection>();
     expect(owned.role).toBe('owner');
@@ -207,9 +207,9 @@ describe('collection members', () => {
     for (const role of ['viewer', 'commenter'] as const) {
       await setRole(role);
       expect((await gus.get(w.url)).statusCode).toBe(200);
-      expectError(await gus.post(`${w.url}/items`, { versionId: w.gusTake.id }), 403, NEED_EDITOR);
+      expectError(await gus.post(`${w.url}/items`, { version_id: w.gusTake.id }), 403, NEED_EDITOR);
       expectError(
-        await gus.put(`${w.url}/order`, { itemIds: [...w.itemIds].reverse() }),
+        await gus.put(`${w.url}/order`, { item_ids: [...w.itemIds].reverse() }),
         403,
         NEED_EDITOR,
       );
@@ -219,11 +219,11 @@ describe('collection members', () => {
 
     // Editor: items and cover, from projects the editor may listen to.
     await setRole('editor');
-    const added = await gus.post(`${w.url}/items`, { versionId: w.gusTake.id });
+    const added = await gus.post(`${w.url}/items`, { version_id: w.gusTake.id });
     expect(added.statusCode, added.body).toBe(201);
     const addedId = added.json<{ id: string }>().id;
     const order = [addedId, ...w.itemIds];
-    const reordered = await gus.put(`${w.url}/order`, { itemIds: order });
+    const reordered = await gus.put(`${w.url}/order`, { item_ids: order });
     expect(reordered.statusCode, reordered.body).toBe(200);
     expect(reordered.json<Collection>().items.map((item) => item.id)).toEqual(order);
     const cover = await sendCollectionCover(t, w.gus.cookie, w.collectionId, PNG);
@@ -236,7 +236,7 @@ describe('collection members', () => {
       { overrides: processed(5) },
     );
     expectError(
-      await gus.post(`${w.url}/items`, { versionId: elsewhere.id }),
+      await gus.post(`${w.url}/items`, { version_id: elsewhere.id }),
       404,
       'Version not found',
     );
@@ -265,8 +265,8 @@ describe('collection members', () => {
       stan.get(`${w.url}/links`),
       stan.patch(w.url, { name: 'x' }),
       stan.delete(w.url),
-      stan.post(`${w.url}/items`, { versionId: w.openTake.id }),
-      stan.put(`${w.url}/order`, { itemIds: w.itemIds }),
+      stan.post(`${w.url}/items`, { version_id: w.openTake.id }),
+      stan.put(`${w.url}/order`, { item_ids: w.itemIds }),
       stan.delete(`${w.url}/items/${w.itemIds[0]}`),
       stan.delete(`${w.url}/cover`),
       stan.post(`${w.url}/links`, { name: 'x' }),

@@ -87,19 +87,19 @@ describe('collection link zips', () => {
     const w = await world();
     const [link] = await shareCollection(w.as, w.collection.id, {
       name: 'Label',
-      downloadEnabled: true,
+      download_enabled: true,
     });
     const anon = visitor(t);
     const started = await anon.post(`/api/collection-links/${link!.key}/zip`, {});
     expect(started.statusCode, started.body).toBe(202);
-    expect(started.json()).toMatchObject({ status: 'pending', done: 0, total: 3, fileUrl: null });
+    expect(started.json()).toMatchObject({ status: 'pending', done: 0, total: 3, file_url: null });
 
     const zip = await zipReady(anon, link!.key);
     expect(zip).toMatchObject({ id: started.json<CollectionZip>().id, status: 'ready', done: 3 });
-    expect(zip.fileUrl).toBe(`/api/collection-links/${link!.key}/zip/${zip.id}/file`);
-    expect(Date.parse(zip.expiresAt) - Date.now()).toBeGreaterThan(23 * 60 * 60 * 1000);
+    expect(zip.file_url).toBe(`/api/collection-links/${link!.key}/zip/${zip.id}/file`);
+    expect(Date.parse(zip.expires_at) - Date.now()).toBeGreaterThan(23 * 60 * 60 * 1000);
 
-    const file = await anon.get(zip.fileUrl!);
+    const file = await anon.get(zip.file_url!);
     expect(file.statusCode, file.body).toBe(200);
     expect(file.headers['content-type']).toBe('application/zip');
     expect(file.headers['content-disposition']).toBe(
@@ -118,11 +118,11 @@ describe('collection link zips', () => {
 
     // Another listener's download counts; a later part of the file (a resumed download, here
     // from a third address) is not counted again.
-    const part = await visitor(t).get(zip.fileUrl!);
+    const part = await visitor(t).get(zip.file_url!);
     expect(part.statusCode).toBe(200);
     const ranged = await t.app.inject({
       method: 'GET',
-      url: zip.fileUrl!,
+      url: zip.file_url!,
       remoteAddress: visitor(t).address,
       headers: { range: 'bytes=100-199' },
     });
@@ -130,7 +130,7 @@ describe('collection link zips', () => {
     expect(ranged.rawPayload).toEqual(file.rawPayload.subarray(100, 200));
     const listed = await w.as.get(`/api/collections/${w.collection.id}/links`);
     const receipts = listed.json<{ links: CollectionLink[] }>().links[0]!.receipts;
-    expect(receipts.map((r) => [r.itemId, r.downloads])).toEqual(
+    expect(receipts.map((r) => [r.item_id, r.downloads])).toEqual(
       [...w.itemIds].sort().map((id) => [id, 2]),
     );
 
@@ -151,7 +151,7 @@ describe('collection link zips', () => {
     const w = await world();
     const [link] = await shareCollection(w.as, w.collection.id, {
       name: 'Label',
-      downloadEnabled: true,
+      download_enabled: true,
     });
     const anon = visitor(t);
     const first = await zipReady(anon, link!.key);
@@ -160,7 +160,7 @@ describe('collection link zips', () => {
     const second = await zipReady(anon, link!.key);
     expect(second.id).not.toBe(first.id);
     expect(second).toMatchObject({ status: 'ready', done: 2, total: 2 });
-    const entries = await readZip((await anon.get(second.fileUrl!)).rawPayload);
+    const entries = await readZip((await anon.get(second.file_url!)).rawPayload);
     expect([...entries.keys()]).toEqual(['01 - First mix.wav', '02 - Second mix.wav']);
   });
 
@@ -176,12 +176,12 @@ describe('collection link zips', () => {
         .execute();
       const [link] = await shareCollection(w.as, w.collection.id, {
         name: 'Label',
-        downloadEnabled: true,
+        download_enabled: true,
       });
       const anon = visitor(t);
       const zip = await zipReady(anon, link!.key);
       expect(zip).toMatchObject({ status: 'ready', total: 3 });
-      expect((await anon.get(zip.fileUrl!)).statusCode).toBe(200);
+      expect((await anon.get(zip.file_url!)).statusCode).toBe(200);
       return { w, key: link!.key, anon, zip };
     }
 
@@ -190,7 +190,7 @@ describe('collection link zips', () => {
       { key, anon, zip }: Awaited<ReturnType<typeof readyZip>>,
       entriesNow: string[],
     ) {
-      expectError(await anon.get(zip.fileUrl!), 410, COLLECTION_ZIP_MESSAGES.outOfDate);
+      expectError(await anon.get(zip.file_url!), 410, COLLECTION_ZIP_MESSAGES.outOfDate);
       expectError(
         await anon.get(`/api/collection-links/${key}/zip/${zip.id}`),
         410,
@@ -202,11 +202,11 @@ describe('collection link zips', () => {
       expect(again.json<CollectionZip>().id).not.toBe(zip.id);
       const fresh = await zipReady(anon, key);
       expect(fresh.id).toBe(again.json<CollectionZip>().id);
-      const file = await anon.get(fresh.fileUrl!);
+      const file = await anon.get(fresh.file_url!);
       expect(file.statusCode, file.body).toBe(200);
       expect([...(await readZip(file.rawPayload)).keys()]).toEqual(entriesNow);
       // The old one stays refused.
-      expectError(await anon.get(zip.fileUrl!), 410, COLLECTION_ZIP_MESSAGES.outOfDate);
+      expectError(await anon.get(zip.file_url!), 410, COLLECTION_ZIP_MESSAGES.outOfDate);
     }
 
     it('is refused once an item is removed from the collection; starting again leaves it out', async () => {
@@ -251,7 +251,7 @@ describe('collection link zips', () => {
     const w = await world();
     const [link] = await shareCollection(w.as, w.collection.id, {
       name: 'Secret',
-      downloadEnabled: true,
+      download_enabled: true,
       password: 'correct horse',
     });
     const anon = visitor(t);
@@ -272,7 +272,7 @@ describe('collection link zips', () => {
     const w = await world();
     const [one, two] = await shareCollection(w.as, w.collection.id, {
       name: 'Two',
-      downloadEnabled: true,
+      download_enabled: true,
       recipients: [{ name: 'Ana' }, { name: 'Ben' }],
     });
     const anon = visitor(t);
@@ -293,7 +293,7 @@ describe('collection link zips', () => {
     const w = await world();
     const [link] = await shareCollection(w.as, w.collection.id, {
       name: 'Label',
-      downloadEnabled: true,
+      download_enabled: true,
     });
     const seen: { status?: string; done?: number }[] = [];
     class RecordingRepo extends CollectionZipsRepo {
@@ -410,7 +410,7 @@ describe('collection link zips', () => {
     const w = await world();
     const [link] = await shareCollection(w.as, w.collection.id, {
       name: 'Label',
-      downloadEnabled: true,
+      download_enabled: true,
     });
     const anon = visitor(t);
     const url = `/api/collection-links/${link!.key}/zip`;
@@ -434,7 +434,7 @@ describe('collection link zips', () => {
     const w = await world();
     const [link] = await shareCollection(w.as, w.collection.id, {
       name: 'Label',
-      downloadEnabled: true,
+      download_enabled: true,
     });
     const anon = visitor(t);
     const zip = await zipReady(anon, link!.key);
@@ -444,15 +444,15 @@ describe('collection link zips', () => {
     const gone = await world();
     const [goneLink] = await shareCollection(gone.as, gone.collection.id, {
       name: 'Gone',
-      downloadEnabled: true,
+      download_enabled: true,
     });
     const orphan = collectionZipKey((await zipReady(visitor(t), goneLink!.key)).id);
     expect((await gone.as.delete(`/api/collections/${gone.collection.id}`)).statusCode).toBe(204);
     expect(await t.deps.storage.head(orphan)).not.toBeNull();
     clock.advance(23 * 60 * 60 * 1000);
-    expect((await anon.get(zip.fileUrl!)).statusCode).toBe(200);
+    expect((await anon.get(zip.file_url!)).statusCode).toBe(200);
     clock.advance(61 * 60 * 1000);
-    expectError(await anon.get(zip.fileUrl!), 410, COLLECTION_ZIP_MESSAGES.expired);
+    expectError(await anon.get(zip.file_url!), 410, COLLECTION_ZIP_MESSAGES.expired);
     expectError(
       await anon.get(`/api/collection-links/${link!.key}/zip/${zip.id}`),
       410,
@@ -463,7 +463,7 @@ describe('collection link zips', () => {
     await eventually(async () => (await t.deps.storage.head(key)) === null, 10_000);
     await eventually(async () => (await t.deps.storage.head(orphan)) === null, 10_000);
     await eventually(async () => (await zipRow(zip.id)) === undefined, 10_000);
-    expectError(await anon.get(zip.fileUrl!), 404, COLLECTION_ZIP_MESSAGES.notFound);
+    expectError(await anon.get(zip.file_url!), 404, COLLECTION_ZIP_MESSAGES.notFound);
     // A new one is built when asked.
     const fresh = await anon.post(`/api/collection-links/${link!.key}/zip`, {});
     expect(fresh.statusCode).toBe(202);

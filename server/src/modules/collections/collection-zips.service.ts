@@ -291,11 +291,11 @@ export class CollectionZipsService {
       status: row.status,
       done: row.done,
       total: row.total,
-      fileUrl:
+      file_url:
         row.status === 'ready'
           ? `/api/collection-links/${opened.link.hash}/zip/${row.id}/file`
           : null,
-      expiresAt: row.expires_at,
+      expires_at: row.expires_at,
     };
   }
 

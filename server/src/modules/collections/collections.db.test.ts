@@ -69,7 +69,7 @@ describe('collections', () => {
   async function add(
     as: ReturnType<typeof api>,
     collectionId: string,
-    body: { versionId: string } | { branchId: string },
+    body: { version_id: string } | { branch_id: string },
   ): Promise<CollectionItem> {
     const added = await as.post(`/api/collections/${collectionId}/items`, body);
     expect(added.statusCode, added.body).toBe(201);
@@ -103,8 +103,8 @@ describe('collections', () => {
     expect(collection).toMatchObject({
       name: 'Summer set',
       description: 'For the label',
-      itemCount: 0,
-      totalDuration: 0,
+      item_count: 0,
+      total_duration: 0,
       items: [],
     });
 
@@ -156,16 +156,16 @@ describe('collections', () => {
   it("answers 404 'Collection not found' to anyone but the owner, on every route", async () => {
     const { as, stranger, versions } = await world();
     const collection = await newCollection(as);
-    const item = await add(as, collection.id, { versionId: versions.mine1.id });
+    const item = await add(as, collection.id, { version_id: versions.mine1.id });
     const other = api(t, stranger.cookie);
     // The stranger may listen to their own version: only the collection is in the way.
     const base = `/api/collections/${collection.id}`;
     for (const response of [
       await other.get(base),
       await other.patch(base, { name: 'Mine now' }),
-      await other.post(`${base}/items`, { versionId: versions.secret.id }),
+      await other.post(`${base}/items`, { version_id: versions.secret.id }),
       await other.delete(`${base}/items/${item.id}`),
-      await other.put(`${base}/order`, { itemIds: [item.id] }),
+      await other.put(`${base}/order`, { item_ids: [item.id] }),
       await other.delete(base),
     ])
       expectError(response, 404, COLLECTION_MESSAGES.notFound);
@@ -173,7 +173,7 @@ describe('collections', () => {
       (await other.get('/api/collections')).json<{ collections: unknown[] }>().collections,
     ).toEqual([]);
     // Still there, unchanged.
-    expect(await read(as, collection.id)).toMatchObject({ name: 'Mixes', itemCount: 1 });
+    expect(await read(as, collection.id)).toMatchObject({ name: 'Mixes', item_count: 1 });
     // And an item id that is not in the collection.
     expectError(
       await as.delete(`${base}/items/${crypto.randomUUID()}`),
@@ -185,45 +185,45 @@ describe('collections', () => {
   it('adds items from two projects, refuses duplicates and versions the caller cannot read', async () => {
     const { as, versions, band, theirs, mine } = await world();
     const collection = await newCollection(as);
-    const first = await add(as, collection.id, { versionId: versions.mine1.id });
+    const first = await add(as, collection.id, { version_id: versions.mine1.id });
     expect(first).toEqual({
       id: first.id,
       position: 0,
       kind: 'version',
       unavailable: false,
-      versionId: versions.mine1.id,
-      versionNumber: 1,
+      version_id: versions.mine1.id,
+      version_number: 1,
       message: 'First',
-      projectId: mine.project.id,
-      projectName: 'Night Drive',
-      branchId: mine.branch.id,
-      branchName: 'main',
+      project_id: mine.project.id,
+      project_name: 'Night Drive',
+      branch_id: mine.branch.id,
+      branch_name: 'main',
       duration: 10,
       status: 'completed',
-      streamUrl: `/api/versions/${versions.mine1.id}/stream`,
-      linkUnavailableReason: null,
+      stream_url: `/api/versions/${versions.mine1.id}/stream`,
+      link_unavailable_reason: null,
     });
-    const second = await add(as, collection.id, { versionId: versions.band1.id });
-    expect(second).toMatchObject({ position: 1, projectName: 'Band Demos', message: 'Band take' });
-    const third = await add(as, collection.id, { branchId: band.branch.id });
-    expect(third).toMatchObject({ position: 2, kind: 'latest', versionId: versions.band1.id });
+    const second = await add(as, collection.id, { version_id: versions.band1.id });
+    expect(second).toMatchObject({ position: 1, project_name: 'Band Demos', message: 'Band take' });
+    const third = await add(as, collection.id, { branch_id: band.branch.id });
+    expect(third).toMatchObject({ position: 2, kind: 'latest', version_id: versions.band1.id });
 
     const base = `/api/collections/${collection.id}/items`;
     expectError(
-      await as.post(base, { versionId: versions.mine1.id }),
+      await as.post(base, { version_id: versions.mine1.id }),
       409,
       COLLECTION_MESSAGES.duplicateVersion,
     );
     expectError(
-      await as.post(base, { branchId: band.branch.id }),
+      await as.post(base, { branch_id: band.branch.id }),
       409,
       COLLECTION_MESSAGES.duplicateBranch,
     );
-    expectError(await as.post(base, { versionId: versions.secret.id }), 404, 'Version not found');
-    expectError(await as.post(base, { branchId: theirs.branch.id }), 404, 'Branch not found');
-    expectError(await as.post(base, { versionId: crypto.randomUUID() }), 404, 'Version not found');
+    expectError(await as.post(base, { version_id: versions.secret.id }), 404, 'Version not found');
+    expectError(await as.post(base, { branch_id: theirs.branch.id }), 404, 'Branch not found');
+    expectError(await as.post(base, { version_id: crypto.randomUUID() }), 404, 'Version not found');
     expectError(
-      await as.post(base, { versionId: versions.mine2.id, branchId: mine.branch.id }),
+      await as.post(base, { version_id: versions.mine2.id, branch_id: mine.branch.id }),
       400,
       COLLECTION_MESSAGES.oneTarget,
     );
@@ -231,19 +231,19 @@ describe('collections', () => {
 
     // Two adds of the same version at once: one is added, the other refused.
     const racing = await Promise.all([
-      as.post(base, { versionId: versions.mine2.id }),
-      as.post(base, { versionId: versions.mine2.id }),
+      as.post(base, { version_id: versions.mine2.id }),
+      as.post(base, { version_id: versions.mine2.id }),
     ]);
     expect(racing.map((r) => r.statusCode).sort()).toEqual([201, 409]);
 
     const got = await read(as, collection.id);
     expect(got.items.map((item) => item.position)).toEqual([0, 1, 2, 3]);
-    expect(got).toMatchObject({ itemCount: 4, totalDuration: 10 + 30 + 30 + 20 });
+    expect(got).toMatchObject({ item_count: 4, total_duration: 10 + 30 + 30 + 20 });
     const listed = (await as.get('/api/collections')).json<{
-      collections: { id: string; itemCount: number; totalDuration: number }[];
+      collections: { id: string; item_count: number; total_duration: number }[];
     }>();
     expect(listed.collections).toEqual([
-      expect.objectContaining({ id: collection.id, itemCount: 4, totalDuration: 90 }),
+      expect.objectContaining({ id: collection.id, item_count: 4, total_duration: 90 }),
     ]);
   });
 
@@ -255,13 +255,13 @@ describe('collections', () => {
     const ids: string[] = [];
     for (let i = 0; i < 6; i++) {
       const version = await buildVersion(deps, on, { overrides: processed(1) });
-      ids.push((await add(as, collection.id, { versionId: version.id })).id);
+      ids.push((await add(as, collection.id, { version_id: version.id })).id);
     }
     const order = `/api/collections/${collection.id}/order`;
 
     // A plain reorder is applied and answered with the collection in its new order.
     const reversed = [...ids].reverse();
-    const once = await as.put(order, { itemIds: reversed });
+    const once = await as.put(order, { item_ids: reversed });
     expect(once.statusCode, once.body).toBe(200);
     expect(once.json<Collection>().items.map((item) => [item.id, item.position])).toEqual(
       reversed.map((id, index) => [id, index]),
@@ -269,13 +269,13 @@ describe('collections', () => {
 
     // Refusals: a duplicate id (400), a list that is not the current items (409).
     expectError(
-      await as.put(order, { itemIds: [ids[0], ids[0], ...ids.slice(2)] }),
+      await as.put(order, { item_ids: [ids[0], ids[0], ...ids.slice(2)] }),
       400,
       COLLECTION_MESSAGES.duplicateIds,
     );
-    expectError(await as.put(order, { itemIds: ids.slice(1) }), 409, COLLECTION_MESSAGES.stale);
+    expectError(await as.put(order, { item_ids: ids.slice(1) }), 409, COLLECTION_MESSAGES.stale);
     expectError(
-      await as.put(order, { itemIds: [...ids.slice(1), crypto.randomUUID()] }),
+      await as.put(order, { item_ids: [...ids.slice(1), crypto.randomUUID()] }),
       409,
       COLLECTION_MESSAGES.stale,
     );
@@ -284,7 +284,9 @@ describe('collections', () => {
     const permutations = Array.from({ length: 12 }, (_, k) =>
       ids.map((_, i) => ids[(i * 5 + k) % ids.length]!),
     );
-    const answers = await Promise.all(permutations.map((itemIds) => as.put(order, { itemIds })));
+    const answers = await Promise.all(
+      permutations.map((itemIds) => as.put(order, { item_ids: itemIds })),
+    );
     for (const answer of answers) expect([200, 409], answer.body).toContain(answer.statusCode);
     let stored = await storedPositions(collection.id);
     expect(stored.map((row) => row.position)).toEqual([0, 1, 2, 3, 4, 5]);
@@ -297,9 +299,9 @@ describe('collections', () => {
     for (let i = 0; i < 3; i++)
       extra.push(await buildVersion(deps, on, { overrides: processed(1) }));
     const mixed = await Promise.all([
-      ...permutations.slice(0, 4).map((itemIds) => as.put(order, { itemIds })),
+      ...permutations.slice(0, 4).map((itemIds) => as.put(order, { item_ids: itemIds })),
       ...extra.map((version) =>
-        as.post(`/api/collections/${collection.id}/items`, { versionId: version.id }),
+        as.post(`/api/collections/${collection.id}/items`, { version_id: version.id }),
       ),
       as.delete(`/api/collections/${collection.id}/items/${ids[0]}`),
     ]);
@@ -317,7 +319,7 @@ describe('collections', () => {
 
     // A reorder after all that puts the stored positions back to 0..n-1.
     const now = got.items.map((item) => item.id).reverse();
-    expect((await as.put(order, { itemIds: now })).statusCode).toBe(200);
+    expect((await as.put(order, { item_ids: now })).statusCode).toBe(200);
     expect((await storedPositions(collection.id)).map((row) => row.position)).toEqual([
       0, 1, 2, 3, 4, 5, 6, 7,
     ]);
@@ -327,8 +329,8 @@ describe('collections', () => {
     const { as, me, band, versions } = await world();
     const deps = depsOf(t);
     const collection = await newCollection(as);
-    const followed = await add(as, collection.id, { branchId: band.branch.id });
-    expect(followed).toMatchObject({ kind: 'latest', versionId: versions.band1.id });
+    const followed = await add(as, collection.id, { branch_id: band.branch.id });
+    expect(followed).toMatchObject({ kind: 'latest', version_id: versions.band1.id });
     const on = { projectId: band.project.id, branchId: band.branch.id };
 
     // A new upload, processed: shown without adding anything again.
@@ -339,44 +341,44 @@ describe('collections', () => {
     expect(item).toMatchObject({
       id: followed.id,
       kind: 'latest',
-      versionId: v2.id,
-      versionNumber: 2,
+      version_id: v2.id,
+      version_number: 2,
       message: 'Louder',
       duration: 42,
-      branchName: 'main',
-      streamUrl: `/api/versions/${v2.id}/stream`,
+      branch_name: 'main',
+      stream_url: `/api/versions/${v2.id}/stream`,
     });
 
     // A newer one still processing (or failed) is not shown: the processed one before it is.
     await buildVersion(deps, on);
     await buildVersion(deps, on, { overrides: { status: 'failed', error: 'Unreadable' } });
     item = (await read(as, collection.id)).items[0];
-    expect(item).toMatchObject({ versionId: v2.id, versionNumber: 2 });
+    expect(item).toMatchObject({ version_id: v2.id, version_number: 2 });
 
     // A branch with no processed version yet (a new project of mine): listed, unavailable.
     const db = t.deps.database.db;
     const fresh = await buildProject(db, me.id, { name: 'Unreleased' });
     await buildVersion(deps, { projectId: fresh.project.id, branchId: fresh.branch.id });
-    const waiting = await add(as, collection.id, { branchId: fresh.branch.id });
+    const waiting = await add(as, collection.id, { branch_id: fresh.branch.id });
     expect(waiting).toEqual({
       id: waiting.id,
       position: 1,
       kind: 'latest',
       unavailable: true,
       reason: 'not_processed',
-      linkUnavailableReason: null,
+      link_unavailable_reason: null,
     });
     const got = await read(as, collection.id);
-    expect(got).toMatchObject({ itemCount: 2, totalDuration: 42 });
+    expect(got).toMatchObject({ item_count: 2, total_duration: 42 });
   });
 
   it("hides a project's items from a removed member and drops deleted versions' items", async () => {
     const { as, me, bandOwner, band, mine, versions } = await world();
     const collection = await newCollection(as);
-    const a = await add(as, collection.id, { versionId: versions.mine1.id });
-    const b = await add(as, collection.id, { versionId: versions.band1.id });
-    const c = await add(as, collection.id, { branchId: band.branch.id });
-    const d = await add(as, collection.id, { versionId: versions.mine2.id });
+    const a = await add(as, collection.id, { version_id: versions.mine1.id });
+    const b = await add(as, collection.id, { version_id: versions.band1.id });
+    const c = await add(as, collection.id, { branch_id: band.branch.id });
+    const d = await add(as, collection.id, { version_id: versions.mine2.id });
 
     // The band's owner removes me from the project.
     const removed = await api(t, bandOwner.cookie).delete(
@@ -393,7 +395,7 @@ describe('collections', () => {
         kind: 'version',
         unavailable: true,
         reason: 'no_access',
-        linkUnavailableReason: null,
+        link_unavailable_reason: null,
       },
       {
         id: c.id,
@@ -401,7 +403,7 @@ describe('collections', () => {
         kind: 'latest',
         unavailable: true,
         reason: 'no_access',
-        linkUnavailableReason: null,
+        link_unavailable_reason: null,
       },
       expect.objectContaining({ id: d.id, position: 3, unavailable: false }),
     ]);
@@ -414,13 +416,13 @@ describe('collections', () => {
       'Band take',
     ])
       expect(got.body).not.toContain(secret);
-    expect(got.json<Collection>().totalDuration).toBe(10 + 20);
+    expect(got.json<Collection>().total_duration).toBe(10 + 20);
     const listed = await as.get('/api/collections');
     expect(
-      listed.json<{ collections: { totalDuration: number }[] }>().collections[0],
+      listed.json<{ collections: { total_duration: number }[] }>().collections[0],
     ).toMatchObject({
-      itemCount: 4,
-      totalDuration: 30,
+      item_count: 4,
+      total_duration: 30,
     });
 
     // My own version deleted (by the app's route): its item goes, the rest close the gap.
@@ -435,10 +437,10 @@ describe('collections', () => {
     await t.deps.database.db.deleteFrom('projects').where('id', '=', band.project.id).execute();
     after = await read(as, collection.id);
     expect(after.items.map((item) => [item.id, item.position])).toEqual([[d.id, 0]]);
-    expect(after).toMatchObject({ itemCount: 1, totalDuration: 20 });
+    expect(after).toMatchObject({ item_count: 1, total_duration: 20 });
     // Removing an item through the API closes the gap the same way.
     const e = await add(as, collection.id, {
-      versionId: (
+      version_id: (
         await buildVersion(
           depsOf(t),
           { projectId: mine.project.id, branchId: mine.branch.id },

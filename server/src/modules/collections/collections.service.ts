@@ -217,19 +217,19 @@ export class CollectionsService {
     body: AddCollectionItemBody,
   ): Promise<Pick<CollectionItemsTable, 'version_id' | 'branch_id' | 'bounce_id'>> {
     const none = { version_id: null, branch_id: null, bounce_id: null };
-    if (body.versionId)
+    if (body.version_id)
       return {
         ...none,
-        version_id: (await this.deps.access.version(userId, body.versionId, 'listen')).versionId,
+        version_id: (await this.deps.access.version(userId, body.version_id, 'listen')).versionId,
       };
-    if (body.bounceId)
+    if (body.bounce_id)
       return {
         ...none,
-        bounce_id: (await this.deps.access.bounce(userId, body.bounceId, 'listen')).bounceId,
+        bounce_id: (await this.deps.access.bounce(userId, body.bounce_id, 'listen')).bounceId,
       };
     return {
       ...none,
-      branch_id: (await this.deps.access.branch(userId, body.branchId ?? '', 'listen')).branchId,
+      branch_id: (await this.deps.access.branch(userId, body.branch_id ?? '', 'listen')).branchId,
     };
   }
 
@@ -286,17 +286,17 @@ function toCollection(row: CollectionsTable, role: Role, items: ResolvedItemRow[
     id: row.id,
     name: row.name,
     description: row.description,
-    coverUrl: row.cover_key
+    cover_url: row.cover_key
       ? versionedCoverUrl(`/api/collections/${row.id}/cover`, row.cover_key)
       : null,
     role,
-    itemCount: shown.length,
-    totalDuration: shown.reduce(
+    item_count: shown.length,
+    total_duration: shown.reduce(
       (sum, item) => sum + (item.unavailable ? 0 : (item.duration ?? 0)),
       0,
     ),
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
     items: shown,
   };
 }
@@ -320,7 +320,7 @@ function toItem(row: ResolvedItemRow, position: number, isOwner: boolean): Colle
     kind,
     unavailable: true,
     reason: 'no_access',
-    linkUnavailableReason: null,
+    link_unavailable_reason: null,
   } as const;
   if (!row.readable) return noAccess;
   const linkUnavailableReason =
@@ -333,15 +333,15 @@ function toItem(row: ResolvedItemRow, position: number, isOwner: boolean): Colle
       position,
       kind,
       unavailable: false,
-      bounceId: bounce.id,
+      bounce_id: bounce.id,
       title: bounce.title,
-      repoId: bounce.repo_id,
-      repoName: bounce.repo_name,
-      branchName: bounce.branch_name,
+      repo_id: bounce.repo_id,
+      repo_name: bounce.repo_name,
+      branch_name: bounce.branch_name,
       duration: bounce.duration,
       status: bounce.status,
-      streamUrl: `/api/repos/${bounce.repo_id}/bounces/${bounce.id}/stream`,
-      linkUnavailableReason,
+      stream_url: `/api/repos/${bounce.repo_id}/bounces/${bounce.id}/stream`,
+      link_unavailable_reason: linkUnavailableReason,
     };
   }
   if (
@@ -359,23 +359,23 @@ function toItem(row: ResolvedItemRow, position: number, isOwner: boolean): Colle
       kind,
       unavailable: true,
       reason: 'not_processed',
-      linkUnavailableReason,
+      link_unavailable_reason: linkUnavailableReason,
     };
   return {
     id: row.id,
     position,
     kind: kind,
     unavailable: false,
-    versionId: row.resolved_id,
-    versionNumber: row.version_number,
+    version_id: row.resolved_id,
+    version_number: row.version_number,
     message: row.message,
-    projectId: row.project_id,
-    projectName: row.project_name,
-    branchId: row.resolved_branch_id,
-    branchName: row.branch_name,
+    project_id: row.project_id,
+    project_name: row.project_name,
+    branch_id: row.resolved_branch_id,
+    branch_name: row.branch_name,
     duration: row.duration,
     status: row.status,
-    streamUrl: `/api/versions/${row.resolved_id}/stream`,
-    linkUnavailableReason,
+    stream_url: `/api/versions/${row.resolved_id}/stream`,
+    link_unavailable_reason: linkUnavailableReason,
   };
 }

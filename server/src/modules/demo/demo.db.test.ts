@@ -131,7 +131,7 @@ describe('demo accounts', () => {
     });
     const collectionLinks = await client.post(`/api/collections/${collectionId}/links`, {
       name: 'For anyone',
-      emailRecipients: true,
+      email_recipients: true,
       recipients: [{ name: 'Ana', email: 'ana@example.test' }],
     });
     expect(collectionLinks.statusCode).toBe(403);

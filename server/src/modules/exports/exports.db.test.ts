@@ -223,7 +223,7 @@ describe('data exports', () => {
     expect(mine.statusCode, mine.body).toBe(201);
     const collectionId = mine.json<{ id: string }>().id;
     const itemIds: string[] = [];
-    for (const item of [{ versionId: v2.id }, { branchId: sharedBranch.id }]) {
+    for (const item of [{ version_id: v2.id }, { branch_id: sharedBranch.id }]) {
       const added = await api(t, owner.cookie).post(`/api/collections/${collectionId}/items`, item);
       expect(added.statusCode, added.body).toBe(201);
       itemIds.push(added.json<{ id: string }>().id);

@@ -80,7 +80,7 @@ describe('share link passwords', () => {
       id: string;
     }>();
     const added = await as.post(`/api/collections/${collection.id}/items`, {
-      versionId: version.id,
+      version_id: version.id,
     });
     expect(added.statusCode, added.body).toBe(201);
     const made = await as.post(`/api/collections/${collection.id}/links`, {

@@ -86,7 +86,7 @@ describe(`share links count each listener once an hour (${testDialect()})`, () =
     const w = await collectionWorld(t, dir);
     const [link] = await shareCollection(w.as, w.collection.id, {
       name: 'Press',
-      downloadEnabled: true,
+      download_enabled: true,
     });
     const item = w.itemIds[0];
     const base = `/api/collection-links/${link?.key}/items/${item}`;
@@ -94,8 +94,8 @@ describe(`share links count each listener once an hour (${testDialect()})`, () =
       const listed = (await w.as.get(`/api/collections/${w.collection.id}/links`)).json<{
         links: CollectionLink[];
       }>().links;
-      const found = listed.find((l) => l.id === link?.id)?.receipts.find((r) => r.itemId === item);
-      return found && [found.playsStarted, found.plays30s, found.plays90, found.downloads];
+      const found = listed.find((l) => l.id === link?.id)?.receipts.find((r) => r.item_id === item);
+      return found && [found.plays_started, found.plays_30s, found.plays_90, found.downloads];
     };
     /** `times` plays, 30-second listens and downloads at once by one listener. */
     const visit = async (who: ReturnType<typeof visitor>, times: number, cookie?: string) => {

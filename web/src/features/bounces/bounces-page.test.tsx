@@ -204,7 +204,7 @@ describe("BouncesPage 'Add to collection'", () => {
     expect((await within(dialog).findByText('Added to Favourites')).getAttribute('role')).toBe(
       'status',
     );
-    expect(posted(fetchMock)).toEqual([{ bounceId: 'b3' }]);
+    expect(posted(fetchMock)).toEqual([{ bounce_id: 'b3' }]);
     expect(await axeViolations(dialog)).toEqual([]);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
 
@@ -216,7 +216,7 @@ describe("BouncesPage 'Add to collection'", () => {
     const again = screen.getByRole('dialog', { name: 'Add to collection' });
     fireEvent.click(await within(again).findByRole('button', { name: 'Add to Favourites' }));
     await waitFor(() =>
-      expect(posted(fetchMock)).toEqual([{ bounceId: 'b3' }, { bounceId: 'b2' }]),
+      expect(posted(fetchMock)).toEqual([{ bounce_id: 'b3' }, { bounce_id: 'b2' }]),
     );
   });
 
@@ -243,6 +243,6 @@ describe("BouncesPage 'Add to collection'", () => {
     expect(within(dialog).queryByLabelText(/Follow the latest of this branch/)).toBeNull();
     fireEvent.click(await within(dialog).findByRole('button', { name: 'Add to Favourites' }));
     expect(await within(dialog).findByText('Added to Favourites')).toBeTruthy();
-    expect(posted(fetchMock)).toEqual([{ versionId: 'v1' }]);
+    expect(posted(fetchMock)).toEqual([{ version_id: 'v1' }]);
   });
 });

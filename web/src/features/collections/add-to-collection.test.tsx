@@ -63,8 +63,8 @@ describe('Add to collection on the project page', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Add to Favourites' }));
     await waitFor(() =>
       expect(posts(fetchMock, '/api/collections/c1/items')).toEqual([
-        { versionId: 'v1' },
-        { branchId: 'b1' },
+        { version_id: 'v1' },
+        { branch_id: 'b1' },
       ]),
     );
   });
@@ -91,7 +91,7 @@ describe('Add to collection on the project page', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'New Collection' }));
     expect((await within(dialog).findByText('Added to Fresh')).getAttribute('role')).toBe('status');
     expect(posts(fetchMock, '/api/collections')).toEqual([{ name: 'Fresh', description: null }]);
-    expect(posts(fetchMock, '/api/collections/c2/items')).toEqual([{ versionId: 'v1' }]);
+    expect(posts(fetchMock, '/api/collections/c2/items')).toEqual([{ version_id: 'v1' }]);
   });
 });
 
@@ -116,7 +116,7 @@ describe('Add to collection, by role', () => {
 
     fireEvent.click(within(list).getByRole('button', { name: 'Add to Band picks' }));
     expect(await within(dialog).findByText('Added to Band picks')).toBeTruthy();
-    expect(posts(fetchMock, '/api/collections/c3/items')).toEqual([{ versionId: 'v1' }]);
+    expect(posts(fetchMock, '/api/collections/c3/items')).toEqual([{ version_id: 'v1' }]);
     expect(await axeViolations(dialog)).toEqual([]);
   });
 
@@ -154,14 +154,14 @@ describe('Add to collection with a bounce target', () => {
     return screen.getByRole('dialog', { name: 'Add to collection' });
   }
 
-  it('names the bounce, offers no version or branch, and posts its bounceId', async () => {
+  it('names the bounce, offers no version or branch, and posts its bounce_id', async () => {
     const fetchMock = stubCollections(() => ({ status: 201, body: bounceItem('i1') }));
     const dialog = openForBounce();
     expect(within(dialog).getByText(/This bounce:/).textContent).toBe('This bounce: Chorus');
     expect(within(dialog).queryByRole('radio')).toBeNull();
     fireEvent.click(await within(dialog).findByRole('button', { name: 'Add to Favourites' }));
     expect(await within(dialog).findByText('Added to Favourites')).toBeTruthy();
-    expect(posts(fetchMock, '/api/collections/c1/items')).toEqual([{ bounceId: 'bn1' }]);
+    expect(posts(fetchMock, '/api/collections/c1/items')).toEqual([{ bounce_id: 'bn1' }]);
     expect(await axeViolations(dialog)).toEqual([]);
   });
 
@@ -173,7 +173,7 @@ describe('Add to collection with a bounce target', () => {
     });
     fireEvent.click(within(dialog).getByRole('button', { name: 'New Collection' }));
     expect(await within(dialog).findByText('Added to Fresh')).toBeTruthy();
-    expect(posts(fetchMock, '/api/collections/c2/items')).toEqual([{ bounceId: 'bn1' }]);
+    expect(posts(fetchMock, '/api/collections/c2/items')).toEqual([{ bounce_id: 'bn1' }]);
   });
 
   it("shows the server's message for a bounce already in the collection, or one not found", async () => {
@@ -220,6 +220,6 @@ describe('Add to collection with a bounce target', () => {
     expect(within(dialog).getByText(/This bounce:/).textContent).toBe('This bounce: Rough mix');
     fireEvent.click(await within(dialog).findByRole('button', { name: 'Add to Favourites' }));
     expect(await within(dialog).findByText('Added to Favourites')).toBeTruthy();
-    expect(posts(fetchMock, '/api/collections/c1/items')).toEqual([{ bounceId: 'b1' }]);
+    expect(posts(fetchMock, '/api/collections/c1/items')).toEqual([{ bounce_id: 'b1' }]);
   });
 });

@@ -84,9 +84,9 @@ function AddToCollectionDialog({
   const editable = collections.data?.filter((collection) => may(collection.role, 'editItems'));
 
   const body = (): AddCollectionItemBody => {
-    if (target.kind === 'bounce') return { bounceId: target.bounceId };
-    if (choice === 'branch' && target.branch) return { branchId: target.branch.id };
-    return { versionId: target.versionId };
+    if (target.kind === 'bounce') return { bounce_id: target.bounceId };
+    if (choice === 'branch' && target.branch) return { branch_id: target.branch.id };
+    return { version_id: target.versionId };
   };
 
   function addTo(collectionId: string, name: string) {

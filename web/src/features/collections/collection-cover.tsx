@@ -47,7 +47,7 @@ export function CollectionCoverControls({ collection }: { collection: Collection
         className="hidden"
         onChange={onChosen}
       />
-      {collection.coverUrl !== null && (
+      {collection.cover_url !== null && (
         <button
           type="button"
           className={`${secondaryButton} px-3 py-1.5`}

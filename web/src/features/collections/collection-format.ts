@@ -13,5 +13,5 @@ export const UNAVAILABLE_REASONS = {
 export function itemTitle(item: CollectionItem): string {
   if (item.unavailable) return UNAVAILABLE_REASONS[item.reason];
   if (item.kind === 'bounce') return item.title || 'Bounce';
-  return item.message || `Version ${item.versionNumber}`;
+  return item.message || `Version ${item.version_number}`;
 }

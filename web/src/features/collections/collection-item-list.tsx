@@ -183,9 +183,9 @@ export function ItemList({ collection, editable }: { collection: Collection; edi
                     </button>
                   </span>
                 )}
-                {item.linkUnavailableReason && (
+                {item.link_unavailable_reason && (
                   <p className="basis-full pl-9 text-xs text-amber-800 dark:text-amber-300">
-                    {item.linkUnavailableReason}
+                    {item.link_unavailable_reason}
                   </p>
                 )}
               </li>

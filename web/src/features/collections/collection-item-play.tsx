@@ -18,23 +18,23 @@ export type AvailableCollectionItem = Extract<CollectionItem, { unavailable: fal
 function itemTrack(item: AvailableCollectionItem): PlayerTrack {
   if (item.kind === 'bounce') {
     return {
-      id: item.bounceId,
+      id: item.bounce_id,
       title: itemTitle(item),
-      artist: item.repoName,
-      audioUrl: item.streamUrl,
-      sourceUrl: repoPagePath(item.repoId),
+      artist: item.repo_name,
+      audioUrl: item.stream_url,
+      sourceUrl: repoPagePath(item.repo_id),
       duration: item.duration,
     };
   }
   return {
-    id: item.versionId,
+    id: item.version_id,
     title: itemTitle(item),
-    artist: item.projectName,
-    album: item.projectName,
-    audioUrl: item.streamUrl,
-    versionId: item.versionId,
-    projectId: item.projectId,
-    versionNumber: item.versionNumber,
+    artist: item.project_name,
+    album: item.project_name,
+    audioUrl: item.stream_url,
+    versionId: item.version_id,
+    projectId: item.project_id,
+    versionNumber: item.version_number,
     duration: item.duration,
   };
 }
@@ -107,12 +107,14 @@ export function AvailableItem({
         </span>
         <span className="truncate text-sm text-zinc-600 dark:text-zinc-300">
           <Link
-            to={item.kind === 'bounce' ? repoPagePath(item.repoId) : `/projects/${item.projectId}`}
+            to={
+              item.kind === 'bounce' ? repoPagePath(item.repo_id) : `/projects/${item.project_id}`
+            }
             className="hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500"
           >
-            {item.kind === 'bounce' ? item.repoName : item.projectName}
+            {item.kind === 'bounce' ? item.repo_name : item.project_name}
           </Link>{' '}
-          · {item.branchName}
+          · {item.branch_name}
         </span>
       </span>
       <span className="text-sm text-zinc-600 tabular-nums dark:text-zinc-300">

@@ -15,11 +15,11 @@ function link(overrides: Partial<CollectionLink> = {}): CollectionLink {
     url: '/share/k1',
     name: 'Road trip',
     recipient: null,
-    expiresAt: null,
-    downloadEnabled: false,
-    hasPassword: false,
+    expires_at: null,
+    download_enabled: false,
+    has_password: false,
     revoked: false,
-    createdAt: '2026-02-01T12:00:00.000Z',
+    created_at: '2026-02-01T12:00:00.000Z',
     receipts: [],
     emailed: false,
     comments: [],
@@ -31,7 +31,7 @@ const roadTrip = () =>
   collection(
     [
       available('a'),
-      available('b', { message: null, versionNumber: 4 }),
+      available('b', { message: null, version_number: 4 }),
       unavailable('x', 'no_access'),
     ],
     { name: 'Road trip' },
@@ -129,17 +129,22 @@ describe('Collection page tabs', () => {
 describe('CollectionLinksTab', () => {
   it('lists the links newest first with recipient, badges and expiry', async () => {
     stubLinks([
-      link({ id: 'old', name: 'First cut', createdAt: '2026-01-10T12:00:00.000Z' }),
+      link({ id: 'old', name: 'First cut', created_at: '2026-01-10T12:00:00.000Z' }),
       link({
         id: 'new',
         name: 'Label demo',
-        createdAt: '2026-03-10T12:00:00.000Z',
+        created_at: '2026-03-10T12:00:00.000Z',
         recipient: { name: 'Ana Silva', email: 'ana@example.com' },
         emailed: true,
-        hasPassword: true,
-        expiresAt: '2099-05-01T12:00:00.000Z',
+        has_password: true,
+        expires_at: '2099-05-01T12:00:00.000Z',
       }),
-      link({ id: 'gone', name: 'Old promo', createdAt: '2026-02-10T12:00:00.000Z', revoked: true }),
+      link({
+        id: 'gone',
+        name: 'Old promo',
+        created_at: '2026-02-10T12:00:00.000Z',
+        revoked: true,
+      }),
     ]);
     await openLinksTab();
     const list = await screen.findByRole('list', { name: 'Share links' });
@@ -166,35 +171,35 @@ describe('CollectionLinksTab', () => {
       link({
         id: 'l1',
         name: 'Label demo',
-        downloadEnabled: true,
+        download_enabled: true,
         receipts: [
           {
-            itemId: 'gone-item',
-            playsStarted: 1,
-            plays30s: 0,
-            plays90: 0,
+            item_id: 'gone-item',
+            plays_started: 1,
+            plays_30s: 0,
+            plays_90: 0,
             downloads: 0,
-            lastActivityAt: '2026-02-02T12:00:00.000Z',
+            last_activity_at: '2026-02-02T12:00:00.000Z',
           },
           {
-            itemId: 'b',
-            playsStarted: 1,
-            plays30s: 1,
-            plays90: 1,
+            item_id: 'b',
+            plays_started: 1,
+            plays_30s: 1,
+            plays_90: 1,
             downloads: 1,
-            lastActivityAt: '2026-02-04T12:00:00.000Z',
+            last_activity_at: '2026-02-04T12:00:00.000Z',
           },
           {
-            itemId: 'a',
-            playsStarted: 3,
-            plays30s: 2,
-            plays90: 1,
+            item_id: 'a',
+            plays_started: 3,
+            plays_30s: 2,
+            plays_90: 1,
             downloads: 0,
-            lastActivityAt: '2026-02-03T12:00:00.000Z',
+            last_activity_at: '2026-02-03T12:00:00.000Z',
           },
         ],
       }),
-      link({ id: 'l2', name: 'Quiet one', createdAt: '2026-01-01T12:00:00.000Z' }),
+      link({ id: 'l2', name: 'Quiet one', created_at: '2026-01-01T12:00:00.000Z' }),
     ]);
     await openLinksTab();
     const listens = await screen.findByRole('list', { name: 'Listens on “Label demo”' });
@@ -216,12 +221,12 @@ describe('CollectionLinksTab', () => {
       link({
         receipts: [
           {
-            itemId: 'a',
-            playsStarted: 2,
-            plays30s: 0,
-            plays90: 0,
+            item_id: 'a',
+            plays_started: 2,
+            plays_30s: 0,
+            plays_90: 0,
             downloads: 0,
-            lastActivityAt: '2026-02-03T12:00:00.000Z',
+            last_activity_at: '2026-02-03T12:00:00.000Z',
           },
         ],
       }),
@@ -239,19 +244,19 @@ describe('CollectionLinksTab', () => {
         comments: [
           {
             id: 'm1',
-            itemId: 'a',
+            item_id: 'a',
             author: 'Ana Silva',
             content: 'Love the bass here',
             timestamp: 65.4,
-            createdAt: '2026-02-05T12:00:00.000Z',
+            created_at: '2026-02-05T12:00:00.000Z',
           },
           {
             id: 'm2',
-            itemId: 'gone-item',
+            item_id: 'gone-item',
             author: 'Ana Silva',
             content: 'Where did this one go?',
             timestamp: null,
-            createdAt: '2026-02-06T12:00:00.000Z',
+            created_at: '2026-02-06T12:00:00.000Z',
           },
         ],
       }),
@@ -272,7 +277,7 @@ describe('CollectionLinksTab', () => {
   it('revokes after a confirmation: DELETE, then the row reads Revoked', async () => {
     const { fetchMock } = stubLinks([
       link({ id: 'l1', name: 'Label demo' }),
-      link({ id: 'l2', name: 'Other', createdAt: '2026-01-01T12:00:00.000Z' }),
+      link({ id: 'l2', name: 'Other', created_at: '2026-01-01T12:00:00.000Z' }),
     ]);
     await openLinksTab();
     await screen.findByRole('list', { name: 'Share links' });
@@ -384,30 +389,30 @@ describe('CollectionLinksTab', () => {
   it('has no axe violations on the Links tab', async () => {
     stubLinks([
       link({
-        hasPassword: true,
+        has_password: true,
         recipient: { name: 'Ana', email: 'ana@example.com' },
         receipts: [
           {
-            itemId: 'a',
-            playsStarted: 1,
-            plays30s: 1,
-            plays90: 0,
+            item_id: 'a',
+            plays_started: 1,
+            plays_30s: 1,
+            plays_90: 0,
             downloads: 0,
-            lastActivityAt: '2026-02-03T12:00:00.000Z',
+            last_activity_at: '2026-02-03T12:00:00.000Z',
           },
         ],
         comments: [
           {
             id: 'm1',
-            itemId: 'a',
+            item_id: 'a',
             author: 'Ana',
             content: 'Nice',
             timestamp: 3,
-            createdAt: '2026-02-05T12:00:00.000Z',
+            created_at: '2026-02-05T12:00:00.000Z',
           },
         ],
       }),
-      link({ id: 'l2', name: 'Gone', revoked: true, createdAt: '2026-01-01T12:00:00.000Z' }),
+      link({ id: 'l2', name: 'Gone', revoked: true, created_at: '2026-01-01T12:00:00.000Z' }),
     ]);
     await openLinksTab();
     await screen.findByRole('list', { name: 'Share links' });

@@ -36,7 +36,7 @@ function itemIndex(collection: Collection) {
 type ItemIndex = ReturnType<typeof itemIndex>;
 
 function newestFirst(links: CollectionLink[]): CollectionLink[] {
-  return [...links].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  return [...links].sort((a, b) => b.created_at.localeCompare(a.created_at));
 }
 
 function expiryText(expiresAt: string | null, now: number): string {
@@ -193,7 +193,7 @@ function LinkRow({
             className="flex flex-wrap items-center gap-2 font-medium break-words text-zinc-900 dark:text-zinc-100"
           >
             {link.name}
-            {link.hasPassword && <Badge tone="indigo">Password</Badge>}
+            {link.has_password && <Badge tone="indigo">Password</Badge>}
             {link.revoked && <Badge tone="red">Revoked</Badge>}
           </h3>
           {link.recipient && (
@@ -204,8 +204,8 @@ function LinkRow({
             </p>
           )}
           <p className="text-xs text-zinc-600 dark:text-zinc-400">
-            {expiryText(link.expiresAt, now)} · Downloads {link.downloadEnabled ? 'allowed' : 'off'}{' '}
-            · Created {formatDate(link.createdAt)}
+            {expiryText(link.expires_at, now)} · Downloads{' '}
+            {link.download_enabled ? 'allowed' : 'off'} · Created {formatDate(link.created_at)}
           </p>
           <p className="font-mono text-xs break-all text-zinc-500 dark:text-zinc-400">{url}</p>
         </div>
@@ -238,13 +238,13 @@ function LinkRow({
 
 function receiptParts(receipt: Receipt, downloadEnabled: boolean): string[] {
   return [
-    pluralize(receipt.playsStarted, 'play', 'plays'),
-    `${receipt.plays30s} played 30 s`,
-    `${receipt.plays90} played to 90 %`,
+    pluralize(receipt.plays_started, 'play', 'plays'),
+    `${receipt.plays_30s} played 30 s`,
+    `${receipt.plays_90} played to 90 %`,
     ...(downloadEnabled || receipt.downloads > 0
       ? [pluralize(receipt.downloads, 'download', 'downloads')]
       : []),
-    `Last activity ${formatDate(receipt.lastActivityAt)}`,
+    `Last activity ${formatDate(receipt.last_activity_at)}`,
   ];
 }
 
@@ -261,17 +261,17 @@ function Receipts({
     return <p className="text-sm text-zinc-600 dark:text-zinc-300">Not played yet</p>;
   }
   const receipts = [...link.receipts].sort(
-    (a, b) => items.position(a.itemId) - items.position(b.itemId),
+    (a, b) => items.position(a.item_id) - items.position(b.item_id),
   );
   return (
     <ul aria-label={`Listens on “${label}”`} className="space-y-1 text-sm">
       {receipts.map((receipt) => (
-        <li key={receipt.itemId} className="flex flex-wrap gap-x-2">
+        <li key={receipt.item_id} className="flex flex-wrap gap-x-2">
           <span className="font-medium text-zinc-900 dark:text-zinc-100">
-            {items.title(receipt.itemId)}
+            {items.title(receipt.item_id)}
           </span>
           <span className="text-zinc-600 dark:text-zinc-300">
-            {receiptParts(receipt, link.downloadEnabled).join(' · ')}
+            {receiptParts(receipt, link.download_enabled).join(' · ')}
           </span>
         </li>
       ))}
@@ -306,13 +306,13 @@ function CommentRow({ comment, items }: { comment: LinkComment; items: ItemIndex
     <li>
       <p className="flex flex-wrap gap-x-2 text-xs text-zinc-600 dark:text-zinc-400">
         <span className="font-semibold text-zinc-900 dark:text-zinc-100">{comment.author}</span>
-        {comment.itemId && <span>on {items.title(comment.itemId)}</span>}
+        {comment.item_id && <span>on {items.title(comment.item_id)}</span>}
         {comment.timestamp !== null && (
           <span>
             at <span className="tabular-nums">{formatTime(comment.timestamp)}</span>
           </span>
         )}
-        <span>{formatDate(comment.createdAt)}</span>
+        <span>{formatDate(comment.created_at)}</span>
       </p>
       <p className="break-words whitespace-pre-wrap text-zinc-800 dark:text-zinc-200">
         {comment.content}

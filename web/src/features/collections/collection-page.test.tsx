@@ -14,11 +14,11 @@ afterEach(() => {
 
 const three = () =>
   collection(
-    [available('a'), available('b', { message: null, versionNumber: 4 }), available('c')],
+    [available('a'), available('b', { message: null, version_number: 4 }), available('c')],
     {
       name: 'Road trip',
       description: 'For the van',
-      totalDuration: 270,
+      total_duration: 270,
     },
   );
 
@@ -34,9 +34,9 @@ function renderCollection(player = fakePlayer()) {
 /** Serves the collection, and answers PUT /order with `order` (the new order by default). */
 function stubCollection(
   initial: Collection,
-  order: (body: { itemIds: string[] }) => unknown = (body) => ({
+  order: (body: { item_ids: string[] }) => unknown = (body) => ({
     ...initial,
-    items: body.itemIds.map((id, position) => ({
+    items: body.item_ids.map((id, position) => ({
       ...initial.items.find((item) => item.id === id)!,
       position,
     })),
@@ -46,7 +46,7 @@ function stubCollection(
   const fetchMock = stubApi({
     '/api/collections/c1': () => current,
     '/api/collections/c1/order': (_url: URL, init: RequestInit | undefined) => {
-      const answer = order(JSON.parse(init!.body as string) as { itemIds: string[] });
+      const answer = order(JSON.parse(init!.body as string) as { item_ids: string[] });
       // Like the server, it keeps the order it saved: a reload shows it.
       if (answer !== null && typeof answer === 'object' && 'items' in answer) {
         current = answer as Collection;
@@ -220,7 +220,7 @@ describe('CollectionPage', () => {
           kind: 'bounce',
           unavailable: true,
           reason: 'no_access',
-          linkUnavailableReason: null,
+          link_unavailable_reason: null,
         },
       ]),
     );
@@ -237,7 +237,7 @@ describe('CollectionPage', () => {
     stubCollection(
       collection([
         available('a'),
-        available('b', { linkUnavailableReason: 'You need Editor access to share this' }),
+        available('b', { link_unavailable_reason: 'You need Editor access to share this' }),
       ]),
     );
     renderCollection();
@@ -281,8 +281,8 @@ describe('CollectionPage', () => {
     await waitFor(() => expect(titles()).toEqual(['b', 'c', 'a']));
     await waitFor(() =>
       expect(orderBodies(fetchMock)).toEqual([
-        { itemIds: ['b', 'a', 'c'] },
-        { itemIds: ['b', 'c', 'a'] },
+        { item_ids: ['b', 'a', 'c'] },
+        { item_ids: ['b', 'c', 'a'] },
       ]),
     );
     expect(screen.getByRole('button', { name: 'Move up "Version 4"' })).toHaveProperty(
@@ -307,7 +307,7 @@ describe('CollectionPage', () => {
       .getAllByRole('status')
       .find((element) => element.getAttribute('aria-live') === 'polite');
     expect(live?.textContent).toBe('Moved "Mix a" to position 2 of 3');
-    await waitFor(() => expect(orderBodies(fetchMock)).toEqual([{ itemIds: ['b', 'a', 'c'] }]));
+    await waitFor(() => expect(orderBodies(fetchMock)).toEqual([{ item_ids: ['b', 'a', 'c'] }]));
   });
 
   it('two quick Alt+ArrowUp presses move the item two places, even before the first re-renders', async () => {
@@ -319,8 +319,8 @@ describe('CollectionPage', () => {
     fireEvent.keyDown(handle, { key: 'ArrowUp', altKey: true });
     await waitFor(() =>
       expect(orderBodies(fetchMock)).toEqual([
-        { itemIds: ['a', 'c', 'b'] },
-        { itemIds: ['c', 'a', 'b'] },
+        { item_ids: ['a', 'c', 'b'] },
+        { item_ids: ['c', 'a', 'b'] },
       ]),
     );
     await waitFor(() => expect(titles()).toEqual(['c', 'a', 'b']));
@@ -408,7 +408,7 @@ describe('CollectionPage cover', () => {
         expect(init?.method).toBe('PUT');
         const form = init?.body as FormData;
         expect((form.get('cover_image') as File).name).toBe('cover.png');
-        current = { ...current, coverUrl: PNG_URL };
+        current = { ...current, cover_url: PNG_URL };
         return current;
       },
     });
@@ -431,12 +431,12 @@ describe('CollectionPage cover', () => {
   });
 
   it('removes the cover, and says why an image was refused', async () => {
-    let current = collection([], { name: 'Road trip', coverUrl: PNG_URL });
+    let current = collection([], { name: 'Road trip', cover_url: PNG_URL });
     stubApi({
       '/api/collections/c1': () => current,
       '/api/collections/c1/cover': (_url: URL, init: RequestInit | undefined) => {
         if (init?.method === 'DELETE') {
-          current = { ...current, coverUrl: null };
+          current = { ...current, cover_url: null };
           return Promise.resolve(new Response(null, { status: 204 }));
         }
         return {
@@ -485,7 +485,7 @@ describe('CollectionPage by role', () => {
   const mixed = (role: Collection['role']) =>
     collection([available('a'), unavailable('x', 'no_access'), available('b')], {
       name: 'Road trip',
-      coverUrl: '/api/collections/c1/cover?v=one',
+      cover_url: '/api/collections/c1/cover?v=one',
       role,
     });
 
@@ -544,7 +544,7 @@ describe('CollectionPage by role', () => {
     act(() => handle.focus());
     fireEvent.keyDown(handle, { key: 'ArrowDown', altKey: true });
     await waitFor(() => expect(titles()).toEqual(['x', 'a', 'b']));
-    await waitFor(() => expect(orderBodies(fetchMock)).toEqual([{ itemIds: ['x', 'a', 'b'] }]));
+    await waitFor(() => expect(orderBodies(fetchMock)).toEqual([{ item_ids: ['x', 'a', 'b'] }]));
     expect(await axeViolations()).toEqual([]);
   });
 

@@ -72,7 +72,7 @@ function CollectionView({ collection }: { collection: Collection }) {
     <>
       <div className="flex flex-wrap items-start justify-between gap-4">
         <CollectionCoverImage
-          url={collection.coverUrl}
+          url={collection.cover_url}
           alt={`Cover of ${collection.name}`}
           testId="collection-cover"
           className="size-32 shrink-0 rounded-lg"
@@ -89,7 +89,7 @@ function CollectionView({ collection }: { collection: Collection }) {
           )}
           <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-300">
             {pluralize(collection.items.length, 'item', 'items')} · Total{' '}
-            {formatTime(collection.totalDuration)} · Updated {formatDate(collection.updatedAt)}
+            {formatTime(collection.total_duration)} · Updated {formatDate(collection.updated_at)}
           </p>
         </div>
         <div className="flex flex-wrap gap-2">

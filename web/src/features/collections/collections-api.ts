@@ -125,12 +125,12 @@ export function useRemoveCollectionItem(id: string) {
 export function reorderCollection(id: string, itemIds: string[]): Promise<Collection> {
   return api.call(endpoints.reorderCollection, {
     params: { id },
-    body: { itemIds },
+    body: { item_ids: itemIds },
     fallbackMessage: 'Failed to reorder',
   });
 }
 
-/** Sets or replaces the collection's cover; the answer (with its new coverUrl) goes in the cache. */
+/** Sets or replaces the collection's cover; the answer (with its new cover_url) goes in the cache. */
 export function useSetCollectionCover(id: string) {
   const store = useStoreCollection();
   return useMutation({

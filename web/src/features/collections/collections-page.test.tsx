@@ -30,7 +30,7 @@ describe('CollectionsPage', () => {
   it('lists collections with their count, total duration and date', async () => {
     stubApi({
       '/api/collections': {
-        collections: [summary({ name: 'Road trip', itemCount: 3, totalDuration: 245 })],
+        collections: [summary({ name: 'Road trip', item_count: 3, total_duration: 245 })],
       },
     });
     renderList();
@@ -190,7 +190,7 @@ describe('CollectionsPage covers', () => {
     stubApi({
       '/api/collections': {
         collections: [
-          summary({ id: 'c1', name: 'Road trip', coverUrl: '/api/collections/c1/cover?v=1' }),
+          summary({ id: 'c1', name: 'Road trip', cover_url: '/api/collections/c1/cover?v=1' }),
           summary({ id: 'c2', name: 'Demos' }),
         ],
       },

@@ -118,7 +118,7 @@ function CollectionList({
       {collections.map((collection) => (
         <li key={collection.id} className="flex flex-wrap items-center gap-x-4 gap-y-1 px-4 py-3">
           <CollectionCoverImage
-            url={collection.coverUrl}
+            url={collection.cover_url}
             alt={`Cover of ${collection.name}`}
             className="size-12 shrink-0 rounded"
           />
@@ -141,11 +141,12 @@ function CollectionList({
             )}
           </div>
           <span className="text-sm text-zinc-600 tabular-nums dark:text-zinc-300">
-            {pluralize(collection.itemCount, 'item', 'items')} ·{' '}
-            {formatTime(collection.totalDuration)}
+            {pluralize(collection.item_count, 'item', 'items')} ·{' '}
+            {formatTime(collection.total_duration)}
           </span>
           <span className="text-sm text-zinc-600 dark:text-zinc-300">
-            Updated <time dateTime={collection.updatedAt}>{formatDate(collection.updatedAt)}</time>
+            Updated{' '}
+            <time dateTime={collection.updated_at}>{formatDate(collection.updated_at)}</time>
           </span>
         </li>
       ))}

@@ -16,11 +16,11 @@ function link(overrides: Partial<CollectionLink> = {}): CollectionLink {
     url: '/share/k1',
     name: 'Road trip',
     recipient: null,
-    expiresAt: null,
-    downloadEnabled: false,
-    hasPassword: false,
+    expires_at: null,
+    download_enabled: false,
+    has_password: false,
     revoked: false,
-    createdAt: '2026-02-01T12:00:00.000Z',
+    created_at: '2026-02-01T12:00:00.000Z',
     receipts: [],
     emailed: false,
     comments: [],
@@ -146,7 +146,7 @@ describe('ShareCollectionDialog', () => {
     const url = `${window.location.origin}/share/k1`;
     const field = await screen.findByRole<HTMLInputElement>('textbox', { name: 'Share URL' });
     expect(field.value).toBe(url);
-    expect(postedBodies(fetchMock)).toEqual([{ name: 'Road trip', downloadEnabled: false }]);
+    expect(postedBodies(fetchMock)).toEqual([{ name: 'Road trip', download_enabled: false }]);
     expect(screen.getByText('Link created.')).toBeTruthy();
 
     const copy = screen.getByRole('button', { name: 'Copy' });
@@ -169,8 +169,8 @@ describe('ShareCollectionDialog', () => {
     expect(postedBodies(fetchMock)).toEqual([
       {
         name: 'For the label',
-        expiresAt: new Date('2099-05-01T23:59:59.999').toISOString(),
-        downloadEnabled: true,
+        expires_at: new Date('2099-05-01T23:59:59.999').toISOString(),
+        download_enabled: true,
       },
     ]);
   });
@@ -185,7 +185,7 @@ describe('ShareCollectionDialog', () => {
             key: 'k-ana',
             url: '/share/k-ana',
             recipient: { name: 'Ana Silva', email: 'ana@example.com' },
-            hasPassword: true,
+            has_password: true,
             emailed: true,
           }),
           link({
@@ -193,7 +193,7 @@ describe('ShareCollectionDialog', () => {
             key: 'k-ben',
             url: '/share/k-ben',
             recipient: { name: 'Ben', email: 'ben@example.com' },
-            hasPassword: true,
+            has_password: true,
             emailed: false,
           }),
         ],
@@ -225,13 +225,13 @@ describe('ShareCollectionDialog', () => {
     expect(postedBodies(fetchMock)).toEqual([
       {
         name: 'Road trip',
-        downloadEnabled: false,
+        download_enabled: false,
         password: 'open sesame',
         recipients: [
           { name: 'Ana Silva', email: 'ana@example.com' },
           { name: 'Ben', email: 'ben@example.com' },
         ],
-        emailRecipients: true,
+        email_recipients: true,
       },
     ]);
     expect(screen.getByText('2 links created. Emailed to 1 recipient.')).toBeTruthy();
@@ -244,7 +244,7 @@ describe('ShareCollectionDialog', () => {
     expect(screen.getByRole('button', { name: 'Copy link for Ana Silva' })).toBeTruthy();
   });
 
-  it('sends no emailRecipients flag when the owner leaves the box unticked', async () => {
+  it('sends no email_recipients flag when the owner leaves the box unticked', async () => {
     const fetchMock = stubCreate();
     renderDialog();
     fireEvent.change(recipientsBox(), { target: { value: 'Ana <ana@example.com>' } });
@@ -253,9 +253,9 @@ describe('ShareCollectionDialog', () => {
     expect(postedBodies(fetchMock)).toEqual([
       {
         name: 'Road trip',
-        downloadEnabled: false,
+        download_enabled: false,
         recipients: [{ name: 'Ana', email: 'ana@example.com' }],
-        emailRecipients: false,
+        email_recipients: false,
       },
     ]);
   });

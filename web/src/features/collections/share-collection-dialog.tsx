@@ -54,7 +54,7 @@ export function ShareCollectionDialog({
           onCancel={onClose}
           onSubmit={(body) =>
             create.mutate(body, {
-              onSuccess: (links) => setCreated({ links, emailed: body.emailRecipients === true }),
+              onSuccess: (links) => setCreated({ links, emailed: body.email_recipients === true }),
             })
           }
         />

@@ -97,11 +97,11 @@ export function ShareCollectionForm({
     const withRecipients = parsed.recipients.length > 0;
     onSubmit({
       name: name.trim(),
-      ...(expiresAt ? { expiresAt } : {}),
-      downloadEnabled,
+      ...(expiresAt ? { expires_at: expiresAt } : {}),
+      download_enabled: downloadEnabled,
       ...(password ? { password } : {}),
       ...(withRecipients
-        ? { recipients: parsed.recipients, emailRecipients: canEmail && emailRecipients }
+        ? { recipients: parsed.recipients, email_recipients: canEmail && emailRecipients }
         : {}),
     });
   }

@@ -7,12 +7,12 @@ export function summary(overrides: Partial<CollectionSummary> = {}): CollectionS
     id: 'c1',
     name: 'Favourites',
     description: null,
-    itemCount: 0,
-    totalDuration: 0,
-    coverUrl: null,
+    item_count: 0,
+    total_duration: 0,
+    cover_url: null,
     role: 'owner',
-    createdAt: '2026-01-01T00:00:00.000Z',
-    updatedAt: '2026-01-05T00:00:00.000Z',
+    created_at: '2026-01-01T00:00:00.000Z',
+    updated_at: '2026-01-05T00:00:00.000Z',
     ...overrides,
   };
 }
@@ -28,17 +28,17 @@ export function available(
     position: 0,
     kind: 'version',
     unavailable: false,
-    versionId: `v-${id}`,
-    versionNumber: 1,
+    version_id: `v-${id}`,
+    version_number: 1,
     message: `Mix ${id}`,
-    projectId: 'p1',
-    projectName: 'Night Drive',
-    branchId: 'b1',
-    branchName: 'main',
+    project_id: 'p1',
+    project_name: 'Night Drive',
+    branch_id: 'b1',
+    branch_name: 'main',
     duration: 90,
     status: 'completed',
-    streamUrl: `/api/versions/v-${id}/stream`,
-    linkUnavailableReason: null,
+    stream_url: `/api/versions/v-${id}/stream`,
+    link_unavailable_reason: null,
     ...overrides,
   };
 }
@@ -53,15 +53,15 @@ export function bounceItem(
     position: 0,
     kind: 'bounce',
     unavailable: false,
-    bounceId: `bn-${id}`,
+    bounce_id: `bn-${id}`,
     title: `Bounce ${id}`,
-    repoId: 'r1',
-    repoName: 'Harbour Lights',
-    branchName: 'main',
+    repo_id: 'r1',
+    repo_name: 'Harbour Lights',
+    branch_name: 'main',
     duration: 75,
     status: 'completed',
-    streamUrl: `/api/repos/r1/bounces/bn-${id}/stream`,
-    linkUnavailableReason: null,
+    stream_url: `/api/repos/r1/bounces/bn-${id}/stream`,
+    link_unavailable_reason: null,
     ...overrides,
   };
 }
@@ -73,7 +73,7 @@ export function unavailable(id: string, reason: 'no_access' | 'not_processed'): 
     kind: 'latest',
     unavailable: true,
     reason,
-    linkUnavailableReason: null,
+    link_unavailable_reason: null,
   };
 }
 
@@ -82,7 +82,7 @@ export function collection(
   overrides: Partial<Collection> = {},
 ): Collection {
   return {
-    ...summary({ itemCount: items.length }),
+    ...summary({ item_count: items.length }),
     items: items.map((item, position) => ({ ...item, position })),
     ...overrides,
   };

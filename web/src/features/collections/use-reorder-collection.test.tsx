@@ -40,7 +40,7 @@ describe('useReorderCollection', () => {
       '/api/collections/c1': () => three(),
       '/api/collections/c1/order': (_url: URL, init: RequestInit | undefined) =>
         new Promise<Response>((resolve) => {
-          const { itemIds } = JSON.parse(init!.body as string) as { itemIds: string[] };
+          const { item_ids: itemIds } = JSON.parse(init!.body as string) as { item_ids: string[] };
           const saved = collection(itemIds.map((id) => available(id)));
           answers.push((status) =>
             resolve(

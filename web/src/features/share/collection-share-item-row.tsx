@@ -23,7 +23,7 @@ export function ItemRow({
   onPlay: () => void;
   onShowComments: () => void;
 }) {
-  const downloadUrl = sameOriginPath(item.downloadUrl);
+  const downloadUrl = sameOriginPath(item.download_url);
   return (
     <li
       aria-current={current ? 'true' : undefined}
@@ -54,7 +54,7 @@ export function ItemRow({
           ) : null}
         </span>
         <span className="truncate text-sm text-zinc-600 dark:text-zinc-300">
-          {item.projectName}
+          {item.project_name}
         </span>
       </span>
       <span className="text-sm text-zinc-600 tabular-nums dark:text-zinc-300">

@@ -24,7 +24,7 @@ export function NowPlaying({ item }: { item: SharedCollectionPageItem }) {
           {state.isPlaying ? 'Now playing' : 'Paused'}:{' '}
         </span>
         <span className="font-semibold">{item.title}</span>
-        <span className="text-zinc-600 dark:text-zinc-300"> · {item.projectName}</span>
+        <span className="text-zinc-600 dark:text-zinc-300"> · {item.project_name}</span>
       </p>
       <div className="mt-2 flex flex-wrap items-center gap-2">
         <button type="button" className={secondaryButton} onClick={player.previous}>

@@ -27,12 +27,12 @@ function item(
     position,
     kind: 'version' as const,
     title: `Take ${id}`,
-    projectName: `Project ${id}`,
+    project_name: `Project ${id}`,
     commentable: true,
     duration: 100,
-    downloadEnabled: false,
-    streamUrl: `${base}/items/${id}/stream`,
-    downloadUrl: null,
+    download_enabled: false,
+    stream_url: `${base}/items/${id}/stream`,
+    download_url: null,
     ...overrides,
   };
 }
@@ -41,13 +41,13 @@ function page(overrides: Partial<SharedCollectionPage> = {}): SharedCollectionPa
   return {
     name: 'Road trip',
     description: 'For the van',
-    coverUrl: null,
-    recipientName: 'Rita Recipient',
-    downloadEnabled: false,
+    cover_url: null,
+    recipient_name: 'Rita Recipient',
+    download_enabled: false,
     items: [
-      item('i1', 0, { title: 'Opening', projectName: 'Night Drive', duration: 125.4 }),
-      item('i2', 1, { title: 'Bridge', projectName: 'Night Drive', duration: 61 }),
-      item('i3', 2, { title: 'Outro', projectName: 'Day Break', duration: 200 }),
+      item('i1', 0, { title: 'Opening', project_name: 'Night Drive', duration: 125.4 }),
+      item('i2', 1, { title: 'Bridge', project_name: 'Night Drive', duration: 61 }),
+      item('i3', 2, { title: 'Outro', project_name: 'Day Break', duration: 200 }),
     ],
     ...overrides,
   };
@@ -414,11 +414,11 @@ describe('the collection share page', () => {
   it('offers Download only where the link allows it, and only from this site', async () => {
     localStorage.setItem('takes.visitorName', 'Vera');
     collection = page({
-      downloadEnabled: true,
+      download_enabled: true,
       items: [
-        item('i1', 0, { title: 'Opening', downloadUrl: `${base}/items/i1/download` }),
+        item('i1', 0, { title: 'Opening', download_url: `${base}/items/i1/download` }),
         item('i2', 1, { title: 'Bridge' }),
-        item('i3', 2, { title: 'Elsewhere', downloadUrl: 'https://elsewhere.example/file.wav' }),
+        item('i3', 2, { title: 'Elsewhere', download_url: 'https://elsewhere.example/file.wav' }),
       ],
     });
     renderSharePage();
@@ -443,15 +443,15 @@ describe("the collection share page's bounces", () => {
     const bounce = item('i9', 0, {
       kind: 'bounce',
       title: 'Chorus bounce',
-      projectName: 'Harbour Lights',
+      project_name: 'Harbour Lights',
       commentable: false,
       duration: 30,
-      downloadEnabled: true,
-      downloadUrl: `${base}/items/i9/download`,
+      download_enabled: true,
+      download_url: `${base}/items/i9/download`,
     });
-    const opening = item('i1', 1, { title: 'Opening', projectName: 'Night Drive' });
+    const opening = item('i1', 1, { title: 'Opening', project_name: 'Night Drive' });
     return page({
-      downloadEnabled: true,
+      download_enabled: true,
       items: first === 'bounce' ? [bounce, opening] : [opening, { ...bounce, position: 1 }],
     });
   }
@@ -524,7 +524,7 @@ describe("the collection share page's bounces", () => {
 
 describe("the collection share page's cover", () => {
   it("shows the cover beside the name, named by the collection's name", async () => {
-    collection = page({ coverUrl: `${base}/cover?v=abc` });
+    collection = page({ cover_url: `${base}/cover?v=abc` });
     renderSharePage();
     const heading = await screen.findByRole('heading', { level: 1, name: 'Road trip' });
     const cover = screen.getByRole('img', { name: 'Road trip' });
@@ -541,7 +541,7 @@ describe("the collection share page's cover", () => {
     cleanup();
 
     for (const url of ['https://evil.example/cover.png', '//evil.example/cover.png']) {
-      collection = page({ coverUrl: url });
+      collection = page({ cover_url: url });
       renderSharePage();
       await screen.findByRole('heading', { level: 1, name: 'Road trip' });
       expect(screen.queryByRole('img', { name: 'Road trip' })).toBeNull();

@@ -29,14 +29,14 @@ export { sameOriginPath };
 
 /** The global player's track for an item; it streams with the link's cookie, no session needed. */
 function itemTrack(hash: string, item: SharedCollectionPageItem): PlayerTrack | null {
-  const audioUrl = sameOriginPath(item.streamUrl);
+  const audioUrl = sameOriginPath(item.stream_url);
   if (!audioUrl) return null;
   return {
     // No versionId: the owner's version routes are not the visitor's to call.
     id: `collection-share:${hash}:${item.id}`,
     title: item.title,
-    artist: item.projectName,
-    album: item.projectName,
+    artist: item.project_name,
+    album: item.project_name,
     audioUrl,
     bypassAuth: true,
     shareable: false,
@@ -134,9 +134,9 @@ function CollectionView({ hash, collection }: { hash: string; collection: Shared
         }}
       />
       <div className="flex flex-wrap items-start justify-between gap-4">
-        {sameOriginPath(collection.coverUrl) ? (
+        {sameOriginPath(collection.cover_url) ? (
           <CollectionCoverImage
-            url={collection.coverUrl}
+            url={collection.cover_url}
             alt={collection.name}
             testId="shared-collection-cover"
             className="size-24 shrink-0 rounded-lg sm:size-32"
@@ -172,7 +172,7 @@ function CollectionView({ hash, collection }: { hash: string; collection: Shared
         </button>
       </div>
 
-      {collection.downloadEnabled && items.length > 0 ? (
+      {collection.download_enabled && items.length > 0 ? (
         <DownloadAll hash={hash} collectionName={collection.name} />
       ) : null}
 
@@ -228,7 +228,7 @@ function CollectionView({ hash, collection }: { hash: string; collection: Shared
             track={tracks[selectedIndex] ?? null}
             onSeek={(seconds) => seekInList(selectedIndex, seconds)}
             visitor={visitor}
-            suggestedName={collection.recipientName}
+            suggestedName={collection.recipient_name}
           />
         </div>
       ) : null}

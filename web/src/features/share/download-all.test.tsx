@@ -21,13 +21,13 @@ function zip(overrides: Partial<CollectionZip> = {}): CollectionZip {
     status: 'pending',
     done: 0,
     total: 3,
-    fileUrl: null,
-    expiresAt: '2026-11-27T10:00:00.000Z',
+    file_url: null,
+    expires_at: '2026-11-27T10:00:00.000Z',
     ...overrides,
   };
 }
 
-const ready = () => zip({ status: 'ready', done: 3, fileUrl });
+const ready = () => zip({ status: 'ready', done: 3, file_url: fileUrl });
 
 let startAnswer: () => Response;
 /** Each status request answers the next of these (the last one repeats). */
@@ -159,7 +159,7 @@ describe("'Download all' on a shared collection", () => {
     const newFile = `${base}/zip/z2/file`;
     startAnswer = () => Response.json(zip({ id: 'z2', total: 2 }), { status: 202 });
     statuses = [
-      () => Response.json(zip({ id: 'z2', status: 'ready', done: 2, total: 2, fileUrl: newFile })),
+      () => Response.json(zip({ id: 'z2', status: 'ready', done: 2, total: 2, file_url: newFile })),
     ];
     fireEvent.click(screen.getByRole('link', { name: 'Download Road trip.zip again' }));
     await vi.waitFor(() => expect(clicked).toEqual([fileUrl, fileUrl, newFile]), { timeout: 3000 });
@@ -176,7 +176,7 @@ describe("'Download all' on a shared collection", () => {
     const newFile = `${base}/zip/z2/file`;
     statuses = [
       () => Response.json({ error: COLLECTION_ZIP_MESSAGES.outOfDate }, { status: 410 }),
-      () => Response.json(zip({ id: 'z2', status: 'ready', done: 2, total: 2, fileUrl: newFile })),
+      () => Response.json(zip({ id: 'z2', status: 'ready', done: 2, total: 2, file_url: newFile })),
     ];
     renderDownloadAll();
     fireEvent.click(screen.getByRole('button', { name: 'Download all' }));
@@ -189,21 +189,21 @@ describe("'Download all' on a shared collection", () => {
     const page = (downloadEnabled: boolean): SharedCollectionPage => ({
       name: 'Road trip',
       description: null,
-      coverUrl: null,
-      recipientName: null,
-      downloadEnabled,
+      cover_url: null,
+      recipient_name: null,
+      download_enabled: downloadEnabled,
       items: [
         {
           id: 'i1',
           position: 0,
           kind: 'version',
           title: 'Opening',
-          projectName: 'Night Drive',
+          project_name: 'Night Drive',
           commentable: true,
           duration: 100,
-          downloadEnabled,
-          streamUrl: `${base}/items/i1/stream`,
-          downloadUrl: downloadEnabled ? `${base}/items/i1/download` : null,
+          download_enabled: downloadEnabled,
+          stream_url: `${base}/items/i1/stream`,
+          download_url: downloadEnabled ? `${base}/items/i1/download` : null,
         },
       ],
     });

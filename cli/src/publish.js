@@ -20,6 +20,13 @@ import { ResumableFile } from './resumable.js';
  * @typedef {{ id: string; title: string; status: string }} PublishedBounce
  */
 
+/** Upload-Metadata keys as CLIs before the snake_case rename saved their tries. */
+const FORMER_METADATA_NAMES = {
+  repoId: 'repo_id',
+  commitSha: 'commit_sha',
+  commitBranch: 'commit_branch',
+};
+
 /**
  * Makes a commit on a branch and uploads a file as its bounce, with progress on stderr and a
  * resumable (tus) upload: the same publish tried again (same file, repository, branch and
@@ -64,16 +71,16 @@ export async function publishBounce(ctx, api, options) {
   try {
     // The same publish run again after a failed upload: its commit was made, and the bytes the
     // server already has are not sent again.
-    const wanted = { kind: 'bounce', repoId, branch, message };
-    const [earlier] = await upload.previous(wanted);
-    const earlierSha = earlier?.metadata.commitSha;
+    const wanted = { kind: 'bounce', repo_id: repoId, branch, message };
+    const [earlier] = await upload.previous(wanted, FORMER_METADATA_NAMES);
+    const earlierSha = earlier?.metadata.commit_sha;
     /** @type {PublishedCommit} */
     let commit;
     if (earlier && earlierSha) {
       upload.resumeFrom(earlier);
       // Should the server have lost it, the upload is made again with the same metadata.
       upload.setMetadata(earlier.metadata);
-      commit = { sha: earlierSha, branch: earlier.metadata.commitBranch ?? branch, message };
+      commit = { sha: earlierSha, branch: earlier.metadata.commit_branch ?? branch, message };
       options.onCommit?.(commit, true);
     } else {
       if (options.commit) {
@@ -92,8 +99,8 @@ export async function publishBounce(ctx, api, options) {
       options.onCommit?.(commit, false);
       upload.setMetadata({
         ...wanted,
-        commitSha: commit.sha,
-        commitBranch: commit.branch,
+        commit_sha: commit.sha,
+        commit_branch: commit.branch,
         filename,
         filetype: contentType,
         ...(title ? { title } : {}),

@@ -67,13 +67,21 @@ export class ResumableFile {
 
   /**
    * Earlier tries of this same file whose metadata has every given entry (same repository,
-   * branch and message): the newest first.
+   * branch and message): the newest first. `formerNames` maps metadata keys an older CLI saved
+   * its tries under to today's, so a try saved before the rename is still found and resumed.
    * @param {Record<string, string>} wanted
+   * @param {Record<string, string>} [formerNames]
    * @returns {Promise<PreviousUpload[]>}
    */
-  async previous(wanted) {
+  async previous(wanted, formerNames = {}) {
     const all = await this.upload.findPreviousUploads();
     return all
+      .map((entry) => ({
+        ...entry,
+        metadata: Object.fromEntries(
+          Object.entries(entry.metadata).map(([key, value]) => [formerNames[key] ?? key, value]),
+        ),
+      }))
       .filter((entry) =>
         Object.entries(wanted).every(([key, value]) => entry.metadata[key] === value),
       )

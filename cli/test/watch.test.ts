@@ -380,6 +380,18 @@ describe('takes watch, stopped during an upload', () => {
     const made = await commitsFor('Cut Take.wav');
     expect(made).toHaveLength(1);
     expect(made[0]?.bounces).toHaveLength(0);
+    // Saved as a CLI from before the snake_case rename saved its tries (repoId, commitSha,
+    // commitBranch): it is found and resumed all the same.
+    const saved = path.join(proxyConfig, 'uploads.json');
+    const tries = fs.readFileSync(saved, 'utf8');
+    expect(tries).toContain('commit_sha');
+    fs.writeFileSync(
+      saved,
+      tries
+        .replaceAll('repo_id', 'repoId')
+        .replaceAll('commit_sha', 'commitSha')
+        .replaceAll('commit_branch', 'commitBranch'),
+    );
 
     const second = await startWatch(folder, ['--settle', '0.5'], proxyConfig);
     await second.waitFor('stdout', /^Published "Cut Take\.wav"/m, 60_000);

@@ -5,7 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_UPLOAD_BYTES, PROJECT_MESSAGES } from '@takes/contract';
 import { ORIGIN, eventually } from '../../../test/api';
 import { makeAudio } from '../../../test/audio-fixtures';
-import { buildMember, buildProject, buildUser, type BuiltUser } from '../../../test/factories';
+import {
+  buildCommit,
+  buildMember,
+  buildProject,
+  buildRepo,
+  buildUser,
+  type BuiltUser,
+} from '../../../test/factories';
 import { TestClock, type TestApp } from '../../../test/test-app';
 import { filesUnder, listening, processed, tus } from '../../../test/tus-client';
 
@@ -123,6 +130,40 @@ describe('resumable uploads (tus) on the local store', () => {
       code: 'invalid',
     });
     expect(filesUnder(tusDir())).toEqual([]);
+  });
+
+  it("makes a repository's bounce on the commit its snake_case metadata names, and still reads an upload begun under the former names", async () => {
+    const db = t.deps.database.db;
+    const repo = await buildRepo(db, owner.id);
+    const first = await buildCommit(db, repo.id, { message: 'Mix 1' });
+    const second = await buildCommit(db, repo.id, { message: 'Mix 2' });
+    const client = tus(base, owner.cookie);
+    const send = async (metadata: Record<string, string>) => {
+      const created = await client.create(wav.length, metadata);
+      expect(created.status, await created.clone().text()).toBe(201);
+      const done = await client.patch(created.headers.get('location') as string, 0, wav);
+      const body = await done.text();
+      expect(done.status, body).toBe(200);
+      return JSON.parse(body) as { id: string; commit_sha: string | null; title: string };
+    };
+    const common = { kind: 'bounce', filename: 'Second Take.wav', branch: 'main' };
+    const current = await send({
+      ...common,
+      repo_id: repo.id,
+      commit_sha: first.commit.sha,
+      title: 'Mix 1',
+    });
+    expect(current).toMatchObject({ commit_sha: first.commit.sha, title: 'Mix 1' });
+    // What a CLI from before the rename sends, or an upload it began then and resumes now.
+    const former = await send({ ...common, repoId: repo.id, commitSha: second.commit.sha });
+    expect(former.commit_sha).toBe(second.commit.sha);
+
+    const missing = await client.create(wav.length, common);
+    expect(missing.status).toBe(400);
+    expect(await missing.json()).toEqual({
+      error: 'Upload metadata must name the repository (repo_id)',
+      code: 'invalid',
+    });
   });
 
   it('cuts off a client that sends more bytes than it declared', async () => {

@@ -37,16 +37,18 @@ export function targetOf(
   if (!filename) throw new Invalid('Upload metadata must name the file (filename)');
   const kind = text('kind') ?? 'version';
   if (kind === 'bounce') {
-    const repoId = text('repoId');
+    // Uploads begun before the names were snake_case (and CLIs of that time) say repoId and
+    // commitSha; a tus upload keeps the metadata it was made with, so both are read.
+    const repoId = text('repo_id') ?? text('repoId');
     const branch = text('branch')?.trim();
-    if (!repoId) throw new Invalid('Upload metadata must name the repository (repoId)');
+    if (!repoId) throw new Invalid('Upload metadata must name the repository (repo_id)');
     if (!branch) throw new Invalid('Upload metadata must name the branch (branch)');
     return {
       kind,
       filename,
       repoId,
       branch,
-      commitSha: text('commitSha'),
+      commitSha: text('commit_sha') ?? text('commitSha'),
       title: text('title'),
       contentType: text('filetype'),
     };

@@ -136,17 +136,13 @@ export async function buildApp(
     authRoutes({ service: authService, auth: services.auth, config: deps.config, requireUser }),
   );
   await app.register(
-    desktopRoutes({ service: services.desktop, requireUser, scheme: deps.config.desktopScheme }),
+    desktopRoutes({ service: services.desktop, scheme: deps.config.desktopScheme }),
   );
-  await app.register(
-    profileRoutes({ service: services.profiles, storage: deps.storage, requireUser }),
-  );
+  await app.register(profileRoutes({ service: services.profiles, storage: deps.storage }));
 
-  await app.register(projectRoutes({ service: services.projects, requireUser }));
-  await app.register(
-    collectionRoutes({ service: services.collections, storage: deps.storage, requireUser }),
-  );
-  await app.register(collectionLinkRoutes({ service: services.collectionLinks, requireUser }));
+  await app.register(projectRoutes({ service: services.projects }));
+  await app.register(collectionRoutes({ service: services.collections, storage: deps.storage }));
+  await app.register(collectionLinkRoutes({ service: services.collectionLinks }));
   await app.register(
     versionRoutes({
       versions: services.versions,
@@ -166,23 +162,20 @@ export async function buildApp(
       bounces: services.bounces,
       publish: services.publish,
       storage: deps.storage,
-      requireUser,
     }),
   );
   await app.register(bounceUploadRoutes({ publish: services.publish }));
 
   await app.register(
-    memberRoutes({ service: services.members, invitations: services.invitations, requireUser }),
+    memberRoutes({ service: services.members, invitations: services.invitations }),
   );
-  await app.register(notificationRoutes({ service: services.notifications, requireUser }));
-  await app.register(activityRoutes({ service: services.activityReader, requireUser }));
-  await app.register(
-    exportRoutes({ service: services.exports, storage: deps.storage, requireUser }),
-  );
+  await app.register(notificationRoutes({ service: services.notifications }));
+  await app.register(activityRoutes({ service: services.activityReader }));
+  await app.register(exportRoutes({ service: services.exports, storage: deps.storage }));
 
-  await app.register(ownerSharingRoutes({ service: services.sharing, requireUser }));
-  await app.register(ownerCommentRoutes({ service: services.comments, requireUser }));
-  await app.register(memberReviewRoutes({ service: services.review, requireUser }));
+  await app.register(ownerSharingRoutes({ service: services.sharing }));
+  await app.register(ownerCommentRoutes({ service: services.comments }));
+  await app.register(memberReviewRoutes({ service: services.review }));
   await app.register(
     linkRoutes({
       service: services.sharing,
@@ -221,7 +214,6 @@ export async function buildApp(
       stats: workspace.stats,
       search: workspace.search,
       debug: workspace.debug,
-      requireUser,
       admins,
     }),
   );

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { endpoints } from '@takes/contract';
 import { userOf } from '../../auth/guard';
 import { route } from '../../http/route';
@@ -8,12 +8,8 @@ const api = endpoints.activity;
 
 /** The Activity panels of project and repository pages (any member; 'Load more' by cursor). */
 export const activityRoutes =
-  (deps: {
-    service: ActivityService;
-    requireUser: preHandlerAsyncHookHandler;
-  }): FastifyPluginAsync =>
+  (deps: { service: ActivityService }): FastifyPluginAsync =>
   (app) => {
-    app.addHook('preHandler', deps.requireUser);
     route(app, api.listProjectActivity, {}, (request) =>
       deps.service.projectActivity(userOf(request).id, request.params.projectId, request.query),
     );

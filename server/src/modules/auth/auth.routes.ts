@@ -35,7 +35,6 @@ export const authRoutes =
   }): FastifyPluginAsync =>
   (app) => {
     const { service } = deps;
-    const guarded = { preHandler: deps.requireUser };
     // Sign in with Apple returns with a form post.
     app.addContentTypeParser(
       'application/x-www-form-urlencoded',
@@ -98,7 +97,7 @@ export const authRoutes =
       return result.body;
     });
 
-    route(app, api.verifyEmail, guarded, async (request) => {
+    route(app, api.verifyEmail, {}, async (request) => {
       await service.verifyEmail(userOf(request), request.body.code, context(request));
       return { ok: true as const };
     });
@@ -133,12 +132,12 @@ export const authRoutes =
       return { url };
     });
 
-    route(app, api.changePassword, guarded, async (request) => {
+    route(app, api.changePassword, {}, async (request) => {
       await service.changePassword(userOf(request), request.body, toFetchHeaders(request));
       return { ok: true as const };
     });
 
-    route(app, api.signOutOtherSessions, guarded, async (request) => ({
+    route(app, api.signOutOtherSessions, {}, async (request) => ({
       ok: true as const,
       revoked: await service.signOutOthers(userOf(request)),
     }));

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { endpoints } from '@takes/contract';
 import { userOf } from '../../auth/guard';
 import { route } from '../../http/route';
@@ -8,15 +8,10 @@ const api = endpoints.desktop;
 
 /** Sign-in for the desktop app and the `takes` CLI. */
 export const desktopRoutes =
-  (deps: {
-    service: DesktopTokensService;
-    requireUser: preHandlerAsyncHookHandler;
-    scheme: string;
-  }): FastifyPluginAsync =>
+  (deps: { service: DesktopTokensService; scheme: string }): FastifyPluginAsync =>
   (app) => {
-    const guarded = { preHandler: deps.requireUser };
     route(app, api.getDesktopConfig, {}, () => ({ scheme: deps.scheme }));
-    route(app, api.approveDesktopSignIn, guarded, async (request) => ({
+    route(app, api.approveDesktopSignIn, {}, async (request) => ({
       code: await deps.service.approve(userOf(request).id),
     }));
     route(app, api.exchangeDesktopCode, {}, (request) =>
@@ -28,10 +23,10 @@ export const desktopRoutes =
     route(app, api.refreshDesktopToken, {}, (request) =>
       deps.service.refresh(request.body.refresh_token),
     );
-    route(app, api.listDesktopDevices, guarded, async (request) => ({
+    route(app, api.listDesktopDevices, {}, async (request) => ({
       devices: await deps.service.listDevices(userOf(request).id),
     }));
-    route(app, api.revokeDesktopDevice, guarded, (request) =>
+    route(app, api.revokeDesktopDevice, {}, (request) =>
       deps.service.revokeDevice(userOf(request).id, request.params.id),
     );
     return Promise.resolve();

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { endpoints, errorBody, SHARE_MESSAGES } from '@takes/contract';
 import { userOf } from '../../auth/guard';
 import { route } from '../../http/route';
@@ -14,20 +14,16 @@ const api = endpoints.collectionLinks;
 
 /** The owner's side of a collection's share links; every route needs a signed-in user. */
 export const collectionLinkRoutes =
-  (deps: {
-    service: CollectionLinksService;
-    requireUser: preHandlerAsyncHookHandler;
-  }): FastifyPluginAsync =>
+  (deps: { service: CollectionLinksService }): FastifyPluginAsync =>
   (app) => {
     const { service } = deps;
-    const guarded = { preHandler: deps.requireUser };
-    route(app, api.createCollectionLinks, guarded, (request) =>
+    route(app, api.createCollectionLinks, {}, (request) =>
       service.create(userOf(request).id, request.params.id, request.body),
     );
-    route(app, api.listCollectionLinks, guarded, (request) =>
+    route(app, api.listCollectionLinks, {}, (request) =>
       service.list(userOf(request).id, request.params.id),
     );
-    route(app, api.revokeCollectionLink, guarded, (request) =>
+    route(app, api.revokeCollectionLink, {}, (request) =>
       service.revoke(userOf(request).id, request.params.id, request.params.linkId),
     );
     return Promise.resolve();

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { endpoints } from '@takes/contract';
 import { userOf } from '../../auth/guard';
 import { route } from '../../http/route';
@@ -11,13 +11,9 @@ const api = endpoints.comments;
 
 /** Members' comments on a project's versions (signed in; the access policy decides who may). */
 export const ownerCommentRoutes =
-  (deps: {
-    service: CommentsService;
-    requireUser: preHandlerAsyncHookHandler;
-  }): FastifyPluginAsync =>
+  (deps: { service: CommentsService }): FastifyPluginAsync =>
   (app) => {
     const { service } = deps;
-    app.addHook('preHandler', deps.requireUser);
     route(app, api.listVersionComments, {}, (request) =>
       service.memberComments(
         userOf(request).id,

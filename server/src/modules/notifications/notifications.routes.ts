@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { endpoints } from '@takes/contract';
 import { userOf } from '../../auth/guard';
 import { route } from '../../http/route';
@@ -11,13 +11,9 @@ const api = endpoints.activity;
  * session: its signed token says whose and which categories).
  */
 export const notificationRoutes =
-  (deps: {
-    service: NotificationsService;
-    requireUser: preHandlerAsyncHookHandler;
-  }): FastifyPluginAsync =>
+  (deps: { service: NotificationsService }): FastifyPluginAsync =>
   (app) => {
     const { service } = deps;
-    const signedIn = { preHandler: deps.requireUser };
     // RFC 8058: the mail provider's one-click POST sends the form List-Unsubscribe=One-Click
     // (the token in the URL is what counts; the body is read and ignored).
     app.addContentTypeParser(
@@ -26,16 +22,16 @@ export const notificationRoutes =
       (_request, _body, done) => done(null, undefined),
     );
 
-    route(app, api.listNotifications, signedIn, (request) =>
+    route(app, api.listNotifications, {}, (request) =>
       service.list(userOf(request).id, request.query),
     );
-    route(app, api.markNotificationsRead, signedIn, async (request) => {
+    route(app, api.markNotificationsRead, {}, async (request) => {
       await service.markRead(userOf(request).id, request.body);
     });
-    route(app, api.getNotificationPreferences, signedIn, (request) =>
+    route(app, api.getNotificationPreferences, {}, (request) =>
       service.preferences(userOf(request).id),
     );
-    route(app, api.updateNotificationPreferences, signedIn, (request) =>
+    route(app, api.updateNotificationPreferences, {}, (request) =>
       service.updatePreferences(userOf(request).id, request.body),
     );
     route(app, api.unsubscribePage, {}, async (request, reply) => {

@@ -1,5 +1,5 @@
 import multipart from '@fastify/multipart';
-import type { FastifyPluginAsync, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { endpoints } from '@takes/contract';
 import { userOf } from '../../auth/guard';
 import { HttpError } from '../../http/errors';
@@ -14,25 +14,20 @@ const api = endpoints.profiles;
 
 /** The signed-in user's profile and avatar; anyone may fetch an avatar image. */
 export const profileRoutes =
-  (deps: {
-    service: ProfilesService;
-    storage: ObjectStore;
-    requireUser: preHandlerAsyncHookHandler;
-  }): FastifyPluginAsync =>
+  (deps: { service: ProfilesService; storage: ObjectStore }): FastifyPluginAsync =>
   async (app) => {
-    const guarded = { preHandler: deps.requireUser };
     // One byte over the limit reaches the store, which then refuses the file as too large.
     await app.register(multipart, {
       limits: { files: 1, fields: 0, fileSize: AVATAR_MAX_BYTES + 1 },
     });
 
-    route(app, api.getProfile, guarded, (request) => deps.service.get(userOf(request).id));
+    route(app, api.getProfile, {}, (request) => deps.service.get(userOf(request).id));
 
-    route(app, api.updateProfile, guarded, (request) =>
+    route(app, api.updateProfile, {}, (request) =>
       deps.service.setDisplayName(userOf(request).id, request.body.display_name || null),
     );
 
-    route(app, api.uploadAvatar, guarded, async (request) => {
+    route(app, api.uploadAvatar, {}, async (request) => {
       const file = await request.file();
       if (!file || file.fieldname !== 'avatar')
         throw new HttpError(400, 'Choose an image to upload as your avatar.');

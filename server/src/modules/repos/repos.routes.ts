@@ -1,5 +1,5 @@
 import multipart from '@fastify/multipart';
-import type { FastifyPluginAsync, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import type { Readable } from 'node:stream';
 import { endpoints } from '@takes/contract';
 import { userOf } from '../../auth/guard';
@@ -23,7 +23,6 @@ export interface RepoRouteDeps {
   bounces: BouncesService;
   publish: PublishService;
   storage: ObjectStore;
-  requireUser: preHandlerAsyncHookHandler;
 }
 
 /**
@@ -35,7 +34,6 @@ export const repoRoutes =
   (deps: RepoRouteDeps): FastifyPluginAsync =>
   async (app) => {
     const { repos, history, bounces, publish } = deps;
-    app.addHook('preHandler', deps.requireUser);
     await app.register(multipart, { limits: COVER_UPLOAD_LIMITS });
     // Inside this signed-in scope (it inherits the guard above).
     await app.register(audioGitRoutes({ repos, history }));

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { endpoints } from '@takes/contract';
 import { userOf } from '../../auth/guard';
 import { route } from '../../http/route';
@@ -10,10 +10,9 @@ const api = endpoints.review;
 
 /** Members: a version's review status and history, setting it, comparing two versions. */
 export const memberReviewRoutes =
-  (deps: { service: ReviewService; requireUser: preHandlerAsyncHookHandler }): FastifyPluginAsync =>
+  (deps: { service: ReviewService }): FastifyPluginAsync =>
   (app) => {
     const { service } = deps;
-    app.addHook('preHandler', deps.requireUser);
     route(app, api.getVersionReview, {}, (request) =>
       service.review(userOf(request).id, request.params.versionId),
     );

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { endpoints, errorBody, SHARE_MESSAGES, type ReviewState } from '@takes/contract';
 import { userOf } from '../../auth/guard';
 import { Forbidden } from '../../errors';
@@ -14,13 +14,9 @@ const api = endpoints.sharing;
 
 /** Link management by the project's editors and owner (signed in; the policy decides). */
 export const ownerSharingRoutes =
-  (deps: {
-    service: SharingService;
-    requireUser: preHandlerAsyncHookHandler;
-  }): FastifyPluginAsync =>
+  (deps: { service: SharingService }): FastifyPluginAsync =>
   (app) => {
     const { service } = deps;
-    app.addHook('preHandler', deps.requireUser);
     route(app, api.createShareLink, {}, (request) =>
       service.createLink(userOf(request).id, request.params.versionId, request.body),
     );

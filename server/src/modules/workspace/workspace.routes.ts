@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { endpoints } from '@takes/contract';
 import { userOf } from '../../auth/guard';
 import { NotFound } from '../../errors';
@@ -16,11 +16,9 @@ export const workspaceRoutes =
     stats: StatsService;
     search: SearchService;
     debug: DebugService;
-    requireUser: preHandlerAsyncHookHandler;
     admins: InstanceAdmins;
   }): FastifyPluginAsync =>
   (app) => {
-    app.addHook('preHandler', deps.requireUser);
     // The debug page is the instance owner's: for anyone else it does not exist.
     const requireAdmin = async (request: FastifyRequest) => {
       if (!(await deps.admins.includes(userOf(request).id))) throw new NotFound();

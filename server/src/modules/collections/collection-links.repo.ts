@@ -1,11 +1,27 @@
 import type { Kysely, Transaction } from 'kysely';
-import type {
-  CollectionLinkReceiptsTable,
-  CollectionLinksTable,
-  CollectionsTable,
-  Database,
-} from '../../db/schema';
+import type { CollectionLinkReceiptsTable, CollectionLinksTable, Database } from '../../db/schema';
 import { listenerName } from '../people';
+import type { OpenedCollectionLink } from './opened-link';
+
+/** A link, by its id or its key, with the collection it opens. */
+export async function linkWithCollection(
+  db: Kysely<Database>,
+  by: 'id' | 'hash',
+  value: string,
+): Promise<OpenedCollectionLink | undefined> {
+  const link = await db
+    .selectFrom('collection_links')
+    .selectAll()
+    .where(by, '=', value)
+    .executeTakeFirst();
+  if (!link) return undefined;
+  const collection = await db
+    .selectFrom('collections')
+    .selectAll()
+    .where('id', '=', link.collection_id)
+    .executeTakeFirst();
+  return collection ? { link, collection } : undefined;
+}
 
 /** The counter each receipt event adds one to. */
 export const RECEIPT_COLUMNS = {
@@ -50,21 +66,8 @@ export class CollectionLinksRepo {
   }
 
   /** A link by its key, with the collection it opens. */
-  async findByHash(
-    hash: string,
-  ): Promise<{ link: CollectionLinksTable; collection: CollectionsTable } | undefined> {
-    const link = await this.db
-      .selectFrom('collection_links')
-      .selectAll()
-      .where('hash', '=', hash)
-      .executeTakeFirst();
-    if (!link) return undefined;
-    const collection = await this.db
-      .selectFrom('collections')
-      .selectAll()
-      .where('id', '=', link.collection_id)
-      .executeTakeFirst();
-    return collection ? { link, collection } : undefined;
+  findByHash(hash: string): Promise<OpenedCollectionLink | undefined> {
+    return linkWithCollection(this.db, 'hash', hash);
   }
 
   transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {

@@ -1,6 +1,7 @@
 import type { Kysely, Updateable } from 'kysely';
 import type { CollectionLinkZipsTable, Database } from '../../db/schema';
-import type { OpenedCollectionLink } from './collection-links.service';
+import { linkWithCollection } from './collection-links.repo';
+import type { OpenedCollectionLink } from './opened-link';
 
 /** The SQL of 'Download all' zips of collection links. */
 export class CollectionZipsRepo {
@@ -81,18 +82,7 @@ export class CollectionZipsRepo {
   }
 
   /** The link a zip was made for, with its collection (whatever the link's state now). */
-  async linkOf(linkId: string): Promise<OpenedCollectionLink | undefined> {
-    const link = await this.db
-      .selectFrom('collection_links')
-      .selectAll()
-      .where('id', '=', linkId)
-      .executeTakeFirst();
-    if (!link) return undefined;
-    const collection = await this.db
-      .selectFrom('collections')
-      .selectAll()
-      .where('id', '=', link.collection_id)
-      .executeTakeFirst();
-    return collection ? { link, collection } : undefined;
+  linkOf(linkId: string): Promise<OpenedCollectionLink | undefined> {
+    return linkWithCollection(this.db, 'id', linkId);
   }
 }

@@ -1,4 +1,4 @@
-// madge ships no types; this covers the part the import-circle test uses.
+// madge ships no types; this covers the part the import-circle tests (server and web) use.
 declare module 'madge' {
   interface MadgeConfig {
     fileExtensions?: string[];

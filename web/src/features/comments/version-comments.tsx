@@ -1,5 +1,5 @@
 import { may, type Comment, type Role } from '@takes/contract';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { errorMessage } from '../../lib/api';
 import { ConfirmDeleteModal } from '../../ui/confirm-delete-modal';
 import { useAudioPlayer, type PlayerTrack } from '../player/use-audio-player';
@@ -42,8 +42,6 @@ export function VersionComments({ versionId, track, role, userId, review }: Vers
   const [showResolved, setShowResolved] = useState(true);
   const [replyingTo, setReplyingTo] = useState<Comment | null>(null);
   const [deleting, setDeleting] = useState<Comment | null>(null);
-  const filterId = useId();
-  const previousId = useId();
   const [showPrevious, setShowPrevious] = useState(false);
   const player = useAudioPlayer();
   const comments = useVersionComments(
@@ -85,30 +83,26 @@ export function VersionComments({ versionId, track, role, userId, review }: Vers
 
   return (
     <div className="space-y-4">
-      <div className="flex flex-wrap items-center gap-2">
-        <input
-          id={filterId}
-          type="checkbox"
-          checked={showResolved}
-          onChange={(event) => setShowResolved(event.target.checked)}
-          className="size-4 accent-indigo-600"
-        />
-        <label htmlFor={filterId} className="text-sm text-zinc-700 dark:text-zinc-300">
+      <div className="flex flex-wrap items-center gap-x-6 gap-y-2">
+        <label className="inline-flex items-center gap-2 text-sm text-zinc-700 dark:text-zinc-300">
+          <input
+            type="checkbox"
+            checked={showResolved}
+            onChange={(event) => setShowResolved(event.target.checked)}
+            className="size-4 shrink-0 accent-indigo-600"
+          />
           Show resolved
         </label>
         {review ? (
-          <>
+          <label className="inline-flex items-center gap-2 text-sm text-zinc-700 dark:text-zinc-300">
             <input
-              id={previousId}
               type="checkbox"
               checked={showPrevious}
               onChange={(event) => setShowPrevious(event.target.checked)}
-              className="ml-4 size-4 accent-indigo-600"
+              className="size-4 shrink-0 accent-indigo-600"
             />
-            <label htmlFor={previousId} className="text-sm text-zinc-700 dark:text-zinc-300">
-              Show comments from previous versions
-            </label>
-          </>
+            Show comments from previous versions
+          </label>
         ) : null}
       </div>
 

@@ -1,0 +1,177 @@
+import type { Locator, Page } from '@playwright/test';
+import { endpoints } from '@takes/contract';
+import { apiAs, callExpecting } from './support/api';
+import {
+  misfits,
+  settled,
+  showTheme,
+  SWEEP_THEMES,
+  SWEEP_WIDTHS,
+  type SweepTheme,
+} from './support/fit';
+import { createCommit, createRepo, publishBounce } from './support/repos';
+import { createShareLink, seedOwnerTrack } from './support/sharing';
+import { expect, test } from './support/test';
+
+// Every page at the eight widths, in both themes: nothing scrolls sideways, the account menu or
+// 'Sign in' stays in the window, no control of the page's main content leaves it, a checkbox keeps
+// its words beside it, and the player bar never hides the end of a page. Screenshots at 390, 1280
+// and 1920 go to e2e/screenshots/.
+
+const SHOT_WIDTHS: ReadonlySet<number> = new Set([390, 1280, 1920]);
+
+interface SweptPage {
+  name: string;
+  path: string;
+  /** Something that shows once the page has its data. */
+  ready: (page: Page) => Locator;
+}
+
+async function sweep(page: Page, pages: SweptPage[]): Promise<string[]> {
+  const found: string[] = [];
+  for (const swept of pages) {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(swept.path);
+    await expect(swept.ready(page), swept.name).toBeVisible();
+    for (const width of SWEEP_WIDTHS) {
+      await page.setViewportSize({ width, height: width < 768 ? 800 : 900 });
+      for (const theme of SWEEP_THEMES) {
+        await showTheme(page, theme);
+        await settled(page);
+        for (const problem of await misfits(page))
+          found.push(`${swept.name} at ${width} px (${theme}): ${problem}`);
+        if (SHOT_WIDTHS.has(width)) await shoot(page, swept.name, width, theme);
+      }
+    }
+  }
+  return found;
+}
+
+function shoot(page: Page, name: string, width: number, theme: SweepTheme) {
+  return page.screenshot({
+    path: `screenshots/width-${name}-${width}-${theme}.png`,
+    fullPage: true,
+  });
+}
+
+test.describe.configure({ timeout: 240_000 });
+
+test('every signed-in page fits every width, in both themes', async ({ page, baseURL }) => {
+  const owner = await seedOwnerTrack(page, baseURL, 'every-width', 4);
+  const api = apiAs(page, baseURL);
+  const collection = await callExpecting(api, 201, endpoints.collections.createCollection, {
+    body: { name: 'Sweep Picks' },
+  });
+  await callExpecting(api, 201, endpoints.collections.addCollectionItem, {
+    params: { id: collection.id },
+    body: { version_id: owner.versionId },
+  });
+  const repo = await createRepo(page, baseURL, 'Sweep Sessions');
+  await createCommit(page, baseURL, repo.id, { branch: 'main', message: 'First bounce' });
+  await publishBounce(page, baseURL, { repoId: repo.id, branch: 'main', title: 'Sweep bounce' });
+  const versionPath = `/projects/${owner.projectId}/branches/${owner.branchId}/versions/${owner.versionId}`;
+
+  const main = (p: Page) => p.getByRole('main');
+  const found = await sweep(page, [
+    {
+      name: 'dashboard',
+      path: '/dashboard',
+      ready: (p) => main(p).getByText(owner.projectName).first(),
+    },
+    {
+      name: 'project',
+      path: `/projects/${owner.projectId}`,
+      ready: (p) => main(p).getByText('Version 1').first(),
+    },
+    { name: 'version', path: versionPath, ready: (p) => main(p).getByText('Show resolved') },
+    { name: 'upload', path: '/upload', ready: (p) => main(p).getByRole('heading', { level: 1 }) },
+    {
+      name: 'repositories',
+      path: '/repositories',
+      ready: (p) => main(p).getByText('Sweep Sessions').first(),
+    },
+    {
+      name: 'repository',
+      path: `/repositories/${repo.id}`,
+      ready: (p) => main(p).getByText('Sweep bounce').first(),
+    },
+    { name: 'bounces', path: '/bounces', ready: (p) => main(p).getByText('Sweep bounce').first() },
+    {
+      name: 'collections',
+      path: '/collections',
+      ready: (p) => main(p).getByText('Sweep Picks').first(),
+    },
+    {
+      name: 'collection',
+      path: `/collections/${collection.id}`,
+      ready: (p) => main(p).getByText(owner.projectName).first(),
+    },
+    {
+      name: 'settings',
+      path: '/settings',
+      ready: (p) => main(p).getByRole('heading', { level: 1 }),
+    },
+    { name: 'profile', path: '/profile', ready: (p) => main(p).getByRole('heading', { level: 1 }) },
+    {
+      name: 'notifications',
+      path: '/notifications',
+      ready: (p) => main(p).getByRole('heading', { level: 1 }),
+    },
+    {
+      name: 'search',
+      path: `/search?q=${encodeURIComponent(owner.projectName)}`,
+      ready: (p) => main(p).getByText(owner.projectName).first(),
+    },
+  ]);
+  expect(found).toEqual([]);
+
+  // With a track in the player (the full bar, taller than the idle one), on the version page.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(versionPath);
+  await main(page).getByRole('button', { name: 'Play' }).first().click();
+  await expect(
+    page.getByRole('region', { name: 'Audio player' }).getByRole('button', { name: 'Pause' }),
+  ).toBeVisible();
+  const playing: string[] = [];
+  for (const width of SWEEP_WIDTHS) {
+    await page.setViewportSize({ width, height: 800 });
+    await settled(page);
+    for (const problem of await misfits(page))
+      playing.push(`version, playing, at ${width} px: ${problem}`);
+  }
+  expect(playing).toEqual([]);
+});
+
+test('every public page fits every width, in both themes', async ({ page, baseURL, browser }) => {
+  const owner = await seedOwnerTrack(page, baseURL, 'every-width-public', 4);
+  const link = await createShareLink(page.request, baseURL, owner.versionId, {
+    name: 'Sweep link',
+    download_enabled: true,
+  });
+  const visitorContext = await browser.newContext({
+    extraHTTPHeaders: { 'x-forwarded-for': '10.250.1.1' },
+  });
+  const visitor = await visitorContext.newPage();
+  const heading = (p: Page) => p.getByRole('main').getByRole('heading', { level: 1 }).first();
+  try {
+    const found = await sweep(visitor, [
+      { name: 'landing', path: '/', ready: heading },
+      {
+        name: 'sign-in',
+        path: '/login',
+        ready: heading,
+      },
+      { name: 'about', path: '/about', ready: heading },
+      { name: 'blog', path: '/blog', ready: heading },
+      { name: 'download', path: '/download', ready: heading },
+      {
+        name: 'share',
+        path: new URL(link.url, baseURL).pathname,
+        ready: (p) => p.getByRole('main').getByText(owner.projectName).first(),
+      },
+    ]);
+    expect(found).toEqual([]);
+  } finally {
+    await visitorContext.close();
+  }
+});

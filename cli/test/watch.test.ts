@@ -274,6 +274,31 @@ describe('takes watch, publishing a folder', () => {
   });
 });
 
+describe('takes watch, with its output on a pipe whose reader went away', () => {
+  it('keeps publishing without printing, and SIGTERM still ends it with exit code 0', async () => {
+    const folder = scratchDir('watch-broken-pipe');
+    const watcher = await startWatch(folder, ['--settle', '0.5']);
+    const exit = new Promise<number | null>((resolve) =>
+      watcher.child.once('exit', (code) => resolve(code)),
+    );
+    // The reader closes both pipes: every write from now on fails with EPIPE.
+    watcher.child.stdout?.destroy();
+    watcher.child.stderr?.destroy();
+    writeWav(path.join(folder, 'Unread Take.wav'), 1, 22_050, 330);
+    let published: LoggedCommit[] = [];
+    const deadline = Date.now() + 30_000;
+    while (published.length === 0 && Date.now() < deadline) {
+      published = (await commitsFor('Unread Take.wav')).filter((c) => c.bounces.length === 1);
+      if (published.length === 0) await sleep(250);
+    }
+    expect(published).toHaveLength(1);
+    const signalled = Date.now();
+    watcher.child.kill('SIGTERM');
+    expect(await exit).toBe(0);
+    expect(Date.now() - signalled).toBeLessThan(30_000);
+  }, 60_000);
+});
+
 describe('takes watch, when the server goes away', () => {
   it('keeps a file while the server is down and publishes it once the server is back', async () => {
     const folder = scratchDir('watch-outage');

@@ -1,5 +1,6 @@
 import { config as loadDotenv } from 'dotenv';
 import pino from 'pino';
+import { boundedOutput, type BoundedOutput } from '@takes/contract';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, productionMailProblem, type Config } from './config';
 import { openDatabase, withStartupLock } from './db/database';
@@ -41,7 +42,8 @@ async function main(): Promise<void> {
     console.error(mailProblem);
     process.exit(1);
   }
-  const logger = pino({ level: config.logLevel, base: { service: `takes-${command}` } });
+  const service = `takes-${command}`;
+  const logger = pino({ level: config.logLevel, base: { service } }, logOutput(service));
 
   switch (command) {
     case 'migrate':
@@ -111,6 +113,37 @@ async function serve(config: Config, logger: pino.Logger): Promise<void> {
 
 const HOUR_MS = 60 * 60 * 1000;
 
+/** How long a stopping process waits for its last log lines to be read before it exits anyway. */
+const LOG_FLUSH_MS = 2_000;
+/** After a signal, a process exits within this, whatever its jobs, requests or log output do. */
+const SHUTDOWN_DEADLINE_MS = 30_000;
+
+let output: BoundedOutput | undefined;
+
+/**
+ * Logs go to stdout through a bounded buffer (OUTPUT_BUFFER_BYTES): a stalled reader can neither
+ * grow the process's memory nor block it; lines that do not fit are dropped, counted and reported
+ * in one line once the reader is back, and a broken pipe stops logging instead of being retried.
+ */
+function logOutput(service: string): BoundedOutput {
+  output = boundedOutput(process.stdout, {
+    droppedNotice: (count) =>
+      `${JSON.stringify({
+        level: 40,
+        time: Date.now(),
+        service,
+        dropped_lines: count,
+        msg: `${count} log lines were dropped while the log output was not being read`,
+      })}\n`,
+  });
+  return output;
+}
+
+/** Exits once the log lines written so far have left (or after LOG_FLUSH_MS). */
+function exitAfterFlush(code: number): void {
+  void (output?.flush(LOG_FLUSH_MS) ?? Promise.resolve()).then(() => process.exit(code));
+}
+
 /** The housekeeping jobs every working process enqueues now and then; returns a stop function. */
 function startRecurringJobs(runtime: Runtime, logger: pino.Logger): () => void {
   const stops = [
@@ -124,7 +157,8 @@ function startRecurringJobs(runtime: Runtime, logger: pino.Logger): () => void {
 
 /**
  * On SIGINT/SIGTERM: stop taking work, let what is running finish (jobs that overstay the grace
- * period are handed back to the queue), then exit; after 30 s, exit regardless.
+ * period are handed back to the queue), flush the log output (at most LOG_FLUSH_MS), then exit;
+ * after SHUTDOWN_DEADLINE_MS, exit regardless.
  */
 function onShutdown(logger: pino.Logger, close: () => Promise<void>): void {
   let closing = false;
@@ -135,16 +169,20 @@ function onShutdown(logger: pino.Logger, close: () => Promise<void>): void {
     }
     closing = true;
     logger.info({ signal }, 'shutting down');
+    // Nothing can starve this timer: no log write blocks or retries (see logOutput).
     const force = setTimeout(() => {
       logger.error('shutdown took too long: exiting');
       process.exit(1);
-    }, 30_000);
+    }, SHUTDOWN_DEADLINE_MS);
     force.unref();
     close().then(
-      () => process.exit(0),
+      () => {
+        logger.info('stopped');
+        exitAfterFlush(0);
+      },
       (error: unknown) => {
         logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
+        exitAfterFlush(1);
       },
     );
   };

@@ -1,6 +1,7 @@
 // @ts-check
 import fs from 'node:fs';
 import path from 'node:path';
+import { boundedStream } from '../bounded-stream.js';
 import { configDir } from '../credentials.js';
 import { CliError, UsageError } from '../errors.js';
 import { resolveRepo } from '../repos.js';
@@ -81,6 +82,12 @@ Options:
       onError: (error) => ctx.note(`Watching ${folder}: ${error.message}`),
     });
 
+    // Hours on a pipe to a service manager or a log shipper: the output is bounded, and a reader
+    // that went away does not end the watch (bounded-stream.js).
+    const out = boundedStream(ctx.stdout);
+    const err = boundedStream(ctx.stderr);
+    ctx.stdout = out.stream;
+    ctx.stderr = err.stream;
     let signals = 0;
     const onSignal = () => {
       signals++;
@@ -111,6 +118,7 @@ Options:
       await watcher.close();
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
+      await Promise.all([out.close(), err.close()]);
     }
   },
 };

@@ -22,3 +22,4 @@ export * from './endpoints';
 export * from './publish-flow';
 export * from './route';
 export * from './routes';
+export * from './bounded-output';

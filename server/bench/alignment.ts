@@ -1,0 +1,129 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  alignFeatures,
+  ALIGN_SAMPLE_RATE,
+  featuresOf,
+  mapTime,
+  type Features,
+} from '../src/modules/alignment';
+import {
+  evaluationSet,
+  RATE,
+  sox,
+  SOURCE_SECONDS,
+  SOURCES,
+  mix,
+  peakScale,
+  writeWav,
+} from './alignment-set';
+
+// npm run bench:alignment — the alignment of versions judged on a generated evaluation set
+// (bench/alignment-set.ts: three sources, nine edits each, with their true time maps): per pair
+// and overall, the share of anchor times (every 0.3 s of the original) mapped within 100 ms of
+// the truth, the anchors in removed material reported as having no counterpart, and the CPU
+// seconds one alignment of two 5-minute versions takes (ffmpeg's decode included).
+
+const TOLERANCE_S = 0.1;
+const ANCHOR_STEP_S = 0.3;
+
+/** CPU seconds this process and its waited-for children have used (Linux). */
+function cpuSeconds(): number {
+  const fields = fs.readFileSync('/proc/self/stat', 'utf8').split(') ')[1]?.split(' ') ?? [];
+  const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i] ?? 0), 0);
+  return ticks / 100;
+}
+
+function decode(file: string): Float32Array {
+  const result = spawnSync(
+    'ffmpeg',
+    ['-v', 'error', '-i', file, '-ac', '1', '-ar', String(ALIGN_SAMPLE_RATE), '-f', 'f32le', '-'],
+    { maxBuffer: 1024 * 1024 * 1024 },
+  );
+  if (result.status !== 0)
+    throw new Error(`ffmpeg could not decode ${file}: ${String(result.stderr)}`);
+  const bytes = result.stdout;
+  return new Float32Array(bytes.buffer, bytes.byteOffset, Math.floor(bytes.length / 4));
+}
+
+function align(a: string, b: string) {
+  return alignFeatures(featuresOf(decode(a)), featuresOf(decode(b)));
+}
+
+const dir = path.join(os.tmpdir(), 'takes-alignment-set');
+const pairs = evaluationSet(dir);
+let hits = 0;
+let anchors = 0;
+let removedRight = 0;
+let removedAll = 0;
+const rows: string[] = [];
+const worst: string[] = [];
+for (const pair of pairs) {
+  const started = cpuSeconds();
+  const result = align(pair.original, pair.edited);
+  const cpu = cpuSeconds() - started;
+  let pairHits = 0;
+  let pairAnchors = 0;
+  for (let t = 0.25; t < SOURCE_SECONDS - 0.5; t += ANCHOR_STEP_S) {
+    const truth = pair.truth(t);
+    const mapped = mapTime(result.segments, t);
+    if (truth.length === 0) {
+      removedAll += 1;
+      if (mapped === null) removedRight += 1;
+      continue;
+    }
+    pairAnchors += 1;
+    const hit = mapped !== null && truth.some((want) => Math.abs(want - mapped) <= TOLERANCE_S);
+    if (hit) pairHits += 1;
+    else if (worst.length < 40)
+      worst.push(
+        `${pair.source} / ${pair.edit}: ${t.toFixed(2)} s → ${mapped?.toFixed(3) ?? 'none'} (true ${truth.map((x) => x.toFixed(3)).join(' or ')})`,
+      );
+  }
+  hits += pairHits;
+  anchors += pairAnchors;
+  rows.push(
+    `| ${pair.source} | ${pair.edit} | ${pairHits}/${pairAnchors} (${((100 * pairHits) / pairAnchors).toFixed(1)} %) | ${result.confidence.toFixed(2)} | ${result.segments.length} | ${cpu.toFixed(2)} |`,
+  );
+}
+
+console.log('| source | edit | anchors within 100 ms | confidence | segments | CPU s |');
+console.log('|---|---|---|---|---|---|');
+for (const row of rows) console.log(row);
+console.log(
+  `\nOverall: ${hits}/${anchors} anchors within 100 ms (${((100 * hits) / anchors).toFixed(1)} %, goal ≥ 95 %); ` +
+    `${removedRight}/${removedAll} anchors in removed material reported as having no counterpart.`,
+);
+if (worst.length > 0) console.log(`\nMissed anchors (first ${worst.length}):\n${worst.join('\n')}`);
+
+// Two 5-minute versions: the chords source five times over (each pass from its own seed),
+// against the same with 2 s of intro cut and +3 dB.
+const long = path.join(dir, 'five-minutes.wav');
+const longEdited = path.join(dir, 'five-minutes-edited.wav');
+if (!fs.existsSync(longEdited)) {
+  const parts = SOURCES.flatMap((source) => [source.make(), source.make()]).slice(0, 5);
+  const files = parts.map((stems, i) => {
+    const file = path.join(dir, `five-minutes-part-${i}.wav`);
+    const signal = mix(stems);
+    writeWav(file, signal, peakScale(signal));
+    return file;
+  });
+  sox(...files, '-b', '24', long, 'trim', '0', '300');
+  sox(long, longEdited, 'trim', '2', 'gain', '3');
+}
+const cpuStart = cpuSeconds();
+const wallStart = Date.now();
+const decoded = [decode(long), decode(longEdited)] as const;
+const decodeCpu = cpuSeconds() - cpuStart;
+const features = decoded.map((signal) => featuresOf(signal));
+const featuresCpu = cpuSeconds() - cpuStart - decodeCpu;
+const longResult = alignFeatures(features[0] as Features, features[1] as Features);
+const cpu = cpuSeconds() - cpuStart;
+const warpCpu = cpu - decodeCpu - featuresCpu;
+console.log(
+  `\nTwo 5-minute versions (${((fs.statSync(long).size - 44) / RATE / 3 / 60).toFixed(1)} min): ${cpu.toFixed(2)} s of CPU ` +
+    `(${((Date.now() - wallStart) / 1000).toFixed(2)} s wall), goal ≤ 3 s; confidence ${longResult.confidence.toFixed(2)}, ` +
+    `${longResult.segments.length} segments (decode ${decodeCpu.toFixed(2)} s, features ${featuresCpu.toFixed(2)} s, warping ${warpCpu.toFixed(2)} s).`,
+);

@@ -30,6 +30,7 @@ import { demoRoutes } from './modules/demo/demo.routes';
 import { linkRoutes, ownerSharingRoutes } from './modules/sharing/sharing.routes';
 import { linkCommentRoutes, ownerCommentRoutes } from './modules/comments/comments.routes';
 import { linkReviewRoutes, memberReviewRoutes } from './modules/review';
+import { alignmentRoutes } from './modules/alignment';
 import { activityRoutes } from './modules/activity/activity.routes';
 import { workspaceRoutes } from './modules/workspace/workspace.routes';
 import { healthRoutes } from './modules/health/health.routes';
@@ -176,6 +177,7 @@ export async function buildApp(
   await app.register(ownerSharingRoutes({ service: services.sharing }));
   await app.register(ownerCommentRoutes({ service: services.comments }));
   await app.register(memberReviewRoutes({ service: services.review }));
+  await app.register(alignmentRoutes({ service: services.alignment }));
   await app.register(
     linkRoutes({
       service: services.sharing,

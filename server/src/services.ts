@@ -7,6 +7,7 @@ import { ActivityLog } from './modules/activity';
 import { ActivityRepo } from './modules/activity/activity.repo';
 import { ActivityService } from './modules/activity/activity.service';
 import { AccessRepo } from './modules/access/access.repo';
+import { AlignmentRepo, AlignmentService } from './modules/alignment';
 import { AudioService } from './modules/audio';
 import { AuthRepo } from './modules/auth/auth.repo';
 import { AuthService } from './modules/auth/auth.service';
@@ -88,15 +89,19 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
   activity.onRecord((trx, row) => deps.events.publish(trx, liveEventOf(row)));
   // The Activity panels and the dashboard's count read what the log recorded.
   const activityReader = new ActivityService({ access, repo: activityRepo, clock });
-  // Processing of originals and clean-up of stored audio, for the audio module's jobs.
+  // Processing of originals and clean-up of stored audio, for the audio module's jobs; each new
+  // version is then lined up with the one before it (comments that follow the music).
+  const mediaWork = { db, storage, media, clock, tmpDir, mediaTimeoutMs };
   const audio = new AudioService({
-    db,
-    storage,
-    media,
-    clock,
-    tmpDir,
-    mediaTimeoutMs,
+    ...mediaWork,
     activity,
+    afterCompleted: (versionId) => alignment.afterProcessing(versionId),
+  });
+  const alignment = new AlignmentService({
+    ...mediaWork,
+    access,
+    repo: new AlignmentRepo(db),
+    jobs,
   });
 
   const desktop = new DesktopTokensService({ repo: new DesktopTokensRepo(db), clock });
@@ -265,6 +270,8 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     clock,
     limiter,
     activity,
+    // Earlier versions' comments follow the music onto a new version.
+    carrierTo: (versionId) => alignment.carrierTo(versionId),
   });
   const review = new ReviewService({
     access,
@@ -355,6 +362,7 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     activity,
     activityReader,
     audio,
+    alignment,
     auth,
     authService,
     magic,

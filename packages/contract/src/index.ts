@@ -8,6 +8,7 @@ export * from './exports';
 export * from './public';
 export * from './sharing';
 export * from './review';
+export * from './alignment';
 export * from './repos';
 export * from './collections';
 export * from './collection-links';

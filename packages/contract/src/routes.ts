@@ -640,6 +640,12 @@ export const routes = {
       path: '/api/projects/:projectId/compare',
       body: 'none',
     } as RouteOf<Endpoints['review']['compareVersions']>,
+    getVersionAlignment: {
+      name: 'getVersionAlignment',
+      method: 'GET',
+      path: '/api/versions/:versionId/alignment',
+      body: 'none',
+    } as RouteOf<Endpoints['review']['getVersionAlignment']>,
     getVersionReview: {
       name: 'getVersionReview',
       method: 'GET',

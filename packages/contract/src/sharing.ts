@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { carriedSchema } from './alignment';
 import { reviewStateSchema, reviewStatusField } from './review';
 import {
   COMMENT_MAX_LENGTH,
@@ -118,6 +119,11 @@ export const commentSchema = z.object({
   created_at: z.string(),
   /** Shown to the team only, never through a share link; replies to it are team-only too. */
   team_only: z.boolean(),
+  /**
+   * With include=previous: an earlier version's open comment carried onto this one (its times
+   * mapped, the old ones here); null for the asked version's own comments.
+   */
+  carried: carriedSchema.nullable().optional(),
 });
 export type Comment = z.infer<typeof commentSchema>;
 

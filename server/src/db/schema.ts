@@ -240,6 +240,19 @@ export interface VersionReviewsTable {
   created_at: string;
 }
 
+/** How two versions line up in time (migration 0034): `segments` map `from` onto `to`. */
+export interface VersionAlignmentsTable {
+  from_version_id: string;
+  to_version_id: string;
+  status: 'pending' | 'ready' | 'failed';
+  confidence: number | null;
+  /** JSON: [{ from_start, from_end, to_start, to_end }], when ready. */
+  segments: string | null;
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface CommentsTable {
   id: string;
   version_id: string;
@@ -651,6 +664,7 @@ export interface Database {
   links: LinksTable;
   comments: CommentsTable;
   version_reviews: VersionReviewsTable;
+  version_alignments: VersionAlignmentsTable;
   projects: ProjectsTable;
   branches: BranchesTable;
   versions: VersionsTable;

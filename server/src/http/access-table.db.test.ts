@@ -426,6 +426,10 @@ const TABLE: Record<string, Row> = {
     expect: needs('view', 200),
     call: (w) => ({ query: { a: w.version.id, b: w.sideVersion.id } }),
   },
+  getVersionAlignment: {
+    expect: needs('view', 200),
+    call: (w) => ({ query: { to: w.sideVersion.id } }),
+  },
   listShareLinks: { expect: needs('share', 200) },
   createShareLink: {
     expect: needs('share', 201),

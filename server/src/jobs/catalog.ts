@@ -1,3 +1,4 @@
+import { alignmentJobs } from '../modules/alignment/job-handlers';
 import { audioJobs } from '../modules/audio/job-handlers';
 import { authJobs } from '../modules/auth/job-handlers';
 import { collectionsJobs } from '../modules/collections/job-handlers';
@@ -33,6 +34,7 @@ export function createJobCatalog(deps: JobCatalogDeps): JobDefinition[] {
   return [
     ...storageJobs(deps.storage),
     ...audioJobs(services, deps.mediaTimeoutMs),
+    ...alignmentJobs(services, deps.mediaTimeoutMs),
     ...reposJobs(services),
     ...authJobs(services),
     ...demoJobs(services),

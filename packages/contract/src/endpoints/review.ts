@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { alignmentQuerySchema, versionAlignmentSchema } from '../alignment';
 import { defineEndpoint } from '../endpoint';
 import { compareResponseSchema } from '../projects';
 import {
@@ -73,5 +74,20 @@ export const compareVersions = defineEndpoint({
   params: projectParams,
   query: compareQuerySchema,
   responses: { 200: compareResponseSchema },
+  errors: [400, 401, 404],
+});
+
+export const getVersionAlignment = defineEndpoint({
+  name: 'getVersionAlignment',
+  method: 'GET',
+  path: '/api/versions/:versionId/alignment',
+  summary:
+    'How a version lines up in time with another of its project (segments map its times onto the other); asking starts the alignment when none is there',
+  tag,
+  auth: signedIn,
+  demo: 'allowed',
+  params: versionParams,
+  query: alignmentQuerySchema,
+  responses: { 200: versionAlignmentSchema },
   errors: [400, 401, 404],
 });

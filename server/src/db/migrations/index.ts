@@ -32,6 +32,7 @@ import * as m0030 from './0030-collection-members';
 import * as m0031 from './0031-collection-bounces';
 import * as m0032 from './0032-collection-link-comments';
 import * as m0033 from './0033-links-by-maker';
+import * as m0034 from './0034-version-alignments';
 
 /** Every migration, in order. Names sort lexically; never rename or edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -68,4 +69,5 @@ export const migrations: Record<string, Migration> = {
   '0031-collection-bounces': m0031,
   '0032-collection-link-comments': m0032,
   '0033-links-by-maker': m0033,
+  '0034-version-alignments': m0034,
 };

@@ -49,6 +49,11 @@ export interface ProcessingDeps {
   mediaTimeoutMs: number;
   /** Records 'processing finished / failed' in the activity (none in some tests). */
   activity?: Pick<ActivityLog, 'recordForVersion'>;
+  /**
+   * Work that follows a version's completion (its alignment with the version before it): queued
+   * after 'completed' is saved, and never able to undo or delay it.
+   */
+  afterCompleted?: (versionId: string) => Promise<void>;
 }
 
 export const RENDITIONS = { high: 320, standard: 128 } as const;
@@ -224,6 +229,13 @@ export async function processAudio(
       await rendition('high', MEDIA_NICENESS);
     }
     await settle('completed', null);
+    if (table === 'versions' && deps.afterCompleted) {
+      try {
+        await deps.afterCompleted(versionId);
+      } catch (error) {
+        context.logger.warn({ id: versionId, err: error }, 'work after processing not queued');
+      }
+    }
   } catch (error) {
     // Stopped from outside (shutdown, lost lease, time limit): not the file's fault.
     if (context.signal.aborted) throw error;

@@ -8,6 +8,7 @@ import { visibleThroughLink } from './comment-visibility';
 import { toComment } from './comments.presenter';
 import type { CommentsRepo } from './comments.repo';
 import type { AccessPolicy } from '../access';
+import type { Carrier } from '../alignment';
 import { versionData, type ActivityLog, type Actor, type Executor } from '../activity';
 
 /**
@@ -38,6 +39,8 @@ export class CommentsService {
       access: AccessPolicy;
       comments: CommentsRepo;
       clock: Clock;
+      /** Where the branch's earlier versions' comments sit on a version (absent in some tests). */
+      carrierTo?: (versionId: string) => Promise<Carrier>;
       limiter: RateLimiter;
       activity: ActivityLog;
     },
@@ -75,9 +78,39 @@ export class CommentsService {
     previous = false,
   ): Promise<Comment[]> {
     await this.deps.access.version(userId, versionId, 'view', SHARE_MESSAGES.versionNotFound);
-    return (await this.deps.comments.listForVersion(versionId, { includeResolved, previous })).map(
-      (c) => toComment(c, 'team'),
+    const rows = await this.deps.comments.listForVersion(versionId, { includeResolved, previous });
+    if (!previous) return rows.map((c) => toComment(c, 'team'));
+    // Earlier versions' open comments (with their replies) follow the music; resolved ones stay.
+    const carried = new Set(
+      rows
+        .filter((c) => c.version_id !== versionId && c.parent_id === null && c.resolved_at === null)
+        .map((c) => c.id),
     );
+    const carry = this.deps.carrierTo ? await this.deps.carrierTo(versionId) : null;
+    const tops = new Map<string, Comment>();
+    return rows.flatMap((c) => {
+      const comment = toComment(c, 'team');
+      if (c.version_id === versionId) return [{ ...comment, carried: null }];
+      const top = c.parent_id ?? c.id;
+      if (!carried.has(top)) return [];
+      if (!carry) return [comment];
+      const moved = { ...comment, ...carry(comment) };
+      if (c.parent_id === null) tops.set(c.id, moved);
+      // A reply goes where its comment went (oldest first: the comment is already placed).
+      const parent = tops.get(top);
+      if (c.parent_id !== null && parent?.carried)
+        return [
+          {
+            ...moved,
+            carried: {
+              ...parent.carried,
+              from_timestamp: comment.timestamp,
+              from_end_timestamp: comment.end_timestamp,
+            },
+          },
+        ];
+      return [moved];
+    });
   }
 
   /** A member comments or replies under their own account (Commenter and up). */

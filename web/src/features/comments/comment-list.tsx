@@ -4,6 +4,7 @@ import { Badge } from '../../ui/badge';
 import { Alert } from '../../ui/alert';
 import { Spinner } from '../../ui/spinner';
 import { formatTime } from '../player/format-time';
+import { carriedLabel, isPassageRemoved } from './carried';
 import { buildThreads, type CommentNode } from './comment-thread';
 import { formatDateTime } from '../../lib/format';
 
@@ -119,11 +120,15 @@ function CommentItem({
     ownerActions && (!ownerActions.appliesTo || ownerActions.appliesTo(comment))
       ? ownerActions
       : undefined;
-  // Earlier versions' comments are context: answered on their own version's page.
+  // Earlier versions' comments are context, answered on their own version's page; one carried
+  // onto this version is answered here (the reply goes to the original).
   const reply =
-    view?.versionNumber === undefined || comment.version_number === view.versionNumber
+    view?.versionNumber === undefined ||
+    comment.version_number === view.versionNumber ||
+    comment.carried
       ? onReply
       : undefined;
+  const from = carriedLabel(comment);
   const busy = actions?.busyId === comment.id;
   return (
     <li data-testid="comment" data-comment-id={comment.id}>
@@ -144,7 +149,10 @@ function CommentItem({
                 onPlayRange={view?.onPlayRange}
               />
             ) : null}
-            {view?.versionNumber !== undefined && comment.version_number !== view.versionNumber ? (
+            {from ? (
+              <Badge tone="neutral">{from}</Badge>
+            ) : view?.versionNumber !== undefined &&
+              comment.version_number !== view.versionNumber ? (
               <Badge tone="neutral">Version {comment.version_number}</Badge>
             ) : null}
             <time
@@ -235,19 +243,40 @@ export function CommentList({
   if (comments.length === 0) {
     return <p className="text-sm text-zinc-500 dark:text-zinc-400">{emptyText}</p>;
   }
+  // Earlier versions' comments whose passage this version no longer has: listed apart.
+  const removed = comments.filter(isPassageRemoved);
+  const here = removed.length > 0 ? comments.filter((c) => !isPassageRemoved(c)) : comments;
+  const items = (list: readonly Comment[]) =>
+    buildThreads(list).map((node) => (
+      <CommentItem
+        key={node.comment.id}
+        node={node}
+        depth={1}
+        onSeek={onSeek}
+        onReply={onReply}
+        ownerActions={ownerActions}
+        view={view}
+      />
+    ));
   return (
-    <ul aria-label="Comments" className="space-y-1">
-      {buildThreads(comments).map((node) => (
-        <CommentItem
-          key={node.comment.id}
-          node={node}
-          depth={1}
-          onSeek={onSeek}
-          onReply={onReply}
-          ownerActions={ownerActions}
-          view={view}
-        />
-      ))}
-    </ul>
+    <>
+      {here.length > 0 || removed.length === 0 ? (
+        <ul aria-label="Comments" className="space-y-1">
+          {here.length > 0 ? (
+            items(here)
+          ) : (
+            <li className="text-sm text-zinc-500 dark:text-zinc-400">{emptyText}</li>
+          )}
+        </ul>
+      ) : null}
+      {removed.length > 0 ? (
+        <section aria-label="Passage removed" className="mt-4">
+          <h3 className="text-sm font-semibold text-zinc-700 dark:text-zinc-300">
+            Passage removed
+          </h3>
+          <ul className="mt-1 space-y-1">{items(removed)}</ul>
+        </section>
+      ) : null}
+    </>
   );
 }

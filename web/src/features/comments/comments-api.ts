@@ -45,11 +45,18 @@ function useInvalidateVersionComments(versionId: string) {
   return () => queryClient.invalidateQueries({ queryKey: commentKeys.versionAll(versionId) });
 }
 
+/**
+ * Adds a comment to the version; a reply to an earlier version's comment carried onto it
+ * (`on_version`) is posted on that comment's own version: it acts on the original.
+ */
 export function useAddVersionComment(versionId: string) {
   const invalidate = useInvalidateVersionComments(versionId);
   return useMutation({
-    mutationFn: (comment: NewComment) =>
-      api.call(comments.addVersionComment, { params: { versionId }, body: comment }),
+    mutationFn: ({ on_version, ...comment }: NewComment & { on_version?: string }) =>
+      api.call(comments.addVersionComment, {
+        params: { versionId: on_version ?? versionId },
+        body: comment,
+      }),
     onSuccess: invalidate,
   });
 }

@@ -29,6 +29,9 @@ interface VersionCommentsProps {
   review?: CommentListView & {
     preset: CommentPreset | null;
     onPresetCleared: () => void;
+    /** 'Show comments from previous versions', held by the review view for its waveform. */
+    showPrevious?: boolean;
+    onShowPreviousChange?: (show: boolean) => void;
   };
 }
 
@@ -42,7 +45,10 @@ export function VersionComments({ versionId, track, role, userId, review }: Vers
   const [showResolved, setShowResolved] = useState(true);
   const [replyingTo, setReplyingTo] = useState<Comment | null>(null);
   const [deleting, setDeleting] = useState<Comment | null>(null);
-  const [showPrevious, setShowPrevious] = useState(false);
+  const [ownShowPrevious, setOwnShowPrevious] = useState(false);
+  // The review view holds it: its waveform shows the carried comments too.
+  const showPrevious = review?.showPrevious ?? ownShowPrevious;
+  const setShowPrevious = review?.onShowPreviousChange ?? setOwnShowPrevious;
   const player = useAudioPlayer();
   const comments = useVersionComments(
     versionId,
@@ -59,7 +65,8 @@ export function VersionComments({ versionId, track, role, userId, review }: Vers
     (player.isCurrent(track) && player.state.duration > 0 ? player.state.duration : null);
 
   async function post(draft: CommentDraft) {
-    await addComment.mutateAsync(draft);
+    const original = replyingTo && replyingTo.version_id !== versionId ? replyingTo : null;
+    await addComment.mutateAsync(original ? { ...draft, on_version: original.version_id } : draft);
   }
 
   async function confirmDelete() {

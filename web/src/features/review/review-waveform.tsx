@@ -1,4 +1,5 @@
 import type { Comment } from '@takes/contract';
+import { carriedLabel } from '../comments/carried';
 import {
   useId,
   useRef,
@@ -213,8 +214,9 @@ export function ReviewWaveform({
               key={c.id}
               type="button"
               data-testid="comment-region"
-              title={`${formatRange({ start: c.timestamp, end: c.end_timestamp })} ${c.author}: ${c.content}`}
-              aria-label={`Play passage ${formatRange({ start: c.timestamp, end: c.end_timestamp })}, comment by ${c.author}: ${c.content}`}
+              data-carried={c.carried ? 'true' : undefined}
+              title={`${formatRange({ start: c.timestamp, end: c.end_timestamp })} ${c.author}${fromLabel(c)}: ${c.content}`}
+              aria-label={`Play passage ${formatRange({ start: c.timestamp, end: c.end_timestamp })}, comment by ${c.author}${fromLabel(c)}: ${c.content}`}
               onClick={() => {
                 onOpenComment(c);
                 onPlayRange({ start: c.timestamp, end: c.end_timestamp });
@@ -223,7 +225,7 @@ export function ReviewWaveform({
                 left: percent(c.timestamp, duration),
                 width: `calc(${percent(c.end_timestamp, duration)} - ${percent(c.timestamp, duration)})`,
               }}
-              className="absolute top-0 h-3 rounded-b bg-amber-400/80 hover:bg-amber-500 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-indigo-500 dark:bg-amber-300/70"
+              className={`absolute top-0 h-3 rounded-b focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-indigo-500 ${c.carried ? 'bg-sky-400/80 hover:bg-sky-500 dark:bg-sky-300/70' : 'bg-amber-400/80 hover:bg-amber-500 dark:bg-amber-300/70'}`}
             />
           ))}
 
@@ -254,17 +256,19 @@ export function ReviewWaveform({
               key={c.id}
               type="button"
               data-testid="comment-marker"
-              title={`${formatTime(c.timestamp)} ${c.author}: ${c.content}`}
-              aria-label={`Comment at ${formatTime(c.timestamp)} by ${c.author}: ${c.content}`}
+              data-carried={c.carried ? 'true' : undefined}
+              title={`${formatTime(c.timestamp)} ${c.author}${fromLabel(c)}: ${c.content}`}
+              aria-label={`Comment at ${formatTime(c.timestamp)} by ${c.author}${fromLabel(c)}: ${c.content}`}
               onClick={() => onOpenComment(c)}
               style={{ left: percent(c.timestamp, duration) }}
-              className="group absolute bottom-0 size-4 -translate-x-1/2 translate-y-1/2 rounded-full border-2 border-white bg-amber-500 hover:scale-125 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 dark:border-zinc-950 dark:bg-amber-400"
+              className={`group absolute bottom-0 size-4 -translate-x-1/2 translate-y-1/2 rounded-full border-2 border-white hover:scale-125 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 dark:border-zinc-950 ${c.carried ? 'bg-sky-500 dark:bg-sky-400' : 'bg-amber-500 dark:bg-amber-400'}`}
             >
               <span
                 role="tooltip"
                 className="pointer-events-none absolute bottom-5 left-1/2 z-10 hidden w-56 -translate-x-1/2 rounded-md bg-zinc-900 px-2 py-1 text-left text-xs text-white shadow group-hover:block group-focus-visible:block dark:bg-zinc-100 dark:text-zinc-900"
               >
                 <span className="font-semibold">{c.author}</span> · {formatTime(c.timestamp)}
+                {c.carried ? <span className="block opacity-80">{carriedLabel(c)}</span> : null}
                 <span className="mt-0.5 line-clamp-3 block">{c.content}</span>
               </span>
             </button>
@@ -289,4 +293,10 @@ function barsPath(heights: readonly number[]): string {
     d += `M${i + 0.15} ${50 - half}h0.7v${half * 2}h-0.7z`;
   });
   return d;
+}
+
+/** ', from Version 3 at 1:23' for an earlier version's comment carried here; '' otherwise. */
+function fromLabel(comment: Comment): string {
+  const label = carriedLabel(comment);
+  return label ? `, ${label}` : '';
 }

@@ -138,6 +138,78 @@ describe('VersionReview', () => {
     expect(await axeViolations()).toEqual([]);
   });
 
+  it("marks carried comments 'from Version N at m:ss' at their new time, lists removed passages, and replies on the original", async () => {
+    const carried = comment({
+      id: 'c3',
+      version_id: 'v1',
+      version_number: 1,
+      content: 'Snare too loud here',
+      timestamp: 18,
+      end_timestamp: null,
+      carried: {
+        from_version_number: 1,
+        from_timestamp: 20,
+        from_end_timestamp: null,
+        status: 'moved',
+        aligned: true,
+      },
+    });
+    const removed = comment({
+      id: 'c4',
+      version_id: 'v1',
+      version_number: 1,
+      content: 'Nice intro pad',
+      timestamp: null,
+      end_timestamp: null,
+      carried: {
+        from_version_number: 1,
+        from_timestamp: 0.8,
+        from_end_timestamp: null,
+        status: 'removed',
+        aligned: true,
+      },
+    });
+    fetchMock.mockImplementation((url: string, init?: RequestInit) => {
+      if ((init?.method ?? 'GET') === 'POST')
+        return Promise.resolve(Response.json(comment({ id: 'c9' }), { status: 201 }));
+      return Promise.resolve(
+        Response.json(
+          url.includes('include=previous')
+            ? [carried, removed, comment({ carried: null })]
+            : [comment({})],
+        ),
+      );
+    });
+    renderReview(fakePlayer(null));
+    await screen.findByRole('article', { name: 'Comment by Maya' });
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Show comments from previous versions' }));
+    const marker = await screen.findByRole('button', {
+      name: 'Comment at 0:18 by Maya, from Version 1 at 0:20: Snare too loud here',
+    });
+    expect(marker.dataset.carried).toBe('true');
+    const moved = within(screen.getByRole('list', { name: 'Comments' }))
+      .getByText('Snare too loud here')
+      .closest('article') as HTMLElement;
+    expect(within(moved).getByText('from Version 1 at 0:20')).toBeTruthy();
+    const gone = screen.getByRole('region', { name: 'Passage removed' });
+    expect(within(gone).getByText('Nice intro pad')).toBeTruthy();
+    expect(within(gone).getByText('from Version 1 at 0:00')).toBeTruthy();
+    expect(
+      within(screen.getByRole('list', { name: 'Comments' })).queryByText('Nice intro pad'),
+    ).toBeNull();
+    // A reply to a carried comment goes to the version it was made on.
+    fireEvent.click(within(moved).getByRole('button', { name: 'Reply' }));
+    fireEvent.change(screen.getByRole('textbox', { name: /Reply|Comment/ }), {
+      target: { value: 'Turned it down' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: /Post/ }));
+    await waitFor(() => expect(posted()).toHaveLength(1));
+    const call = fetchMock.mock.calls.find(([, init]) => init?.method === 'POST');
+    expect(call?.[0]).toContain('/api/versions/v1/comments');
+    expect(posted()[0]).toMatchObject({ content: 'Turned it down', parent_id: 'c3' });
+    expect(await axeViolations()).toEqual([]);
+  });
+
   it('lets a Viewer read but not start comments with C', async () => {
     renderReview(fakePlayer(track, { currentTime: 5 }), 'viewer');
     await screen.findByRole('article', { name: 'Comment by Maya' });

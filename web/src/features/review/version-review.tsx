@@ -2,6 +2,7 @@ import { may, type Comment, type Role, type Version } from '@takes/contract';
 import { useCallback, useEffect, useState } from 'react';
 import { ProcessingStages } from '../upload/processing-stages';
 import { useProcessingStatus } from '../projects/projects-api';
+import { isCarriedHere } from '../comments/carried';
 import { useVersionComments } from '../comments/comments-api';
 import type { CommentPreset } from '../comments/comment-form';
 import { VersionComments } from '../comments/version-comments';
@@ -46,7 +47,8 @@ export function VersionReview({
   const player = useAudioPlayer();
   const current = player.isCurrent(track);
   const currentTime = usePlayerPosition(current);
-  const comments = useVersionComments(version.id, true);
+  const [showPrevious, setShowPrevious] = useState(false);
+  const comments = useVersionComments(version.id, true, showPrevious);
   const seekTo = useSeekToTime(track);
   const { playRange } = usePlayRange(track);
   const [selection, setSelection] = useState<TimeRange | null>(null);
@@ -96,7 +98,9 @@ export function VersionReview({
       peaks={peaks}
       duration={duration ?? 0}
       currentTime={current ? currentTime : null}
-      comments={(comments.data ?? []).filter((c) => c.version_id === version.id)}
+      comments={(comments.data ?? []).filter(
+        (c) => c.version_id === version.id || isCarriedHere(c),
+      )}
       selection={selection}
       onSeek={seekTo}
       onSelectRange={(range) =>
@@ -152,6 +156,8 @@ export function VersionReview({
             onPlayRange: playRange,
             highlightId,
             versionNumber: version.version_number,
+            showPrevious,
+            onShowPreviousChange: setShowPrevious,
           }}
         />
       </section>

@@ -1,0 +1,362 @@
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { setImmediate as yieldToRequests } from 'node:timers/promises';
+import {
+  ALIGNMENT_MAX_SECONDS,
+  ALIGNMENT_MESSAGES,
+  SHARE_MESSAGES,
+  type Carried,
+  type VersionAlignment,
+} from '@takes/contract';
+import type { Clock } from '../../clock';
+import type { VersionAlignmentsTable } from '../../db/schema';
+import { Invalid, NotFound } from '../../errors';
+import type { JobQueue } from '../../jobs/job-queue';
+import type { JobContext } from '../../jobs/registry';
+import { MediaToolError, type MediaRunner } from '../../media/runner';
+import type { ObjectStore } from '../../storage/object-store';
+import type { AccessPolicy } from '../access';
+import { alignFeatures, type AlignmentSegment } from './align';
+import type { AlignableVersion, AlignmentRepo } from './alignment.repo';
+import { ALIGN_SAMPLE_RATE, featuresOf } from './features';
+import { alignVersionsJob } from './jobs';
+import { inverted, mapTimes } from './time-map';
+
+export interface AlignmentDeps {
+  access: AccessPolicy;
+  repo: AlignmentRepo;
+  jobs: JobQueue;
+  storage: ObjectStore;
+  media: MediaRunner;
+  clock: Clock;
+  tmpDir: string;
+  mediaTimeoutMs: number;
+}
+
+/** Below the server's own requests, like the rest of the media work. */
+const NICENESS = 5;
+/** A pending alignment older than this lost its job (a crash): asking again starts another. */
+const STALE_PENDING_MS = 30 * 60 * 1000;
+
+/** What a comment of an earlier version becomes on the asked one. */
+export interface CarriedTimes {
+  timestamp: number | null;
+  end_timestamp: number | null;
+  carried: Carried;
+}
+
+/** Carries comments of the branch's earlier versions onto one version (see `carrierTo`). */
+export type Carrier = (comment: {
+  version_id: string;
+  version_number: number;
+  timestamp: number | null;
+  end_timestamp: number | null;
+}) => CarriedTimes;
+
+/**
+ * Comments that follow the music: lines up each new version with the branch's version before it
+ * (a job queued when processing completes; never part of processing), any two versions of a
+ * project on demand, and carries earlier versions' comments through those maps.
+ */
+export class AlignmentService {
+  constructor(private readonly deps: AlignmentDeps) {}
+
+  private now(): string {
+    return this.deps.clock.now().toISOString();
+  }
+
+  /**
+   * After a version completes: align it with the version before it on its branch, and start the
+   * pairs that waited for it. Failing here never touches the version (the caller logs it).
+   */
+  async afterProcessing(versionId: string): Promise<void> {
+    const [version] = await this.deps.repo.versions([versionId]);
+    if (!version || version.status !== 'completed') return;
+    const previous = await this.deps.repo.previousOf(version);
+    if (previous) await this.request(previous, versionId);
+    for (const row of await this.deps.repo.pendingWith(versionId)) {
+      await this.deps.jobs.enqueue(alignVersionsJob, {
+        fromVersionId: row.from_version_id,
+        toVersionId: row.to_version_id,
+      });
+    }
+  }
+
+  /** Makes sure the pair is aligned or on its way; a new (or lost) pending row gets its job. */
+  private async request(from: string, to: string): Promise<VersionAlignmentsTable | undefined> {
+    const found = await this.deps.repo.find(from, to);
+    if (found && !this.stale(found)) return found;
+    if (found) {
+      await this.deps.repo.update(found.from_version_id, found.to_version_id, {
+        updated_at: this.now(),
+      });
+    } else if (!(await this.deps.repo.insertPending(from, to, this.now()))) {
+      // Someone else's request made the row a moment ago, with its job.
+      return this.deps.repo.find(from, to);
+    }
+    const versions = await this.deps.repo.versions([from, to]);
+    // A version still processing starts the job itself when it completes (afterProcessing).
+    if (versions.length === 2 && versions.every((v) => v.status === 'completed')) {
+      await this.deps.jobs.enqueue(alignVersionsJob, {
+        fromVersionId: found?.from_version_id ?? from,
+        toVersionId: found?.to_version_id ?? to,
+      });
+    }
+    return this.deps.repo.find(from, to);
+  }
+
+  private stale(row: VersionAlignmentsTable): boolean {
+    return (
+      row.status === 'pending' &&
+      this.deps.clock.now().getTime() - new Date(row.updated_at).getTime() > STALE_PENDING_MS
+    );
+  }
+
+  /** GET /api/versions/:id/alignment?to=: both readable by the caller, in one project. */
+  async alignment(userId: string, versionId: string, otherId: string): Promise<VersionAlignment> {
+    const mine = await this.deps.access.version(
+      userId,
+      versionId,
+      'view',
+      SHARE_MESSAGES.versionNotFound,
+    );
+    if (otherId === versionId) throw new Invalid(ALIGNMENT_MESSAGES.sameVersion);
+    const other = await this.deps.access.version(
+      userId,
+      otherId,
+      'view',
+      SHARE_MESSAGES.versionNotFound,
+    );
+    if (other.projectId !== mine.projectId) throw new NotFound(SHARE_MESSAGES.versionNotFound);
+    const versions = await this.deps.repo.versions([versionId, otherId]);
+    if (versions.some((v) => v.status === 'failed'))
+      return failedView(ALIGNMENT_MESSAGES.notProcessed);
+    const row = await this.request(versionId, otherId);
+    if (!row) return { status: 'pending', confidence: null, segments: [], error: null };
+    return view(row, versionId);
+  }
+
+  /**
+   * The job: decodes both versions' audio to mono at the features' rate, aligns them and keeps
+   * the map. A problem with the audio is recorded as a failed alignment (the versions are not
+   * touched); anything else is retried once, then recorded too.
+   */
+  async run(fromId: string, toId: string, context: JobContext): Promise<void> {
+    const versions = await this.deps.repo.versions([fromId, toId]);
+    const from = versions.find((v) => v.id === fromId);
+    const to = versions.find((v) => v.id === toId);
+    // Deleted since (its rows went with it), or asked before both were processed.
+    if (!from || !to) return;
+    if (from.status !== 'completed' || to.status !== 'completed') {
+      if (from.status === 'failed' || to.status === 'failed')
+        await this.fail(fromId, toId, ALIGNMENT_MESSAGES.notProcessed);
+      return;
+    }
+    try {
+      if ([from, to].some((v) => (durationOf(v) ?? 0) > ALIGNMENT_MAX_SECONDS)) {
+        await this.fail(fromId, toId, ALIGNMENT_MESSAGES.tooLong);
+        return;
+      }
+      const fromFeatures = featuresOf(await this.decode(from, context));
+      await yieldToRequests();
+      const toFeatures = featuresOf(await this.decode(to, context));
+      await yieldToRequests();
+      const result = alignFeatures(fromFeatures, toFeatures);
+      await this.deps.repo.update(fromId, toId, {
+        status: 'ready',
+        confidence: result.confidence,
+        segments: JSON.stringify(result.segments),
+        error: null,
+        updated_at: this.now(),
+      });
+      context.logger.info(
+        { fromVersionId: fromId, toVersionId: toId, segments: result.segments.length },
+        'versions aligned',
+      );
+    } catch (error) {
+      if (context.signal.aborted) throw error;
+      if (error instanceof UnreadableAudio || error instanceof MediaToolError) {
+        await this.fail(fromId, toId, ALIGNMENT_MESSAGES.undecodable);
+      } else if (context.attempt >= 2) {
+        await this.fail(fromId, toId, ALIGNMENT_MESSAGES.failed);
+      } else {
+        throw error;
+      }
+      context.logger.warn(
+        { fromVersionId: fromId, toVersionId: toId, err: error },
+        'alignment failed',
+      );
+    }
+  }
+
+  private async fail(from: string, to: string, message: string): Promise<void> {
+    // A job for a pair nobody asked for through a row (an old queue entry) records one now.
+    await this.deps.repo.insertPending(from, to, this.now());
+    await this.deps.repo.update(from, to, {
+      status: 'failed',
+      confidence: null,
+      segments: null,
+      error: message,
+      updated_at: this.now(),
+    });
+  }
+
+  /** The standard rendition (else the high one, else the original), as mono samples. */
+  private async decode(version: AlignableVersion, context: JobContext): Promise<Float32Array> {
+    const renditions = parseRenditions(version.renditions);
+    const key = renditions.standard?.key ?? renditions.high?.key ?? version.original_key;
+    if (!key) throw new UnreadableAudio('no stored audio');
+    let work: string | undefined;
+    try {
+      let file = this.deps.storage.localPath?.(key);
+      if (!file) {
+        work = await fsp.mkdtemp(path.join(this.deps.tmpDir, `align-${version.id}-`));
+        file = path.join(work, 'audio');
+        const { body } = await this.deps.storage.get(key);
+        await pipeline(body, fs.createWriteStream(file));
+      }
+      const { stdout } = await this.deps.media.ffmpeg(
+        [
+          '-v',
+          'error',
+          '-i',
+          file,
+          '-ac',
+          '1',
+          '-ar',
+          String(ALIGN_SAMPLE_RATE),
+          '-f',
+          'f32le',
+          '-',
+        ],
+        {
+          timeoutMs: this.deps.mediaTimeoutMs,
+          signal: context.signal,
+          niceness: NICENESS,
+          maxStdoutBytes: (ALIGNMENT_MAX_SECONDS + 60) * ALIGN_SAMPLE_RATE * 4,
+        },
+      );
+      const samples = new Float32Array(Math.floor(stdout.length / 4));
+      for (let i = 0; i < samples.length; i++) samples[i] = stdout.readFloatLE(i * 4);
+      if (samples.length < ALIGN_SAMPLE_RATE) throw new UnreadableAudio('under a second decoded');
+      return samples;
+    } finally {
+      if (work) await fsp.rm(work, { recursive: true, force: true });
+    }
+  }
+
+  /**
+   * What each comment of the branch's earlier versions becomes on `versionId`: mapped through
+   * the alignment of each step (version k onto k+1, and so on). A step not aligned yet is started
+   * and the comment keeps its old times (`aligned: false`) until it is.
+   */
+  async carrierTo(versionId: string): Promise<Carrier> {
+    const chain = await this.deps.repo.chainTo(versionId);
+    const rows = await this.deps.repo.among(chain.map((v) => v.id));
+    const steps: (AlignmentSegment[] | null)[] = [];
+    for (let i = 0; i + 1 < chain.length; i++) {
+      const from = chain[i]?.id as string;
+      const to = chain[i + 1]?.id as string;
+      const row =
+        rows.find((r) => r.status === 'ready' && sameWay(r, from, to)) ??
+        rows.find((r) => r.status === 'ready' && sameWay(r, to, from)) ??
+        rows.find((r) => sameWay(r, from, to) || sameWay(r, to, from));
+      if (row?.status === 'ready') {
+        const segments = parseSegments(row.segments);
+        steps.push(row.from_version_id === from ? segments : inverted(segments));
+      } else {
+        steps.push(null);
+        // Nothing there (a version between was deleted, or an old branch): start it now.
+        if (!row || this.stale(row)) await this.request(from, to);
+      }
+    }
+    const index = new Map(chain.map((v, i) => [v.id, i]));
+    return (comment) => {
+      const carried: Carried = {
+        from_version_number: comment.version_number,
+        from_timestamp: comment.timestamp,
+        from_end_timestamp: comment.end_timestamp,
+        status: 'moved',
+        aligned: true,
+      };
+      const unmoved = { timestamp: comment.timestamp, end_timestamp: comment.end_timestamp };
+      const start = index.get(comment.version_id);
+      if (start === undefined) return { ...unmoved, carried: { ...carried, aligned: false } };
+      // A comment on the whole version (no time) stays without one.
+      if (comment.timestamp === null) return { ...unmoved, carried };
+      let times: { timestamp: number; end_timestamp: number | null } | null = {
+        timestamp: comment.timestamp,
+        end_timestamp: comment.end_timestamp,
+      };
+      for (let i = start; i < steps.length; i++) {
+        const segments = steps[i];
+        if (segments === undefined || segments === null)
+          return { ...unmoved, carried: { ...carried, aligned: false } };
+        times = mapTimes(segments, times.timestamp, times.end_timestamp);
+        if (!times) {
+          return {
+            timestamp: null,
+            end_timestamp: null,
+            carried: { ...carried, status: 'removed' },
+          };
+        }
+      }
+      return { ...times, carried };
+    };
+  }
+}
+
+class UnreadableAudio extends Error {
+  override name = 'UnreadableAudio';
+}
+
+function sameWay(row: VersionAlignmentsTable, from: string, to: string): boolean {
+  return row.from_version_id === from && row.to_version_id === to;
+}
+
+function view(row: VersionAlignmentsTable, asked: string): VersionAlignment {
+  if (row.status === 'failed') return failedView(row.error ?? ALIGNMENT_MESSAGES.failed);
+  if (row.status === 'pending')
+    return { status: 'pending', confidence: null, segments: [], error: null };
+  const segments = parseSegments(row.segments);
+  return {
+    status: 'ready',
+    confidence: row.confidence ?? 0,
+    segments: row.from_version_id === asked ? segments : inverted(segments),
+    error: null,
+  };
+}
+
+function failedView(error: string): VersionAlignment {
+  return { status: 'failed', confidence: null, segments: [], error };
+}
+
+function parseSegments(json: string | null): AlignmentSegment[] {
+  if (!json) return [];
+  try {
+    const value = JSON.parse(json) as unknown;
+    return Array.isArray(value) ? (value as AlignmentSegment[]) : [];
+  } catch {
+    return [];
+  }
+}
+
+function parseRenditions(json: string): Record<string, { key?: string } | undefined> {
+  try {
+    return (JSON.parse(json) ?? {}) as Record<string, { key?: string } | undefined>;
+  } catch {
+    return {};
+  }
+}
+
+function durationOf(version: AlignableVersion): number | null {
+  if (!version.metadata) return null;
+  try {
+    const duration = (JSON.parse(version.metadata) as { duration?: unknown }).duration;
+    return typeof duration === 'number' && Number.isFinite(duration) ? duration : null;
+  } catch {
+    return null;
+  }
+}

@@ -7,8 +7,14 @@ import {
   ALIGN_SAMPLE_RATE,
   featuresOf,
   mapTime,
+  inverted,
   type Features,
 } from '../src/modules/alignment';
+import {
+  changedRegions,
+  CHANGES_SAMPLE_RATE,
+  type ChangedRegion,
+} from '../src/modules/alignment/changes';
 import {
   evaluationSet,
   RATE,
@@ -24,7 +30,9 @@ import {
 // (bench/alignment-set.ts: three sources, nine edits each, with their true time maps): per pair
 // and overall, the share of anchor times (every 0.3 s of the original) mapped within 100 ms of
 // the truth, the anchors in removed material reported as having no counterpart, and the CPU
-// seconds one alignment of two 5-minute versions takes (ffmpeg's decode included).
+// seconds one alignment of two 5-minute versions takes (ffmpeg's decode included). Then what
+// changed: each edited version against its original (on the edited one's timeline), the true
+// changed regions found with their edges' error, and regions found where nothing changed.
 
 const TOLERANCE_S = 0.1;
 const ANCHOR_STEP_S = 0.3;
@@ -36,10 +44,10 @@ function cpuSeconds(): number {
   return ticks / 100;
 }
 
-function decode(file: string): Float32Array {
+function decode(file: string, rate = ALIGN_SAMPLE_RATE): Float32Array {
   const result = spawnSync(
     'ffmpeg',
-    ['-v', 'error', '-i', file, '-ac', '1', '-ar', String(ALIGN_SAMPLE_RATE), '-f', 'f32le', '-'],
+    ['-v', 'error', '-i', file, '-ac', '1', '-ar', String(rate), '-f', 'f32le', '-'],
     { maxBuffer: 1024 * 1024 * 1024 },
   );
   if (result.status !== 0)
@@ -59,6 +67,13 @@ let anchors = 0;
 let removedRight = 0;
 let removedAll = 0;
 const rows: string[] = [];
+const changeRows: string[] = [];
+const EDGE_TOLERANCE_S = 0.2;
+let trueRegions = 0;
+let foundRegions = 0;
+let edgesWithin = 0;
+let falseTotal = 0;
+let ditherFalse = 0;
 const worst: string[] = [];
 for (const pair of pairs) {
   const started = cpuSeconds();
@@ -87,6 +102,35 @@ for (const pair of pairs) {
   rows.push(
     `| ${pair.source} | ${pair.edit} | ${pairHits}/${pairAnchors} (${((100 * pairHits) / pairAnchors).toFixed(1)} %) | ${result.confidence.toFixed(2)} | ${result.segments.length} | ${cpu.toFixed(2)} |`,
   );
+
+  const changes = changedRegions(
+    decode(pair.edited, CHANGES_SAMPLE_RATE),
+    decode(pair.original, CHANGES_SAMPLE_RATE),
+    inverted(result.segments),
+  );
+  const overlaps = (r: ChangedRegion, t: { start: number; end: number }) =>
+    r.start < t.end && r.end > t.start;
+  const edges = pair.changed.map((truth) => {
+    const found = changes.regions.filter((r) => overlaps(r, truth));
+    if (found.length === 0) return null;
+    const start = Math.min(...found.map((r) => r.start));
+    const end = Math.max(...found.map((r) => r.end));
+    return Math.max(
+      Math.abs(start - truth.start),
+      Math.abs(Math.min(end, SOURCE_SECONDS) - truth.end),
+    );
+  });
+  const falseRegions = changes.regions.filter((r) => !pair.changed.some((t) => overlaps(r, t)));
+  trueRegions += pair.changed.length;
+  foundRegions += edges.filter((e) => e !== null).length;
+  edgesWithin += edges.filter((e) => e !== null && e <= EDGE_TOLERANCE_S).length;
+  falseTotal += falseRegions.length;
+  if (pair.edit === 'other dither') ditherFalse += falseRegions.length;
+  changeRows.push(
+    `| ${pair.source} | ${pair.edit} | ${pair.changed.map((t) => `${t.start}–${t.end}`).join(', ') || '—'} | ` +
+      `${changes.regions.map((r) => `${r.start.toFixed(2)}–${r.end.toFixed(2)}${r.inserted ? ' (inserted)' : ` (${r.level_db} dB)`}`).join(', ') || '—'} | ` +
+      `${edges.map((e) => (e === null ? 'missed' : `${(e * 1000).toFixed(0)} ms`)).join(', ') || '—'} | ${falseRegions.length} |`,
+  );
 }
 
 console.log('| source | edit | anchors within 100 ms | confidence | segments | CPU s |');
@@ -97,6 +141,15 @@ console.log(
     `${removedRight}/${removedAll} anchors in removed material reported as having no counterpart.`,
 );
 if (worst.length > 0) console.log(`\nMissed anchors (first ${worst.length}):\n${worst.join('\n')}`);
+
+console.log(
+  '\n| source | edit | truly changed (s) | found (s) | edge error | false regions |\n|---|---|---|---|---|---|',
+);
+for (const row of changeRows) console.log(row);
+console.log(
+  `\nChanges: ${foundRegions}/${trueRegions} changed regions found, ${edgesWithin}/${trueRegions} with both edges within 200 ms (goal: all); ` +
+    `${falseTotal} false regions over all pairs; ${ditherFalse} on the dither-only pairs (goal 0).`,
+);
 
 // Two 5-minute versions: the chords source five times over (each pass from its own seed),
 // against the same with 2 s of intro cut and +3 dB.
@@ -126,4 +179,16 @@ console.log(
   `\nTwo 5-minute versions (${((fs.statSync(long).size - 44) / RATE / 3 / 60).toFixed(1)} min): ${cpu.toFixed(2)} s of CPU ` +
     `(${((Date.now() - wallStart) / 1000).toFixed(2)} s wall), goal ≤ 3 s; confidence ${longResult.confidence.toFixed(2)}, ` +
     `${longResult.segments.length} segments (decode ${decodeCpu.toFixed(2)} s, features ${featuresCpu.toFixed(2)} s, warping ${warpCpu.toFixed(2)} s).`,
+);
+
+// What changed between the same two 5-minute versions, on both timelines (as the job does it).
+const changesStart = cpuSeconds();
+const wide = [decode(long, CHANGES_SAMPLE_RATE), decode(longEdited, CHANGES_SAMPLE_RATE)] as const;
+const both = [
+  changedRegions(wide[0], wide[1], longResult.segments),
+  changedRegions(wide[1], wide[0], inverted(longResult.segments)),
+];
+console.log(
+  `What changed, both timelines: ${(cpuSeconds() - changesStart).toFixed(2)} s of CPU (decode included); ` +
+    `${both.map((c) => c.regions.length).join(' and ')} regions (the edit's 2 s of intro on the original's timeline only).`,
 );

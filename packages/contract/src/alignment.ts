@@ -36,6 +36,32 @@ export const versionAlignmentSchema = z.object({
 });
 export type VersionAlignment = z.infer<typeof versionAlignmentSchema>;
 
+/**
+ * What changed between two versions, on the asked one's timeline: where the loudness-matched
+ * difference of the aligned audio is above `threshold_db` (relative to the signal), and the
+ * material the other version has no counterpart for (`inserted`, level 0).
+ */
+export const changedRegionSchema = z.object({
+  start: z.number(),
+  end: z.number(),
+  /** The difference's level relative to the signal (dB). */
+  level_db: z.number(),
+  inserted: z.boolean(),
+});
+export type ChangedRegionView = z.infer<typeof changedRegionSchema>;
+
+export const versionChangesSchema = z.object({
+  status: z.enum(['ready', 'pending', 'failed']),
+  threshold_db: z.number().nullable(),
+  regions: z.array(changedRegionSchema),
+  error: z.string().nullable(),
+});
+export type VersionChanges = z.infer<typeof versionChangesSchema>;
+
+export const changesQuerySchema = z.object({
+  against: z.string({ error: ALIGNMENT_MESSAGES.otherRequired }).min(1).max(64),
+});
+
 export const alignmentQuerySchema = z.object({
   to: z.string({ error: ALIGNMENT_MESSAGES.otherRequired }).min(1).max(64),
 });

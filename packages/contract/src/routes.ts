@@ -646,6 +646,12 @@ export const routes = {
       path: '/api/versions/:versionId/alignment',
       body: 'none',
     } as RouteOf<Endpoints['review']['getVersionAlignment']>,
+    getVersionChanges: {
+      name: 'getVersionChanges',
+      method: 'GET',
+      path: '/api/versions/:versionId/changes',
+      body: 'none',
+    } as RouteOf<Endpoints['review']['getVersionChanges']>,
     getVersionReview: {
       name: 'getVersionReview',
       method: 'GET',

@@ -248,6 +248,10 @@ export interface VersionAlignmentsTable {
   confidence: number | null;
   /** JSON: [{ from_start, from_end, to_start, to_end }], when ready. */
   segments: string | null;
+  /** JSON: { threshold_db, regions } on the from version's timeline, when ready. */
+  from_changes: string | null;
+  /** The same on the to version's timeline. */
+  to_changes: string | null;
   error: string | null;
   created_at: string;
   updated_at: string;

@@ -430,6 +430,10 @@ const TABLE: Record<string, Row> = {
     expect: needs('view', 200),
     call: (w) => ({ query: { to: w.sideVersion.id } }),
   },
+  getVersionChanges: {
+    expect: needs('view', 200),
+    call: (w) => ({ query: { against: w.sideVersion.id } }),
+  },
   listShareLinks: { expect: needs('share', 200) },
   createShareLink: {
     expect: needs('share', 201),

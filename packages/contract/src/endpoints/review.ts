@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { alignmentQuerySchema, versionAlignmentSchema } from '../alignment';
+import {
+  alignmentQuerySchema,
+  changesQuerySchema,
+  versionAlignmentSchema,
+  versionChangesSchema,
+} from '../alignment';
 import { defineEndpoint } from '../endpoint';
 import { compareResponseSchema } from '../projects';
 import {
@@ -89,5 +94,20 @@ export const getVersionAlignment = defineEndpoint({
   params: versionParams,
   query: alignmentQuerySchema,
   responses: { 200: versionAlignmentSchema },
+  errors: [400, 401, 404],
+});
+
+export const getVersionChanges = defineEndpoint({
+  name: 'getVersionChanges',
+  method: 'GET',
+  path: '/api/versions/:versionId/changes',
+  summary:
+    'What changed against another version of the project, on this version’s timeline: regions where the aligned, loudness-matched audio differs, and inserted material',
+  tag,
+  auth: signedIn,
+  demo: 'allowed',
+  params: versionParams,
+  query: changesQuerySchema,
+  responses: { 200: versionChangesSchema },
   errors: [400, 401, 404],
 });

@@ -4,7 +4,8 @@ import { columnTypes } from '../dialect-sql';
 /**
  * How two versions of a project line up in time (comments that follow the music): one row per
  * pair, in the direction it was computed (`segments` map times of `from_version_id` onto
- * `to_version_id`; the other direction reads them swapped). A job fills it after processing, or
+ * `to_version_id`; the other direction reads them swapped) and what changed between them, on
+ * each one's timeline. A job fills it after processing, or
  * when someone asks for a pair; a version's rows go with it.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -22,6 +23,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('confidence', 'real')
     // JSON: [{ from_start, from_end, to_start, to_end }] in seconds, when ready.
     .addColumn('segments', 'text')
+    // JSON: { threshold_db, regions } on each side's timeline (what changed), when ready.
+    .addColumn('from_changes', 'text')
+    .addColumn('to_changes', 'text')
     .addColumn('error', 'text')
     .addColumn('created_at', t.timestamp, (c) => c.notNull())
     .addColumn('updated_at', t.timestamp, (c) => c.notNull())

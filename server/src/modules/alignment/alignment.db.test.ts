@@ -91,6 +91,22 @@ describe('alignment of versions and comments that follow the music', () => {
     const share = (10 - segment!.from_start) / (segment!.from_end - segment!.from_start);
     near(segment!.to_start + share * (segment!.to_end - segment!.to_start), 8);
     expect(aligned.segments.every((s) => s.from_start >= 1.5)).toBe(true);
+    // What changed: version 2 is version 1 without its intro, so nothing on version 2's
+    // timeline; on version 1's, its first 2 s have no counterpart (inserted, seen from there).
+    const changes = (await as(owner).get(`/api/versions/${v2}/changes?against=${v1}`)).json<{
+      status: string;
+      threshold_db: number;
+      regions: { start: number; end: number; inserted: boolean }[];
+    }>();
+    expect(changes).toMatchObject({ status: 'ready', regions: [], error: null });
+    expect(changes.threshold_db).toBeLessThan(0);
+    const onOne = (await as(owner).get(`/api/versions/${v1}/changes?against=${v2}`)).json<{
+      regions: { start: number; end: number; inserted: boolean }[];
+    }>();
+    expect(onOne.regions).toHaveLength(1);
+    expect(onOne.regions[0]?.inserted).toBe(true);
+    expect(onOne.regions[0]?.start).toBeLessThan(0.3);
+    near(onOne.regions[0]?.end, 2);
     // The other way round reads the same map swapped.
     const back = (await alignment(v2, v1)).body;
     expect(back.status).toBe('ready');
@@ -198,6 +214,15 @@ describe('alignment of versions and comments that follow the music', () => {
     const otherId = otherVersion.json<{ version_id: string }>().version_id;
     expect((await alignment(v1, otherId)).status).toBe(404);
     expect((await alignment(v1, 'no-such-version')).status).toBe(404);
+    const changes = (path: string, user = owner) => as(user).get(path);
+    expect((await changes(`/api/versions/${v1}/changes?against=${v2}`, viewer)).statusCode).toBe(
+      200,
+    );
+    expect((await changes(`/api/versions/${v1}/changes?against=${v2}`, stranger)).statusCode).toBe(
+      404,
+    );
+    expect((await changes(`/api/versions/${v1}/changes?against=${otherId}`)).statusCode).toBe(404);
+    expect((await changes(`/api/versions/${v1}/changes`)).statusCode).toBe(400);
     const same = await alignment(v1, v1);
     expect(same.status).toBe(400);
     expect(same.body).toMatchObject({ error: ALIGNMENT_MESSAGES.sameVersion });
@@ -232,6 +257,12 @@ describe('alignment of versions and comments that follow the music', () => {
       status: 'failed',
       confidence: null,
       segments: [],
+      error: ALIGNMENT_MESSAGES.undecodable,
+    });
+    expect((await as(owner).get(`/api/versions/${v4}/changes?against=${v3}`)).json()).toEqual({
+      status: 'failed',
+      threshold_db: null,
+      regions: [],
       error: ALIGNMENT_MESSAGES.undecodable,
     });
     const processing: unknown = (await as(owner).get(`/api/versions/${v4}/processing`)).json();

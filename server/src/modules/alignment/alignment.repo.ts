@@ -53,6 +53,8 @@ export class AlignmentRepo {
         status: 'pending',
         confidence: null,
         segments: null,
+        from_changes: null,
+        to_changes: null,
         error: null,
         created_at: now,
         updated_at: now,
@@ -66,7 +68,16 @@ export class AlignmentRepo {
     from: string,
     to: string,
     values: Partial<
-      Pick<VersionAlignmentsTable, 'status' | 'confidence' | 'segments' | 'error' | 'updated_at'>
+      Pick<
+        VersionAlignmentsTable,
+        | 'status'
+        | 'confidence'
+        | 'segments'
+        | 'from_changes'
+        | 'to_changes'
+        | 'error'
+        | 'updated_at'
+      >
     >,
   ): Promise<void> {
     await this.db

@@ -9,6 +9,7 @@ import {
   SHARE_MESSAGES,
   type Carried,
   type VersionAlignment,
+  type VersionChanges,
 } from '@takes/contract';
 import type { Clock } from '../../clock';
 import type { VersionAlignmentsTable } from '../../db/schema';
@@ -20,6 +21,7 @@ import type { ObjectStore } from '../../storage/object-store';
 import type { AccessPolicy } from '../access';
 import { alignFeatures, type AlignmentSegment } from './align';
 import type { AlignableVersion, AlignmentRepo } from './alignment.repo';
+import { changedRegions, CHANGES_SAMPLE_RATE, type Changes } from './changes';
 import { ALIGN_SAMPLE_RATE, featuresOf } from './features';
 import { alignVersionsJob } from './jobs';
 import { inverted, mapTimes } from './time-map';
@@ -116,6 +118,42 @@ export class AlignmentService {
 
   /** GET /api/versions/:id/alignment?to=: both readable by the caller, in one project. */
   async alignment(userId: string, versionId: string, otherId: string): Promise<VersionAlignment> {
+    const row = await this.pairFor(userId, versionId, otherId);
+    if (typeof row === 'string' || row.status !== 'ready')
+      return { ...notReady(row), confidence: null, segments: [] };
+    const segments = parseJson<AlignmentSegment[]>(row.segments, []);
+    return {
+      status: 'ready',
+      confidence: row.confidence ?? 0,
+      segments: row.from_version_id === versionId ? segments : inverted(segments),
+      error: null,
+    };
+  }
+
+  /** GET /api/versions/:id/changes?against=: what changed, on the asked version's timeline. */
+  async changes(userId: string, versionId: string, againstId: string): Promise<VersionChanges> {
+    const row = await this.pairFor(userId, versionId, againstId);
+    if (typeof row === 'string' || row.status !== 'ready')
+      return { ...notReady(row), threshold_db: null, regions: [] };
+    const side = row.from_version_id === versionId ? row.from_changes : row.to_changes;
+    const changes = parseJson<Changes | null>(side, null);
+    return {
+      status: 'ready',
+      threshold_db: changes?.threshold_db ?? null,
+      regions: changes?.regions ?? [],
+      error: null,
+    };
+  }
+
+  /**
+   * The pair's row for a caller who may read both versions of one project (404 otherwise),
+   * started when missing; a version that failed processing answers its message instead.
+   */
+  private async pairFor(
+    userId: string,
+    versionId: string,
+    otherId: string,
+  ): Promise<VersionAlignmentsTable | string | 'pending'> {
     const mine = await this.deps.access.version(
       userId,
       versionId,
@@ -131,11 +169,8 @@ export class AlignmentService {
     );
     if (other.projectId !== mine.projectId) throw new NotFound(SHARE_MESSAGES.versionNotFound);
     const versions = await this.deps.repo.versions([versionId, otherId]);
-    if (versions.some((v) => v.status === 'failed'))
-      return failedView(ALIGNMENT_MESSAGES.notProcessed);
-    const row = await this.request(versionId, otherId);
-    if (!row) return { status: 'pending', confidence: null, segments: [], error: null };
-    return view(row, versionId);
+    if (versions.some((v) => v.status === 'failed')) return ALIGNMENT_MESSAGES.notProcessed;
+    return (await this.request(versionId, otherId)) ?? 'pending';
   }
 
   /**
@@ -159,15 +194,24 @@ export class AlignmentService {
         await this.fail(fromId, toId, ALIGNMENT_MESSAGES.tooLong);
         return;
       }
-      const fromFeatures = featuresOf(await this.decode(from, context));
+      const fromFeatures = featuresOf(await this.decode(from, context, ALIGN_SAMPLE_RATE));
       await yieldToRequests();
-      const toFeatures = featuresOf(await this.decode(to, context));
+      const toFeatures = featuresOf(await this.decode(to, context, ALIGN_SAMPLE_RATE));
       await yieldToRequests();
       const result = alignFeatures(fromFeatures, toFeatures);
+      await yieldToRequests();
+      // What changed, on each side's timeline, from the higher rendition at a wider rate.
+      const fromWide = await this.decode(from, context, CHANGES_SAMPLE_RATE, 'high');
+      const toWide = await this.decode(to, context, CHANGES_SAMPLE_RATE, 'high');
+      const fromChanges = changedRegions(fromWide, toWide, result.segments);
+      await yieldToRequests();
+      const toChanges = changedRegions(toWide, fromWide, inverted(result.segments));
       await this.deps.repo.update(fromId, toId, {
         status: 'ready',
         confidence: result.confidence,
         segments: JSON.stringify(result.segments),
+        from_changes: JSON.stringify(fromChanges),
+        to_changes: JSON.stringify(toChanges),
         error: null,
         updated_at: this.now(),
       });
@@ -198,15 +242,26 @@ export class AlignmentService {
       status: 'failed',
       confidence: null,
       segments: null,
+      from_changes: null,
+      to_changes: null,
       error: message,
       updated_at: this.now(),
     });
   }
 
-  /** The standard rendition (else the high one, else the original), as mono samples. */
-  private async decode(version: AlignableVersion, context: JobContext): Promise<Float32Array> {
-    const renditions = parseRenditions(version.renditions);
-    const key = renditions.standard?.key ?? renditions.high?.key ?? version.original_key;
+  /** A rendition (else the other one, else the original) as mono samples at `rate`. */
+  private async decode(
+    version: AlignableVersion,
+    context: JobContext,
+    rate: number,
+    prefer: 'standard' | 'high' = 'standard',
+  ): Promise<Float32Array> {
+    const renditions = parseJson<Record<string, { key?: string } | undefined>>(
+      version.renditions,
+      {},
+    );
+    const other = prefer === 'standard' ? 'high' : 'standard';
+    const key = renditions[prefer]?.key ?? renditions[other]?.key ?? version.original_key;
     if (!key) throw new UnreadableAudio('no stored audio');
     let work: string | undefined;
     try {
@@ -226,7 +281,7 @@ export class AlignmentService {
           '-ac',
           '1',
           '-ar',
-          String(ALIGN_SAMPLE_RATE),
+          String(rate),
           '-f',
           'f32le',
           '-',
@@ -235,12 +290,12 @@ export class AlignmentService {
           timeoutMs: this.deps.mediaTimeoutMs,
           signal: context.signal,
           niceness: NICENESS,
-          maxStdoutBytes: (ALIGNMENT_MAX_SECONDS + 60) * ALIGN_SAMPLE_RATE * 4,
+          maxStdoutBytes: (ALIGNMENT_MAX_SECONDS + 60) * rate * 4,
         },
       );
       const samples = new Float32Array(Math.floor(stdout.length / 4));
       for (let i = 0; i < samples.length; i++) samples[i] = stdout.readFloatLE(i * 4);
-      if (samples.length < ALIGN_SAMPLE_RATE) throw new UnreadableAudio('under a second decoded');
+      if (samples.length < rate) throw new UnreadableAudio('under a second decoded');
       return samples;
     } finally {
       if (work) await fsp.rm(work, { recursive: true, force: true });
@@ -264,7 +319,7 @@ export class AlignmentService {
         rows.find((r) => r.status === 'ready' && sameWay(r, to, from)) ??
         rows.find((r) => sameWay(r, from, to) || sameWay(r, to, from));
       if (row?.status === 'ready') {
-        const segments = parseSegments(row.segments);
+        const segments = parseJson<AlignmentSegment[]>(row.segments, []);
         steps.push(row.from_version_id === from ? segments : inverted(segments));
       } else {
         steps.push(null);
@@ -316,38 +371,24 @@ function sameWay(row: VersionAlignmentsTable, from: string, to: string): boolean
   return row.from_version_id === from && row.to_version_id === to;
 }
 
-function view(row: VersionAlignmentsTable, asked: string): VersionAlignment {
-  if (row.status === 'failed') return failedView(row.error ?? ALIGNMENT_MESSAGES.failed);
-  if (row.status === 'pending')
-    return { status: 'pending', confidence: null, segments: [], error: null };
-  const segments = parseSegments(row.segments);
-  return {
-    status: 'ready',
-    confidence: row.confidence ?? 0,
-    segments: row.from_version_id === asked ? segments : inverted(segments),
-    error: null,
-  };
+/** What a pair not ready says: pending, or failed with why. */
+function notReady(row: VersionAlignmentsTable | string): {
+  status: 'pending' | 'failed';
+  error: string | null;
+} {
+  if (row === 'pending') return { status: 'pending', error: null };
+  if (typeof row === 'string') return { status: 'failed', error: row };
+  if (row.status === 'failed')
+    return { status: 'failed', error: row.error ?? ALIGNMENT_MESSAGES.failed };
+  return { status: 'pending', error: null };
 }
 
-function failedView(error: string): VersionAlignment {
-  return { status: 'failed', confidence: null, segments: [], error };
-}
-
-function parseSegments(json: string | null): AlignmentSegment[] {
-  if (!json) return [];
+function parseJson<T>(json: string | null, fallback: T): T {
+  if (!json) return fallback;
   try {
-    const value = JSON.parse(json) as unknown;
-    return Array.isArray(value) ? (value as AlignmentSegment[]) : [];
+    return (JSON.parse(json) as T | null) ?? fallback;
   } catch {
-    return [];
-  }
-}
-
-function parseRenditions(json: string): Record<string, { key?: string } | undefined> {
-  try {
-    return (JSON.parse(json) ?? {}) as Record<string, { key?: string } | undefined>;
-  } catch {
-    return {};
+    return fallback;
   }
 }
 

@@ -1,0 +1,280 @@
+import FFT from 'fft.js';
+import { mapTime, type AlignmentSegment } from './align';
+
+// What changed between two aligned versions: a null test in the spectrum. Each frame of A is set
+// against B's audio at the time the alignment maps it to (the best of the nearby frames, since
+// the map is only as fine as its frames); both are reduced to third-octave band levels, B is
+// matched in loudness to A (one gain for the whole track), and what would be left if B were
+// subtracted from A, band by band, is measured against A's own level. Comparing magnitudes
+// rather than samples keeps a different dither, encoding or a sub-millisecond offset from
+// counting as a change, while a 1.5 dB ride of one element still shows. The FFT is fft.js.
+
+/** The rate both versions are decoded to for the comparison (bands up to 10 kHz). */
+export const CHANGES_SAMPLE_RATE = 22_050;
+const WINDOW = 4096;
+/** A's frames: about 93 ms apart. */
+const HOP_A = 2048;
+/** B's frames, finer, so each frame of A finds B's within about 6 ms. */
+const HOP_B = 256;
+/** The finer steps (samples, about 1.5 ms) B's window moves around its best frame. */
+const FINE_STEP = 32;
+/** How far (in B's frames, about ±93 ms) around the mapped time to look for B's frame. */
+const SEARCH = 8;
+/** A frame whose difference is above this (dB relative to its signal) has changed. */
+export const CHANGE_THRESHOLD_DB = -22;
+/** Frames this far below the track's loud frames are silence on both sides: not compared. */
+const SILENCE_DB = -50;
+/** Changed frames closer than this merge into one region (seconds). */
+const MERGE_GAP = 1;
+/** Regions shorter than this are left out (a single stray frame). */
+const MIN_REGION = 0.25;
+
+export interface ChangedRegion {
+  start: number;
+  end: number;
+  /** The difference's level relative to the signal (dB); 0 for inserted material. */
+  level_db: number;
+  /** Material with no counterpart in the other version (inserted). */
+  inserted: boolean;
+}
+
+export interface Changes {
+  threshold_db: number;
+  regions: ChangedRegion[];
+}
+
+interface BandFrames {
+  frames: number;
+  hop: number;
+  bands: number;
+  /** Energy per frame and band. */
+  energy: Float32Array;
+  /** Total energy per frame (dB). */
+  levelDb: Float32Array;
+}
+
+const BAND_EDGES = (() => {
+  const edges: number[] = [];
+  for (let hz = 50; hz < 10_000; hz *= 2 ** (1 / 3)) edges.push(hz);
+  edges.push(10_000);
+  return edges;
+})();
+
+/** One frame's band energies at any sample position (for the fine search). */
+class FrameAnalyser {
+  private readonly fft = new FFT(WINDOW);
+  private readonly window = new Float32Array(WINDOW);
+  private readonly input = new Array<number>(WINDOW).fill(0);
+  private readonly out: number[];
+  readonly bandOf = new Int16Array(WINDOW / 2).fill(-1);
+  readonly bands = BAND_EDGES.length - 1;
+  constructor() {
+    this.out = this.fft.createComplexArray() as number[];
+    for (let n = 0; n < WINDOW; n++)
+      this.window[n] = 0.5 - 0.5 * Math.cos((2 * Math.PI * n) / WINDOW);
+    for (let k = 1; k < WINDOW / 2; k++) {
+      const hz = (k * CHANGES_SAMPLE_RATE) / WINDOW;
+      for (let b = 0; b < this.bands; b++)
+        if (hz >= (BAND_EDGES[b] ?? 0) && hz < (BAND_EDGES[b + 1] ?? 0)) this.bandOf[k] = b;
+    }
+  }
+
+  /** Band energies of the window starting at `start` into `into` (at `offset`); total energy. */
+  analyse(samples: Float32Array, start: number, into: Float32Array, offset: number): number {
+    for (let n = 0; n < WINDOW; n++)
+      this.input[n] = (samples[start + n] ?? 0) * (this.window[n] ?? 0);
+    this.fft.realTransform(this.out, this.input);
+    for (let b = 0; b < this.bands; b++) into[offset + b] = 0;
+    let total = 0;
+    for (let k = 1; k < WINDOW / 2; k++) {
+      const b = this.bandOf[k] ?? -1;
+      if (b < 0) continue;
+      const power = (this.out[2 * k] ?? 0) ** 2 + (this.out[2 * k + 1] ?? 0) ** 2;
+      into[offset + b] = (into[offset + b] ?? 0) + power;
+      total += power;
+    }
+    return total;
+  }
+}
+
+function bandFrames(samples: Float32Array, hop: number, analyser: FrameAnalyser): BandFrames {
+  const frames = Math.max(1, Math.floor(Math.max(0, samples.length - WINDOW) / hop) + 1);
+  const bands = analyser.bands;
+  const energy = new Float32Array(frames * bands);
+  const levelDb = new Float32Array(frames);
+  for (let f = 0; f < frames; f++)
+    levelDb[f] = 10 * Math.log10(analyser.analyse(samples, f * hop, energy, f * bands) + 1e-12);
+  return { frames, hop, bands, energy, levelDb };
+}
+
+const timeOf = (frame: number, hop: number) => (frame * hop + WINDOW / 2) / CHANGES_SAMPLE_RATE;
+const frameAt = (time: number, hop: number) =>
+  Math.round((time * CHANGES_SAMPLE_RATE - WINDOW / 2) / hop);
+
+/** The residual's share of A's band energies, with B's (at `bAt`) scaled by `gain`. */
+function residual(
+  a: Float32Array,
+  aAt: number,
+  b: Float32Array,
+  bAt: number,
+  bands: number,
+  gain: number,
+): number {
+  let left = 0;
+  let total = 0;
+  for (let band = 0; band < bands; band++) {
+    const ea = a[aAt + band] ?? 0;
+    const eb = (b[bAt + band] ?? 0) * gain;
+    left += (Math.sqrt(ea) - Math.sqrt(eb)) ** 2;
+    total += ea;
+  }
+  return total > 0 ? left / total : 0;
+}
+
+/** How alike two frames' spectra are, whatever their levels: cosine of the band magnitudes. */
+function likeness(
+  a: Float32Array,
+  aAt: number,
+  b: Float32Array,
+  bAt: number,
+  bands: number,
+): number {
+  let dot = 0;
+  let aa = 0;
+  let bb = 0;
+  for (let band = 0; band < bands; band++) {
+    const x = Math.sqrt(a[aAt + band] ?? 0);
+    const y = Math.sqrt(b[bAt + band] ?? 0);
+    dot += x * y;
+    aa += x * x;
+    bb += y * y;
+  }
+  return aa > 0 && bb > 0 ? dot / Math.sqrt(aa * bb) : 0;
+}
+
+function percentile(values: ArrayLike<number>, share: number): number {
+  const sorted = Array.from(values).sort((x, y) => x - y);
+  return sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] ?? 0;
+}
+
+/**
+ * Where `a` differs from `b`, on a's timeline: `segments` map times of a onto b (the alignment).
+ * Both are mono samples at CHANGES_SAMPLE_RATE.
+ */
+export function changedRegions(
+  a: Float32Array,
+  b: Float32Array,
+  segments: readonly AlignmentSegment[],
+): Changes {
+  const analyser = new FrameAnalyser();
+  const fa = bandFrames(a, HOP_A, analyser);
+  const fb = bandFrames(b, HOP_B, analyser);
+  const fine = new Float32Array(fa.bands);
+  const loudA = percentile(fa.levelDb, 0.95);
+  const loudB = percentile(fb.levelDb, 0.95);
+  const mapped = new Int32Array(fa.frames).fill(-1);
+  for (let i = 0; i < fa.frames; i++) {
+    const t = mapTime(segments, timeOf(i, HOP_A));
+    if (t !== null) mapped[i] = Math.max(0, Math.min(fb.frames - 1, frameAt(t, HOP_B)));
+  }
+  // First B's window that matches each frame of A best (by the shape of the spectrum, which a
+  // change of level does not move): the nearest of B's frames, then B's window moved in finer
+  // steps around it, since a few milliseconds off is enough to make a drum hit look different.
+  const levels = new Float32Array(fa.frames).fill(Number.NEGATIVE_INFINITY);
+  const inserted = new Uint8Array(fa.frames);
+  const matched = new Float32Array(fa.frames * fa.bands);
+  const matchedLevel = new Float32Array(fa.frames).fill(Number.NaN);
+  for (let i = 0; i < fa.frames; i++) {
+    const silentA = (fa.levelDb[i] ?? 0) < loudA + SILENCE_DB;
+    const j0 = mapped[i] ?? -1;
+    if (j0 < 0) {
+      if (!silentA) inserted[i] = 1;
+      continue;
+    }
+    // Silent on both sides (B anywhere near the mapped time, as the map is only so fine).
+    let silentB = false;
+    for (let j = Math.max(0, j0 - SEARCH); j <= Math.min(fb.frames - 1, j0 + SEARCH); j++)
+      if ((fb.levelDb[j] ?? 0) < loudB + SILENCE_DB) silentB = true;
+    if (silentA && silentB) continue;
+    if (silentA) {
+      // Something plays in B where A is silent.
+      levels[i] = 0;
+      continue;
+    }
+    let best = Number.NEGATIVE_INFINITY;
+    let bestJ = j0;
+    for (let j = Math.max(0, j0 - SEARCH); j <= Math.min(fb.frames - 1, j0 + SEARCH); j++) {
+      const alike = likeness(fa.energy, i * fa.bands, fb.energy, j * fb.bands, fa.bands);
+      if (alike > best) [best, bestJ] = [alike, j];
+    }
+    let bestAt = bestJ * HOP_B;
+    for (let step = -HOP_B / 2; step <= HOP_B / 2; step += FINE_STEP) {
+      if (step === 0) continue;
+      const at = Math.max(0, bestJ * HOP_B + step);
+      analyser.analyse(b, at, fine, 0);
+      const alike = likeness(fa.energy, i * fa.bands, fine, 0, fa.bands);
+      if (alike > best) [best, bestAt] = [alike, at];
+    }
+    const total = analyser.analyse(b, bestAt, matched, i * fa.bands);
+    matchedLevel[i] = 10 * Math.log10(total + 1e-12);
+  }
+
+  // Loudness matching: one gain for the whole of B, the median of the loud frames' level ratios.
+  const ratios: number[] = [];
+  for (let i = 0; i < fa.frames; i++) {
+    const level = matchedLevel[i] ?? Number.NaN;
+    if (Number.isNaN(level) || (fa.levelDb[i] ?? 0) < loudA + SILENCE_DB / 2) continue;
+    ratios.push((fa.levelDb[i] ?? 0) - level);
+  }
+  const gain = 10 ** ((ratios.length > 0 ? percentile(ratios, 0.5) : 0) / 10);
+  for (let i = 0; i < fa.frames; i++) {
+    if (Number.isNaN(matchedLevel[i] ?? Number.NaN)) continue;
+    const left = residual(fa.energy, i * fa.bands, matched, i * fa.bands, fa.bands, gain);
+    levels[i] = 10 * Math.log10(left + 1e-12);
+  }
+
+  const regions: ChangedRegion[] = [];
+  const collect = (isOn: (i: number) => boolean, level: (i: number) => number, insert: boolean) => {
+    let open: ChangedRegion | null = null;
+    for (let i = 0; i < fa.frames; i++) {
+      if (!isOn(i)) continue;
+      const start = timeOf(i, HOP_A) - HOP_A / 2 / CHANGES_SAMPLE_RATE;
+      const end = timeOf(i, HOP_A) + HOP_A / 2 / CHANGES_SAMPLE_RATE;
+      if (open && start - open.end <= MERGE_GAP) {
+        open.end = end;
+        open.level_db = Math.max(open.level_db, level(i));
+      } else {
+        if (open) regions.push(open);
+        open = { start, end, level_db: level(i), inserted: insert };
+      }
+    }
+    if (open) regions.push(open);
+  };
+  collect(
+    (i) => (levels[i] ?? -Infinity) > CHANGE_THRESHOLD_DB,
+    (i) => levels[i] ?? 0,
+    false,
+  );
+  collect(
+    (i) => inserted[i] === 1,
+    () => 0,
+    true,
+  );
+  const duration = a.length / CHANGES_SAMPLE_RATE;
+  return {
+    threshold_db: CHANGE_THRESHOLD_DB,
+    regions: regions
+      .filter((r) => r.end - r.start >= MIN_REGION)
+      .map((r) => ({
+        start: round(Math.max(0, r.start)),
+        end: round(Math.min(duration, r.end)),
+        level_db: Math.round(r.level_db * 10) / 10,
+        inserted: r.inserted,
+      }))
+      .sort((x, y) => x.start - y.start),
+  };
+}
+
+function round(seconds: number): number {
+  return Math.round(seconds * 1000) / 1000;
+}

@@ -153,7 +153,7 @@ export class AlignmentService {
     userId: string,
     versionId: string,
     otherId: string,
-  ): Promise<VersionAlignmentsTable | string | 'pending'> {
+  ): Promise<VersionAlignmentsTable | string> {
     const mine = await this.deps.access.version(
       userId,
       versionId,
@@ -273,19 +273,7 @@ export class AlignmentService {
         await pipeline(body, fs.createWriteStream(file));
       }
       const { stdout } = await this.deps.media.ffmpeg(
-        [
-          '-v',
-          'error',
-          '-i',
-          file,
-          '-ac',
-          '1',
-          '-ar',
-          String(rate),
-          '-f',
-          'f32le',
-          '-',
-        ],
+        ['-v', 'error', '-i', file, '-ac', '1', '-ar', String(rate), '-f', 'f32le', '-'],
         {
           timeoutMs: this.deps.mediaTimeoutMs,
           signal: context.signal,

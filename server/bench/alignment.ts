@@ -103,7 +103,7 @@ for (const pair of pairs) {
     `| ${pair.source} | ${pair.edit} | ${pairHits}/${pairAnchors} (${((100 * pairHits) / pairAnchors).toFixed(1)} %) | ${result.confidence.toFixed(2)} | ${result.segments.length} | ${cpu.toFixed(2)} |`,
   );
 
-  const changes = changedRegions(
+  const changes = await changedRegions(
     decode(pair.edited, CHANGES_SAMPLE_RATE),
     decode(pair.original, CHANGES_SAMPLE_RATE),
     inverted(result.segments),
@@ -185,8 +185,8 @@ console.log(
 const changesStart = cpuSeconds();
 const wide = [decode(long, CHANGES_SAMPLE_RATE), decode(longEdited, CHANGES_SAMPLE_RATE)] as const;
 const both = [
-  changedRegions(wide[0], wide[1], longResult.segments),
-  changedRegions(wide[1], wide[0], inverted(longResult.segments)),
+  await changedRegions(wide[0], wide[1], longResult.segments),
+  await changedRegions(wide[1], wide[0], inverted(longResult.segments)),
 ];
 console.log(
   `What changed, both timelines: ${(cpuSeconds() - changesStart).toFixed(2)} s of CPU (decode included); ` +

@@ -203,9 +203,9 @@ export class AlignmentService {
       // What changed, on each side's timeline, from the higher rendition at a wider rate.
       const fromWide = await this.decode(from, context, CHANGES_SAMPLE_RATE, 'high');
       const toWide = await this.decode(to, context, CHANGES_SAMPLE_RATE, 'high');
-      const fromChanges = changedRegions(fromWide, toWide, result.segments);
+      const fromChanges = await changedRegions(fromWide, toWide, result.segments);
       await yieldToRequests();
-      const toChanges = changedRegions(toWide, fromWide, inverted(result.segments));
+      const toChanges = await changedRegions(toWide, fromWide, inverted(result.segments));
       await this.deps.repo.update(fromId, toId, {
         status: 'ready',
         confidence: result.confidence,

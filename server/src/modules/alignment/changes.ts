@@ -97,13 +97,23 @@ class FrameAnalyser {
   }
 }
 
-function bandFrames(samples: Float32Array, hop: number, analyser: FrameAnalyser): BandFrames {
+/** Lets the event loop run between slices of the work (a few milliseconds each). */
+const breather = () => new Promise<void>((resolve) => setImmediate(resolve));
+const SLICE_FRAMES = 128;
+
+async function bandFrames(
+  samples: Float32Array,
+  hop: number,
+  analyser: FrameAnalyser,
+): Promise<BandFrames> {
   const frames = Math.max(1, Math.floor(Math.max(0, samples.length - WINDOW) / hop) + 1);
   const bands = analyser.bands;
   const energy = new Float32Array(frames * bands);
   const levelDb = new Float32Array(frames);
-  for (let f = 0; f < frames; f++)
+  for (let f = 0; f < frames; f++) {
     levelDb[f] = 10 * Math.log10(analyser.analyse(samples, f * hop, energy, f * bands) + 1e-12);
+    if (f % SLICE_FRAMES === SLICE_FRAMES - 1) await breather();
+  }
   return { frames, hop, bands, energy, levelDb };
 }
 
@@ -159,16 +169,17 @@ function percentile(values: ArrayLike<number>, share: number): number {
 
 /**
  * Where `a` differs from `b`, on a's timeline: `segments` map times of a onto b (the alignment).
- * Both are mono samples at CHANGES_SAMPLE_RATE.
+ * Both are mono samples at CHANGES_SAMPLE_RATE. It takes seconds of CPU for long versions, in
+ * slices that let a server running the job keep answering requests.
  */
-export function changedRegions(
+export async function changedRegions(
   a: Float32Array,
   b: Float32Array,
   segments: readonly AlignmentSegment[],
-): Changes {
+): Promise<Changes> {
   const analyser = new FrameAnalyser();
-  const fa = bandFrames(a, HOP_A, analyser);
-  const fb = bandFrames(b, HOP_B, analyser);
+  const fa = await bandFrames(a, HOP_A, analyser);
+  const fb = await bandFrames(b, HOP_B, analyser);
   const fine = new Float32Array(fa.bands);
   const loudA = percentile(fa.levelDb, 0.95);
   const loudB = percentile(fb.levelDb, 0.95);
@@ -185,6 +196,7 @@ export function changedRegions(
   const matched = new Float32Array(fa.frames * fa.bands);
   const matchedLevel = new Float32Array(fa.frames).fill(Number.NaN);
   for (let i = 0; i < fa.frames; i++) {
+    if (i % (SLICE_FRAMES / 8) === 0) await breather();
     const silentA = (fa.levelDb[i] ?? 0) < loudA + SILENCE_DB;
     const j0 = mapped[i] ?? -1;
     if (j0 < 0) {

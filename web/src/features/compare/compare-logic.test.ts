@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   clampLevel,
+  changeFrom,
   compareKeyAction,
   dbToGain,
   formatPosition,
@@ -167,6 +168,24 @@ describe('keys', () => {
     expect(compareKeyAction(key('a'))).toBe('play-A');
     expect(compareKeyAction(key('B'))).toBe('play-B');
     expect(compareKeyAction(key('c'))).toBeNull();
+  });
+
+  it('maps n and Shift+n to the next and previous change, not while typing', () => {
+    expect(compareKeyAction(key('n'))).toBe('next-change');
+    expect(compareKeyAction(key('N', document.body, { shiftKey: true }))).toBe('previous-change');
+    expect(compareKeyAction(key('n', element('<textarea></textarea>')))).toBeNull();
+    expect(compareKeyAction(key('n', document.body, { ctrlKey: true }))).toBeNull();
+  });
+
+  it('finds the next change after the position and the one before the change just jumped to', () => {
+    const regions = [{ start: 40 }, { start: 5 }, { start: 20 }];
+    expect(changeFrom(regions, 0, 'next')).toBe(5);
+    expect(changeFrom(regions, 5, 'next')).toBe(20);
+    expect(changeFrom(regions, 41, 'next')).toBeNull();
+    // Just after a jump to 20, back goes to 5, not to 20 again.
+    expect(changeFrom(regions, 20.1, 'previous')).toBe(5);
+    expect(changeFrom(regions, 30, 'previous')).toBe(20);
+    expect(changeFrom(regions, 3, 'previous')).toBeNull();
   });
 
   it('ignores modified and repeated keys', () => {

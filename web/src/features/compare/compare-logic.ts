@@ -159,13 +159,14 @@ export function loudnessSummary(match: LoudnessMatch, enabled: boolean): string 
 
 // ---- Keyboard ----
 
-export type CompareKeyAction = 'toggle' | 'play-A' | 'play-B';
+export type CompareKeyAction = 'toggle' | 'play-A' | 'play-B' | 'next-change' | 'previous-change';
 
 interface KeyLike {
   key: string;
   altKey: boolean;
   ctrlKey: boolean;
   metaKey: boolean;
+  shiftKey?: boolean;
   repeat: boolean;
   target: EventTarget | null;
 }
@@ -197,16 +198,31 @@ function usesSpace(element: Element): boolean {
 
 /**
  * What a key press does on the compare panel: Space toggles, a and b select and
- * play a side. Nothing with a modifier, on a held-down repeat, or where focus needs the key itself.
+ * play a side, n and Shift+n jump to the next and previous change. Nothing with a modifier, on a held-down repeat, or where focus needs the key itself.
  */
 export function compareKeyAction(event: KeyLike): CompareKeyAction | null {
   if (event.altKey || event.ctrlKey || event.metaKey || event.repeat) return null;
   const target = event.target instanceof Element ? event.target : null;
   if (event.key === ' ') return target && usesSpace(target) ? null : 'toggle';
   const letter = event.key.toLowerCase();
-  if (letter !== 'a' && letter !== 'b') return null;
+  if (letter !== 'a' && letter !== 'b' && letter !== 'n') return null;
   if (target && isTextEntry(target)) return null;
+  if (letter === 'n') return event.shiftKey ? 'previous-change' : 'next-change';
   return letter === 'a' ? 'play-A' : 'play-B';
+}
+
+/**
+ * Where `n` (forward) or Shift+n (back) goes from `position`: the start of the next change, or of
+ * the one before (skipping the change just jumped to, so pressing again keeps moving back).
+ */
+export function changeFrom(
+  regions: readonly { start: number }[],
+  position: number,
+  direction: 'next' | 'previous',
+): number | null {
+  const starts = regions.map((r) => r.start).sort((x, y) => x - y);
+  if (direction === 'next') return starts.find((start) => start > position + 0.25) ?? null;
+  return starts.filter((start) => start < position - 0.75).pop() ?? null;
 }
 
 // ---- Display ----

@@ -1,7 +1,10 @@
+import type { VersionChanges } from '@takes/contract';
 import { useEffect, useId, useRef } from 'react';
 import { linkButton, primaryButton, secondaryButton } from '../../ui/button-styles';
 import { formatTime } from '../player/format-time';
+import { ChangesLane } from './changes-lane';
 import {
+  changeFrom,
   compareKeyAction,
   formatPosition,
   LEVEL_MAX,
@@ -42,7 +45,18 @@ function useAnimationFrame(frame: () => void) {
  * animation frame (the readout's text and `data-position-ms`, the slots' progress bars), so the
  * panel itself re-renders only when its state changes.
  */
-export function ComparePanel({ compare }: { compare: CompareApi }) {
+/** Two versions' 'Changes' lane (A against B, on A's timeline), when the panel compares versions. */
+export interface ChangesLaneInput {
+  changes: VersionChanges | undefined;
+}
+
+export function ComparePanel({
+  compare,
+  lane,
+}: {
+  compare: CompareApi;
+  lane?: ChangesLaneInput | undefined;
+}) {
   const headingId = useId();
   const readoutRef = useRef<HTMLSpanElement>(null);
   const progressRefs = { A: useRef<HTMLDivElement>(null), B: useRef<HTMLDivElement>(null) };
@@ -76,8 +90,11 @@ export function ComparePanel({ compare }: { compare: CompareApi }) {
   // Space toggles, a and b select and play; the page must not scroll on Space.
   // On the document, so it runs before the global player's own Space handler on the window.
   const compareRef = useRef(compare);
+  const regionsRef = useRef<readonly { start: number }[]>([]);
+  const laneRegions = lane?.changes?.status === 'ready' ? lane.changes.regions : null;
   useEffect(() => {
     compareRef.current = compare;
+    regionsRef.current = laneRegions ?? [];
   });
   useEffect(() => {
     function onKeyDown(event: KeyboardEvent) {
@@ -89,6 +106,15 @@ export function ComparePanel({ compare }: { compare: CompareApi }) {
         if (!current.bothSet) return;
         event.preventDefault();
         current.toggle();
+      } else if (action === 'next-change' || action === 'previous-change') {
+        const to = changeFrom(
+          regionsRef.current,
+          current.position(),
+          action === 'next-change' ? 'next' : 'previous',
+        );
+        if (to === null) return;
+        event.preventDefault();
+        jumpTo(current, to);
       } else if (action === 'play-A' || action === 'play-B') {
         const side: Side = action === 'play-A' ? 'A' : 'B';
         if (!current.slots[side]) return;
@@ -122,7 +148,13 @@ export function ComparePanel({ compare }: { compare: CompareApi }) {
 
       <div className="grid gap-4 md:grid-cols-2">
         {(['A', 'B'] as const).map((side) => (
-          <CompareSlot key={side} side={side} compare={compare} progressRef={progressRefs[side]} />
+          <CompareSlot
+            key={side}
+            side={side}
+            compare={compare}
+            progressRef={progressRefs[side]}
+            lane={side === 'A' ? lane : undefined}
+          />
         ))}
       </div>
 
@@ -223,14 +255,22 @@ function LoudnessMatchControl({ compare }: { compare: CompareApi }) {
   );
 }
 
+/** Plays from `seconds` (a change): the side on air keeps playing there, or starts. */
+function jumpTo(compare: CompareApi, seconds: number) {
+  compare.seek(seconds);
+  if (!compare.playing) compare.playSide(compare.active);
+}
+
 function CompareSlot({
   side,
   compare,
   progressRef,
+  lane,
 }: {
   side: Side;
   compare: CompareApi;
   progressRef: React.RefObject<HTMLDivElement | null>;
+  lane: ChangesLaneInput | undefined;
 }) {
   const bounce = compare.slots[side];
   const load = compare.loads[side];
@@ -300,6 +340,13 @@ function CompareSlot({
               : {})}
             position={compare.position}
           />
+          {lane ? (
+            <ChangesLane
+              changes={lane.changes}
+              duration={compare.duration}
+              onJump={(seconds) => jumpTo(compare, seconds)}
+            />
+          ) : null}
           {load.status === 'loading' && (
             <p role="status" className="text-xs text-zinc-500 dark:text-zinc-400">
               {load.fetched === undefined

@@ -12,6 +12,7 @@ import { useDocumentTitle } from '../../lib/use-document-title';
 import { Alert } from '../../ui/alert';
 import { linkButton } from '../../ui/button-styles';
 import { PageSpinner } from '../../ui/spinner';
+import { useVersionChanges } from './changes-lane';
 import { ComparePanel } from './compare-panel';
 import { useCompare, type CompareItem } from './use-compare';
 
@@ -103,6 +104,8 @@ function VersionCompare({ data }: { data: CompareResponse }) {
   const [lossless, setLossless] = useState(false);
   const losslessId = useId();
   const canLossless = losslessAllowed(data);
+  // What A changed against B, on A's timeline: the 'Changes' lane under A's waveform.
+  const changes = useVersionChanges(data.a.id, data.b.id);
   const { setSlot } = compare;
   useEffect(() => {
     setSlot('A', compareItemOf(data.a, lossless && canLossless));
@@ -119,7 +122,8 @@ function VersionCompare({ data }: { data: CompareResponse }) {
           Compare Version {data.a.version_number} and Version {data.b.version_number}
         </h1>
         <p className="text-sm text-zinc-600 dark:text-zinc-300">
-          Both play from the same position; Space switches between A and B, a and b pick one.
+          Both play from the same position; Space switches between A and B, a and b pick one, n and
+          Shift+n jump to the next and previous change.
         </p>
       </header>
       <div className="flex items-center gap-2 text-sm">
@@ -139,7 +143,7 @@ function VersionCompare({ data }: { data: CompareResponse }) {
             : 'Only for versions shorter than 10 minutes.'}
         </span>
       </div>
-      <ComparePanel compare={compare} />
+      <ComparePanel compare={compare} lane={{ changes: changes.data }} />
     </div>
   );
 }

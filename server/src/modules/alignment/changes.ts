@@ -141,6 +141,25 @@ function residual(
   return total > 0 ? left / total : 0;
 }
 
+/** B's frames either side of the best match that a frame above the threshold tries again. */
+const RESEARCH = 2;
+/** How far past a piece of the map a frame is still tried at the piece's extension (s). */
+const EDGE_REACH = 0.4;
+
+/** Where `time` would map by the nearest piece's line, when it is within EDGE_REACH of it. */
+function extendedTime(segments: readonly AlignmentSegment[], time: number): number | null {
+  let best: { gap: number; segment: AlignmentSegment } | null = null;
+  for (const segment of segments) {
+    const gap = time < segment.from_start ? segment.from_start - time : time - segment.from_end;
+    if (gap > 0 && gap <= EDGE_REACH && (!best || gap < best.gap)) best = { gap, segment };
+  }
+  if (!best) return null;
+  const { segment } = best;
+  const span = segment.from_end - segment.from_start;
+  const slope = span > 0 ? (segment.to_end - segment.to_start) / span : 1;
+  return segment.to_start + (time - segment.from_start) * slope;
+}
+
 /** How alike two frames' spectra are, whatever their levels: cosine of the band magnitudes. */
 function likeness(
   a: Float32Array,
@@ -184,8 +203,18 @@ export async function changedRegions(
   const loudA = percentile(fa.levelDb, 0.95);
   const loudB = percentile(fb.levelDb, 0.95);
   const mapped = new Int32Array(fa.frames).fill(-1);
+  // Frames just outside the map's pieces (the map is only as fine as its 46 ms frames): tried at
+  // the nearest piece's extension, and kept as inserted only when they do not null there.
+  const extended = new Uint8Array(fa.frames);
+  const durationB = b.length / CHANGES_SAMPLE_RATE;
   for (let i = 0; i < fa.frames; i++) {
-    const t = mapTime(segments, timeOf(i, HOP_A));
+    const time = timeOf(i, HOP_A);
+    let t = mapTime(segments, time);
+    if (t === null) {
+      t = extendedTime(segments, time);
+      if (t !== null && t >= 0 && t <= durationB) extended[i] = 1;
+      else t = null;
+    }
     if (t !== null) mapped[i] = Math.max(0, Math.min(fb.frames - 1, frameAt(t, HOP_B)));
   }
   // First B's window that matches each frame of A best (by the shape of the spectrum, which a
@@ -195,11 +224,12 @@ export async function changedRegions(
   const inserted = new Uint8Array(fa.frames);
   const matched = new Float32Array(fa.frames * fa.bands);
   const matchedLevel = new Float32Array(fa.frames).fill(Number.NaN);
+  const nearest = new Int32Array(fa.frames);
   for (let i = 0; i < fa.frames; i++) {
     if (i % (SLICE_FRAMES / 8) === 0) await breather();
     const silentA = (fa.levelDb[i] ?? 0) < loudA + SILENCE_DB;
     const j0 = mapped[i] ?? -1;
-    if (j0 < 0) {
+    if (j0 < 0 || (extended[i] === 1 && silentA)) {
       if (!silentA) inserted[i] = 1;
       continue;
     }
@@ -228,6 +258,7 @@ export async function changedRegions(
       if (alike > best) [best, bestAt] = [alike, at];
     }
     const total = analyser.analyse(b, bestAt, matched, i * fa.bands);
+    nearest[i] = bestJ;
     matchedLevel[i] = 10 * Math.log10(total + 1e-12);
   }
 
@@ -235,14 +266,33 @@ export async function changedRegions(
   const ratios: number[] = [];
   for (let i = 0; i < fa.frames; i++) {
     const level = matchedLevel[i] ?? Number.NaN;
-    if (Number.isNaN(level) || (fa.levelDb[i] ?? 0) < loudA + SILENCE_DB / 2) continue;
+    if (Number.isNaN(level) || extended[i] === 1) continue;
+    if ((fa.levelDb[i] ?? 0) < loudA + SILENCE_DB / 2) continue;
     ratios.push((fa.levelDb[i] ?? 0) - level);
   }
   const gain = 10 ** ((ratios.length > 0 ? percentile(ratios, 0.5) : 0) / 10);
   for (let i = 0; i < fa.frames; i++) {
     if (Number.isNaN(matchedLevel[i] ?? Number.NaN)) continue;
-    const left = residual(fa.energy, i * fa.bands, matched, i * fa.bands, fa.bands, gain);
-    levels[i] = 10 * Math.log10(left + 1e-12);
+    let left = residual(fa.energy, i * fa.bands, matched, i * fa.bands, fa.bands, gain);
+    // Above the threshold: look again for B's window, now by what is left after the subtraction
+    // (the spectrum's shape alone can prefer a window that holds more of a drum hit).
+    if (10 * Math.log10(left + 1e-12) > CHANGE_THRESHOLD_DB) {
+      const j0 = nearest[i] ?? 0;
+      for (let j = Math.max(0, j0 - RESEARCH); j <= Math.min(fb.frames - 1, j0 + RESEARCH); j++) {
+        left = Math.min(
+          left,
+          residual(fa.energy, i * fa.bands, fb.energy, j * fb.bands, fa.bands, gain),
+        );
+        for (let step = -HOP_B / 2 + FINE_STEP; step < HOP_B / 2; step += FINE_STEP) {
+          if (step === 0) continue;
+          analyser.analyse(b, Math.max(0, j * HOP_B + step), fine, 0);
+          left = Math.min(left, residual(fa.energy, i * fa.bands, fine, 0, fa.bands, gain));
+        }
+      }
+    }
+    const level = 10 * Math.log10(left + 1e-12);
+    if (extended[i] === 1 && level > CHANGE_THRESHOLD_DB) inserted[i] = 1;
+    else levels[i] = level;
   }
 
   const regions: ChangedRegion[] = [];

@@ -129,11 +129,19 @@ function melody(seed: number): Stems {
   return { lead, pad };
 }
 
-export const SOURCES = [
-  { name: 'chords', make: () => chords(11) },
-  { name: 'drums', make: () => drums(23) },
-  { name: 'melody', make: () => melody(37) },
-] as const;
+/** The three sources, each made from its own seed (other seeds: other music of each kind). */
+export function sourcesFor(seeds: readonly [number, number, number]) {
+  return [
+    { name: 'chords', make: () => chords(seeds[0]) },
+    { name: 'drums', make: () => drums(seeds[1]) },
+    { name: 'melody', make: () => melody(seeds[2]) },
+  ] as const;
+}
+
+/** The set the engine was developed on. */
+export const SOURCES = sourcesFor([11, 23, 37]);
+/** A set it never saw while its constants were chosen: the same kinds, other seeds. */
+export const HELD_OUT_SOURCES = sourcesFor([101, 203, 307]);
 
 /** The mix of the stems, scaled so its peak is at -6 dBFS (room for +3 dB). */
 export function mix(stems: Stems, gains: Record<string, (t: number) => number> = {}): Float32Array {
@@ -186,17 +194,24 @@ export interface EvalPair {
   original: string;
   edited: string;
   truth: TrueMap;
-  /** Regions of the edited version that truly differ (seconds), for the changes evaluation. */
-  changed: { start: number; end: number }[];
+  /**
+   * Regions of the edited version that truly differ (seconds), for the changes evaluation. A
+   * repeated passage is inserted material wherever a window of its length falls in the repeat:
+   * `slide` says how far back the region may sit (its copies are the same music).
+   */
+  changed: { start: number; end: number; slide?: number }[];
 }
 
 /** Writes the set under `dir` (made once; kept for the next run) and describes its pairs. */
-export function evaluationSet(dir: string): EvalPair[] {
+export function evaluationSet(
+  dir: string,
+  sources: ReturnType<typeof sourcesFor> = SOURCES,
+): EvalPair[] {
   fs.mkdirSync(dir, { recursive: true });
   const pairs: EvalPair[] = [];
   const offsets = [0.5, 1.7, 4];
   // Every original first: an insert takes its new material from another source.
-  for (const source of SOURCES) {
+  for (const source of sources) {
     const original = path.join(dir, `${source.name}-original.wav`);
     if (fs.existsSync(original)) continue;
     const master = path.join(dir, `${source.name}-master.wav`);
@@ -204,12 +219,12 @@ export function evaluationSet(dir: string): EvalPair[] {
     writeWav(master, signal, peakScale(signal));
     sox(master, '-b', '24', original);
   }
-  SOURCES.forEach((source, index) => {
+  sources.forEach((source, index) => {
     const at = (name: string) => path.join(dir, `${source.name}-${name}.wav`);
     const stems = source.make();
     const scale = peakScale(mix(stems));
     const original = at('original');
-    const other = SOURCES[(index + 1) % SOURCES.length]?.name ?? source.name;
+    const other = sources[(index + 1) % sources.length]?.name ?? source.name;
     const make = (name: string, build: (file: string) => void) => {
       const file = at(name);
       if (!fs.existsSync(file)) build(file);
@@ -248,7 +263,7 @@ export function evaluationSet(dir: string): EvalPair[] {
           sox(at('part-c'), at('part-d'), at('part-e'), f);
         }),
         truth: (t) => (t < 20 ? [t] : t < 35 ? [t, t + 15] : [t + 15]),
-        changed: [{ start: 35, end: 50 }],
+        changed: [{ start: 35, end: 50, slide: 15 }],
       },
       {
         edit: `tempo ${tempo > 1 ? '+' : '−'}2 %`,

@@ -13,6 +13,10 @@ const BAND = 24;
 const SPREAD = 3;
 /** The cost of each frame skipped at the start or the end (material only one version has). */
 const SKIP = 1;
+/** Pieces of the map shorter than this (s) are left out when there are longer ones. */
+const MIN_PIECE = 0.75;
+/** The cost of each frame jumped over inside the track (material only one version has). */
+const JUMP = 0.9;
 /** The cost of a step that holds one side still (not a diagonal). */
 const STEP_PENALTY = 0.2;
 /** How far (in frames) the piecewise-linear map may depart from the frame path. */
@@ -77,6 +81,27 @@ export function alignFeatures(from: Features, to: Features): Alignment {
       to_end: round(frameTime(j1)),
     });
   }
+  // A piece shorter than MIN_PIECE between others is the path crossing material one version
+  // repeats (both copies are alike, so it touches each in passing): left out, the jump is whole.
+  if (segments.length > 1) {
+    const kept = segments.filter((s) => s.from_end - s.from_start >= MIN_PIECE);
+    if (kept.length > 0) segments.splice(0, segments.length, ...kept);
+  }
+  // Between two pieces the path often wanders a little before it jumps: the piece before the
+  // jump runs on along its line over what both versions still share (the smaller of the gaps),
+  // so the jump itself is only the material one version has.
+  for (let k = 0; k + 1 < segments.length; k++) {
+    const current = segments[k] as AlignmentSegment;
+    const next = segments[k + 1] as AlignmentSegment;
+    const fromGap = next.from_start - current.from_end;
+    const toGap = next.to_start - current.to_end;
+    const shared = Math.min(fromGap, toGap);
+    if (shared <= 0 || Math.abs(fromGap - toGap) < 0.1) continue;
+    const span = current.from_end - current.from_start;
+    const slope = span > 0 ? (current.to_end - current.to_start) / span : 1;
+    current.from_end = round(current.from_end + shared);
+    current.to_end = round(current.to_end + shared * slope);
+  }
   // Frame times are window centres: a map that starts (or ends) at the first (or last) frame of
   // either version reaches on to that version's edge.
   const head = segments[0];
@@ -136,14 +161,39 @@ function warp(
   }
   const total = new Float32Array(offsets[rows] ?? 0).fill(Infinity);
   const step = new Uint8Array(offsets[rows] ?? 0);
+  // Where a jump came from (the skipped-to row's or column's other index), for the way back.
+  const jumpFrom = new Int32Array(offsets[rows] ?? 0);
   const at = (i: number, j: number): number => {
     if (i < 0 || j < (starts[i] ?? 0) || j > (ends[i] ?? -1)) return Infinity;
     return total[(offsets[i] ?? 0) + j - (starts[i] ?? 0)] ?? Infinity;
   };
+  // Jumps over material only one version has: into (i, j) from (i - 1, j') with j' < j - 1 for
+  // (j - 1 - j') * JUMP, or from (i', j - 1) with i' < i - 1 for (i - 1 - i') * JUMP. The best
+  // origin is kept as `cost - index * JUMP` (per column for the rows gone by; per row as it goes).
+  const columnBest = new Float64Array(b.frames).fill(Infinity);
+  const columnFrom = new Int32Array(b.frames).fill(-1);
   for (let i = 0; i < rows; i++) {
     const base = (offsets[i] ?? 0) - (starts[i] ?? 0);
+    if (i >= 2) {
+      for (let j = starts[i - 2] ?? 0; j <= (ends[i - 2] ?? -1); j++) {
+        const value = at(i - 2, j) - (i - 2) * JUMP;
+        if (value < (columnBest[j] ?? Infinity)) [columnBest[j], columnFrom[j]] = [value, i - 2];
+      }
+    }
+    let rowBest = Infinity;
+    let rowFrom = -1;
+    const consider = (column: number) => {
+      const value = at(i - 1, column) - column * JUMP;
+      if (value < rowBest) [rowBest, rowFrom] = [value, column];
+    };
+    if (i >= 1)
+      for (let column = starts[i - 1] ?? 0; column <= (starts[i] ?? 0) - 3; column++)
+        consider(column);
     for (let j = starts[i] ?? 0; j <= (ends[i] ?? -1); j++) {
       const d = frameDistance(a, i, b, j);
+      if (i >= 1 && j >= 2) consider(j - 2);
+      const rowRun = rowBest + (j - 1) * JUMP;
+      const columnRun = j >= 1 ? (columnBest[j - 1] ?? Infinity) + (i - 1) * JUMP : Infinity;
       // Either version may start with material the other has not (an intro cut, a count-in):
       // the path may begin anywhere on the first row or column, for SKIP a frame skipped.
       if (i === 0 || j === 0) {
@@ -167,6 +217,17 @@ function warp(
         best = holdA;
         kind = 2;
       }
+      // Jumps: over columns (material only `b` has) or over rows (material only `a` has).
+      if (rowRun < best) {
+        best = rowRun;
+        kind = 4;
+        jumpFrom[base + j] = rowFrom;
+      }
+      if (columnRun < best) {
+        best = columnRun;
+        kind = 5;
+        jumpFrom[base + j] = columnFrom[j - 1] ?? 0;
+      }
       total[base + j] = d + best;
       step[base + j] = kind;
     }
@@ -188,9 +249,16 @@ function warp(
   const path: Point[] = [];
   for (;;) {
     path.push([i, j]);
-    const kind = step[(offsets[i] ?? 0) + j - (starts[i] ?? 0)];
+    const cell = (offsets[i] ?? 0) + j - (starts[i] ?? 0);
+    const kind = step[cell];
     if (kind === 3) break;
-    if (kind === 0) {
+    if (kind === 4) {
+      i -= 1;
+      j = jumpFrom[cell] ?? 0;
+    } else if (kind === 5) {
+      i = jumpFrom[cell] ?? 0;
+      j -= 1;
+    } else if (kind === 0) {
       i -= 1;
       j -= 1;
     } else if (kind === 1) i -= 1;

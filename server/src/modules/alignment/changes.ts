@@ -144,7 +144,7 @@ function residual(
 /** B's frames either side of the best match that a frame above the threshold tries again. */
 const RESEARCH = 2;
 /** How far past a piece of the map a frame is still tried at the piece's extension (s). */
-const EDGE_REACH = 0.4;
+const EDGE_REACH = 0.1;
 
 /** Where `time` would map by the nearest piece's line, when it is within EDGE_REACH of it. */
 function extendedTime(segments: readonly AlignmentSegment[], time: number): number | null {

@@ -39,6 +39,40 @@ export interface Alignment {
 
 type Point = readonly [number, number];
 
+/** A piece of the map in frames: rows i0..i1 of `from` onto columns j0..j1 of `to`. */
+interface FramePiece {
+  i0: number;
+  i1: number;
+  j0: number;
+  j1: number;
+}
+
+const slopeOf = (piece: FramePiece) =>
+  piece.i1 > piece.i0 ? (piece.j1 - piece.j0) / (piece.i1 - piece.i0) : 1;
+
+/**
+ * The running cost of following a piece's line `count` frames on from (i, j), forwards
+ * (`direction` 1) or backwards (-1): entry t is the summed frame distance of the first t frames.
+ */
+function lineCosts(
+  from: Features,
+  to: Features,
+  i: number,
+  j: number,
+  slope: number,
+  count: number,
+  direction: 1 | -1,
+): Float64Array {
+  const costs = new Float64Array(count + 1);
+  for (let t = 1; t <= count; t++) {
+    const row = i + direction * t;
+    const column = Math.round(j + direction * t * slope);
+    const inside = row >= 0 && row < from.frames && column >= 0 && column < to.frames;
+    costs[t] = (costs[t - 1] ?? 0) + (inside ? frameDistance(from, row, to, column) : 3);
+  }
+  return costs;
+}
+
 /** Aligns `from` onto `to`: segments map times of `from` onto `to`, in seconds. */
 export function alignFeatures(from: Features, to: Features): Alignment {
   const coarseFrom = pooled(from, POOL);
@@ -64,44 +98,57 @@ export function alignFeatures(from: Features, to: Features): Alignment {
   hi[from.frames - 1] = to.frames - 1;
   const fine = warp(from, to, (i) => [lo[i] ?? 0, hi[i] ?? 0]);
 
-  const pieces = simplify(fine.path, TOLERANCE);
-  const segments: AlignmentSegment[] = [];
+  const corners = simplify(fine.path, TOLERANCE);
+  const secondsPerFrame = frameTime(1) - frameTime(0);
+  let pieces: FramePiece[] = [];
   let matchedFrames = 0;
-  for (let p = 1; p < pieces.length; p++) {
-    const [i0, j0] = pieces[p - 1] as Point;
-    const [i1, j1] = pieces[p] as Point;
+  for (let p = 1; p < corners.length; p++) {
+    const [i0, j0] = corners[p - 1] as Point;
+    const [i1, j1] = corners[p] as Point;
     const di = i1 - i0;
     const dj = j1 - j0;
     if (di < 1 || dj / di < MIN_SLOPE || dj / di > MAX_SLOPE) continue;
     matchedFrames += di;
-    segments.push({
-      from_start: round(frameTime(i0)),
-      from_end: round(frameTime(i1)),
-      to_start: round(frameTime(j0)),
-      to_end: round(frameTime(j1)),
-    });
+    pieces.push({ i0, i1, j0, j1 });
   }
   // A piece shorter than MIN_PIECE between others is the path crossing material one version
   // repeats (both copies are alike, so it touches each in passing): left out, the jump is whole.
-  if (segments.length > 1) {
-    const kept = segments.filter((s) => s.from_end - s.from_start >= MIN_PIECE);
-    if (kept.length > 0) segments.splice(0, segments.length, ...kept);
+  if (pieces.length > 1) {
+    const kept = pieces.filter((piece) => (piece.i1 - piece.i0) * secondsPerFrame >= MIN_PIECE);
+    if (kept.length > 0) pieces = kept;
   }
-  // Between two pieces the path often wanders a little before it jumps: the piece before the
-  // jump runs on along its line over what both versions still share (the smaller of the gaps),
-  // so the jump itself is only the material one version has.
-  for (let k = 0; k + 1 < segments.length; k++) {
-    const current = segments[k] as AlignmentSegment;
-    const next = segments[k + 1] as AlignmentSegment;
-    const fromGap = next.from_start - current.from_end;
-    const toGap = next.to_start - current.to_end;
-    const shared = Math.min(fromGap, toGap);
-    if (shared <= 0 || Math.abs(fromGap - toGap) < 0.1) continue;
-    const span = current.from_end - current.from_start;
-    const slope = span > 0 ? (current.to_end - current.to_start) / span : 1;
-    current.from_end = round(current.from_end + shared);
-    current.to_end = round(current.to_end + shared * slope);
+  // Between two pieces the path often wanders a little before it jumps: what both versions still
+  // share there (the smaller of the gaps) goes to the two pieces' lines, the piece before running
+  // on and the piece after reaching back, split where the frames match best, so the jump itself
+  // is only the material one version has (and lands where the music really differs, even when
+  // it repeats, like a drum pattern).
+  for (let k = 0; k + 1 < pieces.length; k++) {
+    const current = pieces[k] as FramePiece;
+    const next = pieces[k + 1] as FramePiece;
+    const shared = Math.min(next.i0 - current.i1, next.j0 - current.j1);
+    const unequal = Math.abs(next.i0 - current.i1 - (next.j0 - current.j1)) * secondsPerFrame;
+    if (shared <= 0 || unequal < 0.1) continue;
+    const before = lineCosts(from, to, current.i1, current.j1, slopeOf(current), shared, 1);
+    const after = lineCosts(from, to, next.i0, next.j0, slopeOf(next), shared, -1);
+    let split = shared;
+    for (let x = shared - 1; x >= 0; x--)
+      if (
+        (before[x] ?? 0) + (after[shared - x] ?? 0) <
+        (before[split] ?? 0) + (after[shared - split] ?? 0)
+      )
+        split = x;
+    const back = shared - split;
+    current.j1 += split * slopeOf(current);
+    current.i1 += split;
+    next.j0 -= back * slopeOf(next);
+    next.i0 -= back;
   }
+  const segments: AlignmentSegment[] = pieces.map((piece) => ({
+    from_start: round(frameTime(piece.i0)),
+    from_end: round(frameTime(piece.i1)),
+    to_start: round(frameTime(piece.j0)),
+    to_end: round(frameTime(piece.j1)),
+  }));
   // Frame times are window centres: a map that starts (or ends) at the first (or last) frame of
   // either version reaches on to that version's edge.
   const head = segments[0];

@@ -19,6 +19,7 @@ import type { JobContext } from '../../jobs/registry';
 import { MediaToolError, type MediaRunner } from '../../media/runner';
 import type { ObjectStore } from '../../storage/object-store';
 import type { AccessPolicy } from '../access';
+import { parseJson, storedDuration } from '../audio';
 import { alignFeatures, type AlignmentSegment } from './align';
 import type { AlignableVersion, AlignmentRepo } from './alignment.repo';
 import { changedRegions, CHANGES_SAMPLE_RATE, type Changes } from './changes';
@@ -190,7 +191,7 @@ export class AlignmentService {
       return;
     }
     try {
-      if ([from, to].some((v) => (durationOf(v) ?? 0) > ALIGNMENT_MAX_SECONDS)) {
+      if ([from, to].some((v) => (storedDuration(v.metadata) ?? 0) > ALIGNMENT_MAX_SECONDS)) {
         await this.fail(fromId, toId, ALIGNMENT_MESSAGES.tooLong);
         return;
       }
@@ -369,23 +370,4 @@ function notReady(row: VersionAlignmentsTable | string): {
   if (row.status === 'failed')
     return { status: 'failed', error: row.error ?? ALIGNMENT_MESSAGES.failed };
   return { status: 'pending', error: null };
-}
-
-function parseJson<T>(json: string | null, fallback: T): T {
-  if (!json) return fallback;
-  try {
-    return (JSON.parse(json) as T | null) ?? fallback;
-  } catch {
-    return fallback;
-  }
-}
-
-function durationOf(version: AlignableVersion): number | null {
-  if (!version.metadata) return null;
-  try {
-    const duration = (JSON.parse(version.metadata) as { duration?: unknown }).duration;
-    return typeof duration === 'number' && Number.isFinite(duration) ? duration : null;
-  } catch {
-    return null;
-  }
 }

@@ -22,6 +22,10 @@ const FINE_STEP = 32;
 const SEARCH = 8;
 /** A frame whose difference is above this (dB relative to its signal) has changed. */
 export const CHANGE_THRESHOLD_DB = -22;
+/** A changed region reaches on over neighbouring frames above this (dB; see withEdges). */
+const EDGE_THRESHOLD_DB = -32;
+/** … but only over frames this far above the pair's median frame (dB). */
+const FLOOR_MARGIN_DB = 6;
 /** Frames this far below the track's loud frames are silence on both sides: not compared. */
 const SILENCE_DB = -50;
 /** Changed frames closer than this merge into one region (seconds). */
@@ -225,6 +229,21 @@ export async function changedRegions(
   const matched = new Float32Array(fa.frames * fa.bands);
   const matchedLevel = new Float32Array(fa.frames).fill(Number.NaN);
   const nearest = new Int32Array(fa.frames);
+  /**
+   * The lowest `score` of B's window at frame `j` and moved around it in FINE_STEP steps (a few
+   * milliseconds off is enough to make a drum hit look different): the score and where it is.
+   */
+  const nearFrame = (score: (energy: Float32Array, at: number) => number, j: number) => {
+    let best = { score: score(fb.energy, j * fb.bands), at: j * HOP_B };
+    for (let step = -HOP_B / 2; step <= HOP_B / 2; step += FINE_STEP) {
+      if (step === 0) continue;
+      const at = Math.max(0, j * HOP_B + step);
+      analyser.analyse(b, at, fine, 0);
+      const scored = score(fine, 0);
+      if (scored < best.score) best = { score: scored, at };
+    }
+    return best;
+  };
   for (let i = 0; i < fa.frames; i++) {
     if (i % (SLICE_FRAMES / 8) === 0) await breather();
     const silentA = (fa.levelDb[i] ?? 0) < loudA + SILENCE_DB;
@@ -249,14 +268,10 @@ export async function changedRegions(
       const alike = likeness(fa.energy, i * fa.bands, fb.energy, j * fb.bands, fa.bands);
       if (alike > best) [best, bestJ] = [alike, j];
     }
-    let bestAt = bestJ * HOP_B;
-    for (let step = -HOP_B / 2; step <= HOP_B / 2; step += FINE_STEP) {
-      if (step === 0) continue;
-      const at = Math.max(0, bestJ * HOP_B + step);
-      analyser.analyse(b, at, fine, 0);
-      const alike = likeness(fa.energy, i * fa.bands, fine, 0, fa.bands);
-      if (alike > best) [best, bestAt] = [alike, at];
-    }
+    const { at: bestAt } = nearFrame(
+      (energy, at) => -likeness(fa.energy, i * fa.bands, energy, at, fa.bands),
+      bestJ,
+    );
     const total = analyser.analyse(b, bestAt, matched, i * fa.bands);
     nearest[i] = bestJ;
     matchedLevel[i] = 10 * Math.log10(total + 1e-12);
@@ -276,19 +291,21 @@ export async function changedRegions(
     let left = residual(fa.energy, i * fa.bands, matched, i * fa.bands, fa.bands, gain);
     // Above the threshold: look again for B's window, now by what is left after the subtraction
     // (the spectrum's shape alone can prefer a window that holds more of a drum hit).
+    // Around the best match and around the mapped time itself (a drum pattern can offer a
+    // likelier-looking hit a beat away).
     if (10 * Math.log10(left + 1e-12) > CHANGE_THRESHOLD_DB) {
-      const j0 = nearest[i] ?? 0;
-      for (let j = Math.max(0, j0 - RESEARCH); j <= Math.min(fb.frames - 1, j0 + RESEARCH); j++) {
-        left = Math.min(
-          left,
-          residual(fa.energy, i * fa.bands, fb.energy, j * fb.bands, fa.bands, gain),
-        );
-        for (let step = -HOP_B / 2 + FINE_STEP; step < HOP_B / 2; step += FINE_STEP) {
-          if (step === 0) continue;
-          analyser.analyse(b, Math.max(0, j * HOP_B + step), fine, 0);
-          left = Math.min(left, residual(fa.energy, i * fa.bands, fine, 0, fa.bands, gain));
+      const centres = new Set([nearest[i] ?? 0, mapped[i] ?? 0]);
+      const tried = new Set<number>();
+      for (const j0 of centres)
+        for (let j = Math.max(0, j0 - RESEARCH); j <= Math.min(fb.frames - 1, j0 + RESEARCH); j++) {
+          if (tried.has(j)) continue;
+          tried.add(j);
+          const { score } = nearFrame(
+            (energy, at) => residual(fa.energy, i * fa.bands, energy, at, fa.bands, gain),
+            j,
+          );
+          left = Math.min(left, score);
         }
-      }
     }
     const level = 10 * Math.log10(left + 1e-12);
     if (extended[i] === 1 && level > CHANGE_THRESHOLD_DB) inserted[i] = 1;
@@ -312,8 +329,9 @@ export async function changedRegions(
     }
     if (open) regions.push(open);
   };
+  const changed = withEdges(levels);
   collect(
-    (i) => (levels[i] ?? -Infinity) > CHANGE_THRESHOLD_DB,
+    (i) => changed[i] === 1,
     (i) => levels[i] ?? 0,
     false,
   );
@@ -335,6 +353,37 @@ export async function changedRegions(
       }))
       .sort((x, y) => x.start - y.start),
   };
+}
+
+/**
+ * The frames that changed: those above the threshold, and (hysteresis) the frames either side
+ * of them that stay above EDGE_THRESHOLD_DB, so a region's edges are where its difference fades
+ * rather than where a partly changed frame first clears the threshold (a ride's first frames, a
+ * quiet note under a ridden one). Never below the pair's own floor (the median compared frame,
+ * plus a margin): two encodes of the same mix do not spread a region over what merely differs
+ * by encoding.
+ */
+function withEdges(levels: Float32Array): Uint8Array {
+  const compared = Array.from(levels).filter((level) => Number.isFinite(level));
+  const floor = compared.length > 0 ? percentile(compared, 0.5) : CHANGE_THRESHOLD_DB;
+  const low = Math.min(CHANGE_THRESHOLD_DB, Math.max(EDGE_THRESHOLD_DB, floor + FLOOR_MARGIN_DB));
+  const changed = new Uint8Array(levels.length);
+  for (let i = 0; i < levels.length; i++)
+    if ((levels[i] ?? -Infinity) > CHANGE_THRESHOLD_DB) changed[i] = 1;
+  // Both ways along the frames; a frame not compared (silent on both sides) passes the reach on.
+  for (const [first, step] of [
+    [0, 1],
+    [levels.length - 1, -1],
+  ] as const) {
+    let reaching = false;
+    for (let i = first; i >= 0 && i < levels.length; i += step) {
+      const level = levels[i] ?? -Infinity;
+      if (changed[i] === 1) reaching = true;
+      else if (reaching && level > low) changed[i] = 1;
+      else if (Number.isFinite(level)) reaching = false;
+    }
+  }
+  return changed;
 }
 
 function round(seconds: number): number {

@@ -17,13 +17,25 @@ export interface WaveformInfo {
 }
 
 /** Processing columns hold JSON text; a missing or broken value reads as the fallback. */
-export function parseJson<T>(text: string | null, fallback: T): T {
+export function parseJson<T>(text: string | null | undefined, fallback: T): T {
   if (!text) return fallback;
   try {
-    return JSON.parse(text) as T;
+    return (JSON.parse(text) as T | null) ?? fallback;
   } catch {
     return fallback;
   }
+}
+
+/**
+ * How long the audio is (seconds), from the first of the stored JSON columns (metadata, then
+ * waveform) that says: null when none does (not yet processed or probed, or unreadable).
+ */
+export function storedDuration(...columns: (string | null | undefined)[]): number | null {
+  for (const text of columns) {
+    const duration = parseJson<{ duration?: unknown }>(text, {}).duration;
+    if (typeof duration === 'number' && Number.isFinite(duration) && duration > 0) return duration;
+  }
+  return null;
 }
 
 /** Loudness as the processing stored it (the measurement's own names). */

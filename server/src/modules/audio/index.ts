@@ -9,6 +9,7 @@ export {
   loudnessView,
   ownedAudioKeys,
   parseJson,
+  storedDuration,
   waveformJson,
   type Renditions,
   type WaveformInfo,

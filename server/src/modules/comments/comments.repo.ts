@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { CommentsTable, Database } from '../../db/schema';
+import { storedDuration } from '../audio';
 
 /**
  * A comment with what its author line needs: the profile's name and avatar, the account's name
@@ -60,17 +61,7 @@ export class CommentsRepo {
       .select(['metadata', 'waveform'])
       .where('id', '=', versionId)
       .executeTakeFirst();
-    for (const json of [row?.metadata, row?.waveform]) {
-      if (!json) continue;
-      try {
-        const duration = (JSON.parse(json) as { duration?: unknown }).duration;
-        if (typeof duration === 'number' && Number.isFinite(duration) && duration > 0)
-          return duration;
-      } catch {
-        // Unreadable JSON says nothing about the length.
-      }
-    }
-    return null;
+    return storedDuration(row?.metadata, row?.waveform);
   }
 
   transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {

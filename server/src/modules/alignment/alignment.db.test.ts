@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALIGNMENT_MESSAGES, type Comment, type VersionAlignment } from '@takes/contract';
 import { SOURCES, mix, peakScale, sox, writeWav } from '../../../bench/alignment-set';
@@ -246,11 +247,19 @@ describe('alignment of versions and comments that follow the music', () => {
   it('records a failed alignment and leaves processing completed', async () => {
     const [, , v3] = ids as [string, string, string];
     // Version 3's stored audio is gone: the next version cannot be aligned with it.
-    for (const object of [
+    const kept = path.join(dir, 'kept');
+    fs.mkdirSync(kept);
+    const gone = [
       ...(await t.deps.storage.list(`renditions/${v3}/`)),
       ...(await t.deps.storage.list('originals/')),
-    ])
+    ];
+    for (const [n, object] of gone.entries()) {
+      await pipeline(
+        (await t.deps.storage.get(object.key)).body,
+        fs.createWriteStream(path.join(kept, String(n))),
+      );
       await t.deps.storage.delete(object.key);
+    }
     const v4 = await upload(files.v1);
     const failed = await ready(v3, v4);
     expect(failed).toEqual({
@@ -274,5 +283,19 @@ describe('alignment of versions and comments that follow the music', () => {
     const own = listed.find((c) => c.content === 'Final check')!;
     expect(own.timestamp).toBe(3);
     expect(own.carried).toMatchObject({ status: 'moved', aligned: false, from_version_number: 3 });
-  }, 120_000);
+
+    // The audio is back (it was a passing storage problem): asked again within ten minutes the
+    // failure stands; asked later, the pair is aligned again.
+    for (const [n, object] of gone.entries())
+      await t.deps.storage.putFile(object.key, path.join(kept, String(n)));
+    expect((await alignment(v3, v4)).body.status).toBe('failed');
+    const failedAt = new Date(Date.now() - 11 * 60 * 1000).toISOString();
+    await t.deps.database.db
+      .updateTable('version_alignments')
+      .set({ updated_at: failedAt })
+      .where('status', '=', 'failed')
+      .execute();
+    expect((await alignment(v3, v4)).body.status).not.toBe('failed');
+    expect(await ready(v3, v4)).toMatchObject({ status: 'ready', error: null });
+  }, 180_000);
 });

@@ -42,6 +42,16 @@ export interface AlignmentDeps {
 const NICENESS = 5;
 /** A pending alignment older than this lost its job (a crash): asking again starts another. */
 const STALE_PENDING_MS = 30 * 60 * 1000;
+/**
+ * A failure that may pass (the audio could not be fetched or read, or the job failed twice) is
+ * tried again when the pair is asked for this long after it failed: a storage hiccup does not
+ * stick. Versions too long to align are never tried again.
+ */
+const RETRY_FAILED_MS = 10 * 60 * 1000;
+const RETRYABLE_FAILURES: ReadonlySet<string> = new Set([
+  ALIGNMENT_MESSAGES.undecodable,
+  ALIGNMENT_MESSAGES.failed,
+]);
 
 /** What a comment of an earlier version becomes on the asked one. */
 export interface CarriedTimes {
@@ -90,9 +100,11 @@ export class AlignmentService {
   /** Makes sure the pair is aligned or on its way; a new (or lost) pending row gets its job. */
   private async request(from: string, to: string): Promise<VersionAlignmentsTable | undefined> {
     const found = await this.deps.repo.find(from, to);
-    if (found && !this.stale(found)) return found;
+    if (found && !this.startsAgain(found)) return found;
     if (found) {
       await this.deps.repo.update(found.from_version_id, found.to_version_id, {
+        status: 'pending',
+        error: null,
         updated_at: this.now(),
       });
     } else if (!(await this.deps.repo.insertPending(from, to, this.now()))) {
@@ -110,10 +122,12 @@ export class AlignmentService {
     return this.deps.repo.find(from, to);
   }
 
-  private stale(row: VersionAlignmentsTable): boolean {
+  /** A pending row nobody finished, or a failure that may have passed (see RETRY_FAILED_MS). */
+  private startsAgain(row: VersionAlignmentsTable): boolean {
+    const age = this.deps.clock.now().getTime() - new Date(row.updated_at).getTime();
+    if (row.status === 'pending') return age > STALE_PENDING_MS;
     return (
-      row.status === 'pending' &&
-      this.deps.clock.now().getTime() - new Date(row.updated_at).getTime() > STALE_PENDING_MS
+      row.status === 'failed' && RETRYABLE_FAILURES.has(row.error ?? '') && age > RETRY_FAILED_MS
     );
   }
 
@@ -313,7 +327,7 @@ export class AlignmentService {
       } else {
         steps.push(null);
         // Nothing there (a version between was deleted, or an old branch): start it now.
-        if (!row || this.stale(row)) await this.request(from, to);
+        if (!row || this.startsAgain(row)) await this.request(from, to);
       }
     }
     const index = new Map(chain.map((v, i) => [v.id, i]));

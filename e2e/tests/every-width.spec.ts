@@ -12,6 +12,7 @@ import {
 import { createCommit, createRepo, publishBounce } from './support/repos';
 import { createShareLink, seedOwnerTrack } from './support/sharing';
 import { expect, test } from './support/test';
+import { uploadVersion } from './support/workspace';
 
 // Every page at the eight widths, in both themes: nothing scrolls sideways, the account menu or
 // 'Sign in' stays in the window, no control of the page's main content leaves it, a checkbox keeps
@@ -25,6 +26,8 @@ interface SweptPage {
   path: string;
   /** Something that shows once the page has its data. */
   ready: (page: Page) => Locator;
+  /** What a person does first on the page (a checkbox), before the widths are tried. */
+  prepare?: (page: Page) => Promise<void>;
 }
 
 async function sweep(page: Page, pages: SweptPage[]): Promise<string[]> {
@@ -32,7 +35,8 @@ async function sweep(page: Page, pages: SweptPage[]): Promise<string[]> {
   for (const swept of pages) {
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto(swept.path);
-    await expect(swept.ready(page), swept.name).toBeVisible();
+    await expect(swept.ready(page), swept.name).toBeVisible({ timeout: 60_000 });
+    await swept.prepare?.(page);
     for (const width of SWEEP_WIDTHS) {
       await page.setViewportSize({ width, height: width < 768 ? 800 : 900 });
       for (const theme of SWEEP_THEMES) {
@@ -70,6 +74,19 @@ test('every signed-in page fits every width, in both themes', async ({ page, bas
   await createCommit(page, baseURL, repo.id, { branch: 'main', message: 'First bounce' });
   await publishBounce(page, baseURL, { repoId: repo.id, branch: 'main', title: 'Sweep bounce' });
   const versionPath = `/projects/${owner.projectId}/branches/${owner.branchId}/versions/${owner.versionId}`;
+  // A second version of the branch, aligned with the first (whose comment it carries), for the
+  // review view with earlier versions' comments and the compare view with its 'Changes' lane.
+  await callExpecting(api, 201, endpoints.comments.addVersionComment, {
+    params: { versionId: owner.versionId },
+    body: { content: 'Carried across widths', timestamp: 1 },
+  });
+  const second = await uploadVersion(page, baseURL, {
+    projectId: owner.projectId,
+    branchId: owner.branchId,
+    message: 'Second take',
+    seconds: 5,
+  });
+  const secondPath = `/projects/${owner.projectId}/branches/${owner.branchId}/versions/${second.versionId}`;
 
   const main = (p: Page) => p.getByRole('main');
   const found = await sweep(page, [
@@ -84,6 +101,26 @@ test('every signed-in page fits every width, in both themes', async ({ page, bas
       ready: (p) => main(p).getByText('Version 1').first(),
     },
     { name: 'version', path: versionPath, ready: (p) => main(p).getByText('Show resolved') },
+    {
+      name: 'version-previous-comments',
+      path: secondPath,
+      ready: (p) => main(p).getByText('Show comments from previous versions'),
+      prepare: async (p) => {
+        await main(p)
+          .getByRole('checkbox', { name: 'Show comments from previous versions' })
+          .check();
+        await expect(
+          main(p).getByRole('list', { name: 'Comments' }).getByText('from Version 1 at 0:01'),
+        ).toBeVisible({
+          timeout: 60_000,
+        });
+      },
+    },
+    {
+      name: 'compare',
+      path: `/projects/${owner.projectId}/compare?a=${second.versionId}&b=${owner.versionId}`,
+      ready: (p) => p.locator('[data-testid="changes-lane"][data-status="ready"]'),
+    },
     { name: 'upload', path: '/upload', ready: (p) => main(p).getByRole('heading', { level: 1 }) },
     {
       name: 'repositories',

@@ -31,6 +31,7 @@ import { linkRoutes, ownerSharingRoutes } from './modules/sharing/sharing.routes
 import { linkCommentRoutes, ownerCommentRoutes } from './modules/comments/comments.routes';
 import { linkReviewRoutes, memberReviewRoutes } from './modules/review';
 import { alignmentRoutes } from './modules/alignment';
+import { blindTestRoutes, publicBlindTestRoutes } from './modules/blind-tests';
 import { activityRoutes } from './modules/activity/activity.routes';
 import { workspaceRoutes } from './modules/workspace/workspace.routes';
 import { healthRoutes } from './modules/health/health.routes';
@@ -178,6 +179,10 @@ export async function buildApp(
   await app.register(ownerCommentRoutes({ service: services.comments }));
   await app.register(memberReviewRoutes({ service: services.review }));
   await app.register(alignmentRoutes({ service: services.alignment }));
+  await app.register(blindTestRoutes({ service: services.blindTests.owner }));
+  await app.register(
+    publicBlindTestRoutes({ listening: services.blindTests.listening, storage: deps.storage }),
+  );
   await app.register(
     linkRoutes({
       service: services.sharing,

@@ -2,6 +2,7 @@ import { createAuth, type Auth } from './auth/auth';
 import { RateLimiter } from './auth/rate-limiter';
 import type { AppDeps } from './deps';
 import { liveEventOf } from './events/live-event';
+import { createLinkServices } from './link-services';
 import { AccessPolicy } from './modules/access';
 import { ActivityLog } from './modules/activity';
 import { ActivityRepo } from './modules/activity/activity.repo';
@@ -15,11 +16,6 @@ import { DesktopTokensRepo } from './modules/auth/desktop-tokens.repo';
 import { DesktopTokensService } from './modules/auth/desktop-tokens.service';
 import { MagicCodeService } from './modules/auth/magic-code.service';
 import { MagicCodesRepo } from './modules/auth/magic-codes.repo';
-import { CollectionLinksRepo } from './modules/collections/collection-links.repo';
-import { CollectionLinksService } from './modules/collections/collection-links.service';
-import { CollectionZipsRepo } from './modules/collections/collection-zips.repo';
-import { CollectionZipsService } from './modules/collections/collection-zips.service';
-import { CollectionsRepo } from './modules/collections/collections.repo';
 import { CollectionsService } from './modules/collections/collections.service';
 import { CommentsRepo } from './modules/comments/comments.repo';
 import { CommentsService } from './modules/comments/comments.service';
@@ -47,9 +43,6 @@ import { PublishRepo } from './modules/repos/publish.repo';
 import { PublishService } from './modules/repos/publish.service';
 import { ReposRepo } from './modules/repos/repos.repo';
 import { ReposService } from './modules/repos/repos.service';
-import { LinksRepo } from './modules/sharing/links.repo';
-import { LinkPasswords } from './modules/sharing/link-password';
-import { SharingService } from './modules/sharing/sharing.service';
 import { SiteRepo } from './modules/site/site.repo';
 import { SiteService } from './modules/site/site.service';
 import { ResumableUploadsRepo } from './modules/uploads/resumable-uploads.repo';
@@ -222,48 +215,17 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     caps: config.resumableUploads,
   });
 
-  // Passwords on share links (version and collection links alike).
-  const linkPasswords = new LinkPasswords({
-    limiter,
-    secret: deps.secretKey,
-    secureCookies: config.publicUrl.startsWith('https:'),
-  });
-  // Collections of takes from any project their members may listen to.
-  const collectionsRepo = new CollectionsRepo(db);
-  // Share links to a collection, made by its owner.
-  const collectionLinks = new CollectionLinksService({
+  const review = new ReviewService({
     access,
-    collections: collectionsRepo,
-    links: new CollectionLinksRepo(db),
-    versions: versionsRepo,
-    bounces: reposRepo,
-    clock,
-    limiter,
-    passwords: linkPasswords,
-    mailer: deps.mailer,
-    publicUrl: config.publicUrl,
-    activity,
-  });
-  // 'Download all' on a collection link: a zip of its items' originals, built by a job.
-  const collectionZips = new CollectionZipsService({
-    repo: new CollectionZipsRepo(db),
-    links: collectionLinks,
-    storage,
-    jobs,
-    clock,
-    limiter,
-    tmpDir,
-  });
-  const sharing = new SharingService({
-    access,
-    links: new LinksRepo(db),
-    versions: versionsRepo,
+    repo: new ReviewRepo(db),
+    versions,
     clock,
     limiter,
     activity,
-    passwords: linkPasswords,
-    collectionKeys: collectionLinks,
   });
+  // Every kind of link a listener opens: version links, collection links, blind tests.
+  const { collectionsRepo, collectionLinks, collectionZips, sharing, blindTests } =
+    createLinkServices({ deps, access, limiter, activity, versionsRepo, reposRepo, review });
   const comments = new CommentsService({
     access,
     comments: new CommentsRepo(db),
@@ -272,14 +234,6 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     activity,
     // Earlier versions' comments follow the music onto a new version.
     carrierTo: (versionId) => alignment.carrierTo(versionId),
-  });
-  const review = new ReviewService({
-    access,
-    repo: new ReviewRepo(db),
-    versions,
-    clock,
-    limiter,
-    activity,
   });
   const collections = new CollectionsService({
     access,
@@ -383,6 +337,7 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     collections,
     collectionLinks,
     collectionZips,
+    blindTests,
     review,
     comments,
     members,

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -56,6 +56,11 @@ export interface World {
    * shared by a link without a password.
    */
   collectionLink: { collectionId: string; itemId: string; hash: string };
+  /**
+   * A ready blind test of `version` and `sideVersion` (preference and ABX, no password) and one
+   * listener of its link: the cookie that is that listener, and an option id they were dealt.
+   */
+  blindTest: { id: string; hash: string; cookie: string; optionId: string; abxOptionId: string };
   /** A ready 'Download all' zip of `collectionLink` (built as its job would). */
   collectionZip: { id: string };
   invitation: { id: string };
@@ -74,6 +79,7 @@ export function defaultParams(w: World, withShareKey: boolean): Record<string, s
     hash: withShareKey ? w.link.hash : 'wrong-key-' + randomUUID().slice(0, 8),
     id: w.repo.id,
     itemId: randomUUID(),
+    optionId: w.blindTest.optionId,
     bounceId: w.repo.bounceId,
     sha: w.repo.sha,
     invitationId: w.invitation.id,
@@ -268,6 +274,12 @@ export async function buildWorld(t: TestApp, files: WorldFiles): Promise<World> 
     })
     .execute();
 
+  const blindTest = await buildBlindTest(db, {
+    projectId: project.id,
+    versionIds: [version.id, sideVersion.id],
+    now,
+  });
+
   const { project: pub, branch: pubBranch } = await buildProject(db, owner.id, {
     is_private: 0,
   });
@@ -285,10 +297,98 @@ export async function buildWorld(t: TestApp, files: WorldFiles): Promise<World> 
     comment: { id: commentId },
     link,
     collectionLink,
+    blindTest,
     collectionZip: { id: collectionZip.id },
     invitation: { id: invitationId },
     publicProject: { id: pub.id, versionId: pubVersion.id },
     repo: { id: repo.id, sha: bounce.commit_sha, bounceId: bounce.id },
+  };
+}
+
+/** A ready blind test whose options play the versions' 320k renditions, with one listener. */
+async function buildBlindTest(
+  db: ReturnType<typeof depsOf>['db'],
+  target: { projectId: string; versionIds: [string, string]; now: string },
+): Promise<World['blindTest']> {
+  const id = randomUUID();
+  const hash = randomUUID().replaceAll('-', '');
+  const linkId = randomUUID();
+  await db
+    .insertInto('blind_tests')
+    .values({
+      id,
+      project_id: target.projectId,
+      created_by: null,
+      name: 'World blind test',
+      mode: 'both',
+      trials: 5,
+      reveal_after_voting: 0,
+      status: 'ready',
+      error: null,
+      duration: 1,
+      password_hash: null,
+      expires_at: null,
+      revoked_at: null,
+      created_at: target.now,
+    })
+    .execute();
+  const versions = await db
+    .selectFrom('versions')
+    .select(['id', 'renditions'])
+    .where('id', 'in', target.versionIds)
+    .execute();
+  for (const [position, versionId] of target.versionIds.entries()) {
+    const renditions = JSON.parse(versions.find((v) => v.id === versionId)?.renditions ?? '{}') as {
+      high?: { key: string };
+    };
+    await db
+      .insertInto('blind_test_options')
+      .values({
+        test_id: id,
+        version_id: versionId,
+        position,
+        audio_key: renditions.high?.key ?? null,
+        size: null,
+        gain_db: 0,
+      })
+      .execute();
+  }
+  await db
+    .insertInto('blind_test_links')
+    .values({
+      id: linkId,
+      test_id: id,
+      hash,
+      position: 0,
+      recipient_name: null,
+      recipient_email: null,
+      created_at: target.now,
+    })
+    .execute();
+  const token = randomUUID();
+  const [a, b] = target.versionIds;
+  const dealt = (versionId: string) => ({ version_id: versionId, option_id: randomUUID() });
+  const preference = [dealt(a), dealt(b)];
+  const abx = { a: dealt(a), b: dealt(b) };
+  await db
+    .insertInto('blind_listeners')
+    .values({
+      id: randomUUID(),
+      test_id: id,
+      link_id: linkId,
+      token_hash: createHash('sha256').update(token).digest('base64url'),
+      name: null,
+      assignment: JSON.stringify({ preference, abx }),
+      created_at: target.now,
+      last_activity_at: target.now,
+    })
+    .execute();
+  return {
+    id,
+    hash,
+    cookie: `takes_blt_${id.replace(/[^A-Za-z0-9]/g, '')}=${token}`,
+    optionId: preference[0]?.option_id ?? '',
+    abxOptionId: abx.a.option_id,
   };
 }
 

@@ -43,6 +43,10 @@ export const ERROR_CODES = {
     status: 404,
     meaning: "The key is a collection link's, not a version link's: open it as a collection.",
   },
+  link_is_blind_test: {
+    status: 404,
+    meaning: "The key is a blind test's, not a version link's: open it as a blind test.",
+  },
   stale_head: {
     status: 409,
     meaning: 'The parent commit is no longer the head of the branch: pull and try again.',

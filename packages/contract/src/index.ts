@@ -9,6 +9,7 @@ export * from './public';
 export * from './sharing';
 export * from './review';
 export * from './alignment';
+export * from './blind-tests';
 export * from './repos';
 export * from './collections';
 export * from './collection-links';

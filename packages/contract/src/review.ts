@@ -20,6 +20,8 @@ export const reviewEventSchema = z.object({
   visitor_name: z.string().nullable(),
   /** Set when a share-link visitor made the change (members only see it). */
   through_link: z.boolean(),
+  /** The blind test's name when its 'Mark the winner Approved' made the change. */
+  from_blind_test: z.string().nullable(),
   created_at: z.string(),
 });
 export type ReviewEvent = z.infer<typeof reviewEventSchema>;

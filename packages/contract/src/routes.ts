@@ -975,6 +975,74 @@ export const routes = {
       body: 'json',
     } as RouteOf<Endpoints['collectionLinks']['unlockCollectionLink']>,
   },
+  blindTests: {
+    answerBlindTrial: {
+      name: 'answerBlindTrial',
+      method: 'POST',
+      path: '/api/blind/:hash/trials/answer',
+      body: 'json',
+    } as RouteOf<Endpoints['blindTests']['answerBlindTrial']>,
+    createBlindTest: {
+      name: 'createBlindTest',
+      method: 'POST',
+      path: '/api/projects/:projectId/blind-tests',
+      body: 'json',
+    } as RouteOf<Endpoints['blindTests']['createBlindTest']>,
+    getBlindTestResults: {
+      name: 'getBlindTestResults',
+      method: 'GET',
+      path: '/api/blind-tests/:id/results',
+      body: 'none',
+    } as RouteOf<Endpoints['blindTests']['getBlindTestResults']>,
+    listBlindTests: {
+      name: 'listBlindTests',
+      method: 'GET',
+      path: '/api/projects/:projectId/blind-tests',
+      body: 'none',
+    } as RouteOf<Endpoints['blindTests']['listBlindTests']>,
+    markBlindTestWinner: {
+      name: 'markBlindTestWinner',
+      method: 'POST',
+      path: '/api/blind-tests/:id/winner',
+      body: 'json',
+    } as RouteOf<Endpoints['blindTests']['markBlindTestWinner']>,
+    openBlindTest: {
+      name: 'openBlindTest',
+      method: 'GET',
+      path: '/api/blind/:hash',
+      body: 'none',
+    } as RouteOf<Endpoints['blindTests']['openBlindTest']>,
+    revokeBlindTest: {
+      name: 'revokeBlindTest',
+      method: 'DELETE',
+      path: '/api/blind-tests/:id',
+      body: 'none',
+    } as RouteOf<Endpoints['blindTests']['revokeBlindTest']>,
+    startBlindTrial: {
+      name: 'startBlindTrial',
+      method: 'POST',
+      path: '/api/blind/:hash/trials',
+      body: 'json',
+    } as RouteOf<Endpoints['blindTests']['startBlindTrial']>,
+    streamBlindOption: {
+      name: 'streamBlindOption',
+      method: 'GET',
+      path: '/api/blind/:hash/audio/:optionId',
+      body: 'none',
+    } as RouteOf<Endpoints['blindTests']['streamBlindOption']>,
+    unlockBlindTest: {
+      name: 'unlockBlindTest',
+      method: 'POST',
+      path: '/api/blind/:hash/unlock',
+      body: 'json',
+    } as RouteOf<Endpoints['blindTests']['unlockBlindTest']>,
+    voteBlindTest: {
+      name: 'voteBlindTest',
+      method: 'POST',
+      path: '/api/blind/:hash/vote',
+      body: 'json',
+    } as RouteOf<Endpoints['blindTests']['voteBlindTest']>,
+  },
   workspace: {
     getDebugReport: {
       name: 'getDebugReport',

@@ -145,6 +145,11 @@ export const AUTH_RATE_RULES = {
   // a day (common passwords are refused anyway).
   linkUnlockLink: { name: 'link-unlock:link', limit: 50, windowMs: 60 * MINUTE },
   visitorCommentLinkIp: { name: 'visitor-comment:link-ip', limit: 20, windowMs: 10 * MINUTE },
+  // New listeners (browsers without the test's cookie) one address brings to one blind test's
+  // link: a household or an office shares an address; a script making listeners does not pass.
+  blindListenerLinkIp: { name: 'blind-listener:link-ip', limit: 30, windowMs: 60 * MINUTE },
+  // Votes, ABX trials started and answered by one listener: 20 trials take 40 requests.
+  blindActionListener: { name: 'blind-action:listener', limit: 120, windowMs: 10 * MINUTE },
   // New 'Download all' zips one address has built for one collection link (a fresh zip of the
   // same items is handed out again without counting).
   collectionZipLinkIp: {

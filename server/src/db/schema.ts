@@ -237,7 +237,79 @@ export interface VersionReviewsTable {
   user_id: string | null;
   visitor_name: string | null;
   link_id: string | null;
+  /** Set when 'Mark the winner Approved' of a blind test made the change (migration 0035). */
+  blind_test_id: string | null;
   created_at: string;
+}
+
+/** A blind test (migration 0035): 2–4 versions of a project heard by letter only. */
+export interface BlindTestsTable {
+  id: string;
+  project_id: string;
+  created_by: string | null;
+  name: string;
+  mode: 'preference' | 'abx' | 'both';
+  trials: number | null;
+  reveal_after_voting: number;
+  status: 'preparing' | 'ready' | 'failed';
+  error: string | null;
+  duration: number | null;
+  password_hash: string | null;
+  expires_at: string | null;
+  revoked_at: string | null;
+  created_at: string;
+}
+
+/** One version of a blind test and its loudness-matched rendition (when made). */
+export interface BlindTestOptionsTable {
+  test_id: string;
+  version_id: string;
+  position: number;
+  audio_key: string | null;
+  size: number | null;
+  gain_db: number | null;
+}
+
+export interface BlindTestLinksTable {
+  id: string;
+  test_id: string;
+  hash: string;
+  position: number;
+  recipient_name: string | null;
+  recipient_email: string | null;
+  created_at: string;
+}
+
+/** A browser that opened a blind test's link: its cookie's hash and what it was dealt. */
+export interface BlindListenersTable {
+  id: string;
+  test_id: string;
+  link_id: string;
+  token_hash: string;
+  name: string | null;
+  /** JSON: BlindAssignment. */
+  assignment: string;
+  created_at: string;
+  last_activity_at: string;
+}
+
+export interface BlindVotesTable {
+  listener_id: string;
+  version_id: string;
+  note: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface BlindTrialsTable {
+  listener_id: string;
+  number: number;
+  x_version_id: string;
+  x_option_id: string;
+  /** 1 right, 0 wrong, null until answered. */
+  correct: number | null;
+  created_at: string;
+  answered_at: string | null;
 }
 
 /** How two versions line up in time (migration 0034): `segments` map `from` onto `to`. */
@@ -669,6 +741,12 @@ export interface Database {
   comments: CommentsTable;
   version_reviews: VersionReviewsTable;
   version_alignments: VersionAlignmentsTable;
+  blind_tests: BlindTestsTable;
+  blind_test_options: BlindTestOptionsTable;
+  blind_test_links: BlindTestLinksTable;
+  blind_listeners: BlindListenersTable;
+  blind_votes: BlindVotesTable;
+  blind_trials: BlindTrialsTable;
   projects: ProjectsTable;
   branches: BranchesTable;
   versions: VersionsTable;

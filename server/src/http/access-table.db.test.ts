@@ -81,6 +81,15 @@ function inCollection(w: World, call: Call = {}): Call {
 function everyone(status: number): Expect {
   return Object.fromEntries(CALLERS.map((c) => [c, status])) as Expect;
 }
+/** The world's blind-test listener (its cookie) on the right key; others on a wrong key. */
+function blindListener(w: World, caller: Caller, call: Call): Call {
+  if (caller !== 'linkVisitor') return call;
+  return {
+    ...call,
+    params: { hash: w.blindTest.hash, ...call.params },
+    headers: { cookie: w.blindTest.cookie, ...call.headers },
+  };
+}
 /** Opened by a share link's key: the visitor holding it gets in, anyone with a wrong key 404. */
 function withShareKey(ok: number): Expect {
   return { ...everyone(404), linkVisitor: ok };
@@ -489,6 +498,65 @@ const TABLE: Record<string, Row> = {
   addShareLinkComment: {
     expect: withShareKey(201),
     call: () => ({ body: { content: 'Great', visitor_name: 'Sam' } }),
+  },
+
+  // ---- blind tests: made and read by whoever may share the project ----
+  // The side version has not been processed: it cannot be in a blind test yet.
+  createBlindTest: {
+    expect: needs('share', 409),
+    call: (w) => ({
+      body: {
+        version_ids: [w.version.id, w.sideVersion.id],
+        mode: 'preference',
+        name: 'Which mix',
+      },
+    }),
+  },
+  listBlindTests: { expect: needs('share', 200) },
+  getBlindTestResults: {
+    expect: needs('share', 200),
+    call: (w) => ({ params: { id: w.blindTest.id } }),
+  },
+  // Revoking is tried on a test that does not exist (the world's stays open for the rows below).
+  revokeBlindTest: {
+    expect: { ...everyone(404), anonymous: 401, linkVisitor: 401 },
+    call: () => ({ params: { id: randomUUID() } }),
+  },
+  markBlindTestWinner: {
+    expect: needs('share', 200),
+    call: (w) => ({ params: { id: w.blindTest.id }, body: { version_id: w.version.id } }),
+  },
+  // ---- a blind test's link (the key is the credential; the listener is the cookie) ----
+  openBlindTest: {
+    expect: withShareKey(200),
+    call: (w, caller) => (caller === 'linkVisitor' ? { params: { hash: w.blindTest.hash } } : {}),
+  },
+  // The world's blind test has no password: any password is wrong.
+  unlockBlindTest: {
+    expect: withShareKey(401),
+    call: (w, caller) => ({
+      ...(caller === 'linkVisitor' ? { params: { hash: w.blindTest.hash } } : {}),
+      body: { password: 'not-the-password' },
+    }),
+  },
+  streamBlindOption: {
+    expect: withShareKey(200),
+    call: (w, caller) => blindListener(w, caller, {}),
+  },
+  voteBlindTest: {
+    expect: withShareKey(200),
+    call: (w, caller) =>
+      blindListener(w, caller, { body: { name: 'Sam', option_id: w.blindTest.optionId } }),
+  },
+  startBlindTrial: {
+    expect: withShareKey(200),
+    call: (w, caller) => blindListener(w, caller, { body: { name: 'Sam' } }),
+  },
+  // No trial 99 is running: answered out of order.
+  answerBlindTrial: {
+    expect: withShareKey(409),
+    call: (w, caller) =>
+      blindListener(w, caller, { body: { trial: 99, answer: w.blindTest.abxOptionId } }),
   },
 
   // ---- a Public project (the world's second project), for anyone ----

@@ -108,6 +108,12 @@ describe('fuzzing path parameters and Range headers', () => {
       return pathOf(endpoint, { id: c.world.collectionLink.collectionId });
     if (endpoint.name === 'getCollectionLinkCover')
       return pathOf(endpoint, { hash: c.world.collectionLink.hash });
+    // A blind test's option, as the listener it was dealt to.
+    if (endpoint.name === 'streamBlindOption')
+      return pathOf(endpoint, {
+        hash: c.world.blindTest.hash,
+        optionId: c.world.blindTest.optionId,
+      });
     // A collection link's ready zip.
     if (endpoint.name === 'downloadCollectionLinkZip')
       return pathOf(endpoint, {
@@ -211,7 +217,10 @@ describe('fuzzing path parameters and Range headers', () => {
     const skipped: string[] = [];
     for (const endpoint of ranged) {
       const url = await worldUrl(endpoint);
-      const whole = await call(endpoint, url, true);
+      // A blind test's audio is its listener's: their cookie, not the owner's.
+      const listener: Record<string, string> =
+        endpoint.name === 'streamBlindOption' ? { cookie: c.world.blindTest.cookie } : {};
+      const whole = await call(endpoint, url, true, listener);
       // The owner has no avatar: nothing to range over.
       if (whole.statusCode !== 200) {
         skipped.push(`${endpoint.name} ${whole.statusCode}`);
@@ -220,7 +229,7 @@ describe('fuzzing path parameters and Range headers', () => {
       const full = whole.rawPayload;
       await fc.assert(
         fc.asyncProperty(rangeHeader(full.length), async (range) => {
-          const response = await call(endpoint, url, true, { range });
+          const response = await call(endpoint, url, true, { ...listener, range });
           const what = `${endpoint.name} Range: ${range} → ${response.statusCode}`;
           expect([200, 206, 416], what).toContain(response.statusCode);
           if (response.statusCode === 200)

@@ -32,6 +32,7 @@ describe("a descriptor's demo rule", () => {
       [
         'approveDesktopSignIn',
         'changePassword',
+        'createBlindTest',
         'createCollectionLinks',
         'createShareLink',
         'getDebugReport',

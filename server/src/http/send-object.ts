@@ -42,6 +42,12 @@ export interface SendObjectOptions {
    * the bucket to answer CORS and the CSP to allow connecting to it.
    */
   redirect?: boolean;
+  /**
+   * Send no validator (no ETag, no Last-Modified, no conditional answers): a blind test's audio,
+   * where a validator shared by two options (the same bytes) or their times would tell them
+   * apart.
+   */
+  noValidators?: boolean;
 }
 
 /** Ranges up to this size are read in one go and sent as a buffer (a player asks for 64 KB). */
@@ -121,17 +127,17 @@ async function sendFound(
     await lease?.release();
     return sent;
   };
-  const etag = options.etag ?? info.etag;
+  const etag = options.noValidators ? undefined : (options.etag ?? info.etag);
   const headers = reply.request.headers;
   reply.header('accept-ranges', 'bytes');
   reply.header('cache-control', options.cacheControl ?? 'private, max-age=0, must-revalidate');
-  reply.header('last-modified', info.lastModified.toUTCString());
+  if (!options.noValidators) reply.header('last-modified', info.lastModified.toUTCString());
   if (etag) {
     reply.header('etag', etag);
     if (noneMatch(headers['if-none-match'], etag)) return answer(reply.status(304).send());
   }
   // A Range whose If-Range names another representation is ignored: the whole object goes.
-  const ifRange = headers['if-range'];
+  const ifRange = options.noValidators ? undefined : headers['if-range'];
   const range = ifRangeMatches(Array.isArray(ifRange) ? ifRange.join(', ') : ifRange, {
     etag,
     lastModified: info.lastModified,

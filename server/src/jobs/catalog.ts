@@ -1,6 +1,7 @@
 import { alignmentJobs } from '../modules/alignment/job-handlers';
 import { audioJobs } from '../modules/audio/job-handlers';
 import { authJobs } from '../modules/auth/job-handlers';
+import { blindTestJobs } from '../modules/blind-tests/job-handlers';
 import { collectionsJobs } from '../modules/collections/job-handlers';
 import { demoJobs } from '../modules/demo/job-handlers';
 import { exportsJobs } from '../modules/exports/job-handlers';
@@ -35,6 +36,7 @@ export function createJobCatalog(deps: JobCatalogDeps): JobDefinition[] {
     ...storageJobs(deps.storage),
     ...audioJobs(services, deps.mediaTimeoutMs),
     ...alignmentJobs(services, deps.mediaTimeoutMs),
+    ...blindTestJobs(services, deps.mediaTimeoutMs),
     ...reposJobs(services),
     ...authJobs(services),
     ...demoJobs(services),

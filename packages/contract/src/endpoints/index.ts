@@ -2,6 +2,7 @@ import type { Endpoint } from '../endpoint';
 import * as activity from './activity';
 import * as audioGit from './audio-git';
 import * as auth from './auth';
+import * as blindTests from './blind-tests';
 import * as bounces from './bounces';
 import * as collectionLinks from './collection-links';
 import * as collections from './collections';
@@ -43,6 +44,7 @@ export const endpoints = {
   audioGit,
   collections,
   collectionLinks,
+  blindTests,
   workspace,
   site,
   storage,

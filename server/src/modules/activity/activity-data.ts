@@ -41,6 +41,8 @@ export interface ActivityDataOf {
     status: ReviewStatus;
     previous_status: ReviewStatus | null;
     through_link: boolean;
+    /** The blind test's name, when 'Mark the winner Approved' made the change. */
+    blind_test?: string;
   };
   'comment.posted': NewComment;
   'comment.replied': NewComment;

@@ -101,7 +101,7 @@ export function summarize(
     case 'version.deleted':
       return `${actor} deleted ${version}${d.branch_name ? ` from ${d.branch_name}` : ''}`;
     case 'version.review_changed':
-      return `${actor} marked ${version} as ${reviewLabel(d.status)}`;
+      return `${actor} marked ${version} as ${reviewLabel(d.status)}${d.blind_test ? ` from the blind test '${d.blind_test}'` : ''}`;
     case 'comment.posted':
       return `${actor} commented${at} on ${version}`;
     case 'comment.replied':

@@ -7,6 +7,7 @@ import type { Executor } from '../activity';
 export interface ReviewRow extends VersionReviewsTable {
   display_name: string | null;
   user_name: string | null;
+  blind_test_name: string | null;
 }
 
 /** SQL for versions' review statuses and their history. */
@@ -43,8 +44,13 @@ export class ReviewRepo {
       .selectFrom('version_reviews')
       .leftJoin('profiles', 'profiles.user_id', 'version_reviews.user_id')
       .leftJoin('users', 'users.id', 'version_reviews.user_id')
+      .leftJoin('blind_tests', 'blind_tests.id', 'version_reviews.blind_test_id')
       .selectAll('version_reviews')
-      .select(['profiles.display_name', 'users.name as user_name'])
+      .select([
+        'profiles.display_name',
+        'users.name as user_name',
+        'blind_tests.name as blind_test_name',
+      ])
       .where('version_reviews.version_id', '=', versionId)
       .orderBy('version_reviews.created_at', 'desc')
       .orderBy('version_reviews.id', 'desc');

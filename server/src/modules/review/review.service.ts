@@ -45,8 +45,22 @@ export class ReviewService {
   /** An Editor or the owner sets the status. */
   async setReview(userId: string, versionId: string, status: ReviewStatus): Promise<VersionReview> {
     await this.deps.access.version(userId, versionId, 'review', SHARE_MESSAGES.versionNotFound);
-    await this.change(versionId, status, { userId }, null);
+    await this.change(versionId, status, { userId }, {});
     return this.fullReview(versionId);
+  }
+
+  /**
+   * 'Mark the winner Approved' of a blind test: an Editor or the owner approves the version, and
+   * the change says it came from the test.
+   */
+  async approveFromBlindTest(
+    userId: string,
+    versionId: string,
+    test: { id: string; name: string },
+  ): Promise<ReviewState> {
+    await this.deps.access.version(userId, versionId, 'review', SHARE_MESSAGES.versionNotFound);
+    await this.change(versionId, 'approved', { userId }, { blindTest: test });
+    return this.state(versionId);
   }
 
   /**
@@ -75,7 +89,7 @@ export class ReviewService {
     const actor: Actor = input.userId
       ? await this.deps.access.throughLink(input.userId, opened.version.id, 'review')
       : { visitorName: input.visitorName ?? 'Anonymous' };
-    await this.change(opened.version.id, input.status, actor, opened.link.id);
+    await this.change(opened.version.id, input.status, actor, { linkId: opened.link.id });
     return this.state(opened.version.id);
   }
 
@@ -120,8 +134,9 @@ export class ReviewService {
     versionId: string,
     status: ReviewStatus,
     actor: Actor,
-    linkId: string | null,
+    via: { linkId?: string; blindTest?: { id: string; name: string } },
   ): Promise<void> {
+    const linkId = via.linkId ?? null;
     await this.deps.repo.transaction(async (trx) => {
       const current = await this.deps.repo.currentStatus(trx, versionId);
       if (!current) throw new NotFound(SHARE_MESSAGES.versionNotFound);
@@ -134,13 +149,19 @@ export class ReviewService {
         user_id: 'userId' in actor ? actor.userId : null,
         visitor_name: 'visitorName' in actor ? actor.visitorName : null,
         link_id: linkId,
+        blind_test_id: via.blindTest?.id ?? null,
         created_at: this.deps.clock.now().toISOString(),
       });
       await this.deps.activity.recordForVersion(trx, versionId, {
         kind: 'version.review_changed',
         actor,
         targetId: versionId,
-        data: { status, previous_status: current, through_link: linkId !== null },
+        data: {
+          status,
+          previous_status: current,
+          through_link: linkId !== null,
+          ...(via.blindTest ? { blind_test: via.blindTest.name } : {}),
+        },
       });
     });
   }
@@ -178,6 +199,7 @@ function toEvent(row: ReviewRow): ReviewEvent {
     user_id: row.user_id,
     visitor_name: row.visitor_name,
     through_link: row.link_id !== null,
+    from_blind_test: row.blind_test_name ?? null,
     created_at: row.created_at,
   };
 }

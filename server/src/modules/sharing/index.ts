@@ -11,6 +11,6 @@ export {
   type LinkAudio,
   type OpenedLink,
 } from './sharing.service';
-export { LinkPasswords } from './link-password';
+export { LinkPasswords, readCookie } from './link-password';
 export { countsThisHour, type Listener } from './listen-counts';
 export { hideShareUrls, listenerOf, PROCESSING_RETRY_AFTER_SECONDS } from './share-http';

@@ -7,7 +7,7 @@ import { AUTH_RATE_RULES, type RateLimiter, type RateRule } from '../../auth/rat
 import { Invalid, RateLimited, Unauthenticated } from '../../errors';
 
 /** Which kind of link a password guards: each kind has its own cookies and counts. */
-export type LinkKind = 'version' | 'collection';
+export type LinkKind = 'version' | 'collection' | 'blind';
 
 /** A link as far as its password goes. */
 export interface GuardedLink {
@@ -25,7 +25,11 @@ const BUSY = 'Too many passwords are being checked right now. Please try again i
 export const LINK_PASSWORD_HASHING = { concurrent: 2, queue: 8 } as const;
 /** How long an unlock cookie lasts in the browser (the link's own checks still apply). */
 const UNLOCK_COOKIE_SECONDS = 30 * 24 * 60 * 60;
-const COOKIE_PREFIX: Record<LinkKind, string> = { version: 'takes_l_', collection: 'takes_cl_' };
+const COOKIE_PREFIX: Record<LinkKind, string> = {
+  version: 'takes_l_',
+  collection: 'takes_cl_',
+  blind: 'takes_bl_',
+};
 
 /** The name of a link's unlock cookie: one per link. */
 export function unlockCookieName(kind: LinkKind, linkId: string): string {
@@ -133,7 +137,7 @@ export class LinkPasswords {
 }
 
 /** One cookie's value from a Cookie header. */
-function readCookie(header: string | undefined, name: string): string | undefined {
+export function readCookie(header: string | undefined, name: string): string | undefined {
   if (!header) return undefined;
   for (const part of header.split(';')) {
     const at = part.indexOf('=');

@@ -61,6 +61,8 @@ export class SharingService {
       passwords: LinkPasswords;
       /** Whether a key is a live collection link's: a miss here is then not a guess. */
       collectionKeys: { isLiveKey(hash: string): Promise<boolean> };
+      /** A blind test's key is answered as one (its page is another). */
+      blindKeys: { isLiveKey(hash: string): Promise<boolean> };
     },
   ) {}
 
@@ -225,6 +227,11 @@ export class SharingService {
         throw new NotFound(SHARE_MESSAGES.linkNotFound, {
           code: 'link_is_collection',
           details: { kind: 'collection' },
+        });
+      if (!link && (await this.deps.blindKeys.isLiveKey(hash)))
+        throw new NotFound(SHARE_MESSAGES.linkNotFound, {
+          code: 'link_is_blind_test',
+          details: { kind: 'blind_test' },
         });
       await this.deps.limiter.hit(AUTH_RATE_RULES.linkMissIp, ip);
       throw new NotFound(SHARE_MESSAGES.linkNotFound, { code: 'link_not_found' });

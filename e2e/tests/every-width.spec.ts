@@ -87,6 +87,15 @@ test('every signed-in page fits every width, in both themes', async ({ page, bas
     seconds: 5,
   });
   const secondPath = `/projects/${owner.projectId}/branches/${owner.branchId}/versions/${second.versionId}`;
+  const blind = await callExpecting(api, 201, endpoints.blindTests.createBlindTest, {
+    params: { projectId: owner.projectId },
+    body: {
+      version_ids: [owner.versionId, second.versionId],
+      mode: 'both',
+      trials: 5,
+      name: 'Sweep blind test',
+    },
+  });
 
   const main = (p: Page) => p.getByRole('main');
   const found = await sweep(page, [
@@ -115,6 +124,11 @@ test('every signed-in page fits every width, in both themes', async ({ page, bas
           timeout: 60_000,
         });
       },
+    },
+    {
+      name: 'blind-test-results',
+      path: `/projects/${owner.projectId}/blind-tests/${blind.id}`,
+      ready: (p) => main(p).getByRole('heading', { level: 1, name: 'Sweep blind test' }),
     },
     {
       name: 'compare',
@@ -187,6 +201,26 @@ test('every public page fits every width, in both themes', async ({ page, baseUR
     name: 'Sweep link',
     download_enabled: true,
   });
+  const second = await uploadVersion(page, baseURL, {
+    projectId: owner.projectId,
+    branchId: owner.branchId,
+    message: 'Second take',
+    seconds: 4,
+  });
+  const blind = await callExpecting(
+    apiAs(page, baseURL),
+    201,
+    endpoints.blindTests.createBlindTest,
+    {
+      params: { projectId: owner.projectId },
+      body: {
+        version_ids: [owner.versionId, second.versionId],
+        mode: 'both',
+        trials: 5,
+        name: 'Sweep blind test',
+      },
+    },
+  );
   const visitorContext = await browser.newContext({
     extraHTTPHeaders: { 'x-forwarded-for': '10.250.1.1' },
   });
@@ -203,6 +237,12 @@ test('every public page fits every width, in both themes', async ({ page, baseUR
       { name: 'about', path: '/about', ready: heading },
       { name: 'blog', path: '/blog', ready: heading },
       { name: 'download', path: '/download', ready: heading },
+      {
+        name: 'blind-test',
+        path: new URL(blind.url).pathname,
+        ready: (p) =>
+          p.getByRole('group', { name: 'Options' }).getByRole('button', { name: 'Play X' }),
+      },
       {
         name: 'share',
         path: new URL(link.url, baseURL).pathname,

@@ -65,6 +65,10 @@ const VersionComparePage = page(
   () => import('../features/compare/version-compare-page'),
   (m) => m.VersionComparePage,
 );
+const BlindTestResultsPage = page(
+  () => import('../features/blind-tests/owner/blind-test-results-page'),
+  (m) => m.BlindTestResultsPage,
+);
 const CommitPage = page(
   () => import('../features/repos/commit-page'),
   (m) => m.CommitPage,
@@ -230,6 +234,7 @@ const protectedRoutes: RouteObject[] = [
   lazyRoute('/upload', UploadPage),
   lazyRoute('/projects/:projectId/branches/:branchId/versions/:versionId', VersionPage),
   lazyRoute('/projects/:projectId/compare', VersionComparePage),
+  lazyRoute('/projects/:projectId/blind-tests/:testId', BlindTestResultsPage),
   // Search reads the signed-in user's own projects, so it sits behind the guard.
   lazyRoute('/search', SearchPage),
   lazyRoute('/bounces', BouncesPage),

@@ -1,5 +1,6 @@
 import {
   COMPARE_LOSSLESS_MAX_SECONDS,
+  may,
   routes,
   SHARE_MESSAGES,
   type CompareResponse,
@@ -12,6 +13,7 @@ import { useDocumentTitle } from '../../lib/use-document-title';
 import { Alert } from '../../ui/alert';
 import { linkButton } from '../../ui/button-styles';
 import { PageSpinner } from '../../ui/spinner';
+import { BlindTestButton } from '../blind-tests/owner/blind-test-dialog';
 import { useVersionChanges } from './changes-lane';
 import { ComparePanel } from './compare-panel';
 import { useCompare, type CompareItem } from './use-compare';
@@ -144,6 +146,13 @@ function VersionCompare({ data }: { data: CompareResponse }) {
         </span>
       </div>
       <ComparePanel compare={compare} lane={{ changes: changes.data }} />
+      {may(data.project.role, 'share') ? (
+        <BlindTestButton
+          projectId={data.project.id}
+          projectName={data.project.name}
+          versionIds={[data.a.id, data.b.id]}
+        />
+      ) : null}
     </div>
   );
 }

@@ -1,3 +1,4 @@
+import { may } from '@takes/contract';
 import { lazy, startTransition, Suspense, useEffect, useState } from 'react';
 import { Navigate, useLocation, useParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
@@ -5,6 +6,7 @@ import type { BranchWithVersions } from '@takes/contract';
 import { ApiError, errorMessage } from '../../lib/api';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { useAuth } from '../auth/use-auth';
+import { BlindTestsSection } from '../blind-tests/owner/blind-tests-section';
 import { ActivityPanel } from '../activity/activity-panel';
 import { useMarkTargetRead } from '../notifications/use-mark-target-read';
 import { BranchesPanel } from './branches-panel';
@@ -198,6 +200,7 @@ function ProjectWorkspace({
           <div className="h-64 rounded-lg bg-zinc-100 dark:bg-zinc-900" aria-hidden="true" />
         )}
       </div>
+      {restShown && may(project.role, 'share') ? <BlindTestsSection projectId={projectId} /> : null}
       {restShown && <ActivityPanel source={{ projectId }} />}
 
       <Suspense fallback={null}>

@@ -65,6 +65,14 @@ export function isCollectionLinkAnswer(error: unknown): boolean {
 }
 
 /**
+ * The version-link lookup's answer for a blind test's key: 404 'link_is_blind_test' (the page
+ * then opens the blind test instead).
+ */
+export function isBlindTestAnswer(error: unknown): boolean {
+  return error instanceof ApiError && error.code === 'link_is_blind_test';
+}
+
+/**
  * 401 'This link needs a password': the link (a version's or a collection's) is protected and not
  * unlocked in this browser.
  */

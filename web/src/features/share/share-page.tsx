@@ -32,6 +32,7 @@ import { usePlayRange } from '../review/use-play-range';
 import { LinkFailure, lookupFailure } from './link-failure';
 import { LinkPasswordForm } from './link-password-form';
 import {
+  isBlindTestAnswer,
   isCollectionLinkAnswer,
   isLockedAnswer,
   sharedAudioUrl,
@@ -74,6 +75,13 @@ const CollectionSharePage = lazy(() =>
   import('./collection-share-page').then((m) => ({ default: m.CollectionSharePage })),
 );
 
+/** A blind test's listener page: its own chunk, loaded only when the key is a blind test's. */
+const BlindListenerPage = lazy(() =>
+  import('../blind-tests/listener/blind-listener-page').then((m) => ({
+    default: m.BlindListenerPage,
+  })),
+);
+
 /** /share/:hash, the shared link view: public, signed in or not. */
 export function SharePage() {
   const { hash = '' } = useParams();
@@ -84,6 +92,14 @@ export function SharePage() {
     return (
       <Suspense fallback={<PageSpinner label="Loading shared collection" />}>
         <CollectionSharePage hash={hash} />
+      </Suspense>
+    );
+  }
+  // A blind test's key: likewise, its listener page.
+  if (shared.isError && isBlindTestAnswer(shared.error)) {
+    return (
+      <Suspense fallback={<PageSpinner label="Loading blind test" />}>
+        <BlindListenerPage hash={hash} />
       </Suspense>
     );
   }

@@ -20,6 +20,7 @@ import { TechnicalReadout } from '../review/technical-readout';
 import { CompareActions } from '../compare/compare-menu';
 import { AddToCollectionButton } from '../collections/add-to-collection';
 import { QuickShareDialog } from '../share/quick-share-dialog';
+import { BlindTestButton } from '../blind-tests/owner/blind-test-dialog';
 import { useVersion, type VersionDetail } from './versions-api';
 import { formatDateTime } from '../../lib/format';
 
@@ -170,6 +171,13 @@ function VersionDetails({ version }: { version: VersionDetail }) {
               <button type="button" className={secondaryButton} onClick={() => setSharing(true)}>
                 Share
               </button>
+            )}
+            {may(role, 'share') && (
+              <BlindTestButton
+                projectId={version.project_id}
+                projectName={version.project.name}
+                versionIds={[version.id]}
+              />
             )}
             {may(role, 'editVersions') && (
               <button

@@ -401,6 +401,16 @@ describe('blind tests', () => {
     expect((await api(t, owner.cookie).delete(`/api/blind-tests/${test.id}`)).statusCode).toBe(204);
     expect((await listener.request('GET', `/api/blind/${label.key}`)).statusCode).toBe(404);
     expect((await results(test.id)).test.revoked).toBe(true);
+    // The sweep removes a revoked test's audio and keeps a live one's.
+    const live = await made({
+      version_ids: versions.slice(0, 2),
+      mode: 'preference',
+      name: 'Live',
+    });
+    expect(await t.deps.storage.list(`blind/${test.id}/`)).toHaveLength(2);
+    await t.services.blindTests.owner.sweep(0);
+    expect(await t.deps.storage.list(`blind/${test.id}/`)).toHaveLength(0);
+    expect(await t.deps.storage.list(`blind/${live.id}/`)).toHaveLength(2);
   }, 120_000);
 
   it("'Mark the winner Approved' approves the version, recorded as from the test", async () => {
@@ -433,5 +443,22 @@ describe('blind tests', () => {
       history: { status: string; from_blind_test: string | null }[];
     }>();
     expect(review.history[0]).toMatchObject({ status: 'approved', from_blind_test: 'Final pick' });
+  }, 60_000);
+
+  it("deletes a deleted version's blind audio", async () => {
+    const test = await made({ version_ids: versions.slice(1), mode: 'preference', name: 'Gone' });
+    const [, third] = await t.deps.database.db
+      .selectFrom('blind_test_options')
+      .select(['version_id', 'audio_key'])
+      .where('test_id', '=', test.id)
+      .orderBy('position')
+      .execute();
+    expect((await api(t, owner.cookie).delete(`/api/versions/${versions[2]}`)).statusCode).toBe(
+      204,
+    );
+    await t.services.blindTests.owner.sweep(0);
+    const left = (await t.deps.storage.list(`blind/${test.id}/`)).map((o) => o.key);
+    expect(left).toHaveLength(1);
+    expect(left).not.toContain(third?.audio_key);
   }, 60_000);
 });

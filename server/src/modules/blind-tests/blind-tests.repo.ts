@@ -90,6 +90,18 @@ export class BlindTestsRepo {
       .execute();
   }
 
+  /** The audio of every option of a test that is not revoked. */
+  async liveAudioKeys(): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('blind_test_options')
+      .innerJoin('blind_tests', 'blind_tests.id', 'blind_test_options.test_id')
+      .select('blind_test_options.audio_key')
+      .where('blind_tests.revoked_at', 'is', null)
+      .where('blind_test_options.audio_key', 'is not', null)
+      .execute();
+    return rows.flatMap((r) => (r.audio_key ? [r.audio_key] : []));
+  }
+
   links(testIds: readonly string[]): Promise<BlindTestLinksTable[]> {
     if (testIds.length === 0) return Promise.resolve([]);
     return this.db

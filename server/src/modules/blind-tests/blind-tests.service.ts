@@ -24,6 +24,9 @@ import { toBlindTest, toResults } from './blind-test.presenter';
 import type { BlindTestsRepo, BlindVersionRow } from './blind-tests.repo';
 import { renderBlindTestJob } from './jobs';
 
+/** How old an unreferenced blind-test file must be before the sweep removes it. */
+const SWEEP_GRACE_MS = 60 * 60 * 1000;
+
 export interface BlindTestsDeps {
   access: AccessPolicy;
   repo: BlindTestsRepo;
@@ -172,6 +175,23 @@ export class BlindTestsService {
       });
       context.logger.warn({ blindTestId: test.id, err: error }, 'blind test could not be prepared');
     }
+  }
+
+  /**
+   * Removes the blind-test audio no live test plays: a revoked test's, and what the rows of a
+   * deleted version or project (gone with them) pointed at. Files younger than `graceMs` stay:
+   * a render stores its files a moment before it records them.
+   */
+  async sweep(graceMs = SWEEP_GRACE_MS): Promise<number> {
+    const live = new Set(await this.deps.repo.liveAudioKeys());
+    const before = this.deps.clock.now().getTime() - graceMs;
+    let removed = 0;
+    for (const object of await this.deps.storage.list('blind/')) {
+      if (live.has(object.key) || object.lastModified.getTime() > before) continue;
+      await this.deps.storage.delete(object.key);
+      removed += 1;
+    }
+    return removed;
   }
 
   /** The test, when the caller may share its project (403 below Editor, 404 for strangers). */

@@ -1,5 +1,6 @@
 import type { Browser, Page } from '@playwright/test';
 import { expectNoSeriousViolations } from './support/axe';
+import { readingsCount, startRecording, takeReadings } from './support/compare-readings';
 import { misfits, settled } from './support/fit';
 import { seedOwnerTrack } from './support/sharing';
 import { expect, test } from './support/test';
@@ -42,6 +43,13 @@ async function fitsAndPasses(page: Page, screen: string) {
   expect(await misfits(page), screen).toEqual([]);
   await expectNoSeriousViolations(page, screen);
 }
+
+/** The preference part's transport: its engine position readout and the letter heard. */
+const BLIND_READINGS = {
+  readout: '[role="group"][aria-label="Options"] [data-testid="blind-position"]',
+  panel: '[role="group"][aria-label="Options"]',
+  side: 'activeLetter',
+};
 
 /** The position slider's value (seconds). */
 const position = async (page: Page) =>
@@ -90,10 +98,20 @@ test('blind tests: made by the owner, taken on phones, rolled up into the review
       await options.getByRole('button', { name: 'Play X' }).click();
       await expect(options.getByRole('button', { name: 'Pause' })).toBeVisible();
       await expect.poll(() => position(p), { timeout: 10_000 }).toBeGreaterThan(1);
-      const before = await position(p);
+      // Switching letters keeps the position: across the switch the engine's position moves on
+      // by the time that passed, within 50 ms (no restart, no gap).
+      await startRecording(p, BLIND_READINGS);
+      await expect.poll(() => readingsCount(p)).toBeGreaterThan(5);
       await options.getByRole('button', { name: 'Play Y' }).click();
-      const after = await position(p);
-      expect(Math.abs(after - before)).toBeLessThan(0.5);
+      await expect(options).toHaveAttribute('data-active-letter', 'Y');
+      await expect.poll(() => readingsCount(p)).toBeGreaterThan(20);
+      const readings = await takeReadings(p);
+      const switchIndex = readings.findIndex((reading) => reading.side === 'Y');
+      const [before, after] = [readings[switchIndex - 1], readings[switchIndex]];
+      if (switchIndex < 1 || !before || !after) throw new Error('no readings around the switch');
+      expect(before.side).toBe('X');
+      const drift = after.positionMs - before.positionMs - (after.at - before.at);
+      expect(Math.abs(drift), JSON.stringify({ before, after })).toBeLessThan(50);
       await expect(options.getByRole('button', { name: 'Play Y' })).toHaveAttribute(
         'aria-pressed',
         'true',

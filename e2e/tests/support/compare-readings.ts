@@ -8,25 +8,40 @@ export interface Reading {
   at: number;
 }
 
+/** Where the readings come from: the readout with `data-position-ms`, and the side heard. */
+export interface ReadingSource {
+  readout: string;
+  panel: string;
+  /** The panel's data attribute (camelCase) naming the side or letter heard. */
+  side: string;
+}
+
+const COMPARE: ReadingSource = {
+  readout: '[data-testid="compare-position"]',
+  panel: '[data-testid="compare-panel"]',
+  side: 'activeSide',
+};
+
 /**
- * Records every update of the compare's position readout (one per animation frame) with the
- * side heard and the page clock at that moment, so positions can be compared against elapsed time.
+ * Records every update of a position readout (one per animation frame: the compare panel's by
+ * default, or a blind test's transport) with the side heard and the page clock at that moment,
+ * so positions can be compared against elapsed time.
  */
-export function startRecording(page: Page) {
-  return page.evaluate(() => {
-    const readout = document.querySelector<HTMLElement>('[data-testid="compare-position"]');
-    const panel = document.querySelector<HTMLElement>('[data-testid="compare-panel"]');
-    if (!readout || !panel) throw new Error('compare panel missing');
+export function startRecording(page: Page, source: ReadingSource = COMPARE) {
+  return page.evaluate((source) => {
+    const readout = document.querySelector<HTMLElement>(source.readout);
+    const panel = document.querySelector<HTMLElement>(source.panel);
+    if (!readout || !panel) throw new Error(`${source.readout} or ${source.panel} missing`);
     const store = window as unknown as { compareReadings: Reading[] };
     store.compareReadings = [];
     new MutationObserver(() => {
       store.compareReadings.push({
-        side: panel.dataset.activeSide ?? '',
+        side: panel.dataset[source.side] ?? '',
         positionMs: Number(readout.dataset.positionMs),
         at: performance.now(),
       });
     }).observe(readout, { attributes: true, attributeFilter: ['data-position-ms'] });
-  });
+  }, source);
 }
 
 export function takeReadings(page: Page): Promise<Reading[]> {

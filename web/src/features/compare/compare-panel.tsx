@@ -1,5 +1,6 @@
 import type { VersionChanges } from '@takes/contract';
 import { useEffect, useId, useRef } from 'react';
+import { useAnimationFrame } from '../../lib/use-animation-frame';
 import { linkButton, primaryButton, secondaryButton } from '../../ui/button-styles';
 import { formatTime } from '../player/format-time';
 import { ChangesLane } from './changes-lane';
@@ -24,21 +25,6 @@ const PLACEHOLDERS: Record<Side, string> = {
 
 const numberInput =
   'w-24 rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm text-zinc-900 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100';
-
-/** Calls `frame` on every animation frame while mounted (the latest `frame`, without restarting). */
-function useAnimationFrame(frame: () => void) {
-  const frameRef = useRef(frame);
-  useEffect(() => {
-    frameRef.current = frame;
-  });
-  useEffect(() => {
-    let handle = requestAnimationFrame(function tick() {
-      frameRef.current();
-      handle = requestAnimationFrame(tick);
-    });
-    return () => cancelAnimationFrame(handle);
-  }, []);
-}
 
 /**
  * The Compare A/B panel. The live position is written straight into the DOM each

@@ -1,4 +1,5 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { useAnimationFrame } from '../../../lib/use-animation-frame';
 import { Alert } from '../../../ui/alert';
 import { primaryButton, secondaryButton } from '../../../ui/button-styles';
 import { formatTime } from '../../player/format-time';
@@ -29,11 +30,20 @@ export function BlindTransport({ player, label }: { player: BlindPlayer; label: 
   const duration = player.duration ?? 0;
   const shown = Math.min(position, duration);
   const canSeek = player.engaged && !player.loading && duration > 0;
+  // The engine's own position in `data-position-ms`, written every animation frame (as the
+  // compare view's readout does), so a check can follow the audio clock across a switch.
+  const readoutRef = useRef<HTMLSpanElement>(null);
+  useAnimationFrame(() => {
+    const readout = readoutRef.current;
+    const ms = String(Math.round(player.position() * 1000));
+    if (readout && readout.dataset.positionMs !== ms) readout.dataset.positionMs = ms;
+  });
 
   return (
     <div
       role="group"
       aria-label={label}
+      data-active-letter={player.active ?? ''}
       className="space-y-3 rounded-lg border border-zinc-200 bg-white p-3 shadow-sm sm:p-4 dark:border-zinc-800 dark:bg-zinc-900"
     >
       <div className="flex flex-wrap gap-2">
@@ -76,7 +86,11 @@ export function BlindTransport({ player, label }: { player: BlindPlayer; label: 
           }}
           className="min-w-0 flex-1 accent-indigo-600"
         />
-        <span className="shrink-0 font-mono text-sm text-zinc-700 tabular-nums dark:text-zinc-300">
+        <span
+          ref={readoutRef}
+          data-testid="blind-position"
+          className="shrink-0 font-mono text-sm text-zinc-700 tabular-nums dark:text-zinc-300"
+        >
           {formatTime(shown)} / {formatTime(player.duration)}
         </span>
       </div>

@@ -10,6 +10,7 @@ export * from './sharing';
 export * from './review';
 export * from './alignment';
 export * from './blind-tests';
+export * from './player-apps';
 export * from './repos';
 export * from './collections';
 export * from './collection-links';

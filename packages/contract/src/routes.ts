@@ -151,6 +151,26 @@ export const routes = {
       body: 'none',
     } as RouteOf<Endpoints['desktop']['revokeDesktopDevice']>,
   },
+  playerApps: {
+    createPlayerApp: {
+      name: 'createPlayerApp',
+      method: 'POST',
+      path: '/api/player-apps',
+      body: 'json',
+    } as RouteOf<Endpoints['playerApps']['createPlayerApp']>,
+    listPlayerApps: {
+      name: 'listPlayerApps',
+      method: 'GET',
+      path: '/api/player-apps',
+      body: 'none',
+    } as RouteOf<Endpoints['playerApps']['listPlayerApps']>,
+    revokePlayerApp: {
+      name: 'revokePlayerApp',
+      method: 'DELETE',
+      path: '/api/player-apps/:playerAppId',
+      body: 'none',
+    } as RouteOf<Endpoints['playerApps']['revokePlayerApp']>,
+  },
   demo: {
     startDemo: {
       name: 'startDemo',

@@ -9,6 +9,7 @@ import * as collections from './collections';
 import * as comments from './comments';
 import * as demo from './demo';
 import * as desktop from './desktop';
+import * as playerApps from './player-apps';
 import * as dataExports from './exports';
 import * as health from './health';
 import * as members from './members';
@@ -28,6 +29,7 @@ export const endpoints = {
   health,
   auth,
   desktop,
+  playerApps,
   demo,
   profiles,
   projects,

@@ -32,6 +32,7 @@ import { linkCommentRoutes, ownerCommentRoutes } from './modules/comments/commen
 import { linkReviewRoutes, memberReviewRoutes } from './modules/review';
 import { alignmentRoutes } from './modules/alignment';
 import { blindTestRoutes, publicBlindTestRoutes } from './modules/blind-tests';
+import { playerAppRoutes, subsonicRoutes } from './modules/subsonic';
 import { activityRoutes } from './modules/activity/activity.routes';
 import { workspaceRoutes } from './modules/workspace/workspace.routes';
 import { healthRoutes } from './modules/health/health.routes';
@@ -180,6 +181,16 @@ export async function buildApp(
   await app.register(memberReviewRoutes({ service: services.review }));
   await app.register(alignmentRoutes({ service: services.alignment }));
   await app.register(blindTestRoutes({ service: services.blindTests.owner }));
+  await app.register(playerAppRoutes({ service: services.players.playerApps }));
+  await app.register(
+    subsonicRoutes({
+      service: services.players.subsonic,
+      playerApps: services.players.playerApps,
+      limiter: services.limiter,
+      storage: deps.storage,
+      covers: services.players.covers,
+    }),
+  );
   await app.register(
     publicBlindTestRoutes({ listening: services.blindTests.listening, storage: deps.storage }),
   );

@@ -17,6 +17,7 @@ import { DesktopTokensService } from './modules/auth/desktop-tokens.service';
 import { MagicCodeService } from './modules/auth/magic-code.service';
 import { MagicCodesRepo } from './modules/auth/magic-codes.repo';
 import { CollectionsService } from './modules/collections/collections.service';
+import { createPlayerServices } from './player-services';
 import { CommentsRepo } from './modules/comments/comments.repo';
 import { CommentsService } from './modules/comments/comments.service';
 import { ReviewRepo, ReviewService } from './modules/review';
@@ -242,6 +243,8 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     storage,
     jobs,
   });
+  // Player apps (OpenSubsonic): keys made on Settings → Devices, the library at /rest.
+  const players = createPlayerServices({ deps, access, activity, collections, versions, bounces });
   // Public projects' read-only pages, for anyone (the policy says whether a project is Public).
   const publicProjects = new PublicService({ access, repo: new PublicRepo(db) });
 
@@ -338,6 +341,7 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     collectionLinks,
     collectionZips,
     blindTests,
+    players,
     review,
     comments,
     members,

@@ -35,6 +35,9 @@ export const ACTIVITY_KINDS = [
   'member.role_changed',
   'repo.committed',
   'bounce.published',
+  /** A member played a version or a bounce in a player app (OpenSubsonic `scrobble`). */
+  'version.listened',
+  'bounce.listened',
 ] as const;
 export const activityKindSchema = z.enum(ACTIVITY_KINDS);
 export type ActivityKind = z.infer<typeof activityKindSchema>;

@@ -16,7 +16,7 @@ export const PLAYER_APP_WORDS = {
 } as const;
 
 export const PLAYER_APP_MESSAGES = {
-  notFound: 'PlayerApp not found',
+  notFound: 'Player app not found',
   nameRequired: 'Name the device, for example: Car (Symfonium).',
   nameTooLong: `A device name can be at most ${PLAYER_APP_NAME_MAX} characters.`,
   tooMany: `You can have at most ${PLAYER_APP_KEYS_MAX} player apps. Revoke one you no longer use.`,

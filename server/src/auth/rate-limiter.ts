@@ -136,6 +136,8 @@ export const AUTH_RATE_RULES = {
   codeVerifyIp: { name: 'code-verify:ip', limit: 30, windowMs: 10 * MINUTE },
   codeVerifyEmail: { name: 'code-verify:email', limit: 15, windowMs: 10 * MINUTE },
   // Guessing share-link keys: a few wrong keys are typos, many are a search.
+  /** Wrong OpenSubsonic API keys from one address (a player app guessing). */
+  playerKeyMissIp: { name: 'player-key-miss:ip', limit: 20, windowMs: 10 * MINUTE },
   linkMissIp: { name: 'link-miss:ip', limit: 20, windowMs: 10 * MINUTE },
   // Password tries (each counted before it is checked) on one share link (version or collection)
   // from one address: an IPv4 address or an IPv6 /64.

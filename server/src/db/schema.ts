@@ -312,6 +312,32 @@ export interface BlindTrialsTable {
   answered_at: string | null;
 }
 
+/** A person's OpenSubsonic API key for one player app (migration 0036): only its hash is kept. */
+export interface PlayerAppsTable {
+  id: string;
+  user_id: string;
+  name: string;
+  key_hash: string;
+  key_prefix: string;
+  latest_only: number;
+  created_at: string;
+  last_used_at: string | null;
+  last_client: string | null;
+  revoked_at: string | null;
+}
+
+/** A play a player app reported (`scrobble`): of a version or of a bounce. */
+export interface PlayerPlaysTable {
+  id: string;
+  user_id: string;
+  player_app_id: string | null;
+  project_id: string | null;
+  version_id: string | null;
+  repo_id: string | null;
+  bounce_id: string | null;
+  played_at: string;
+}
+
 /** How two versions line up in time (migration 0034): `segments` map `from` onto `to`. */
 export interface VersionAlignmentsTable {
   from_version_id: string;
@@ -747,6 +773,8 @@ export interface Database {
   blind_listeners: BlindListenersTable;
   blind_votes: BlindVotesTable;
   blind_trials: BlindTrialsTable;
+  player_apps: PlayerAppsTable;
+  player_plays: PlayerPlaysTable;
   projects: ProjectsTable;
   branches: BranchesTable;
   versions: VersionsTable;

@@ -149,6 +149,13 @@ const TABLE: Record<string, Row> = {
   listDesktopDevices: { expect: signedIn(200) },
   refreshDesktopToken: { expect: everyone(400), call: () => ({ body: {} }) },
   revokeDesktopDevice: { expect: signedIn(404), call: () => ({ params: { id: randomUUID() } }) },
+  listPlayerApps: { expect: signedIn(200) },
+  // Every caller makes their own key (the limit is per person, 20).
+  createPlayerApp: { expect: signedIn(201), call: () => ({ body: { name: 'Car (Symfonium)' } }) },
+  revokePlayerApp: {
+    expect: signedIn(404),
+    call: () => ({ params: { playerAppId: randomUUID() } }),
+  },
   getAvatar: { expect: everyone(404) },
   getProfile: { expect: signedIn(200) },
   updateProfile: { expect: signedIn(200), call: () => ({ body: { display_name: 'Someone' } }) },

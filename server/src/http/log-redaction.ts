@@ -12,8 +12,9 @@ import type { FastifyRequest } from 'fastify';
  */
 export const REDACTED = '[redacted]';
 
+// `p`, `t` and `s`: a Subsonic player's password, token and salt (refused, but never logged).
 const SECRET_PARAM =
-  /token|code|key|sig|secret|password|passwd|state|hash|auth|credential|^link$|[?&]link=/i;
+  /token|code|key|sig|secret|password|passwd|state|hash|auth|credential|^link$|[?&]link=|^[pts]$|[?&][pts]=/i;
 const SECRET_PATHS: RegExp[] = [
   /^(\/share\/)[^/?#]+/,
   /^(\/api\/links\/hash\/)[^/?#]+/,

@@ -22,7 +22,7 @@ describe("a descriptor's demo rule", () => {
     }
   });
 
-  it('refuses demo accounts every route that shares, mails an address it is given or signs in elsewhere', () => {
+  it('refuses demo accounts every route that shares, mails an address it is given, signs in elsewhere or makes a player-app key', () => {
     const refused = allEndpoints
       .filter((endpoint) => endpoint.demo !== 'allowed')
       .map((endpoint) => endpoint.name)
@@ -34,6 +34,7 @@ describe("a descriptor's demo rule", () => {
         'changePassword',
         'createBlindTest',
         'createCollectionLinks',
+        'createPlayerApp',
         'createShareLink',
         'getDebugReport',
         'inviteToCollection',

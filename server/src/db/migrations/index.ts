@@ -34,6 +34,7 @@ import * as m0032 from './0032-collection-link-comments';
 import * as m0033 from './0033-links-by-maker';
 import * as m0034 from './0034-version-alignments';
 import * as m0035 from './0035-blind-tests';
+import * as m0036 from './0036-player-apps';
 
 /** Every migration, in order. Names sort lexically; never rename or edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -72,4 +73,5 @@ export const migrations: Record<string, Migration> = {
   '0033-links-by-maker': m0033,
   '0034-version-alignments': m0034,
   '0035-blind-tests': m0035,
+  '0036-player-apps': m0036,
 };

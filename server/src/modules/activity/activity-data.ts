@@ -79,6 +79,9 @@ export interface ActivityDataOf {
   };
   'repo.committed': { sha: string; message: string; branch_name: string };
   'bounce.published': { bounce_name: string; sha: string | null; branch_name: string };
+  /** The player app's name, as its owner named it on Settings → Devices. */
+  'version.listened': VersionRef & { device_name: string };
+  'bounce.listened': { bounce_name: string; branch_name: string; device_name: string };
 }
 
 /** The kinds about one version, whose data begins with the version's `VersionRef`. */

@@ -148,6 +148,10 @@ export function summarize(
       return d.message ? `${actor} committed '${d.message}'` : `${actor} made a commit`;
     case 'bounce.published':
       return `${actor} published the bounce ${d.bounce_name ? `'${d.bounce_name}'` : ''}`.trimEnd();
+    case 'version.listened':
+      return `${actor} listened to ${version}${d.branch_name ? ` on ${d.branch_name}` : ''} on a device${d.device_name ? ` ('${d.device_name}')` : ''}`;
+    case 'bounce.listened':
+      return `${actor} listened to the bounce ${d.bounce_name ? `'${d.bounce_name}' ` : ''}on a device${d.device_name ? ` ('${d.device_name}')` : ''}`;
   }
 }
 

@@ -24,8 +24,13 @@ const desktop = {
 };
 
 beforeEach(() => {
+  // The desktop and CLI calls, in order; the player-app part below them (its own test) has none.
   fetchMock = vi.fn<typeof fetch>();
-  vi.stubGlobal('fetch', fetchMock);
+  vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) =>
+    typeof input === 'string' && input.startsWith('/api/player-apps')
+      ? Promise.resolve(json({ player_apps: [], server_url: 'https://takes.example' }))
+      : fetchMock(input, init),
+  );
 });
 
 afterEach(() => {

@@ -5,6 +5,7 @@ import { formatDate, formatRelativeTime } from '../../lib/format';
 import { Alert } from '../../ui/alert';
 import { secondaryButton } from '../../ui/button-styles';
 import { Spinner } from '../../ui/spinner';
+import { PlayerApps } from './player-apps';
 import { fetchDevices, revokeDevice } from './settings-api';
 
 type Load =
@@ -102,6 +103,9 @@ export function DevicesSection() {
           </ul>
         )}
         {result && <Alert tone={result.tone}>{result.message}</Alert>}
+      </div>
+      <div className="mt-8">
+        <PlayerApps />
       </div>
     </section>
   );

@@ -11,6 +11,7 @@ export * from './review';
 export * from './alignment';
 export * from './blind-tests';
 export * from './player-apps';
+export * from './marker-files';
 export * from './repos';
 export * from './collections';
 export * from './collection-links';

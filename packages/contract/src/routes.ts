@@ -653,6 +653,20 @@ export const routes = {
       body: 'json',
     } as RouteOf<Endpoints['comments']['setCommentResolved']>,
   },
+  markers: {
+    getShareLinkMarkers: {
+      name: 'getShareLinkMarkers',
+      method: 'GET',
+      path: '/api/links/hash/:hash/markers',
+      body: 'none',
+    } as RouteOf<Endpoints['markers']['getShareLinkMarkers']>,
+    getVersionMarkers: {
+      name: 'getVersionMarkers',
+      method: 'GET',
+      path: '/api/versions/:versionId/markers',
+      body: 'none',
+    } as RouteOf<Endpoints['markers']['getVersionMarkers']>,
+  },
   review: {
     compareVersions: {
       name: 'compareVersions',

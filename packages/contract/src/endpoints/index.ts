@@ -12,6 +12,7 @@ import * as desktop from './desktop';
 import * as playerApps from './player-apps';
 import * as dataExports from './exports';
 import * as health from './health';
+import * as markers from './markers';
 import * as members from './members';
 import * as profiles from './profiles';
 import * as publicPages from './public';
@@ -40,6 +41,7 @@ export const endpoints = {
   versions,
   sharing,
   comments,
+  markers,
   review,
   repos,
   bounces,

@@ -29,6 +29,7 @@ import { desktopRoutes } from './modules/auth/desktop.routes';
 import { demoRoutes } from './modules/demo/demo.routes';
 import { linkRoutes, ownerSharingRoutes } from './modules/sharing/sharing.routes';
 import { linkCommentRoutes, ownerCommentRoutes } from './modules/comments/comments.routes';
+import { markerRoutes } from './modules/comments/markers.routes';
 import { linkReviewRoutes, memberReviewRoutes } from './modules/review';
 import { alignmentRoutes } from './modules/alignment';
 import { blindTestRoutes, publicBlindTestRoutes } from './modules/blind-tests';
@@ -178,6 +179,7 @@ export async function buildApp(
 
   await app.register(ownerSharingRoutes({ service: services.sharing }));
   await app.register(ownerCommentRoutes({ service: services.comments }));
+  await app.register(markerRoutes({ service: services.markers, sharing: services.sharing }));
   await app.register(memberReviewRoutes({ service: services.review }));
   await app.register(alignmentRoutes({ service: services.alignment }));
   await app.register(blindTestRoutes({ service: services.blindTests.owner }));

@@ -20,6 +20,7 @@ import { CollectionsService } from './modules/collections/collections.service';
 import { createPlayerServices } from './player-services';
 import { CommentsRepo } from './modules/comments/comments.repo';
 import { CommentsService } from './modules/comments/comments.service';
+import { MarkersService } from './modules/comments/markers.service';
 import { ReviewRepo, ReviewService } from './modules/review';
 import { DemoExpiry } from './modules/demo/demo-expiry';
 import { DemoRepo } from './modules/demo/demo.repo';
@@ -236,6 +237,16 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     // Earlier versions' comments follow the music onto a new version.
     carrierTo: (versionId) => alignment.carrierTo(versionId),
   });
+  // A version's comments as DAW markers (the WAV with its audio).
+  const markers = new MarkersService({
+    access,
+    comments,
+    versions: versionsRepo,
+    storage,
+    media,
+    tmpDir,
+    timeoutMs: mediaTimeoutMs,
+  });
   const collections = new CollectionsService({
     access,
     repo: collectionsRepo,
@@ -344,6 +355,7 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     players,
     review,
     comments,
+    markers,
     members,
     invitations,
     notifications,

@@ -423,6 +423,10 @@ const TABLE: Record<string, Row> = {
     }),
   },
   listVersionComments: { expect: needs('view', 200) },
+  getVersionMarkers: {
+    expect: needs('view', 200),
+    call: () => ({ query: { format: 'reaper' } }),
+  },
   addVersionComment: {
     expect: needs('comment', 201),
     call: () => ({ body: { content: 'Lovely', timestamp: 1 } }),
@@ -502,6 +506,10 @@ const TABLE: Record<string, Row> = {
   },
   downloadShareLink: { expect: withShareKey(200) },
   listShareLinkComments: { expect: withShareKey(200) },
+  getShareLinkMarkers: {
+    expect: withShareKey(200),
+    call: () => ({ query: { format: 'audacity' } }),
+  },
   addShareLinkComment: {
     expect: withShareKey(201),
     call: () => ({ body: { content: 'Great', visitor_name: 'Sam' } }),

@@ -4,3 +4,5 @@
  */
 export { CommentsService, type VisitorCommentInput } from './comments.service';
 export { visitorCommentInput } from './visitor-comment';
+export { MarkersService, markersOf, type MarkerFile } from './markers.service';
+export { markerRoutes } from './markers.routes';

@@ -66,6 +66,29 @@ export class Api {
     return resultOf(response, this.server, endpoint);
   }
 
+  /**
+   * Sends a request and hands back the Response as it is (a file, not JSON), with the same token
+   * refresh as `call`: a 401 refreshes the pair once and retries.
+   * @template {Endpoint} E
+   * @param {E | RouteOf<E>} endpoint
+   * @param {CallArgs<E>} args
+   * @returns {Promise<Response>}
+   */
+  async fetch(endpoint, ...args) {
+    await this.accessToken();
+    let response = await this.client.fetch(endpoint, ...args);
+    if (response.status === 401) {
+      await response.body?.cancel();
+      await this.refresh();
+      response = await this.client.fetch(endpoint, ...args);
+      if (response.status === 401) {
+        await response.body?.cancel();
+        throw new CliError(SESSION_EXPIRED, { status: 401 });
+      }
+    }
+    return response;
+  }
+
   /** The current access token, refreshed first when it is about to run out (for raw requests). */
   async accessToken() {
     if (Date.parse(this.credentials.expiresAt) - EXPIRY_MARGIN_MS < Date.now()) {

@@ -27,6 +27,18 @@ export function formatDuration(seconds) {
 }
 
 /**
+ * A position in a track to the millisecond: m:ss.mmm (h:mm:ss.mmm past an hour).
+ * @param {number} seconds
+ */
+export function formatTime(seconds) {
+  const ms = Math.round(seconds * 1000);
+  const h = Math.floor(ms / 3_600_000);
+  const m = Math.floor((ms % 3_600_000) / 60_000);
+  const s = ((ms % 60_000) / 1000).toFixed(3).padStart(6, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
+}
+
+/**
  * "just now", "5 minutes ago", … up to a month; then the ISO date.
  * @param {string} iso
  * @param {number} [now]

@@ -1,10 +1,12 @@
 // @ts-check
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
+import { commentsImportCommand } from './commands/comments.js';
 import { commitCommand } from './commands/commit.js';
 import { loginCommand, logoutCommand, whoamiCommand } from './commands/login.js';
 import { linkRegisterCommand, linkUnregisterCommand } from './commands/link.js';
 import { logCommand } from './commands/log.js';
+import { markersCommand } from './commands/markers.js';
 import { openCommand } from './commands/open.js';
 import { pullCommand } from './commands/pull.js';
 import { repoCreateCommand, repoListCommand } from './commands/repo.js';
@@ -25,6 +27,8 @@ const COMMANDS = [
   commitCommand,
   logCommand,
   pullCommand,
+  markersCommand,
+  commentsImportCommand,
   linkRegisterCommand,
   linkUnregisterCommand,
   openCommand,

@@ -29,11 +29,16 @@ const EXTENSIONS = /** @type {Record<string, string>} */ ({
   'audio/ogg': 'ogg',
 });
 
+/** What `pull --markers` says: there is nothing to write beside a bounce. */
+export const NO_BOUNCE_MARKERS =
+  'No marker files: bounces have no comments in Takes (comments are on project versions; `takes markers VERSION` exports them).';
+
 /** @type {Command} */
 export const pullCommand = {
   name: 'pull',
   summary: "Download a branch's bounces into a folder",
   usage: `Usage: takes pull --repo REPO [--branch BRANCH] [--dir DIR] [--quality QUALITY] [--latest]
+                  [--markers]
 
 Downloads the bounces of BRANCH into DIR/REPO/BRANCH, each named "{commit} {title}.{ext}".
 Files already there and unchanged are skipped: run it again to fetch only what is new.
@@ -44,13 +49,16 @@ Options:
   --dir DIR          the folder to put REPO/BRANCH in (default: the current folder)
   --quality QUALITY  original (default: the files as uploaded), or high or standard
                      (the MP3 renditions, once processed)
-  --latest           only the newest bounce`,
+  --latest           only the newest bounce
+  --markers          marker files of the comments: bounces have none (comments are on project
+                     versions: \`takes markers VERSION\` exports a version's)`,
   options: {
     repo: { type: 'string' },
     branch: { type: 'string' },
     dir: { type: 'string' },
     quality: { type: 'string' },
     latest: { type: 'boolean' },
+    markers: { type: 'boolean' },
   },
   async run(ctx, { values }) {
     const repoRef = requiredOption(
@@ -66,6 +74,7 @@ Options:
     const dir = stringOption(values, 'dir');
     if (dir !== undefined && dir.trim() === '')
       throw new UsageError('--dir needs a folder', pullCommand.usage);
+    if (values.markers === true) ctx.note(NO_BOUNCE_MARKERS);
     await pullBranch(ctx, {
       repoRef,
       branch: stringOption(values, 'branch'),

@@ -183,6 +183,18 @@ describe('OpenSubsonic for player apps', () => {
     const both = await raw(`ping?apiKey=${key}&u=${owner.email}&p=x`);
     expect(both.error?.code).toBe(43);
     expect((await raw('ping.view')).error?.code).toBe(10);
+    // The person behind the key, and the one folder.
+    const user = await client(key).getUser({ username: owner.email });
+    expect(user.user.username).toBe(owner.email);
+    expect(user.user.streamRole).toBe(true);
+    expect(
+      failure(await client(key).getUser({ username: 'someone@else.example' })).error?.code,
+    ).toBe(50);
+    expect((await raw(`tokenInfo?apiKey=${key}`))['tokenInfo']).toEqual({ username: owner.email });
+    expect((await client(key).getLicense()).license.valid).toBe(true);
+    expect(
+      (await client(key).getMusicFolders()).musicFolders.musicFolder?.map((f) => f.name),
+    ).toEqual(['Takes']);
     // The key's last use and the app's own name show on Settings → Devices.
     const listed = await api(t, owner.cookie).get('/api/player-apps');
     const [shown] = listed.json<{

@@ -6,6 +6,7 @@ import { useAudioPlayer, type PlayerTrack } from '../player/use-audio-player';
 import { CommentForm, type CommentDraft, type CommentPreset } from './comment-form';
 import { CommentList, type CommentListView } from './comment-list';
 import { CommentMarkers } from './comment-markers';
+import { MarkerImport } from '../markers/marker-import';
 import {
   useAddVersionComment,
   useDeleteComment,
@@ -145,6 +146,8 @@ export function VersionComments({ versionId, track, role, userId, review }: Vers
           onPresetCleared={review?.onPresetCleared}
         />
       ) : null}
+
+      <MarkerImport versionId={versionId} role={role} duration={duration} />
 
       {deleting ? (
         <ConfirmDeleteModal

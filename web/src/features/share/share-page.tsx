@@ -42,6 +42,7 @@ import {
   type SharedVersion,
 } from './share-api';
 import { useNoIndex } from './use-noindex';
+import { ExportComments } from '../markers/export-comments';
 import { VisitorCommenting } from './visitor-commenting';
 import { useVisitorName } from './visitor-name';
 import { formatDateTime } from '../../lib/format';
@@ -215,6 +216,7 @@ function SharedVersionView({ hash, shared }: { hash: string; shared: SharedVersi
               Download
             </a>
           ) : null}
+          {link.download_enabled ? <ExportComments source={{ hash }} /> : null}
         </div>
       </div>
       <p

@@ -27,3 +27,4 @@ export * from './publish-flow';
 export * from './route';
 export * from './routes';
 export * from './bounded-output';
+export * from './platform-loudness';

@@ -17,6 +17,7 @@ import { useAudioPlayer } from '../player/use-audio-player';
 import { CompareEngine } from './compare-engine';
 import {
   clampLevel,
+  dbToGain,
   LEVEL_DEFAULT,
   loudnessMatch,
   matchGains,
@@ -71,8 +72,13 @@ export interface CompareApi extends CompareState {
 
 const EMPTY_LOADS: Record<Side, SlotLoad> = { A: { status: 'empty' }, B: { status: 'empty' } };
 
+export interface CompareOptions {
+  /** 'Preview as' a platform: each side's gain in dB, in place of matching (off while matching). */
+  previewGainDb?: Record<Side, number> | null;
+}
+
 /** The compare panel's state, kept in step with one CompareEngine for the page's lifetime. */
-export function useCompare(): CompareApi {
+export function useCompare({ previewGainDb = null }: CompareOptions = {}): CompareApi {
   const player = useAudioPlayer();
   const [engine, setEngine] = useState<CompareEngine | null>(null);
   const [slots, setSlots] = useState<Record<Side, CompareItem | null>>({ A: null, B: null });
@@ -119,12 +125,17 @@ export function useCompare(): CompareApi {
   useSlotAudio(engine, 'A', slots.A, setLoads);
   useSlotAudio(engine, 'B', slots.B, setLoads);
 
+  const previewA = previewGainDb?.A ?? null;
+  const previewB = previewGainDb?.B ?? null;
   useEffect(() => {
     if (!engine) return;
-    const gains = matchGains(match, matchLoudness);
+    const gains =
+      previewA !== null && previewB !== null && !matchLoudness
+        ? { A: dbToGain(previewA), B: dbToGain(previewB) }
+        : matchGains(match, matchLoudness);
     engine.setMatchGain('A', gains.A);
     engine.setMatchGain('B', gains.B);
-  }, [engine, match, matchLoudness]);
+  }, [engine, match, matchLoudness, previewA, previewB]);
   useEffect(() => {
     engine?.setLevel('A', levels.A);
     engine?.setLevel('B', levels.B);

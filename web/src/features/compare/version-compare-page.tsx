@@ -14,6 +14,10 @@ import { Alert } from '../../ui/alert';
 import { linkButton } from '../../ui/button-styles';
 import { PageSpinner } from '../../ui/spinner';
 import { BlindTestButton } from '../blind-tests/owner/blind-test-dialog';
+import {
+  ComparePlatformPreview,
+  useComparePlatformPreview,
+} from '../platform-preview/compare-platform-preview';
 import { useVersionChanges } from './changes-lane';
 import { ComparePanel } from './compare-panel';
 import { useCompare, type CompareItem } from './use-compare';
@@ -102,7 +106,8 @@ function CompareFrame({ projectId, children }: { projectId: string; children: Re
 }
 
 function VersionCompare({ data }: { data: CompareResponse }) {
-  const compare = useCompare();
+  const platformPreview = useComparePlatformPreview(data.a, data.b);
+  const compare = useCompare({ previewGainDb: platformPreview.gainDb });
   const [lossless, setLossless] = useState(false);
   const losslessId = useId();
   const canLossless = losslessAllowed(data);
@@ -145,6 +150,11 @@ function VersionCompare({ data }: { data: CompareResponse }) {
             : 'Only for versions shorter than 10 minutes.'}
         </span>
       </div>
+      <ComparePlatformPreview
+        preview={platformPreview}
+        matchLoudness={compare.matchLoudness}
+        setMatchLoudness={compare.setMatchLoudness}
+      />
       <ComparePanel compare={compare} lane={{ changes: changes.data }} />
       {may(data.project.role, 'share') ? (
         <BlindTestButton

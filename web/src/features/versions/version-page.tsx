@@ -21,6 +21,8 @@ import { CompareActions } from '../compare/compare-menu';
 import { AddToCollectionButton } from '../collections/add-to-collection';
 import { QuickShareDialog } from '../share/quick-share-dialog';
 import { BlindTestButton } from '../blind-tests/owner/blind-test-dialog';
+import { ExportComments } from '../markers/export-comments';
+import { VersionPlatformPreview } from '../platform-preview/version-platform-preview';
 import { useVersion, type VersionDetail } from './versions-api';
 import { formatDateTime } from '../../lib/format';
 
@@ -165,6 +167,7 @@ function VersionDetails({ version }: { version: VersionDetail }) {
             <a href={downloadUrl(version.id)} download className={secondaryButton}>
               Download
             </a>
+            <ExportComments source={{ versionId: version.id }} allowWav={may(role, 'download')} />
             <CompareActions version={version} className={secondaryButton} />
             <AddVersionToCollection version={version} />
             {may(role, 'share') && (
@@ -191,6 +194,8 @@ function VersionDetails({ version }: { version: VersionDetail }) {
           </div>
         </div>
       </div>
+
+      <VersionPlatformPreview version={version} track={track} />
 
       <div className="mt-4 rounded-lg border border-zinc-200 p-4 dark:border-zinc-800">
         <TechnicalReadout version={version} />

@@ -106,3 +106,28 @@ export async function eventually(
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/**
+ * Uploads a file as a new version through the API (as the signed-in `cookie`) and waits until
+ * its processing has completed; answers the version's id.
+ */
+export async function uploadProcessed(
+  t: Pick<TestApp, 'app'>,
+  cookie: string,
+  file: string,
+  fields: { project_id: string; branch_id: string; commit_message?: string },
+): Promise<string> {
+  const response = await api(t, cookie).upload(
+    { path: file },
+    { commit_message: path.basename(file), ...fields },
+  );
+  expect(response.statusCode, response.body).toBe(201);
+  const id = response.json<{ version_id: string }>().version_id;
+  await eventually(
+    async () =>
+      (await api(t, cookie).get(`/api/versions/${id}/processing`)).json<{ status: string }>()
+        .status === 'completed',
+    60_000,
+  );
+  return id;
+}

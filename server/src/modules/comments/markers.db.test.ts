@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WaveFile } from 'wavefile';
 import { MARKER_MESSAGES, readMarkerFile, type Comment } from '@takes/contract';
 import { sox } from '../../../bench/alignment-set';
-import { api, eventually } from '../../../test/api';
+import { api, uploadProcessed } from '../../../test/api';
 import { addMember, buildProject, buildUser, type BuiltUser } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/test-app';
 
@@ -31,22 +31,8 @@ describe('comments as DAW markers', () => {
   let mp3Version: string;
   let wavFile: string;
 
-  const upload = async (file: string, projectId: string, branchId: string) => {
-    const response = await api(t, owner.cookie).upload(
-      { path: file },
-      { project_id: projectId, branch_id: branchId, commit_message: path.basename(file) },
-    );
-    expect(response.statusCode, response.body).toBe(201);
-    const id = response.json<{ version_id: string }>().version_id;
-    await eventually(
-      async () =>
-        (await api(t, owner.cookie).get(`/api/versions/${id}/processing`)).json<{
-          status: string;
-        }>().status === 'completed',
-      60_000,
-    );
-    return id;
-  };
+  const upload = (file: string, projectId: string, branchId: string) =>
+    uploadProcessed(t, owner.cookie, file, { project_id: projectId, branch_id: branchId });
   const comment = async (versionId: string, body: object, user = owner) => {
     const response = await api(t, user.cookie).post(`/api/versions/${versionId}/comments`, body);
     expect(response.statusCode, response.body).toBe(201);

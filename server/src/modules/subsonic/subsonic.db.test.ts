@@ -7,7 +7,7 @@ import { SubsonicAPI } from 'subsonic-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLAYER_APP_KEYS_MAX, PLAYER_APP_MESSAGES, type CreatedPlayerApp } from '@takes/contract';
 import { sox } from '../../../bench/alignment-set';
-import { api, eventually, ORIGIN } from '../../../test/api';
+import { api, ORIGIN, uploadProcessed } from '../../../test/api';
 import { sendCollectionCover } from '../../../test/collection-world';
 import {
   addMember,
@@ -61,22 +61,12 @@ describe('OpenSubsonic for player apps', () => {
     expect(response.statusCode, response.body).toBe(201);
     return response.json<CreatedPlayerApp>();
   };
-  const upload = async (file: string, message: string, branchId: string) => {
-    const response = await api(t, owner.cookie).upload(
-      { path: file },
-      { project_id: projectId, branch_id: branchId, commit_message: message },
-    );
-    expect(response.statusCode, response.body).toBe(201);
-    const id = response.json<{ version_id: string }>().version_id;
-    await eventually(
-      async () =>
-        (await api(t, owner.cookie).get(`/api/versions/${id}/processing`)).json<{
-          status: string;
-        }>().status === 'completed',
-      60_000,
-    );
-    return id;
-  };
+  const upload = (file: string, message: string, branchId: string) =>
+    uploadProcessed(t, owner.cookie, file, {
+      project_id: projectId,
+      branch_id: branchId,
+      commit_message: message,
+    });
 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'takes-subsonic-'));

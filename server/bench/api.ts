@@ -32,6 +32,8 @@ import { findWrk, runWrk } from './wrk';
 const TARGET = { rps: 500, p95: 100, aloneMs: 5 };
 /** Measured and printed, without a target (marked "info"). */
 const INFO_ONLY = 'GET /api/projects (whole list)';
+/** A player app's calls (OpenSubsonic, issue 45): measured, without a target yet. */
+const isInfo = (name: string) => name === INFO_ONLY || name.startsWith('GET /rest/');
 
 const fmt = (value: number, digits: number) => value.toFixed(digits);
 
@@ -185,6 +187,14 @@ async function main() {
         })
       ).json()) as { id: string }[];
       const branchId = branches[0]!.id;
+      // A player app's key (Settings → Devices), for the OpenSubsonic calls.
+      const made = await fetch(`${origin}/api/player-apps`, {
+        method: 'POST',
+        headers: { cookie: a.cookie, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Bench' }),
+      });
+      const { api_key: apiKey } = (await made.json()) as { api_key: string };
+      const rest = (call: string) => `/rest/${call}&f=json&apiKey=${apiKey}`;
       const endpoints: [string, string][] = [
         ['GET /api/projects?limit=50 (dashboard)', '/api/projects?limit=50'],
         // The upload page's project picker: not one of the pages issue 18 sets targets for.
@@ -201,6 +211,9 @@ async function main() {
         ],
         ['GET /api/versions/:id', `/api/versions/${versionId}`],
         ['GET /api/versions/:id/comments', `/api/versions/${versionId}/comments`],
+        ['GET /rest/getAlbumList2 (newest, 50)', rest('getAlbumList2?type=newest&size=50')],
+        ['GET /rest/getAlbum', rest(`getAlbum?id=p-${projectId}`)],
+        ['GET /rest/search3?query=mix', rest('search3?query=mix')],
       ];
       for (const [name, url] of endpoints)
         if (!args.only || new RegExp(args.only).test(name))
@@ -215,7 +228,7 @@ async function main() {
       const pass =
         account !== 'big'
           ? ''
-          : name === INFO_ONLY
+          : isInfo(name)
             ? 'info'
             : f.rps >= TARGET.rps &&
                 f.p95 < TARGET.p95 &&

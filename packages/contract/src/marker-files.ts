@@ -157,20 +157,30 @@ function csvRows(text: string): string[][] {
   let row: string[] = [];
   let field = '';
   let quoted = false;
+  const endRow = () => {
+    row.push(field);
+    rows.push(row);
+    row = [];
+    field = '';
+  };
   for (let i = 0; i < text.length; i++) {
     const c = text[i] as string;
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') ((field += '"'), i++);
-      else if (c === '"') quoted = false;
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
       else field += c;
     } else if (c === '"') quoted = true;
-    else if (c === ',') (row.push(field), (field = ''));
-    else if (c === '\n' || c === '\r') {
+    else if (c === ',') {
+      row.push(field);
+      field = '';
+    } else if (c === '\n' || c === '\r') {
       if (c === '\r' && text[i + 1] === '\n') i++;
-      (row.push(field), rows.push(row), (row = []), (field = ''));
+      endRow();
     } else field += c;
   }
-  if (field !== '' || row.length) (row.push(field), rows.push(row));
+  if (field !== '' || row.length) endRow();
   return rows.filter((r) => r.some((f) => f.trim() !== ''));
 }
 

@@ -107,7 +107,7 @@ export const SUBSONIC_CALLS: Record<string, SubsonicCall> = {
       throw new SubsonicError(0, `Unknown album list type: ${type}.`);
     const size = count(params, 'size', 10);
     const offset = count(params, 'offset', 0, Number.MAX_SAFE_INTEGER);
-    let albums = (await service.albums(caller)).map((album) => album.view);
+    let albums = (await service.albumViews(caller)).map((album) => album.view);
     if (type === 'newest') albums.sort((a, b) => b.created.localeCompare(a.created));
     else if (type === 'alphabeticalByName') sortByName(albums);
     else if (type === 'alphabeticalByArtist')

@@ -1,6 +1,6 @@
 import { parseJson, storedDuration, type Renditions } from '../audio';
 import { memberName, UNKNOWN_PERSON } from '../people';
-import type { AlbumRow, SongRow } from './subsonic.repo';
+import type { AlbumRow, AlbumStats, SongRow } from './subsonic.repo';
 
 /**
  * How Takes' objects look to a Subsonic player: projects and repositories are albums (by their
@@ -130,10 +130,19 @@ export function songView(
   };
 }
 
+/** An album's counts from its songs, as the database counts them for the lists. */
+export function statsOf(songs: SongRow[], album: AlbumRow): AlbumStats {
+  return {
+    count: songs.length,
+    duration: songs.reduce((sum, song) => sum + durationOf(song), 0),
+    newest: songs[0]?.created_at ?? album.created_at,
+  };
+}
+
 export function albumView(
   album: AlbumRow,
   kind: AlbumKind,
-  songs: SongRow[],
+  stats: AlbumStats | undefined,
   plays: { count: number; last: string } | undefined,
 ): AlbumView {
   const key = albumId(kind, album.id);
@@ -143,10 +152,10 @@ export function albumView(
     artist: ownerName(album),
     artistId: artistId(album.owner_id),
     ...(album.cover_key ? { coverArt: key } : {}),
-    songCount: songs.length,
-    duration: songs.reduce((sum, song) => sum + durationOf(song), 0),
+    songCount: stats?.count ?? 0,
+    duration: stats?.duration ?? 0,
     // An album is as new as its newest song.
-    created: songs[0]?.created_at ?? album.created_at,
+    created: stats?.newest ?? album.created_at,
     ...(plays ? { playCount: plays.count, played: plays.last } : {}),
   };
 }

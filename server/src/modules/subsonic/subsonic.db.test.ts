@@ -202,6 +202,8 @@ describe('OpenSubsonic for player apps', () => {
     const [night] = albums;
     expect(night?.artist).toBe('Olivia Owner');
     expect(night?.songCount).toBe(2);
+    // The list's counts (made by the database) agree with the album's own songs.
+    expect(night?.duration).toBe(6);
     const { album } = await client(key).getAlbum({ id: night!.id });
     expect(album.song?.map((song) => song.title)).toEqual([
       'Night Drive — v2 (Brighter)',
@@ -237,6 +239,10 @@ describe('OpenSubsonic for player apps', () => {
     expect(album.song?.map((song) => song.title)).toContain(
       'Night Drive — acoustic v1 (Unplugged)',
     );
+    // The list counts the same songs (v2: 3 s; the acoustic version: 2 s).
+    const listed = await client(key).getAlbumList2({ type: 'alphabeticalByName' });
+    const night = listed.albumList2.album?.find((a) => a.name === 'Night Drive');
+    expect([night?.songCount, night?.duration]).toEqual([2, 5]);
   });
 
   it('searches, and lists collections as playlists', async () => {

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { dialectOf } from '../../db/dialect-sql';
 import type { Database } from '../../db/schema';
 import { projectRolesOf, repoRolesOf } from '../access';
 
@@ -36,9 +37,91 @@ export interface SongRow {
   created_at: string;
 }
 
+/** An album's songs counted in SQL, for the lists (no song is read). */
+export interface AlbumStats {
+  count: number;
+  /** Whole seconds: the sum of each song's rounded length. */
+  duration: number;
+  newest: string;
+}
+
 /** The library as one person may read it: projects and repositories through the access SQL. */
 export class SubsonicRepo {
   constructor(private readonly db: Kysely<Database>) {}
+
+  /** A song's rounded length from its stored metadata JSON, in this database's SQL. */
+  private seconds(column: string) {
+    return dialectOf(this.db as unknown as Kysely<unknown>) === 'postgres'
+      ? sql<number>`coalesce(round((${sql.ref(column)}::json->>'duration')::float8), 0)`
+      : sql<number>`coalesce(round(json_extract(${sql.ref(column)}, '$.duration')), 0)`;
+  }
+
+  /**
+   * Per project the person may hear: how many songs its album shows, their length and the newest
+   * one's time (the default branch's processed versions, or with `latestOnly` the newest of each
+   * branch), counted by the database.
+   */
+  async projectStats(userId: string, latestOnly: boolean): Promise<Map<string, AlbumStats>> {
+    const rows = await this.db
+      .selectFrom('versions as v')
+      .innerJoin(projectRolesOf(this.db, userId).as('r'), 'r.project_id', 'v.project_id')
+      .innerJoin('branches as b', 'b.id', 'v.branch_id')
+      .select((eb) => [
+        'v.project_id as album_id',
+        eb.fn.countAll<number>().as('count'),
+        eb.fn.sum<number>(this.seconds('v.metadata')).as('duration'),
+        eb.fn.max('v.created_at').as('newest'),
+      ])
+      .where('v.status', '=', 'completed')
+      .$if(!latestOnly, (q) => q.where('b.is_default', '=', 1))
+      .$if(latestOnly, (q) =>
+        q.where((eb) =>
+          eb(
+            'v.version_number',
+            '=',
+            eb
+              .selectFrom('versions as v2')
+              .select((e) => e.fn.max('v2.version_number').as('n'))
+              .whereRef('v2.branch_id', '=', 'v.branch_id')
+              .where('v2.status', '=', 'completed'),
+          ),
+        ),
+      )
+      .groupBy('v.project_id')
+      .execute();
+    return statsMap(rows);
+  }
+
+  /** Per repository the person may hear: its bounces (or the newest per branch and title). */
+  async repoStats(userId: string, latestOnly: boolean): Promise<Map<string, AlbumStats>> {
+    const rows = await this.db
+      .selectFrom('bounces as x')
+      .innerJoin(repoRolesOf(this.db, userId).as('r'), 'r.repo_id', 'x.repo_id')
+      .select((eb) => [
+        'x.repo_id as album_id',
+        eb.fn.countAll<number>().as('count'),
+        eb.fn.sum<number>(this.seconds('x.metadata')).as('duration'),
+        eb.fn.max('x.created_at').as('newest'),
+      ])
+      .where('x.status', '=', 'completed')
+      .$if(latestOnly, (q) =>
+        q.where((eb) =>
+          eb(
+            'x.created_at',
+            '=',
+            eb
+              .selectFrom('bounces as x2')
+              .select((e) => e.fn.max('x2.created_at').as('t'))
+              .whereRef('x2.branch_id', '=', 'x.branch_id')
+              .whereRef('x2.title', '=', 'x.title')
+              .where('x2.status', '=', 'completed'),
+          ),
+        ),
+      )
+      .groupBy('x.repo_id')
+      .execute();
+    return statsMap(rows);
+  }
 
   /** Projects the person may listen to (any role listens), with their owner's name parts. */
   projectAlbums(userId: string, projectId?: string): Promise<AlbumRow[]> {
@@ -189,4 +272,20 @@ export class SubsonicRepo {
     for (const row of rows) if (row.song_id) plays.set(row.song_id, Number(row.count));
     return plays;
   }
+}
+
+function statsMap(
+  rows: {
+    album_id: string;
+    count: number | string;
+    duration: number | string | null;
+    newest: unknown;
+  }[],
+): Map<string, AlbumStats> {
+  return new Map(
+    rows.map((row) => [
+      row.album_id,
+      { count: Number(row.count), duration: Number(row.duration ?? 0), newest: String(row.newest) },
+    ]),
+  );
 }

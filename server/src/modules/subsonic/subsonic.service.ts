@@ -16,6 +16,7 @@ import {
   parseId,
   playlistId,
   songView,
+  statsOf,
   type AlbumKind,
   type AlbumView,
   type SongView,
@@ -96,10 +97,40 @@ export class SubsonicService {
       }
       return rows.map((row) => {
         const shown = albumSongs(kind, byAlbum.get(row.id) ?? [], caller.latestOnly);
-        return { kind, row, songs: shown, view: albumView(row, kind, shown, plays.get(row.id)) };
+        const view = albumView(row, kind, statsOf(shown, row), plays.get(row.id));
+        return { kind, row, songs: shown, view };
       });
     };
     return [...build('p', projects, versions), ...build('r', repos, bounces)];
+  }
+
+  /**
+   * Every album the caller may hear, without its songs: the lists' view, counted by the
+   * database (a big account's 10,000 versions are never read for a list).
+   */
+  async albumViews(
+    caller: PlayerCaller,
+  ): Promise<{ kind: AlbumKind; row: AlbumRow; view: AlbumView }[]> {
+    const { repo } = this.deps;
+    const [projects, repos, projectStats, repoStats, plays] = await Promise.all([
+      repo.projectAlbums(caller.userId),
+      repo.repoAlbums(caller.userId),
+      repo.projectStats(caller.userId, caller.latestOnly),
+      repo.repoStats(caller.userId, caller.latestOnly),
+      repo.playsByAlbum(caller.userId),
+    ]);
+    return [
+      ...projects.map((row) => ({
+        kind: 'p' as const,
+        row,
+        view: albumView(row, 'p', projectStats.get(row.id), plays.get(row.id)),
+      })),
+      ...repos.map((row) => ({
+        kind: 'r' as const,
+        row,
+        view: albumView(row, 'r', repoStats.get(row.id), plays.get(row.id)),
+      })),
+    ];
   }
 
   /** One album by its id, or error 70. */
@@ -122,7 +153,9 @@ export class SubsonicService {
   async artist(caller: PlayerCaller, id: string | undefined) {
     const parsed = parseId(id);
     if (!parsed || parsed.kind !== 'a') throw notFound('Artist');
-    const albums = (await this.albums(caller)).filter((album) => album.row.owner_id === parsed.id);
+    const albums = (await this.albumViews(caller)).filter(
+      (album) => album.row.owner_id === parsed.id,
+    );
     const first = albums[0];
     if (!first) throw notFound('Artist');
     return {
@@ -136,7 +169,7 @@ export class SubsonicService {
   /** The owners of everything the caller may hear, indexed by their first letter. */
   async artists(caller: PlayerCaller) {
     const byOwner = new Map<string, { id: string; name: string; albumCount: number }>();
-    for (const album of await this.albums(caller)) {
+    for (const album of await this.albumViews(caller)) {
       const known = byOwner.get(album.row.owner_id);
       if (known) known.albumCount++;
       else

@@ -7,6 +7,7 @@ import {
   PlayerAppsRepo,
   PlayerAppsService,
   SubsonicRepo,
+  SubsonicSearchRepo,
   SubsonicService,
   type CollectionsReader,
 } from './modules/subsonic';
@@ -35,6 +36,7 @@ export function createPlayerServices(ctx: {
   const subsonic = new SubsonicService({
     access,
     repo: new SubsonicRepo(db),
+    search: new SubsonicSearchRepo(db),
     plays: playerAppsRepo,
     activity,
     clock: deps.clock,

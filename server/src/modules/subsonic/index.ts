@@ -7,5 +7,6 @@ export { PlayerAppsService, type PlayerCaller } from './player-apps.service';
 export { playerAppRoutes } from './player-apps.routes';
 export { CoverSizer } from './subsonic-covers';
 export { SubsonicRepo } from './subsonic.repo';
+export { SubsonicSearchRepo } from './subsonic-search.repo';
 export { SubsonicService, type CollectionsReader } from './subsonic.service';
 export { subsonicRoutes } from './subsonic.routes';

@@ -1,7 +1,8 @@
 import type { PlayerCaller } from './player-apps.service';
 import { SubsonicError } from './subsonic-errors';
 import type { SubsonicBody } from './subsonic-format';
-import { sortByName, type SubsonicService } from './subsonic.service';
+import { sortByName } from './subsonic-library';
+import type { SubsonicService } from './subsonic.service';
 
 /** A request's parameters, from the query and a form body alike. */
 export interface SubsonicParams {
@@ -133,20 +134,16 @@ export const SUBSONIC_CALLS: Record<string, SubsonicCall> = {
   },
 
   search3: async (service, caller, params) => {
-    const found = await service.search(caller, required(params, 'query'));
-    const page = <T>(items: T[], name: string) =>
-      items.slice(
-        count(params, `${name}Offset`, 0, Number.MAX_SAFE_INTEGER),
-        count(params, `${name}Offset`, 0, Number.MAX_SAFE_INTEGER) +
-          count(params, `${name}Count`, 20),
-      );
-    return {
-      searchResult3: {
-        artist: page(found.artist, 'artist'),
-        album: page(found.album, 'album'),
-        song: page(found.song, 'song'),
-      },
-    };
+    const page = (name: string) => ({
+      count: count(params, `${name}Count`, 20),
+      offset: count(params, `${name}Offset`, 0, Number.MAX_SAFE_INTEGER),
+    });
+    const found = await service.search(caller, required(params, 'query'), {
+      artist: page('artist'),
+      album: page('album'),
+      song: page('song'),
+    });
+    return { searchResult3: found };
   },
 
   getPlaylists: async (service, caller, params) => {

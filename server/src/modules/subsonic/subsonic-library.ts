@@ -1,3 +1,4 @@
+import type { CollectionSummary } from '@takes/contract';
 import { parseJson, storedDuration, type Renditions } from '../audio';
 import { memberName, UNKNOWN_PERSON } from '../people';
 import type { AlbumRow, AlbumStats, SongRow } from './subsonic.repo';
@@ -44,7 +45,7 @@ export interface SongView {
   artist: string;
   artistId: string;
   coverArt?: string;
-  track: number;
+  track?: number;
   size?: number;
   contentType: string;
   suffix: string;
@@ -100,7 +101,7 @@ export function songView(
   album: AlbumRow,
   kind: AlbumKind,
   song: SongRow,
-  track: number,
+  track: number | undefined,
   playCount: number | undefined,
 ): SongView {
   const high = parseJson<Renditions>(song.renditions, {}).high;
@@ -115,7 +116,7 @@ export function songView(
     artist: ownerName(album),
     artistId: artistId(album.owner_id),
     ...(album.cover_key ? { coverArt: albumKey } : {}),
-    track,
+    ...(track !== undefined ? { track } : {}),
     ...(high ? { size: high.size } : {}),
     // What `stream` sends by default: the 320k MP3 rendition.
     contentType: 'audio/mpeg',
@@ -158,4 +159,31 @@ export function albumView(
     created: stats?.newest ?? album.created_at,
     ...(plays ? { playCount: plays.count, played: plays.last } : {}),
   };
+}
+
+/** A collection as a playlist. */
+export function playlistView(caller: { username: string }, collection: CollectionSummary) {
+  return {
+    id: playlistId(collection.id),
+    name: collection.name,
+    ...(collection.description ? { comment: collection.description } : {}),
+    owner: collection.role === 'owner' ? caller.username : 'Takes',
+    public: false,
+    songCount: collection.item_count,
+    duration: Math.round(collection.total_duration),
+    created: collection.created_at,
+    changed: collection.updated_at,
+    ...(collection.cover_url ? { coverArt: playlistId(collection.id) } : {}),
+  };
+}
+
+export function sortByName<T extends { name: string }>(items: T[]): T[] {
+  return items.sort((a, b) => a.name.localeCompare(b.name, 'en', { sensitivity: 'base' }));
+}
+
+/** A play's time: the player's (milliseconds since 1970) when it is sane, else now. */
+export function playedAt(time: number | undefined, now: Date): string {
+  if (time !== undefined && Number.isFinite(time) && time > 0 && time <= now.getTime() + 60_000)
+    return new Date(time).toISOString();
+  return now.toISOString();
 }

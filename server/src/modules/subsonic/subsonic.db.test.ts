@@ -252,6 +252,16 @@ describe('OpenSubsonic for player apps', () => {
     const all = await client(key).search3({ query: '' });
     expect(all.searchResult3.album?.map((a) => a.name)).toEqual(['Night Drive', 'Singles']);
     expect((await client(key).search3({ query: 'secret' })).searchResult3.song ?? []).toEqual([]);
+    // '' pages through every song: the versions newest first, then the bounces.
+    const everything = await client(key).search3({ query: '', songCount: 2, songOffset: 1 });
+    expect(everything.searchResult3.song?.map((song) => song.id)).toEqual([
+      `v-${v1}`,
+      `b-${bounceId}`,
+    ]);
+    const one = await client(key).search3({ query: 'night v1' });
+    expect(one.searchResult3.song?.map((song) => song.id)).toEqual([`v-${v1}`]);
+    // A LIKE wildcard in the query is a plain character.
+    expect((await client(key).search3({ query: '%' })).searchResult3.song ?? []).toEqual([]);
     const playlists = await client(key).getPlaylists();
     expect(playlists.playlists.playlist?.map((p) => p.name)).toEqual(['Car mixes']);
     const { playlist } = await client(key).getPlaylist({ id: `c-${collectionId}` });

@@ -14,14 +14,18 @@ import {
   artistId,
   ownerName,
   parseId,
-  playlistId,
+  playedAt,
+  playlistView,
   songView,
+  sortByName,
   statsOf,
   type AlbumKind,
   type AlbumView,
   type SongView,
 } from './subsonic-library';
 import type { AlbumRow, SongRow, SubsonicRepo } from './subsonic.repo';
+import { searchLibrary, type Page, type SearchPart } from './subsonic-search';
+import type { SubsonicSearchRepo } from './subsonic-search.repo';
 
 /** What the service needs of the collections module (its service, by shape). */
 export interface CollectionsReader {
@@ -33,6 +37,7 @@ export interface CollectionsReader {
 export interface SubsonicDeps {
   access: AccessPolicy;
   repo: SubsonicRepo;
+  search: SubsonicSearchRepo;
   plays: PlayerAppsRepo;
   activity: ActivityLog;
   clock: Clock;
@@ -167,11 +172,11 @@ export class SubsonicService {
   }
 
   /** The owners of everything the caller may hear, indexed by their first letter. */
-  async artists(caller: PlayerCaller) {
+  async artists(caller: PlayerCaller, known?: { row: AlbumRow }[]) {
     const byOwner = new Map<string, { id: string; name: string; albumCount: number }>();
-    for (const album of await this.albumViews(caller)) {
-      const known = byOwner.get(album.row.owner_id);
-      if (known) known.albumCount++;
+    for (const album of known ?? (await this.albumViews(caller))) {
+      const seen = byOwner.get(album.row.owner_id);
+      if (seen) seen.albumCount++;
       else
         byOwner.set(album.row.owner_id, {
           id: artistId(album.row.owner_id),
@@ -358,49 +363,13 @@ export class SubsonicService {
     };
   }
 
-  /** Albums and songs whose names hold every word of the query ('' finds everything). */
-  async search(caller: PlayerCaller, query: string) {
-    const words = query.replace(/["*]/g, ' ').toLowerCase().split(/\s+/).filter(Boolean);
-    const matches = (text: string) => words.every((word) => text.toLowerCase().includes(word));
-    const albums = await this.albums(caller);
-    const plays = await this.deps.repo.playsBySong(caller.userId);
-    const songs: SongView[] = [];
-    for (const album of albums)
-      album.songs.forEach((song, index) => {
-        const view = songView(album.row, album.kind, song, index + 1, plays.get(song.id));
-        if (matches(view.title)) songs.push(view);
-      });
-    const artists = await this.artists(caller);
-    return {
-      artist: artists.index.flatMap((letter) => letter.artist).filter((a) => matches(a.name)),
-      album: sortByName(albums.map((album) => album.view).filter((a) => matches(a.name))),
-      song: songs,
-    };
+  /** Artists, albums and songs a search finds, a page of each (see subsonic-search.ts). */
+  search(caller: PlayerCaller, query: string, pages: Record<SearchPart, Page>) {
+    return searchLibrary(
+      { library: this, search: this.deps.search, plays: this.deps.repo },
+      caller,
+      query,
+      pages,
+    );
   }
-}
-
-function playlistView(caller: PlayerCaller, collection: CollectionSummary) {
-  return {
-    id: playlistId(collection.id),
-    name: collection.name,
-    ...(collection.description ? { comment: collection.description } : {}),
-    owner: collection.role === 'owner' ? caller.username : 'Takes',
-    public: false,
-    songCount: collection.item_count,
-    duration: Math.round(collection.total_duration),
-    created: collection.created_at,
-    changed: collection.updated_at,
-    ...(collection.cover_url ? { coverArt: playlistId(collection.id) } : {}),
-  };
-}
-
-export function sortByName<T extends { name: string }>(items: T[]): T[] {
-  return items.sort((a, b) => a.name.localeCompare(b.name, 'en', { sensitivity: 'base' }));
-}
-
-/** A play's time: the player's (milliseconds since 1970) when it is sane, else now. */
-function playedAt(time: number | undefined, now: Date): string {
-  if (time !== undefined && Number.isFinite(time) && time > 0 && time <= now.getTime() + 60_000)
-    return new Date(time).toISOString();
-  return now.toISOString();
 }

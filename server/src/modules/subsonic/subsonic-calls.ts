@@ -127,10 +127,7 @@ export const SUBSONIC_CALLS: Record<string, SubsonicCall> = {
 
   getRandomSongs: async (service, caller, params) => {
     const size = count(params, 'size', 10);
-    const songs = [];
-    for (const album of await service.albums(caller))
-      songs.push(...(await service.songsOf(caller, album)));
-    return { randomSongs: { song: shuffle(songs).slice(0, size) } };
+    return { randomSongs: { song: await service.random(caller, size) } };
   },
 
   search3: async (service, caller, params) => {

@@ -9,6 +9,8 @@ export interface SongSearch {
   latestOnly: boolean;
   limit: number;
   offset: number;
+  /** At random instead of newest first (`getRandomSongs`). */
+  random?: boolean;
 }
 
 export interface SongPage {
@@ -74,8 +76,10 @@ export class SubsonicSearchRepo {
         'versions.original_size',
         'versions.created_at',
       ])
-      .orderBy('versions.created_at', 'desc')
-      .orderBy('versions.version_number', 'desc')
+      .$if(search.random === true, (q) => q.orderBy(sql`random()`))
+      .$if(search.random !== true, (q) =>
+        q.orderBy('versions.created_at', 'desc').orderBy('versions.version_number', 'desc'),
+      )
       .limit(search.limit)
       .offset(search.offset)
       .execute();
@@ -127,7 +131,8 @@ export class SubsonicSearchRepo {
         'bounces.original_size',
         'bounces.created_at',
       ])
-      .orderBy('bounces.created_at', 'desc')
+      .$if(search.random === true, (q) => q.orderBy(sql`random()`))
+      .$if(search.random !== true, (q) => q.orderBy('bounces.created_at', 'desc'))
       .limit(search.limit)
       .offset(search.offset)
       .execute();

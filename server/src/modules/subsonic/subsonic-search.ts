@@ -72,3 +72,33 @@ export async function searchLibrary(
     song: [...versions.rows.flatMap(view('p')), ...bounces.flatMap(view('r'))],
   };
 }
+
+/** `size` songs at random from everything the albums show, picked by the database. */
+export async function randomSongs(
+  deps: {
+    library: Library;
+    search: SubsonicSearchRepo;
+    plays: Pick<SubsonicRepo, 'playsBySong'>;
+  },
+  caller: PlayerCaller,
+  size: number,
+) {
+  const search = { words: [], latestOnly: caller.latestOnly, limit: size, offset: 0, random: true };
+  const [albums, versions, bounces, plays] = await Promise.all([
+    deps.library.albumViews(caller),
+    deps.search.searchVersions(caller.userId, search),
+    deps.search.searchBounces(caller.userId, search),
+    deps.plays.playsBySong(caller.userId),
+  ]);
+  const byId = new Map(albums.map((album) => [`${album.kind}-${album.row.id}`, album]));
+  const view = (kind: AlbumKind) => (row: SongRow) => {
+    const album = byId.get(`${kind}-${row.album_id}`);
+    return album ? [songView(album.row, kind, row, undefined, plays.get(row.id))] : [];
+  };
+  const songs = [...versions.rows.flatMap(view('p')), ...bounces.rows.flatMap(view('r'))];
+  for (let i = songs.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [songs[i], songs[j]] = [songs[j] as (typeof songs)[number], songs[i] as (typeof songs)[number]];
+  }
+  return songs.slice(0, size);
+}

@@ -260,6 +260,12 @@ describe('OpenSubsonic for player apps', () => {
     ]);
     const one = await client(key).search3({ query: 'night v1' });
     expect(one.searchResult3.song?.map((song) => song.id)).toEqual([`v-${v1}`]);
+    // Random songs come from the same songs, each once.
+    const random = await client(key).getRandomSongs({ size: 10 });
+    expect(random.randomSongs.song?.map((song) => song.id).sort()).toEqual(
+      [`v-${v1}`, `v-${v2}`, `b-${bounceId}`].sort(),
+    );
+    expect((await client(key).getRandomSongs({ size: 1 })).randomSongs.song).toHaveLength(1);
     // A LIKE wildcard in the query is a plain character.
     expect((await client(key).search3({ query: '%' })).searchResult3.song ?? []).toEqual([]);
     const playlists = await client(key).getPlaylists();

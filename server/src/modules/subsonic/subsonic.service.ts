@@ -24,7 +24,7 @@ import {
   type SongView,
 } from './subsonic-library';
 import type { AlbumRow, SongRow, SubsonicRepo } from './subsonic.repo';
-import { searchLibrary, type Page, type SearchPart } from './subsonic-search';
+import { randomSongs, searchLibrary, type Page, type SearchPart } from './subsonic-search';
 import type { SubsonicSearchRepo } from './subsonic-search.repo';
 
 /** What the service needs of the collections module (its service, by shape). */
@@ -361,6 +361,15 @@ export class SubsonicService {
       key: album.row.cover_key,
       contentType: album.row.cover_type ?? 'application/octet-stream',
     };
+  }
+
+  /** `size` songs at random (see subsonic-search.ts). */
+  random(caller: PlayerCaller, size: number) {
+    return randomSongs(
+      { library: this, search: this.deps.search, plays: this.deps.repo },
+      caller,
+      size,
+    );
   }
 
   /** Artists, albums and songs a search finds, a page of each (see subsonic-search.ts). */

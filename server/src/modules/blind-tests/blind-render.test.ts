@@ -8,9 +8,9 @@ import { measureLoudness } from '../../media/audio';
 import { MediaRunner } from '../../media/runner';
 import { resolveMediaTools } from '../../media/tools';
 import { LocalObjectStore } from '../../storage/local';
-import type { ObjectStore } from '../../storage/object-store';
+import { assertValidKey, type ObjectStore } from '../../storage/object-store';
 import { UrlSigner } from '../../storage/url-signer';
-import { renderBlindOptions, type BlindSource } from './blind-render';
+import { blindAudioKey, renderBlindOptions, type BlindSource } from './blind-render';
 
 const exec = promisify(execFile);
 const options = { timeoutMs: 60_000 };
@@ -147,7 +147,7 @@ describe('renderBlindOptions', () => {
     expect(wide).toBeLessThan(-5);
     expect(mono).toBeLessThan(-5);
     for (const rendition of result) {
-      expect(rendition.key).toMatch(/^blind\/test-1\/[A-Za-z0-9_-]{16}\.mp3$/);
+      expect(rendition.key).toMatch(/^blind\/test-1\/[0-9a-f]{24}\.mp3$/);
       for (const word of ['audio', 'wide', 'mono', 'short', '48k', '44k'])
         expect(rendition.key).not.toContain(word);
       expect(rendition.duration).toBeCloseTo(7.5, 3);
@@ -209,5 +209,17 @@ describe('renderBlindOptions', () => {
       renderBlindOptions({ storage: store, media }, 'test-3', sources, stop.signal),
     ).rejects.toThrow('shutting down');
     expect(await store.list('blind/test-3/')).toEqual([]);
+  });
+});
+
+describe('blindAudioKey', () => {
+  it('always makes a key the object store takes, and a new one each time', () => {
+    const keys = new Set<string>();
+    for (let i = 0; i < 5000; i++) {
+      const key = blindAudioKey('test-1');
+      expect(() => assertValidKey(key)).not.toThrow();
+      keys.add(key);
+    }
+    expect(keys.size).toBe(5000);
   });
 });

@@ -9,6 +9,15 @@ import type { MediaRunner } from '../../media/runner';
 import type { ObjectStore } from '../../storage/object-store';
 import { MEDIA_NICENESS } from '../audio/processing';
 
+/**
+ * A new key for a blind option's audio: 96 random bits in hex, so the name tells nothing and
+ * always starts with a letter or digit, as object keys must (base64url could start with '-' or
+ * '_', which the store refuses: about one option in 32 failed to store).
+ */
+export function blindAudioKey(testId: string): string {
+  return `blind/${testId}/${randomBytes(12).toString('hex')}.mp3`;
+}
+
 export interface BlindSource {
   /** Object-store key of the audio to decode (the version's 320k rendition, else its original). */
   key: string;
@@ -21,7 +30,7 @@ export interface BlindSource {
 }
 
 export interface BlindRendition {
-  /** Where the rendition is stored: `blind/<testId>/<random url-safe id>.mp3`. */
+  /** Where the rendition is stored: `blind/<testId>/<random hex id>.mp3`. */
   key: string;
   size: number;
   /** The gain applied (dB, never above 0: every source is turned down to the quietest one). */
@@ -234,7 +243,7 @@ async function upload(
   try {
     for (const option of encoded) {
       signal?.throwIfAborted();
-      const key = `blind/${testId}/${randomBytes(12).toString('base64url')}.mp3`;
+      const key = blindAudioKey(testId);
       const { size } = await storage.putFile(key, option.file, { contentType: 'audio/mpeg' });
       stored.push({ key, size, gainDb: option.gainDb, duration });
     }

@@ -60,6 +60,47 @@ function audioState(page: Page) {
   });
 }
 
+/**
+ * Picks a quality in the player and answers the playback position just before the change and
+ * where the new source resumed (its first 'seeked').
+ */
+async function switchQuality(page: Page, target: string) {
+  await page.evaluate((wanted) => {
+    const audio = document.querySelector('audio');
+    const select = document.querySelector('select[aria-label="Quality"]');
+    if (!audio || !select) throw new Error('player missing');
+    const record = window as unknown as { qualitySwitch?: { before?: number; after?: number } };
+    record.qualitySwitch = {};
+    select.addEventListener(
+      'change',
+      () => {
+        record.qualitySwitch = { before: audio.currentTime };
+      },
+      { once: true },
+    );
+    const onSeeked = () => {
+      if (audio.currentSrc.includes(`quality=${wanted}`) && record.qualitySwitch) {
+        record.qualitySwitch.after ??= audio.currentTime;
+        audio.removeEventListener('seeked', onSeeked);
+      }
+    };
+    audio.addEventListener('seeked', onSeeked);
+  }, target);
+  await page.getByRole('combobox', { name: 'Quality' }).selectOption(target);
+  await expect
+    .poll(() =>
+      page.evaluate(
+        () =>
+          (window as unknown as { qualitySwitch?: { before?: number; after?: number } })
+            .qualitySwitch?.after,
+      ),
+    )
+    .toBeGreaterThan(0);
+  return page.evaluate(
+    () => (window as unknown as { qualitySwitch: { before: number; after: number } }).qualitySwitch,
+  );
+}
+
 test('the version page plays in the global player: time, quality, skip, seek and download', async ({
   page,
   baseURL,
@@ -85,39 +126,20 @@ test('the version page plays in the global player: time, quality, skip, seek and
   // Quality: options wait for /qualities; a change keeps the playback position (within 1 s).
   const quality = player.getByRole('combobox', { name: 'Quality' });
   await expect(quality.locator('option[value="standard"]')).toBeEnabled();
-  await page.evaluate(() => {
-    const audio = document.querySelector('audio');
-    const select = document.querySelector('select[aria-label="Quality"]');
-    if (!audio || !select) throw new Error('player missing');
-    const record = window as unknown as { qualitySwitch?: { before?: number; after?: number } };
-    record.qualitySwitch = {};
-    select.addEventListener('change', () => {
-      record.qualitySwitch = { before: audio.currentTime };
-    });
-    audio.addEventListener('seeked', () => {
-      if (audio.currentSrc.includes('quality=standard') && record.qualitySwitch) {
-        record.qualitySwitch.after ??= audio.currentTime;
-      }
-    });
-  });
+  // 'Lossless (FLAC)' takes Original's place for the WAV (its FLAC, decoded by the browser).
+  await expect(quality.locator('option[value="lossless"]')).toBeEnabled();
+  await expect(quality.locator('option[value="original"]')).toHaveCount(0);
+  for (const target of ['standard', 'lossless'] as const) {
+    const positions = await switchQuality(page, target);
+    expect(positions.before).toBeGreaterThan(0);
+    expect(Math.abs(positions.after - positions.before)).toBeLessThan(1);
+    await expect.poll(async () => (await audioState(page)).src).toContain(`quality=${target}`);
+  }
+  await expect(player.getByRole('button', { name: 'Pause' })).toBeVisible();
+  await expect
+    .poll(async () => (await audioState(page)).currentTime, { timeout: 10_000 })
+    .toBeGreaterThan((await audioState(page)).currentTime);
   await quality.selectOption('standard');
-  const positions = await expect
-    .poll(() =>
-      page.evaluate(
-        () =>
-          (window as unknown as { qualitySwitch?: { before?: number; after?: number } })
-            .qualitySwitch?.after,
-      ),
-    )
-    .toBeGreaterThan(0)
-    .then(() =>
-      page.evaluate(
-        () =>
-          (window as unknown as { qualitySwitch: { before: number; after: number } }).qualitySwitch,
-      ),
-    );
-  expect(positions.before).toBeGreaterThan(0);
-  expect(Math.abs(positions.after - positions.before)).toBeLessThan(1);
   await expect.poll(async () => (await audioState(page)).src).toContain('quality=standard');
 
   // Pause so the positions below do not drift while they are checked.

@@ -6,6 +6,7 @@ import { ConfigError, loadConfig, productionMailProblem, type Config } from './c
 import { openDatabase, withStartupLock } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { pruneRateLimitsJob } from './modules/auth/jobs';
+import { losslessBackfillJob } from './modules/audio/jobs';
 import { sweepBlindAudioJob } from './modules/blind-tests/jobs';
 import { expireCollectionZipsJob } from './modules/collections/jobs';
 import { expireExportsJob } from './modules/exports';
@@ -152,6 +153,7 @@ function startRecurringJobs(runtime: Runtime, logger: pino.Logger): () => void {
     startRecurring(runtime.jobs, expireExportsJob, {}, HOUR_MS, logger),
     startRecurring(runtime.jobs, expireCollectionZipsJob, {}, HOUR_MS, logger),
     startRecurring(runtime.jobs, sweepBlindAudioJob, {}, HOUR_MS, logger),
+    startRecurring(runtime.jobs, losslessBackfillJob, {}, HOUR_MS, logger),
     startRecurring(runtime.jobs, expireResumableUploadsJob, {}, HOUR_MS, logger),
   ];
   return () => stops.forEach((stop) => stop());

@@ -89,6 +89,7 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
   const mediaWork = { db, storage, media, clock, tmpDir, mediaTimeoutMs };
   const audio = new AudioService({
     ...mediaWork,
+    jobs,
     activity,
     afterCompleted: (versionId) => alignment.afterProcessing(versionId),
   });

@@ -7,6 +7,7 @@ export * from './activity';
 export * from './exports';
 export * from './public';
 export * from './sharing';
+export * from './audio-qualities';
 export * from './review';
 export * from './alignment';
 export * from './blind-tests';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ownerSummarySchema, roleSchema } from './members';
 import { PROJECT_MESSAGES, PROJECTS_PAGE_MAX } from './project-limits';
 import { reviewStatusSchema } from './review';
+import { AUDIO_QUALITIES } from './audio-qualities';
 
 export * from './project-limits';
 
@@ -144,9 +145,10 @@ export const createVersionBodySchema = z.object({
 
 export const qualityDetailSchema = z.object({ file_size: z.number(), format: z.string() });
 export const qualitiesSchema = z.object({
-  available: z.array(z.enum(['original', 'high', 'standard'])),
+  available: z.array(z.enum(AUDIO_QUALITIES)),
   qualities: z.object({
     original: qualityDetailSchema.optional(),
+    lossless: qualityDetailSchema.optional(),
     high: qualityDetailSchema.optional(),
     standard: qualityDetailSchema.optional(),
   }),
@@ -162,6 +164,8 @@ export const processingResponseSchema = z.object({
   error: z.string().nullable(),
   quality_progress: z.object({
     original: qualityProgressEntry.extend({ format: z.string().nullable() }),
+    /** The FLAC of a lossless original: absent while not made, or for a lossy original. */
+    lossless: qualityProgressEntry.optional(),
     high: qualityProgressEntry,
     standard: qualityProgressEntry,
   }),

@@ -9,6 +9,7 @@ import {
   SHARE_MESSAGES,
   VISITOR_NAME_MAX_LENGTH,
 } from './sharing-limits';
+import { AUDIO_QUALITIES } from './audio-qualities';
 
 export * from './sharing-limits';
 
@@ -96,7 +97,7 @@ export const sharedVersionSchema = z.object({
       .object({ peaks: z.array(z.number()), duration: z.number().nullable() })
       .nullable(),
     /** 'Listen in': the qualities that stream now (Original only when downloads are allowed). */
-    qualities: z.array(z.enum(['original', 'high', 'standard'])),
+    qualities: z.array(z.enum(AUDIO_QUALITIES)),
     review: reviewStateSchema,
   }),
 });

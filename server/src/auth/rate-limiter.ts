@@ -75,6 +75,15 @@ export class RateLimiter {
 
   /** Whether the subject is over the limit now, without counting an attempt. */
   async isLimited(rule: RateRule, subject: string): Promise<boolean> {
+    return (await this.countNow(rule, subject)) > rule.limit;
+  }
+
+  /** Whether the subject has used the whole limit (no attempt left), without counting one. */
+  async isSpent(rule: RateRule, subject: string): Promise<boolean> {
+    return (await this.countNow(rule, subject)) >= rule.limit;
+  }
+
+  private async countNow(rule: RateRule, subject: string): Promise<number> {
     const windowOpenedAfter = new Date(this.clock.now().getTime() - rule.windowMs).toISOString();
     const row = await this.db
       .selectFrom('rate_limits')
@@ -82,7 +91,7 @@ export class RateLimiter {
       .where('key', '=', `${rule.name}:${subject}`)
       .where('window_start', '>', windowOpenedAfter)
       .executeTakeFirst();
-    return (row?.count ?? 0) > rule.limit;
+    return row?.count ?? 0;
   }
 
   /**

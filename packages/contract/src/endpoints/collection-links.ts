@@ -11,6 +11,7 @@ import {
 import { commentSchema, visitorCommentBodySchema } from '../sharing';
 import { AUDIO_MEDIA_TYPES, IMAGE_MEDIA_TYPES, notModified, shareLink, signedIn } from './shared';
 import { DEMO_MESSAGES } from '../demo';
+import { AUDIO_QUALITIES } from '../audio-qualities';
 
 const tag = 'collections';
 const auth = signedIn;
@@ -102,7 +103,7 @@ export const streamCollectionLinkItem = defineEndpoint({
   auth: shareLink,
   demo: 'allowed',
   params: z.object({ hash, itemId: id }),
-  query: z.object({ quality: z.enum(['original', 'high', 'standard']).default('standard') }),
+  query: z.object({ quality: z.enum(AUDIO_QUALITIES).default('standard') }),
   responses: {
     200: binary(AUDIO_MEDIA_TYPES, 'The audio.', { ranges: true }),
     304: notModified,

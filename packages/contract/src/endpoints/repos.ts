@@ -14,6 +14,7 @@ import {
   timelineCommitSchema,
 } from '../repos';
 import { AUDIO_MEDIA_TYPES, IMAGE_MEDIA_TYPES, notModified, signedIn, tokenQuery } from './shared';
+import { AUDIO_QUALITIES } from '../audio-qualities';
 
 const tag = 'repos';
 const auth = signedIn;
@@ -230,7 +231,7 @@ export const streamBounce = defineEndpoint({
   demo: 'allowed',
   params: bounceParams,
   query: z.object({
-    quality: z.enum(['original', 'high', 'standard']).default('original'),
+    quality: z.enum(AUDIO_QUALITIES).default('original'),
     token: tokenQuery,
   }),
   responses: {

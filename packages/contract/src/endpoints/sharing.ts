@@ -10,6 +10,7 @@ import {
 } from '../sharing';
 import { AUDIO_MEDIA_TYPES, notModified, shareLink, signedIn } from './shared';
 import { DEMO_MESSAGES } from '../demo';
+import { AUDIO_QUALITIES } from '../audio-qualities';
 
 const tag = 'sharing';
 const versionParams = z.object({
@@ -114,7 +115,7 @@ export const streamShareLink = defineEndpoint({
   auth: shareLink,
   demo: 'allowed',
   params: hashParams,
-  query: z.object({ quality: z.enum(['original', 'high', 'standard']).default('standard') }),
+  query: z.object({ quality: z.enum(AUDIO_QUALITIES).default('standard') }),
   responses: {
     200: binary(AUDIO_MEDIA_TYPES, 'The audio.', { ranges: true }),
     304: notModified,

@@ -11,11 +11,12 @@ import {
   peaksFileSchema,
 } from '../projects';
 import { AUDIO_MEDIA_TYPES, notModified, signedIn, tokenQuery } from './shared';
+import { AUDIO_QUALITIES } from '../audio-qualities';
 
 const tag = 'versions';
 const auth = signedIn;
 const versionParams = z.object({ versionId: z.string().min(1).max(64) });
-const quality = z.enum(['original', 'high', 'standard']);
+const quality = z.enum(AUDIO_QUALITIES);
 
 /** The text fields of an upload. Without project_id and branch_id the upload starts a new track. */
 const uploadFields = z.object({
@@ -150,7 +151,7 @@ export const streamVersion = defineEndpoint({
   path: '/api/versions/:versionId/stream',
   summary: "Play a version's audio in one quality",
   description:
-    'The original, or the high or standard MP3 rendition. An audio element may pass the desktop bearer token as `?token=`.',
+    "The original, its FLAC ('lossless', for lossless originals; the original where there is none), or the high or standard MP3 rendition. An audio element may pass the desktop bearer token as `?token=`.",
   tag,
   auth,
   demo: 'allowed',

@@ -1,10 +1,22 @@
 import type { BounceWaveform } from '@takes/contract';
 import type { ProcessedAudioColumns } from '../../db/schema';
 
-/** `sha256` of the rendition's bytes (its ETag); absent on rows processed before it existed. */
+/** A stored rendition; `sha256` of its bytes (its ETag) is absent on rows processed before it existed. */
+export interface RenditionFile {
+  key: string;
+  size: number;
+  sha256?: string;
+}
+
 export interface Renditions {
-  high?: { key: string; size: number; sha256?: string };
-  standard?: { key: string; size: number; sha256?: string };
+  high?: RenditionFile;
+  standard?: RenditionFile;
+  /**
+   * The FLAC of a lossless original (same samples, rate, depth and channels). `null`: looked at
+   * and none can be made (a lossy or floating-point original); absent: not looked at yet (rows
+   * processed before it existed, which the backfill job visits).
+   */
+  lossless?: RenditionFile | null;
 }
 
 export interface WaveformInfo {
@@ -118,7 +130,10 @@ export function ownedAudioKeys(
 ): string[] {
   const renditions = parseJson<Renditions>(row.renditions, {});
   const waveform = parseJson<WaveformInfo | null>(row.waveform, null);
-  return [renditions.high?.key, renditions.standard?.key, waveform?.peaksKey].filter(
-    (k): k is string => !!k,
-  );
+  return [
+    renditions.high?.key,
+    renditions.standard?.key,
+    renditions.lossless?.key,
+    waveform?.peaksKey,
+  ].filter((k): k is string => !!k);
 }

@@ -27,7 +27,7 @@ export { takeInOriginal, type IntakeDeps, type TakenIn } from './intake';
 export { downloadOf, pickAudio, type Quality, type StoredAudio } from './playback';
 export { processAudio, processVersion, RENDITIONS, type ProcessingDeps } from './processing';
 export { AudioService } from './audio.service';
-export { cleanupBatchJob, processBounceJob, processVersionJob } from './jobs';
+export { cleanupBatchJob, losslessBackfillJob, processBounceJob, processVersionJob } from './jobs';
 export type { AudioTable } from './audio.repo';
 export { originalHashOf, storageKeys } from './storage-keys';
 export {

@@ -1,6 +1,12 @@
 import { defineJob, type JobDefinition } from '../../jobs/registry';
 import type { Services } from '../../services';
-import { cleanupBatchJob, cleanupJob, processBounceJob, processVersionJob } from './jobs';
+import {
+  cleanupBatchJob,
+  cleanupJob,
+  losslessBackfillJob,
+  processBounceJob,
+  processVersionJob,
+} from './jobs';
 
 /** What the audio module's jobs do, through its service (registered by jobs/catalog.ts). */
 export function audioJobs(services: () => Services, mediaTimeoutMs: number): JobDefinition[] {
@@ -19,6 +25,13 @@ export function audioJobs(services: () => Services, mediaTimeoutMs: number): Job
       retryDelaySeconds: 15,
       timeoutSeconds: processingTimeout,
       handle: ({ bounceId }, context) => services().audio.process('bounces', bounceId, context),
+    }),
+    defineJob({
+      ...losslessBackfillJob,
+      retryLimit: 2,
+      retryDelaySeconds: 60,
+      timeoutSeconds: processingTimeout + 120,
+      handle: (_payload, context) => services().audio.backfillLossless(context),
     }),
     defineJob({
       ...cleanupBatchJob,

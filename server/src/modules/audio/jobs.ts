@@ -15,6 +15,15 @@ export const processBounceJob = {
   payload: z.object({ bounceId: z.string().min(1) }),
 };
 
+/**
+ * Makes the FLAC rendition ('Lossless') for rows processed before it existed, a batch per run;
+ * enqueued by every worker at start and hourly, and by itself while rows are left.
+ */
+export const losslessBackfillJob = {
+  name: 'media.lossless-backfill',
+  payload: z.object({}),
+};
+
 /** Drains one batch of `storage_cleanup` rows (queued by `queueCleanup`). */
 export const cleanupBatchJob = {
   name: 'storage.cleanup-batch',

@@ -4,8 +4,11 @@ import { AUDIO_MIME, type AudioFormat } from '../../media/audio-type';
 import { parseJson, type Renditions } from './audio-view';
 import { originalHashOf } from './storage-keys';
 
-/** The qualities a listener may ask for: the stored original or one of the two MP3 renditions. */
-export type Quality = 'original' | 'high' | 'standard';
+/**
+ * The qualities a listener may ask for: the stored original, its FLAC ('Lossless', made for
+ * lossless originals) or one of the two MP3 renditions.
+ */
+export type Quality = 'original' | 'lossless' | 'high' | 'standard';
 
 export interface StoredAudio {
   key: string;
@@ -22,7 +25,10 @@ export interface StoredAudio {
 
 const KNOWN_EXTENSIONS = new Set(['wav', 'mp3', 'aac', 'm4a', 'flac', 'ogg', 'aiff']);
 
-/** What to stream for a quality: its rendition, or the original until renditions exist. */
+/**
+ * What to stream for a quality: its rendition, or the original until renditions exist (and for
+ * 'lossless' when the original has none: a lossy original is itself the best there is).
+ */
 export function pickAudio(
   v: Pick<ProcessedAudioColumns, 'renditions' | 'original_key' | 'original_format' | 'status'> & {
     original_size: number | null;
@@ -30,7 +36,16 @@ export function pickAudio(
   quality: Quality,
 ): StoredAudio {
   const renditions = parseJson<Renditions>(v.renditions, {});
-  if (quality !== 'original' && renditions[quality]) {
+  const lossless = renditions.lossless;
+  if (quality === 'lossless' && lossless)
+    return {
+      key: lossless.key,
+      contentType: 'audio/flac',
+      format: 'flac',
+      size: lossless.size,
+      etag: lossless.sha256 ? `"${lossless.sha256}"` : undefined,
+    };
+  if ((quality === 'high' || quality === 'standard') && renditions[quality]) {
     const r = renditions[quality];
     return {
       key: r.key,
@@ -41,7 +56,7 @@ export function pickAudio(
     };
   }
   if (!v.original_key) throw new NotFound('This version has no stored audio');
-  if (quality !== 'original' && v.status === 'failed')
+  if ((quality === 'high' || quality === 'standard') && v.status === 'failed')
     throw new NotFound('This quality is not available');
   const format = (v.original_format ?? 'wav') as AudioFormat;
   const hash = originalHashOf(v.original_key);

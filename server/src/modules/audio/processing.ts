@@ -1,9 +1,7 @@
-import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock';
 import type { Database, ProcessedAudioColumns } from '../../db/schema';
@@ -25,6 +23,7 @@ import type { ObjectStore } from '../../storage/object-store';
 import { putFileHashed } from '../../storage/scratch-file';
 import { AudioRepo, type AudioTable } from './audio.repo';
 import { parseJson, type Renditions, type WaveformInfo } from './audio-view';
+import { localOriginal, makeLossless } from './lossless';
 import { storedPeaksText } from './peaks-file';
 import { storageKeys } from './storage-keys';
 import type { ActivityLog } from '../activity';
@@ -99,13 +98,7 @@ export async function processAudio(
     save.run(() => settleStatus(deps, repo, table, versionId, status, error));
   try {
     // A local store's file is read in place; anything else is fetched to scratch first.
-    let original = deps.storage.localPath?.(version.original_key);
-    if (!original) {
-      original = path.join(work, `original.${version.original_format ?? 'bin'}`);
-      const { body } = await deps.storage.get(version.original_key);
-      await pipeline(body, fs.createWriteStream(original));
-    }
-    const source = original;
+    const source = await localOriginal(deps, version, work);
 
     // The upload already probed the file; probe again only if that is missing.
     let metadata = parseJson<AudioMetadata | null>(version.metadata, null);
@@ -186,9 +179,23 @@ export async function processAudio(
       await save({ waveform: JSON.stringify(waveform) });
     };
     const saveLoudness = (loudness: Loudness) => save({ loudness: JSON.stringify(loudness) });
+    // 'Lossless': the FLAC of a lossless original (a fraction of the MP3 encodes' work).
+    const lossless = () =>
+      makeLossless(deps, {
+        rowId: versionId,
+        source,
+        work,
+        metadata: known,
+        save,
+        timeoutMs: deps.mediaTimeoutMs,
+        signal: stop.signal,
+        niceness: MEDIA_NICENESS,
+      });
     const sampleRate = known.sampleRate ?? 44_100;
 
-    // The work is three single-threaded processes. With two or more cores all three run at once:
+    // The work is three single-threaded processes, and a small fourth for a lossless original (its
+    // FLAC, about a tenth of the 320k encode's work, at media priority beside the others). With
+    // two or more cores all run at once:
     // the 320k encode; the 128k encode; the loudness meter, whose decode also feeds the waveform
     // peaks (the shortest share, so the peaks' extra work lands where there is room). The 320k
     // encode, the largest share, is weighted a little above the other two so that all three end
@@ -205,7 +212,11 @@ export async function processAudio(
       });
       await savePeaks(peaks);
       await saveLoudness(loudness);
-      await together([rendition('high', MEDIA_NICENESS), rendition('standard', MEDIA_NICENESS)]);
+      await together([
+        rendition('high', MEDIA_NICENESS),
+        rendition('standard', MEDIA_NICENESS),
+        lossless(),
+      ]);
     } else if (os.availableParallelism() > 1) {
       await together([
         rendition('high', LONGEST_SHARE_NICENESS),
@@ -218,6 +229,7 @@ export async function processAudio(
           await savePeaks(peaks);
           await saveLoudness(loudness);
         }),
+        lossless(),
       ]);
     } else {
       const peaks = new PeakFolder(sampleRate);
@@ -227,6 +239,7 @@ export async function processAudio(
         await measureLoudness(deps.media, source, { ...options, niceness: MEDIA_NICENESS }),
       );
       await rendition('high', MEDIA_NICENESS);
+      await lossless();
     }
     await settle('completed', null);
     if (table === 'versions' && deps.afterCompleted) {

@@ -6,6 +6,7 @@
 export const storageKeys = {
   original: (sha256: string) => `originals/${sha256.slice(0, 2)}/${sha256}`,
   rendition: (rowId: string, quality: 'high' | 'standard') => `renditions/${rowId}/${quality}.mp3`,
+  lossless: (rowId: string) => `renditions/${rowId}/lossless.flac`,
   peaks: (rowId: string) => `peaks/${rowId}.json`,
   cover: (repoId: string, id: string) => `covers/${repoId}/${id}`,
   collectionCover: (collectionId: string, id: string) => `collection-covers/${collectionId}/${id}`,

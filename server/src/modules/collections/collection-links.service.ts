@@ -20,7 +20,7 @@ import type { Mailer } from '../../mail/mailer';
 import { versionedCoverUrl } from '../../media/cover-image';
 import type { AccessPolicy } from '../access';
 import type { ActivityLog } from '../activity';
-import { downloadOf } from '../audio';
+import { downloadOf, type Quality } from '../audio';
 import {
   linkAudioOf,
   newShareHash,
@@ -209,7 +209,7 @@ export class CollectionLinksService {
   async itemAudio(
     opened: OpenedCollectionLink,
     itemId: string,
-    quality: 'original' | 'high' | 'standard',
+    quality: Quality,
   ): Promise<LinkAudio> {
     const { audio } = await this.item(opened, itemId);
     return linkAudioOf(opened.link, audio, quality);

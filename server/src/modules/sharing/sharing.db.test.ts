@@ -88,12 +88,12 @@ describe('share links and comments: the access matrix', () => {
     expect((await anonymous().get(`/api/links/hash/${links.noDownload}`)).json()).toMatchObject({
       link: { download_enabled: false },
     });
-    // 'Listen in': the renditions made; Original only where downloads are allowed.
+    // 'Listen in': the renditions made; Lossless (the WAV's FLAC) only where downloads are allowed.
     const qualities = async (hash: string) =>
       (await anonymous().get(`/api/links/hash/${hash}`)).json<{
         version: { qualities: string[] };
       }>().version.qualities;
-    expect(await qualities(links.full)).toEqual(['standard', 'high', 'original']);
+    expect(await qualities(links.full)).toEqual(['standard', 'high', 'lossless']);
     expect(await qualities(links.noDownload)).toEqual(['standard', 'high']);
     const expired = await anonymous().get(`/api/links/hash/${links.expired}`);
     expect(expired.statusCode).toBe(410);
@@ -139,6 +139,14 @@ describe('share links and comments: the access matrix', () => {
     ];
     expect(high).toBeGreaterThan(standard);
     expect(original).toBe(standard);
+    expect(await size('lossless')).toBe(standard);
+    // With download rights, Lossless is the original's FLAC.
+    const flac = await anonymous().get(`/api/links/hash/${links.full}/audio?quality=lossless`, {
+      range: 'bytes=0-3',
+    });
+    expect(flac.statusCode).toBe(206);
+    expect(flac.headers['content-type']).toBe('audio/flac');
+    expect(flac.rawPayload.toString('latin1')).toBe('fLaC');
     expect((await anonymous().get(`/api/links/hash/${links.expired}/audio`)).statusCode).toBe(410);
     expect((await anonymous().get(`/api/links/hash/${links.revoked}/audio`)).statusCode).toBe(404);
   });

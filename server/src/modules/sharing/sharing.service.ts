@@ -12,7 +12,7 @@ import type { LinkPasswords } from './link-password';
 import { countsThisHour, type Listener } from './listen-counts';
 import type { LinksTable, ProjectRow, VersionsTable } from '../../db/schema';
 import { Gone, NotFound, RateLimited } from '../../errors';
-import { parseJson, pickAudio, type Renditions, type StoredAudio } from '../audio';
+import { parseJson, pickAudio, type Quality, type Renditions, type StoredAudio } from '../audio';
 import { toVersion } from '../versions';
 import type { LinksRepo } from './links.repo';
 import type { AccessPolicy } from '../access';
@@ -248,7 +248,7 @@ export class SharingService {
   /** The audio a link may stream (see linkAudioOf). */
   linkAudio(
     { link, version }: Pick<OpenedLink, 'link' | 'version'>,
-    quality: 'original' | 'high' | 'standard',
+    quality: Quality,
   ): LinkAudio {
     return linkAudioOf(link, version, quality);
   }
@@ -293,14 +293,15 @@ export class SharingService {
 
 /**
  * The audio a link may stream (version links and collection links alike). With download rights:
- * the quality asked for (the original until renditions exist). Without: a rendition only
- * ('Listen in' High or Standard; the standard one when Original is asked), never the original in
- * any format, so until processing has made the standard rendition the link must wait.
+ * the quality asked for (the original until renditions exist; Lossless is the original's own
+ * samples, so it needs them too). Without: an MP3 rendition only ('Listen in' High or Standard;
+ * the standard one when Original or Lossless is asked), never the original in any format, so
+ * until processing has made the standard rendition the link must wait.
  */
 export function linkAudioOf(
   link: Pick<LinksTable, 'download_enabled'>,
   version: Parameters<typeof pickAudio>[0],
-  quality: 'original' | 'high' | 'standard',
+  quality: Quality,
 ): LinkAudio {
   if (link.download_enabled === 1) return { ready: true, audio: pickAudio(version, quality) };
   const renditions = parseJson<Renditions>(version.renditions, {});
@@ -311,16 +312,20 @@ export function linkAudioOf(
   return { ready: false };
 }
 
-/** 'Listen in' on a link: the renditions made so far, and Original only with download rights. */
+/**
+ * 'Listen in' on a link: the renditions made so far, and with download rights Lossless (the
+ * original's FLAC) where it exists, else Original.
+ */
 export function linkQualities(
   link: Pick<LinksTable, 'download_enabled'>,
   version: Pick<VersionsTable, 'renditions' | 'original_key'>,
-): ('standard' | 'high' | 'original')[] {
+): Quality[] {
   const renditions = parseJson<Renditions>(version.renditions, {});
-  const qualities: ('standard' | 'high' | 'original')[] = [];
+  const qualities: Quality[] = [];
   if (renditions.standard) qualities.push('standard');
   if (renditions.high) qualities.push('high');
-  if (link.download_enabled === 1 && version.original_key) qualities.push('original');
+  if (link.download_enabled === 1 && version.original_key)
+    qualities.push(renditions.lossless ? 'lossless' : 'original');
   return qualities;
 }
 

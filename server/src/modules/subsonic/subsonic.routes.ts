@@ -86,14 +86,18 @@ export const subsonicRoutes =
         if (passwordish) throw new SubsonicError(42, PASSWORD_AUTH);
         throw new SubsonicError(10, 'Required parameter is missing: apiKey.');
       }
+      // 20 wrong keys from an address in 10 minutes lock it out, right key or not. Each miss is
+      // counted in one statement, so concurrent guesses past the 20th answer 0, never 44.
       const ip = request.ip;
-      if (await deps.limiter.isLimited(AUTH_RATE_RULES.playerKeyMissIp, ip))
-        throw new SubsonicError(0, 'Too many wrong API keys from this address. Try again later.');
+      const lockedOut = () =>
+        new SubsonicError(0, 'Too many wrong API keys from this address. Try again later.');
+      if (await deps.limiter.isSpent(AUTH_RATE_RULES.playerKeyMissIp, ip)) throw lockedOut();
       try {
         return await deps.playerApps.authenticate(apiKey, params.get('c') ?? null);
       } catch (error) {
-        if (error instanceof SubsonicError && error.code === 44)
-          await deps.limiter.hit(AUTH_RATE_RULES.playerKeyMissIp, ip);
+        if (error instanceof SubsonicError && error.code === 44) {
+          if (!(await deps.limiter.hit(AUTH_RATE_RULES.playerKeyMissIp, ip))) throw lockedOut();
+        }
         throw error;
       }
     }

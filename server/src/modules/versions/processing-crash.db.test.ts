@@ -73,6 +73,7 @@ describe('processing survives its worker dying', () => {
       });
       expect((await t.deps.storage.list(`renditions/${versionId}/`)).map((o) => o.key)).toEqual([
         `renditions/${versionId}/high.mp3`,
+        `renditions/${versionId}/lossless.flac`,
         `renditions/${versionId}/standard.mp3`,
       ]);
       expect(await t.deps.storage.list(`peaks/${versionId}`)).toHaveLength(1);

@@ -123,7 +123,7 @@ describe('versions: upload, processing, streaming, download', () => {
       available: string[];
       qualities: { high: { file_size: number } };
     }>();
-    expect(qualities.available).toEqual(['original', 'high', 'standard']);
+    expect(qualities.available).toEqual(['original', 'lossless', 'high', 'standard']);
     const high = await owner.get(`/api/versions/${body.version_id}/stream?quality=high`);
     expect(high.headers['content-type']).toBe('audio/mpeg');
     expect(Number(high.headers['content-length'])).toBe(qualities.qualities.high.file_size);
@@ -381,7 +381,7 @@ describe('versions: upload, processing, streaming, download', () => {
       project_id: string;
     }>();
     await processed(owner, first.version_id);
-    expect(await t.deps.storage.list(`renditions/${first.version_id}/`)).toHaveLength(2);
+    expect(await t.deps.storage.list(`renditions/${first.version_id}/`)).toHaveLength(3);
     expect((await owner.delete(`/api/projects/${first.project_id}`)).statusCode).toBe(204);
     await eventually(
       async () => (await t.deps.storage.list(`renditions/${first.version_id}/`)).length === 0,

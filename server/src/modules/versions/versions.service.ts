@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { PROJECT_MESSAGES, type ProcessingResponse, type Version } from '@takes/contract';
+import {
+  AUDIO_QUALITIES,
+  PROJECT_MESSAGES,
+  type ProcessingResponse,
+  type Version,
+} from '@takes/contract';
 import type { Clock } from '../../clock';
 import type { JobQueue } from '../../jobs/job-queue';
 import type { VersionsTable } from '../../db/schema';
@@ -182,6 +187,9 @@ export class VersionsService {
       error: v.error,
       quality_progress: {
         original: { available: hasOriginal, file_size: v.original_size, format: v.original_format },
+        ...(renditions.lossless
+          ? { lossless: { available: true, file_size: renditions.lossless.size } }
+          : {}),
         high: { available: !!renditions.high, file_size: renditions.high?.size ?? null },
         standard: {
           available: !!renditions.standard,
@@ -200,11 +208,13 @@ export class VersionsService {
         file_size: v.original_size ?? 0,
         format: v.original_format ?? 'unknown',
       };
+    if (renditions.lossless)
+      qualities.lossless = { file_size: renditions.lossless.size, format: 'flac' };
     if (renditions.high) qualities.high = { file_size: renditions.high.size, format: 'mp3' };
     if (renditions.standard)
       qualities.standard = { file_size: renditions.standard.size, format: 'mp3' };
     return {
-      available: (['original', 'high', 'standard'] as const).filter((q) => qualities[q]),
+      available: AUDIO_QUALITIES.filter((q) => qualities[q]),
       qualities,
     };
   }

@@ -24,7 +24,11 @@ import { useCompare, type CompareItem } from './use-compare';
 
 type Side = CompareResponse['a'];
 
-/** What a compare slot needs of a version: its 320k rendition, or the original for lossless. */
+/**
+ * What a compare slot needs of a version: its 320k rendition, or for lossless its FLAC (about
+ * half a WAV's bytes, and decodable where an AIFF or ALAC original is not; the original itself
+ * where there is no FLAC).
+ */
 export function compareItemOf(version: Side, lossless: boolean): CompareItem {
   const peaks = version.waveform_data?.peaks ?? null;
   const duration =
@@ -38,7 +42,7 @@ export function compareItemOf(version: Side, lossless: boolean): CompareItem {
     duration,
     loudness: version.loudness,
     waveform_json: peaks && duration ? { min: peaks.map((p) => -p), max: peaks, duration } : null,
-    stream_url: `/api/versions/${encodeURIComponent(version.id)}/stream?quality=${lossless ? 'original' : 'high'}`,
+    stream_url: `/api/versions/${encodeURIComponent(version.id)}/stream?quality=${lossless ? 'lossless' : 'high'}`,
   };
 }
 

@@ -1,4 +1,5 @@
 // The player's shared types, apart from both the reducer and the hook so neither imports the other.
+import type { AudioQualityName } from '@takes/contract';
 
 /** Something the global player can play: a version's stream, or any audio URL. */
 export interface PlayerTrack {
@@ -39,7 +40,7 @@ export interface PlayerState {
 }
 
 /** Quality tiers: original, high (320k), standard (128k); 'auto' picks standard on mobile, high on desktop. */
-export type AudioQuality = 'auto' | 'original' | 'high' | 'standard';
+export type AudioQuality = 'auto' | AudioQualityName;
 
 export interface PlayTrackOptions {
   /** Start playing once loaded (default true). */

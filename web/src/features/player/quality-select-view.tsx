@@ -9,7 +9,12 @@ export interface QualitySelectViewProps {
   onChange: (quality: AudioQuality) => void;
 }
 
-/** Auto, Original, High (320k), Standard (128k); options other than Auto wait for the version's qualities. */
+/**
+ * Auto, Lossless (FLAC) or Original, High (320k), Standard (128k); options other than Auto wait
+ * for the version's qualities. 'Lossless' takes Original's place where the version has one (a
+ * lossless original's FLAC: the same samples at about half the bytes, and playable where an
+ * AIFF or ALAC original is not); Original stays for a lossy original (its MP3 or AAC itself).
+ */
 export function QualitySelectView({
   available,
   originalFormat,
@@ -24,9 +29,16 @@ export function QualitySelectView({
       className="h-8 rounded-md border border-zinc-300 bg-white px-2 text-xs text-zinc-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
     >
       <option value="auto">Auto</option>
-      <option value="original" disabled={!available.has('original')}>
-        {originalFormat ? `Original (${originalFormat.toUpperCase()})` : 'Original'}
-      </option>
+      {available.has('lossless') || value === 'lossless' ? (
+        <option value="lossless" disabled={!available.has('lossless')}>
+          Lossless (FLAC)
+        </option>
+      ) : null}
+      {!available.has('lossless') || value === 'original' ? (
+        <option value="original" disabled={!available.has('original')}>
+          {originalFormat ? `Original (${originalFormat.toUpperCase()})` : 'Original'}
+        </option>
+      ) : null}
       <option value="high" disabled={!available.has('high')}>
         High (320k)
       </option>

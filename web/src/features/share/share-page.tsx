@@ -295,11 +295,17 @@ function SharedVersionView({ hash, shared }: { hash: string; shared: SharedVersi
   );
 }
 
-const LISTEN_IN_LABELS = { standard: 'Standard', high: 'High', original: 'Original' } as const;
+const LISTEN_IN_LABELS = {
+  standard: 'Standard',
+  high: 'High',
+  lossless: 'Lossless',
+  original: 'Original',
+} as const;
 
 /**
- * 'Listen in: Standard / High / Original': the qualities the link streams now (Original only
- * where downloads are allowed). The player keeps the position when it changes.
+ * 'Listen in: Standard / High / Lossless': the qualities the link streams now (Lossless, or
+ * Original for a lossy original, only where downloads are allowed). The player keeps the
+ * position when it changes.
  */
 function ListenIn({ qualities }: { qualities: SharedVersion['version']['qualities'] }) {
   const player = useAudioPlayer();

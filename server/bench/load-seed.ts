@@ -138,8 +138,12 @@ export async function seed(
     let target: UploadAnswer | undefined;
     for (const [w, wav] of plan.seedWavs.entries()) {
       const fields: Record<string, string> = target
-        ? { projectId: target.projectId, branchId: target.branchId, commitMessage: `Mix ${w + 1}` }
-        : { projectName: `Load test ${o + 1}` };
+        ? {
+            project_id: target.projectId,
+            branch_id: target.branchId,
+            commit_message: `Mix ${w + 1}`,
+          }
+        : { project_name: `Load test ${o + 1}` };
       target = await uploadFile(origin, owner.cookie, {
         fields,
         fileName: `mix-${w + 1}.wav`,

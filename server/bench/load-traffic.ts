@@ -164,8 +164,12 @@ export async function runUploads(
         const started = performance.now();
         try {
           const fields: Record<string, string> = target
-            ? { projectId: target.projectId, branchId: target.branchId, commitMessage: `Take ${n}` }
-            : { projectName: `Uploads ${u + 1}` };
+            ? {
+                project_id: target.projectId,
+                branch_id: target.branchId,
+                commit_message: `Take ${n}`,
+              }
+            : { project_name: `Uploads ${u + 1}` };
           const answer = await uploadFile(origin, person.cookie, {
             fields,
             fileName: `take-${n}.wav`,

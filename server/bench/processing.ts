@@ -413,7 +413,7 @@ async function stopChild(child: ChildProcess | undefined): Promise<void> {
 /** Streams the file as multipart (never held in memory), like a browser would. */
 function uploadWav(origin: string, cookie: string, file: string, name: string) {
   return uploadFile(origin, cookie, {
-    fields: { projectName: 'Benchmark' },
+    fields: { project_name: 'Benchmark' },
     fileName: name,
     content: () => fs.createReadStream(file, { highWaterMark: 1024 * 1024 }),
   });

@@ -257,7 +257,7 @@ async function main(): Promise<void> {
     const { origin } = server;
     const cookie = await signUp(origin, `bench${Date.now()}@example.com`);
     const { versionId } = await uploadFile(origin, cookie, {
-      fields: { projectName: 'Stream bench' },
+      fields: { project_name: 'Stream bench' },
       fileName: 'four-minutes.wav',
       content: () => fs.createReadStream(wav, { highWaterMark: 1 << 20 }),
     });

@@ -157,7 +157,7 @@ export async function uploadFile(
       );
     }
     yield Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="audioFile"; filename="${upload.fileName}"\r\nContent-Type: audio/wav\r\n\r\n`,
+      `--${boundary}\r\nContent-Disposition: form-data; name="audio_file"; filename="${upload.fileName}"\r\nContent-Type: audio/wav\r\n\r\n`,
     );
     yield* upload.content();
     yield Buffer.from(`\r\n--${boundary}--\r\n`);
@@ -175,5 +175,14 @@ export async function uploadFile(
   });
   if (response.status !== 201)
     throw new Error(`upload failed: ${response.status} ${await response.text()}`);
-  return (await response.json()) as UploadAnswer;
+  const answer = (await response.json()) as {
+    version_id: string;
+    project_id: string;
+    branch_id: string;
+  };
+  return {
+    versionId: answer.version_id,
+    projectId: answer.project_id,
+    branchId: answer.branch_id,
+  };
 }

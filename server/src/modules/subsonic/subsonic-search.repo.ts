@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import { projectRolesOf, repoRolesOf } from '../access';
-import type { SongRow } from './subsonic.repo';
+import { BOUNCE_SONG_COLUMNS, VERSION_SONG_COLUMNS, type SongRow } from './subsonic.repo';
 
 /** What a search asks for: its words (lower case) and a page. */
 export interface SongSearch {
@@ -62,20 +62,7 @@ export class SubsonicSearchRepo {
           or ('v' || versions.version_number) = ${word})`,
       );
     const rows = await query
-      .select([
-        'versions.id',
-        'versions.project_id as album_id',
-        'versions.version_number',
-        'versions.message as text',
-        'versions.branch_id',
-        'branches.name as branch_name',
-        'branches.is_default',
-        'versions.metadata',
-        'versions.renditions',
-        'versions.original_format',
-        'versions.original_size',
-        'versions.created_at',
-      ])
+      .select(VERSION_SONG_COLUMNS)
       .$if(search.random === true, (q) => q.orderBy(sql`random()`))
       .$if(search.random !== true, (q) =>
         q.orderBy('versions.created_at', 'desc').orderBy('versions.version_number', 'desc'),
@@ -117,20 +104,7 @@ export class SubsonicSearchRepo {
           or (repo_branches.is_default = 0 and ${contains('repo_branches.name', word)}))`,
       );
     const rows = await query
-      .select([
-        'bounces.id',
-        'bounces.repo_id as album_id',
-        sql<number | null>`null`.as('version_number'),
-        'bounces.title as text',
-        'bounces.branch_id',
-        'repo_branches.name as branch_name',
-        'repo_branches.is_default',
-        'bounces.metadata',
-        'bounces.renditions',
-        'bounces.original_format',
-        'bounces.original_size',
-        'bounces.created_at',
-      ])
+      .select(BOUNCE_SONG_COLUMNS)
       .$if(search.random === true, (q) => q.orderBy(sql`random()`))
       .$if(search.random !== true, (q) => q.orderBy('bounces.created_at', 'desc'))
       .limit(search.limit)

@@ -45,6 +45,38 @@ export interface AlbumStats {
   newest: string;
 }
 
+/** A version as a song (a SongRow): with `branches` joined. */
+export const VERSION_SONG_COLUMNS = [
+  'versions.id',
+  'versions.project_id as album_id',
+  'versions.version_number',
+  'versions.message as text',
+  'versions.branch_id',
+  'branches.name as branch_name',
+  'branches.is_default',
+  'versions.metadata',
+  'versions.renditions',
+  'versions.original_format',
+  'versions.original_size',
+  'versions.created_at',
+] as const;
+
+/** A bounce as a song (a SongRow): with `repo_branches` joined; bounces have no number. */
+export const BOUNCE_SONG_COLUMNS = [
+  'bounces.id',
+  'bounces.repo_id as album_id',
+  sql<number | null>`null`.as('version_number'),
+  'bounces.title as text',
+  'bounces.branch_id',
+  'repo_branches.name as branch_name',
+  'repo_branches.is_default',
+  'bounces.metadata',
+  'bounces.renditions',
+  'bounces.original_format',
+  'bounces.original_size',
+  'bounces.created_at',
+] as const;
+
 /** The library as one person may read it: projects and repositories through the access SQL. */
 export class SubsonicRepo {
   constructor(private readonly db: Kysely<Database>) {}
@@ -172,20 +204,7 @@ export class SubsonicRepo {
       .selectFrom('versions')
       .innerJoin(projectRolesOf(this.db, userId).as('r'), 'r.project_id', 'versions.project_id')
       .innerJoin('branches', 'branches.id', 'versions.branch_id')
-      .select([
-        'versions.id',
-        'versions.project_id as album_id',
-        'versions.version_number',
-        'versions.message as text',
-        'versions.branch_id',
-        'branches.name as branch_name',
-        'branches.is_default',
-        'versions.metadata',
-        'versions.renditions',
-        'versions.original_format',
-        'versions.original_size',
-        'versions.created_at',
-      ])
+      .select(VERSION_SONG_COLUMNS)
       .where('versions.status', '=', 'completed')
       .$if(projectId !== undefined, (q) => q.where('versions.project_id', '=', projectId as string))
       .orderBy('versions.created_at', 'desc')
@@ -199,20 +218,7 @@ export class SubsonicRepo {
       .selectFrom('bounces')
       .innerJoin(repoRolesOf(this.db, userId).as('r'), 'r.repo_id', 'bounces.repo_id')
       .innerJoin('repo_branches', 'repo_branches.id', 'bounces.branch_id')
-      .select([
-        'bounces.id',
-        'bounces.repo_id as album_id',
-        sql<number | null>`null`.as('version_number'),
-        'bounces.title as text',
-        'bounces.branch_id',
-        'repo_branches.name as branch_name',
-        'repo_branches.is_default',
-        'bounces.metadata',
-        'bounces.renditions',
-        'bounces.original_format',
-        'bounces.original_size',
-        'bounces.created_at',
-      ])
+      .select(BOUNCE_SONG_COLUMNS)
       .where('bounces.status', '=', 'completed')
       .$if(repoId !== undefined, (q) => q.where('bounces.repo_id', '=', repoId as string))
       .orderBy('bounces.created_at', 'desc')

@@ -17,6 +17,7 @@ import { scaledWav } from './support/cli';
 import { misfits, settled } from './support/fit';
 import { expect, test } from './support/test';
 import { toneWav } from './support/wav';
+import { processedAll, uploadWavThrough } from './support/workspace';
 
 declare global {
   interface Window {
@@ -97,27 +98,15 @@ test("'Preview as' plays a version, and both sides of a compare, at the gain a p
 
   // A loud master (a half-scale tone, about −9 LUFS) and a quiet one (a tenth of it, about −23).
   const tone = toneWav(12, 440, 22_050);
-  const upload = async (wav: Buffer, fields: Record<string, string>) => {
-    const form = new FormData();
-    form.append('audio_file', new Blob([new Uint8Array(wav)], { type: 'audio/wav' }), 'mix.wav');
-    for (const [key, value] of Object.entries(fields)) form.append(key, value);
-    return callExpecting(api, 201, endpoints.versions.uploadVersion, { form });
-  };
+  const upload = (wav: Buffer, fields: Record<string, string>) =>
+    uploadWavThrough(api, wav, fields);
   const loud = await upload(tone, { project_name: 'Preview me' });
   const quiet = await upload(scaledWav(tone, 0.1), {
     project_id: loud.project_id,
     branch_id: loud.branch_id,
     commit_message: 'Quiet master',
   });
-  for (const versionId of [loud.version_id, quiet.version_id])
-    await expect
-      .poll(
-        async () =>
-          (await api.call(endpoints.versions.getVersionProcessing, { params: { versionId } }))
-            .status,
-        { timeout: 60_000, intervals: [500] },
-      )
-      .toBe('completed');
+  await processedAll(api, [loud.version_id, quiet.version_id]);
 
   const loudOnSpotify = await expectedGain(api, loud.version_id, 'spotify');
   const quietOnSpotify = await expectedGain(api, quiet.version_id, 'spotify');

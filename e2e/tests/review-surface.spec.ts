@@ -11,6 +11,7 @@ import { recordRequests } from './support/own-origin';
 import { audioTime, seedOwnerTrack } from './support/sharing';
 import { expect, test } from './support/test';
 import { toneWav } from './support/wav';
+import { processedAll, uploadWavThrough } from './support/workspace';
 
 const THEME_KEY = 'takes-theme';
 
@@ -243,27 +244,15 @@ test("compare with previous: Space switches with the position kept within 50 ms;
   const api = apiAs(page, baseURL);
   await callExpecting(api, 200, endpoints.auth.signInWithEmail, { body: credentials });
   const tone = toneWav(12, 440, 22_050);
-  const upload = async (wav: Buffer, fields: Record<string, string>) => {
-    const form = new FormData();
-    form.append('audio_file', new Blob([new Uint8Array(wav)], { type: 'audio/wav' }), 'mix.wav');
-    for (const [key, value] of Object.entries(fields)) form.append(key, value);
-    return callExpecting(api, 201, endpoints.versions.uploadVersion, { form });
-  };
+  const upload = (wav: Buffer, fields: Record<string, string>) =>
+    uploadWavThrough(api, wav, fields);
   const first = await upload(tone, { project_name: 'Compare me' });
   const second = await upload(scaledWav(tone, 0.5), {
     project_id: first.project_id,
     branch_id: first.branch_id,
     commit_message: 'Quieter mix',
   });
-  for (const versionId of [first.version_id, second.version_id])
-    await expect
-      .poll(
-        async () =>
-          (await api.call(endpoints.versions.getVersionProcessing, { params: { versionId } }))
-            .status,
-        { timeout: 60_000, intervals: [500] },
-      )
-      .toBe('completed');
+  await processedAll(api, [first.version_id, second.version_id]);
 
   await page.goto(`/projects/${first.project_id}`);
   await page.getByRole('link', { name: 'Compare Version 2 with previous' }).click();

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { endpoints } from '@takes/contract';
+import { endpoints, type ApiClient } from '@takes/contract';
 import { seedUser, type Credentials } from './accounts';
 import { apiAs, callExpecting } from './api';
 import { toneWav } from './wav';
@@ -101,4 +101,33 @@ export async function uploadVersion(
     )
     .toBe('completed');
   return uploaded;
+}
+
+/**
+ * Uploads WAV bytes through the API as a version: a new track (`project_name`) or the next
+ * version of a branch (`project_id`, `branch_id`, `commit_message`). Answers the upload's answer.
+ */
+export function uploadWavThrough(
+  api: ApiClient,
+  wav: Buffer,
+  fields: Record<string, string>,
+  fileName = 'mix.wav',
+) {
+  const form = new FormData();
+  form.append('audio_file', new Blob([new Uint8Array(wav)], { type: 'audio/wav' }), fileName);
+  for (const [key, value] of Object.entries(fields)) form.append(key, value);
+  return callExpecting(api, 201, endpoints.versions.uploadVersion, { form });
+}
+
+/** Waits until every one of the versions has finished processing. */
+export async function processedAll(api: ApiClient, versionIds: string[]): Promise<void> {
+  for (const versionId of versionIds)
+    await expect
+      .poll(
+        async () =>
+          (await api.call(endpoints.versions.getVersionProcessing, { params: { versionId } }))
+            .status,
+        { timeout: 60_000, intervals: [500] },
+      )
+      .toBe('completed');
 }

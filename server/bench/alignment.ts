@@ -23,6 +23,7 @@ import {
   SOURCE_SECONDS,
   SOURCES,
   HELD_OUT_SOURCES,
+  FRESH_SOURCES,
   mix,
   peakScale,
   writeWav,
@@ -163,6 +164,10 @@ await evaluate('The development set (seeds 11, 23, 37)', evaluationSet(dir));
 await evaluate(
   'Held out: other music of the same kinds, never used to choose the constants (seeds 101, 203, 307)',
   evaluationSet(path.join(os.tmpdir(), 'takes-alignment-held-out'), HELD_OUT_SOURCES),
+);
+await evaluate(
+  'Held out after the last change: other music again, never looked at before it (seeds 409, 503, 601)',
+  evaluationSet(path.join(os.tmpdir(), 'takes-alignment-fresh'), FRESH_SOURCES),
 );
 
 // Two 5-minute versions: the chords source five times over (each pass from its own seed),

@@ -363,9 +363,13 @@ export async function changedRegions(
  * plus a margin): two encodes of the same mix do not spread a region over what merely differs
  * by encoding.
  */
-function withEdges(levels: Float32Array): Uint8Array {
+export function withEdges(levels: Float32Array): Uint8Array {
   const compared = Array.from(levels).filter((level) => Number.isFinite(level));
-  const floor = compared.length > 0 ? percentile(compared, 0.5) : CHANGE_THRESHOLD_DB;
+  // The median frame is the pair's floor when it is itself unchanged. Where more than half the
+  // frames changed (an EQ of the whole mix) the median is the change, not a floor, and the edge
+  // threshold alone applies.
+  const median = compared.length > 0 ? percentile(compared, 0.5) : CHANGE_THRESHOLD_DB;
+  const floor = median <= CHANGE_THRESHOLD_DB ? median : -Infinity;
   const low = Math.min(CHANGE_THRESHOLD_DB, Math.max(EDGE_THRESHOLD_DB, floor + FLOOR_MARGIN_DB));
   const changed = new Uint8Array(levels.length);
   for (let i = 0; i < levels.length; i++)

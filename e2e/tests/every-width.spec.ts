@@ -221,6 +221,15 @@ test('every public page fits every width, in both themes', async ({ page, baseUR
       },
     },
   );
+  const uploadLink = await callExpecting(
+    apiAs(page, baseURL),
+    201,
+    endpoints.guestUploads.createUploadLink,
+    {
+      params: { projectId: owner.projectId },
+      body: { branch_id: owner.branchId, name: 'Sweep upload link', message: 'Send your takes' },
+    },
+  );
   const visitorContext = await browser.newContext({
     extraHTTPHeaders: { 'x-forwarded-for': '10.250.1.1' },
   });
@@ -242,6 +251,11 @@ test('every public page fits every width, in both themes', async ({ page, baseUR
         path: new URL(blind.url).pathname,
         ready: (p) =>
           p.getByRole('group', { name: 'Options' }).getByRole('button', { name: 'Play X' }),
+      },
+      {
+        name: 'upload-link',
+        path: new URL(uploadLink.url).pathname,
+        ready: (p) => p.getByRole('button', { name: 'Send 0 files' }),
       },
       {
         name: 'share',

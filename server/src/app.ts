@@ -38,6 +38,7 @@ import { activityRoutes } from './modules/activity/activity.routes';
 import { workspaceRoutes } from './modules/workspace/workspace.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { memberRoutes } from './modules/members/members.routes';
+import { doorRoutes } from './modules/members/doors.routes';
 import { notificationRoutes } from './modules/notifications/notifications.routes';
 import { exportRoutes } from './modules/exports/exports.routes';
 import { profileRoutes } from './modules/profiles/profiles.routes';
@@ -50,6 +51,8 @@ import { collectionZipRoutes } from './modules/collections/collection-zips.route
 import { collectionRoutes } from './modules/collections/collections.routes';
 import { publicRoutes } from './modules/public/public.routes';
 import { resumableUploadRoutes } from './modules/uploads/resumable-uploads.routes';
+import { guestUploadRoutes } from './modules/uploads/guest-upload.routes';
+import { guestUploadLinkRoutes, guestUploadTeamRoutes } from './modules/guest-uploads';
 import { versionRoutes } from './modules/versions/versions.routes';
 import { bounceUploadRoutes, repoRoutes } from './modules/repos/repos.routes';
 import { crawlerRoutes, siteRoutes } from './modules/site/site.routes';
@@ -158,6 +161,16 @@ export async function buildApp(
     }),
   );
   await app.register(resumableUploadRoutes({ resumable: services.resumable, requireUser }));
+  // File requests: the team's upload links and guests' files; the guest's page and tus uploads.
+  await app.register(
+    guestUploadTeamRoutes({
+      links: services.guestUploads.links,
+      files: services.guestUploads.files,
+      storage: deps.storage,
+    }),
+  );
+  await app.register(guestUploadLinkRoutes({ intake: services.guestUploads.intake }));
+  await app.register(guestUploadRoutes({ guests: services.guestUploads.resumable }));
 
   await app.register(
     repoRoutes({
@@ -172,6 +185,9 @@ export async function buildApp(
 
   await app.register(
     memberRoutes({ service: services.members, invitations: services.invitations }),
+  );
+  await app.register(
+    doorRoutes({ inviteLinks: services.inviteLinks, accessRequests: services.accessRequests }),
   );
   await app.register(notificationRoutes({ service: services.notifications }));
   await app.register(activityRoutes({ service: services.activityReader }));

@@ -94,5 +94,5 @@ export function createLinkServices(ctx: {
     collectionKeys: collectionLinks,
     blindKeys: blindTests.listening,
   });
-  return { collectionsRepo, collectionLinks, collectionZips, sharing, blindTests };
+  return { collectionsRepo, collectionLinks, collectionZips, sharing, blindTests, linkPasswords };
 }

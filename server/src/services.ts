@@ -3,6 +3,7 @@ import { RateLimiter } from './auth/rate-limiter';
 import type { AppDeps } from './deps';
 import { liveEventOf } from './events/live-event';
 import { createLinkServices } from './link-services';
+import { createGuestUploadServices } from './guest-upload-services';
 import { AccessPolicy } from './modules/access';
 import { ActivityLog } from './modules/activity';
 import { ActivityRepo } from './modules/activity/activity.repo';
@@ -18,6 +19,7 @@ import { MagicCodeService } from './modules/auth/magic-code.service';
 import { MagicCodesRepo } from './modules/auth/magic-codes.repo';
 import { CollectionsService } from './modules/collections/collections.service';
 import { createPlayerServices } from './player-services';
+import { createDoorServices } from './door-services';
 import { CommentsRepo } from './modules/comments/comments.repo';
 import { CommentsService } from './modules/comments/comments.service';
 import { MarkersService } from './modules/comments/markers.service';
@@ -227,8 +229,20 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     activity,
   });
   // Every kind of link a listener opens: version links, collection links, blind tests.
-  const { collectionsRepo, collectionLinks, collectionZips, sharing, blindTests } =
+  const { collectionsRepo, collectionLinks, collectionZips, sharing, blindTests, linkPasswords } =
     createLinkServices({ deps, access, limiter, activity, versionsRepo, reposRepo, review });
+  // File requests: upload links, guests' files waiting for the team, guests' resumable uploads.
+  const guestUploads = createGuestUploadServices({
+    deps,
+    access,
+    limiter,
+    activity,
+    passwords: linkPasswords,
+    versions: versionsRepo,
+    projects,
+    afterAccepted: (versionId) => alignment.afterProcessing(versionId),
+    uploadMaxBytes: options.uploadMaxBytes,
+  });
   const comments = new CommentsService({
     access,
     comments: new CommentsRepo(db),
@@ -303,6 +317,15 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     // Accepting an invitation needs a proven address: the auth module checks and mails codes.
     emailCheck: authService,
   });
+  const doors = createDoorServices({
+    deps,
+    access,
+    activity,
+    limiter,
+    emailCheck: authService,
+    sharing,
+    collectionLinks,
+  });
   // Who hears of each recorded event: fanned out inside the recording transaction.
   const notifications = new NotificationsService({
     repo: new NotificationsRepo(db),
@@ -353,12 +376,15 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     collectionLinks,
     collectionZips,
     blindTests,
+    guestUploads,
     players,
     review,
     comments,
     markers,
     members,
     invitations,
+    inviteLinks: doors.inviteLinks,
+    accessRequests: doors.accessRequests,
     notifications,
     exports: dataExports,
     publicProjects,

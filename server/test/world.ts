@@ -18,6 +18,8 @@ import {
 } from './factories';
 import { api } from './api';
 import { makeAudio } from './audio-fixtures';
+import { buildDoors } from './door-world';
+import { buildGuestUploads } from './guest-upload-world';
 import { createTestApp, type TestApp } from './test-app';
 
 /** The files a world is made from: a short WAV and a 1×1 PNG. */
@@ -64,6 +66,12 @@ export interface World {
   /** A ready 'Download all' zip of `collectionLink` (built as its job would). */
   collectionZip: { id: string };
   invitation: { id: string };
+  /** A live invite link of the project (Commenter, 5 uses) and an open access request to it. */
+  inviteLink: { id: string; key: string };
+  accessRequest: { id: string };
+  /** A live upload link of the default branch (no password) and a processed guest file of it. */
+  uploadLink: { id: string; key: string };
+  guestFile: { id: string };
   publicProject: { id: string; versionId: string };
   repo: { id: string; sha: string; bounceId: string };
 }
@@ -83,6 +91,8 @@ export function defaultParams(w: World, withShareKey: boolean): Record<string, s
     bounceId: w.repo.bounceId,
     sha: w.repo.sha,
     invitationId: w.invitation.id,
+    inviteLinkId: w.inviteLink.id,
+    requestId: w.accessRequest.id,
     zipId: w.collectionZip.id,
     userId: w.users.viewer.id,
     provider: 'google',
@@ -274,6 +284,13 @@ export async function buildWorld(t: TestApp, files: WorldFiles): Promise<World> 
     })
     .execute();
 
+  const doors = await buildDoors(db, { id: project.id, ownerId: owner.id });
+  const guests = await buildGuestUploads(
+    db,
+    { id: project.id, branchId: branch.id, ownerId: owner.id },
+    version,
+  );
+
   const blindTest = await buildBlindTest(db, {
     projectId: project.id,
     versionIds: [version.id, sideVersion.id],
@@ -300,6 +317,8 @@ export async function buildWorld(t: TestApp, files: WorldFiles): Promise<World> 
     blindTest,
     collectionZip: { id: collectionZip.id },
     invitation: { id: invitationId },
+    ...doors,
+    ...guests,
     publicProject: { id: pub.id, versionId: pubVersion.id },
     repo: { id: repo.id, sha: bounce.commit_sha, bounceId: bounce.id },
   };

@@ -33,11 +33,15 @@ export const ACTIVITY_KINDS = [
   'member.left',
   'member.removed',
   'member.role_changed',
+  /** A share link's listener asked to join the project: only its owner hears of it. */
+  'member.access_requested',
   'repo.committed',
   'bounce.published',
   /** A member played a version or a bounce in a player app (OpenSubsonic `scrobble`). */
   'version.listened',
   'bounce.listened',
+  /** A guest sent a file through an 'Upload link': it waits for the team to add or decline it. */
+  'guest_file.received',
 ] as const;
 export const activityKindSchema = z.enum(ACTIVITY_KINDS);
 export type ActivityKind = z.infer<typeof activityKindSchema>;

@@ -16,6 +16,8 @@ export const DEMO_MESSAGES = {
     'The desktop app and the CLI cannot sign in to a demo account. Sign up for free to use them.',
   debug: 'The debug page is not available in a demo account.',
   invitations: 'A demo account cannot invite people. Sign up for free to work with your band.',
+  accessRequests:
+    'A demo account cannot ask to join a project. Sign up for free to work with a band.',
   credentials:
     'A demo account has no password or email to change. Sign up for free to keep your work.',
 } as const;

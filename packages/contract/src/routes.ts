@@ -407,6 +407,70 @@ export const routes = {
       body: 'json',
     } as RouteOf<Endpoints['members']['viewInvitation']>,
   },
+  inviteLinks: {
+    createInviteLink: {
+      name: 'createInviteLink',
+      method: 'POST',
+      path: '/api/projects/:projectId/invite-links',
+      body: 'json',
+    } as RouteOf<Endpoints['inviteLinks']['createInviteLink']>,
+    joinInviteLink: {
+      name: 'joinInviteLink',
+      method: 'POST',
+      path: '/api/invite-links/join',
+      body: 'json',
+    } as RouteOf<Endpoints['inviteLinks']['joinInviteLink']>,
+    listInviteLinks: {
+      name: 'listInviteLinks',
+      method: 'GET',
+      path: '/api/projects/:projectId/invite-links',
+      body: 'none',
+    } as RouteOf<Endpoints['inviteLinks']['listInviteLinks']>,
+    revokeInviteLink: {
+      name: 'revokeInviteLink',
+      method: 'DELETE',
+      path: '/api/invite-links/:inviteLinkId',
+      body: 'none',
+    } as RouteOf<Endpoints['inviteLinks']['revokeInviteLink']>,
+    viewInviteLink: {
+      name: 'viewInviteLink',
+      method: 'POST',
+      path: '/api/invite-links/view',
+      body: 'json',
+    } as RouteOf<Endpoints['inviteLinks']['viewInviteLink']>,
+  },
+  accessRequests: {
+    declineAccessRequest: {
+      name: 'declineAccessRequest',
+      method: 'POST',
+      path: '/api/access-requests/:requestId/decline',
+      body: 'none',
+    } as RouteOf<Endpoints['accessRequests']['declineAccessRequest']>,
+    grantAccessRequest: {
+      name: 'grantAccessRequest',
+      method: 'POST',
+      path: '/api/access-requests/:requestId/grant',
+      body: 'json',
+    } as RouteOf<Endpoints['accessRequests']['grantAccessRequest']>,
+    listAccessRequests: {
+      name: 'listAccessRequests',
+      method: 'GET',
+      path: '/api/projects/:projectId/access-requests',
+      body: 'none',
+    } as RouteOf<Endpoints['accessRequests']['listAccessRequests']>,
+    requestAccessFromCollectionLink: {
+      name: 'requestAccessFromCollectionLink',
+      method: 'POST',
+      path: '/api/collection-links/:hash/access-requests',
+      body: 'json',
+    } as RouteOf<Endpoints['accessRequests']['requestAccessFromCollectionLink']>,
+    requestAccessFromLink: {
+      name: 'requestAccessFromLink',
+      method: 'POST',
+      path: '/api/links/hash/:hash/access-requests',
+      body: 'json',
+    } as RouteOf<Endpoints['accessRequests']['requestAccessFromLink']>,
+  },
   publicPages: {
     getPublicProject: {
       name: 'getPublicProject',
@@ -1076,6 +1140,62 @@ export const routes = {
       path: '/api/blind/:hash/vote',
       body: 'json',
     } as RouteOf<Endpoints['blindTests']['voteBlindTest']>,
+  },
+  guestUploads: {
+    acceptGuestFile: {
+      name: 'acceptGuestFile',
+      method: 'POST',
+      path: '/api/guest-files/:id/accept',
+      body: 'json',
+    } as RouteOf<Endpoints['guestUploads']['acceptGuestFile']>,
+    createUploadLink: {
+      name: 'createUploadLink',
+      method: 'POST',
+      path: '/api/projects/:projectId/upload-links',
+      body: 'json',
+    } as RouteOf<Endpoints['guestUploads']['createUploadLink']>,
+    declineGuestFile: {
+      name: 'declineGuestFile',
+      method: 'DELETE',
+      path: '/api/guest-files/:id',
+      body: 'none',
+    } as RouteOf<Endpoints['guestUploads']['declineGuestFile']>,
+    listGuestFiles: {
+      name: 'listGuestFiles',
+      method: 'GET',
+      path: '/api/projects/:projectId/guest-files',
+      body: 'none',
+    } as RouteOf<Endpoints['guestUploads']['listGuestFiles']>,
+    listUploadLinks: {
+      name: 'listUploadLinks',
+      method: 'GET',
+      path: '/api/projects/:projectId/upload-links',
+      body: 'none',
+    } as RouteOf<Endpoints['guestUploads']['listUploadLinks']>,
+    openUploadLink: {
+      name: 'openUploadLink',
+      method: 'GET',
+      path: '/api/upload/:hash',
+      body: 'none',
+    } as RouteOf<Endpoints['guestUploads']['openUploadLink']>,
+    revokeUploadLink: {
+      name: 'revokeUploadLink',
+      method: 'DELETE',
+      path: '/api/upload-links/:id',
+      body: 'none',
+    } as RouteOf<Endpoints['guestUploads']['revokeUploadLink']>,
+    streamGuestFile: {
+      name: 'streamGuestFile',
+      method: 'GET',
+      path: '/api/guest-files/:id/stream',
+      body: 'none',
+    } as RouteOf<Endpoints['guestUploads']['streamGuestFile']>,
+    unlockUploadLink: {
+      name: 'unlockUploadLink',
+      method: 'POST',
+      path: '/api/upload/:hash/unlock',
+      body: 'json',
+    } as RouteOf<Endpoints['guestUploads']['unlockUploadLink']>,
   },
   workspace: {
     getDebugReport: {

@@ -326,6 +326,34 @@ export interface PlayerAppsTable {
   revoked_at: string | null;
 }
 
+/** An owner's invite link to a project (migration 0037): a role, uses and an expiry. */
+export interface InviteLinksTable {
+  id: string;
+  project_id: string;
+  link_key: string;
+  creator_id: string | null;
+  name: string;
+  role: MemberRole;
+  max_uses: number;
+  uses: number;
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+}
+
+/** A share link's listener asking to join a project (migration 0037). */
+export interface AccessRequestsTable {
+  id: string;
+  project_id: string;
+  user_id: string;
+  note: string | null;
+  status: 'open' | 'granted' | 'declined';
+  created_at: string;
+  decided_at: string | null;
+  decided_by: string | null;
+  granted_role: MemberRole | null;
+}
+
 /** A play a player app reported (`scrobble`): of a version or of a bounce. */
 export interface PlayerPlaysTable {
   id: string;
@@ -618,7 +646,8 @@ export interface DataExportsTable {
 export interface ResumableUploadsTable {
   id: string;
   user_id: string;
-  kind: 'version' | 'bounce';
+  /** 'guest': sent through an upload link (user_id is then `upload-link:<link id>`). */
+  kind: 'version' | 'bounce' | 'guest';
   size: number | string;
   state: 'receiving' | 'finished';
   received_bytes: Generated<number | string>;
@@ -736,7 +765,44 @@ export interface CollectionLinkZipsTable {
   expires_at: string;
 }
 
+/** An 'Upload link' of a project's branch (migration 0038). */
+export interface UploadLinksTable {
+  id: string;
+  project_id: string;
+  branch_id: string;
+  created_by: string;
+  key: string;
+  name: string;
+  message: string | null;
+  password_hash: string | null;
+  max_files: number;
+  max_bytes: number | string;
+  files_received: Generated<number>;
+  bytes_received: Generated<number | string>;
+  expires_at: string;
+  revoked_at: string | null;
+  created_at: string;
+}
+
+/** A file a guest sent through an upload link, waiting to be accepted or declined (migration 0038). */
+export interface GuestFilesTable extends ProcessedAudioColumns {
+  id: string;
+  link_id: string | null;
+  link_name: string;
+  project_id: string;
+  branch_id: string;
+  guest_name: string;
+  guest_email: string | null;
+  original_key: string;
+  original_name: string;
+  original_size: number | string;
+  original_format: string;
+  created_at: string;
+}
+
 export interface Database {
+  upload_links: UploadLinksTable;
+  guest_files: GuestFilesTable;
   collections: CollectionsTable;
   collection_link_comments: CollectionLinkCommentsTable;
   collection_link_receipts: CollectionLinkReceiptsTable;
@@ -774,6 +840,8 @@ export interface Database {
   blind_votes: BlindVotesTable;
   blind_trials: BlindTrialsTable;
   player_apps: PlayerAppsTable;
+  invite_links: InviteLinksTable;
+  access_requests: AccessRequestsTable;
   player_plays: PlayerPlaysTable;
   projects: ProjectsTable;
   branches: BranchesTable;

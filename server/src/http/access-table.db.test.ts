@@ -490,6 +490,32 @@ const TABLE: Record<string, Row> = {
   },
   resendInvitation: { expect: needs('manageMembers', 200) },
   revokeInvitation: { expect: needs('manageMembers', 204) },
+  // Invite links: the owner's to make, list and revoke; whoever holds one (the key, in the
+  // body) sees its offer, and any signed-in person joins (a member already in keeps their role).
+  listInviteLinks: { expect: needs('manageMembers', 200) },
+  createInviteLink: { expect: needs('manageMembers', 201), call: () => ({ body: {} }) },
+  revokeInviteLink: { expect: needs('manageMembers', 204) },
+  viewInviteLink: { expect: everyone(200), call: (w) => ({ body: { key: w.inviteLink.key } }) },
+  joinInviteLink: { expect: signedIn(200), call: (w) => ({ body: { key: w.inviteLink.key } }) },
+  // Access requests: a signed-in listener holding the link asks (members are in already: 409);
+  // only the owner lists and decides them.
+  requestAccessFromLink: {
+    expect: { ...signedIn(201), viewer: 409, commenter: 409, editor: 409, owner: 409 },
+    call: (w) => ({ params: { hash: w.link.hash }, body: { note: 'Let me in' } }),
+  },
+  requestAccessFromCollectionLink: {
+    expect: { ...signedIn(201), viewer: 409, commenter: 409, editor: 409, owner: 409 },
+    call: (w) => ({
+      params: { hash: w.collectionLink.hash },
+      body: { item_id: w.collectionLink.itemId },
+    }),
+  },
+  listAccessRequests: { expect: needs('manageMembers', 200) },
+  grantAccessRequest: {
+    expect: needs('manageMembers', 200),
+    call: () => ({ body: { role: 'commenter' } }),
+  },
+  declineAccessRequest: { expect: needs('manageMembers', 204) },
 
   // ---- share links (the key is the credential) ----
   openShareLink: { expect: withShareKey(200) },
@@ -540,6 +566,43 @@ const TABLE: Record<string, Row> = {
   markBlindTestWinner: {
     expect: needs('share', 200),
     call: (w) => ({ params: { id: w.blindTest.id }, body: { version_id: w.version.id } }),
+  },
+  // ---- file requests: the team's upload links and guests' files (the world's: one link of the
+  // default branch and one processed file sent through it) ----
+  createUploadLink: {
+    expect: needs('upload', 201),
+    call: (w) => ({ body: { branch_id: w.project.branchId, name: 'Bass takes' } }),
+  },
+  listUploadLinks: { expect: needs('upload', 200) },
+  revokeUploadLink: {
+    expect: needs('upload', 204),
+    call: (w) => ({ params: { id: w.uploadLink.id } }),
+  },
+  listGuestFiles: { expect: needs('listen', 200) },
+  streamGuestFile: {
+    expect: needs('listen', 200),
+    call: (w) => ({ params: { id: w.guestFile.id } }),
+  },
+  acceptGuestFile: {
+    expect: needs('upload', 201),
+    call: (w) => ({ params: { id: w.guestFile.id }, body: { message: 'From Sam' } }),
+  },
+  declineGuestFile: {
+    expect: needs('upload', 204),
+    call: (w) => ({ params: { id: w.guestFile.id } }),
+  },
+  // ---- an upload link's guest (the key is the credential; nothing of the project is shown) ----
+  openUploadLink: {
+    expect: withShareKey(200),
+    call: (w, caller) => (caller === 'linkVisitor' ? { params: { hash: w.uploadLink.key } } : {}),
+  },
+  // The world's upload link has no password: any password is wrong.
+  unlockUploadLink: {
+    expect: withShareKey(401),
+    call: (w, caller) => ({
+      ...(caller === 'linkVisitor' ? { params: { hash: w.uploadLink.key } } : {}),
+      body: { password: 'not-the-password' },
+    }),
   },
   // ---- a blind test's link (the key is the credential; the listener is the cookie) ----
   openBlindTest: {

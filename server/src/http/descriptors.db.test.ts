@@ -27,15 +27,18 @@ vi.mock('fastify', async (importOriginal) => {
 });
 
 /**
- * Served by the docs plugins, not by API operations; and the tus protocol's endpoint (resumable
- * uploads), which @tus/server answers by the tus 1.0 specification, not by a JSON descriptor.
+ * Served by the docs plugins, not by API operations; and the tus protocol's endpoints (resumable
+ * uploads, and guests' through upload links), which @tus/server answers by the tus 1.0 specification, not by a JSON descriptor.
  */
 const undocumented = (url: string) =>
   url === '/api/openapi.json' ||
   url === '/api/docs' ||
   url.startsWith('/api/docs/') ||
   url === '/api/uploads' ||
-  url.startsWith('/api/uploads/');
+  url.startsWith('/api/uploads/') ||
+  // Guests' resumable uploads through an upload link: the same protocol.
+  url === '/api/guest-uploads' ||
+  url.startsWith('/api/guest-uploads/');
 
 /** The success schema a descriptor declares for `status`. */
 function schemaOf(endpoint: Endpoint, status: number): z.ZodType {

@@ -114,6 +114,8 @@ describe('fuzzing path parameters and Range headers', () => {
         hash: c.world.blindTest.hash,
         optionId: c.world.blindTest.optionId,
       });
+    // A guest's file sent through the world's upload link, as the team plays it.
+    if (endpoint.name === 'streamGuestFile') return pathOf(endpoint, { id: c.world.guestFile.id });
     // A collection link's ready zip.
     if (endpoint.name === 'downloadCollectionLinkZip')
       return pathOf(endpoint, {

@@ -8,7 +8,8 @@ import type { FastifyRequest } from 'fastify';
  *   URLs), and anything else named like a key, secret, password or signature;
  * - share-link keys in paths: `/share/<key>` (the page), `/api/links/hash/<key>/…` and
  *   `/api/collection-links/<key>/…` (their APIs), and `?link=<key>` (a link page's live events);
- *   invitation tokens in `/invite/<token>` (the page; its API takes the token in the body).
+ *   invitation tokens in `/invite/<token>` and invite-link keys in `/join/<key>` (the pages;
+ *   their APIs take the secret in the body).
  */
 export const REDACTED = '[redacted]';
 
@@ -20,6 +21,7 @@ const SECRET_PATHS: RegExp[] = [
   /^(\/api\/links\/hash\/)[^/?#]+/,
   /^(\/api\/collection-links\/)[^/?#]+/,
   /^(\/invite\/)[^/?#]+/,
+  /^(\/join\/)[^/?#]+/,
 ];
 
 export function redactUrl(url: string): string {

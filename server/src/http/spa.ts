@@ -226,8 +226,14 @@ export async function registerSpa(
     const isApi = isApiUrl(request.url);
     const wantsPage = request.method === 'GET' || request.method === 'HEAD';
     if (!isApi && wantsPage && hasBuild) {
-      if (request.url.startsWith('/share/') || request.url.startsWith('/invite/')) {
-        // The page's address holds a secret: a share link's key, an invitation's token.
+      if (
+        request.url.startsWith('/share/') ||
+        request.url.startsWith('/invite/') ||
+        request.url.startsWith('/join/') ||
+        request.url.startsWith('/upload/')
+      ) {
+        // The page's address holds a secret: a share link's key, an invitation's token, an
+        // invite link's or an upload link's key.
         reply.header('referrer-policy', 'no-referrer').header('x-robots-tag', 'noindex, nofollow');
       }
       const projectId = PROJECT_PAGE.exec(request.url)?.[1];

@@ -5,6 +5,7 @@ import { blindTestJobs } from '../modules/blind-tests/job-handlers';
 import { collectionsJobs } from '../modules/collections/job-handlers';
 import { demoJobs } from '../modules/demo/job-handlers';
 import { exportsJobs } from '../modules/exports/job-handlers';
+import { guestUploadsJobs } from '../modules/guest-uploads/job-handlers';
 import { notificationsJobs } from '../modules/notifications/job-handlers';
 import { reposJobs } from '../modules/repos/job-handlers';
 import { uploadsJobs } from '../modules/uploads/job-handlers';
@@ -37,6 +38,7 @@ export function createJobCatalog(deps: JobCatalogDeps): JobDefinition[] {
     ...audioJobs(services, deps.mediaTimeoutMs),
     ...alignmentJobs(services, deps.mediaTimeoutMs),
     ...blindTestJobs(services, deps.mediaTimeoutMs),
+    ...guestUploadsJobs(services, deps.mediaTimeoutMs),
     ...reposJobs(services),
     ...authJobs(services),
     ...demoJobs(services),

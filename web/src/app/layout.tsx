@@ -18,7 +18,10 @@ export function AppLayout() {
   const [sharing, setSharing] = useState<PlayerTrack | null>(null);
   // A share link's page is focused: no site frame, and its own transport instead of the player
   // bar, so nothing covers the waveform or the comment form on a phone.
-  const focused = useMatch('/share/:hash') !== null;
+  const sharePage = useMatch('/share/:hash') !== null;
+  // An upload link's guest page is focused the same way.
+  const guestUploadPage = useMatch('/upload/:key') !== null;
+  const focused = sharePage || guestUploadPage;
   if (focused) return <FocusedFrame link={Link} />;
   return (
     <AudioPlayerProvider>

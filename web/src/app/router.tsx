@@ -172,9 +172,17 @@ const InvitePage = page(
   () => import('../features/members/invite-page'),
   (m) => m.InvitePage,
 );
+const JoinPage = page(
+  () => import('../features/members/join-page'),
+  (m) => m.JoinPage,
+);
 const NotificationsPage = page(
   () => import('../features/notifications/notifications-page'),
   (m) => m.NotificationsPage,
+);
+const GuestUploadPage = page(
+  () => import('../features/guest-upload/guest-upload-page'),
+  (m) => m.GuestUploadPage,
 );
 const SettingsPage = page(
   () => import('../features/settings/settings-page'),
@@ -216,6 +224,10 @@ const publicRoutes: RouteObject[] = [
   // The emailed invitation: it says what it offers to anyone holding the link, and asks to sign in
   // only to accept.
   lazyRoute('/invite/:token', InvitePage),
+  // An 'Upload link': a guest without an account sends files to the team.
+  lazyRoute('/upload/:key', GuestUploadPage),
+  // An invite link from a group chat: the same, joining at the link's role.
+  lazyRoute('/join/:key', JoinPage),
   // A project's page decides itself: members see the workspace, anyone else a Public project's
   // read-only page, and a signed-out visitor of anything else goes to sign-in (as the guard does).
   lazyRoute('/projects/:projectId', ProjectPage),

@@ -1,4 +1,5 @@
 import type { Endpoint } from '../endpoint';
+import * as accessRequests from './access-requests';
 import * as activity from './activity';
 import * as audioGit from './audio-git';
 import * as auth from './auth';
@@ -11,7 +12,9 @@ import * as demo from './demo';
 import * as desktop from './desktop';
 import * as playerApps from './player-apps';
 import * as dataExports from './exports';
+import * as guestUploads from './guest-uploads';
 import * as health from './health';
+import * as inviteLinks from './invite-links';
 import * as markers from './markers';
 import * as members from './members';
 import * as profiles from './profiles';
@@ -35,6 +38,8 @@ export const endpoints = {
   profiles,
   projects,
   members,
+  inviteLinks,
+  accessRequests,
   publicPages,
   activity,
   dataExports,
@@ -49,6 +54,7 @@ export const endpoints = {
   collections,
   collectionLinks,
   blindTests,
+  guestUploads,
   workspace,
   site,
   storage,

@@ -35,6 +35,8 @@ import * as m0033 from './0033-links-by-maker';
 import * as m0034 from './0034-version-alignments';
 import * as m0035 from './0035-blind-tests';
 import * as m0036 from './0036-player-apps';
+import * as m0037 from './0037-invite-links-and-access-requests';
+import * as m0038 from './0038-upload-links';
 
 /** Every migration, in order. Names sort lexically; never rename or edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -74,4 +76,6 @@ export const migrations: Record<string, Migration> = {
   '0034-version-alignments': m0034,
   '0035-blind-tests': m0035,
   '0036-player-apps': m0036,
+  '0037-invite-links-and-access-requests': m0037,
+  '0038-upload-links': m0038,
 };

@@ -69,7 +69,8 @@ export interface ActivityDataOf {
   'project.made_private': NoData;
   /** The address is shown only to whoever may manage the members. */
   'member.invited': { email: string; role: MemberRole };
-  'member.joined': { role: MemberRole };
+  /** `invite_link_name`: the invite link they joined through, if any. */
+  'member.joined': { role: MemberRole; invite_link_name?: string };
   'member.left': { role: Role };
   'member.removed': { member_name: string | null };
   'member.role_changed': {
@@ -77,11 +78,20 @@ export interface ActivityDataOf {
     role: MemberRole;
     old_role: MemberRole | null;
   };
+  /** The project's name then ('Maya asked to join Night Drive'); the owner alone is told. */
+  'member.access_requested': { project_name: string };
   'repo.committed': { sha: string; message: string; branch_name: string };
   'bounce.published': { bounce_name: string; sha: string | null; branch_name: string };
   /** The player app's name, as its owner named it on Settings → Devices. */
   'version.listened': VersionRef & { device_name: string };
   'bounce.listened': { bounce_name: string; branch_name: string; device_name: string };
+  /** The actor is the guest's given name; the file waits on `branch_id` (no version yet). */
+  'guest_file.received': {
+    branch_id: string;
+    branch_name: string;
+    link_name: string;
+    file_name: string;
+  };
 }
 
 /** The kinds about one version, whose data begins with the version's `VersionRef`. */

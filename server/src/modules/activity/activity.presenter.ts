@@ -1,4 +1,5 @@
 import {
+  accessRequestLine,
   REVIEW_STATUS_LABELS,
   ROLE_LABELS,
   type ActivityItem,
@@ -137,7 +138,9 @@ export function summarize(
     case 'member.invited':
       return invitedSummary(actor, d, reader.seesInvitedAddresses);
     case 'member.joined':
-      return `${actor} joined as ${roleLabel(d.role)}`;
+      return `${actor} joined as ${roleLabel(d.role)}${d.invite_link_name ? ` through the invite link '${d.invite_link_name}'` : ''}`;
+    case 'member.access_requested':
+      return accessRequestLine(actor, d.project_name ?? 'the project');
     case 'member.left':
       return `${actor} left`;
     case 'member.removed':
@@ -152,6 +155,8 @@ export function summarize(
       return `${actor} listened to ${version}${d.branch_name ? ` on ${d.branch_name}` : ''} on a device${d.device_name ? ` ('${d.device_name}')` : ''}`;
     case 'bounce.listened':
       return `${actor} listened to the bounce ${d.bounce_name ? `'${d.bounce_name}' ` : ''}on a device${d.device_name ? ` ('${d.device_name}')` : ''}`;
+    case 'guest_file.received':
+      return `${actor} sent ${d.file_name ? `'${d.file_name}'` : 'a file'} via the upload link '${d.link_name ?? ''}'${d.branch_name ? ` for ${d.branch_name}` : ''}`;
   }
 }
 
@@ -160,6 +165,12 @@ export function hrefOf(row: ActivityRow, d: StoredActivityData): string | null {
   // A collection link's first play is its owner's news: it opens the collection.
   if (row.kind === 'collection_link.first_played')
     return d.collection_id ? `/collections/${d.collection_id}` : null;
+  // An access request opens the project's Members dialog, where the owner decides.
+  if (row.kind === 'member.access_requested' && row.project_id)
+    return `/projects/${row.project_id}?members=requests`;
+  // A guest's file waits on its branch of the project page ('Sent by guests').
+  if (row.kind === 'guest_file.received' && row.project_id)
+    return `/projects/${row.project_id}${d.branch_id ? `?branch=${d.branch_id}` : ''}`;
   if (row.project_id) {
     const project = `/projects/${row.project_id}`;
     if (d.branch_id && d.version_id && row.kind !== 'version.deleted') {

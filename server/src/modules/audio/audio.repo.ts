@@ -3,8 +3,11 @@ import { dialectOf } from '../../db/dialect-sql';
 import type { Database, ProcessedAudioColumns } from '../../db/schema';
 import { previewOf } from './previews';
 
-/** Tables whose rows carry audio through the pipeline (same processing columns). */
-export type AudioTable = 'versions' | 'bounces';
+/**
+ * Tables whose rows carry audio through the pipeline (same processing columns): versions,
+ * bounces, and the files guests sent through upload links (`guest_files`, not yet versions).
+ */
+export type AudioTable = 'versions' | 'bounces' | 'guest_files';
 
 /**
  * SQL for stored audio: references to shared originals, the clean-up table and the processing
@@ -38,7 +41,7 @@ export class AudioRepo {
 
   /**
    * Every reference to a stored original, counted in one statement (one snapshot): versions,
-   * bounces, bounce uploads not yet completed, and uploads in flight (`original_refs`).
+   * bounces, guests' files, bounce uploads not yet completed, and uploads in flight (`original_refs`).
    */
   async countOriginalRefs(key: string, db: Kysely<Database> = this.db): Promise<number> {
     const row = await db
@@ -53,6 +56,11 @@ export class AudioRepo {
           .select((e) => e.fn.countAll<number>().as('n'))
           .where('original_key', '=', key)
           .as('bounces'),
+        eb
+          .selectFrom('guest_files')
+          .select((e) => e.fn.countAll<number>().as('n'))
+          .where('original_key', '=', key)
+          .as('guests'),
         eb
           .selectFrom('bounce_uploads')
           .select((e) => e.fn.countAll<number>().as('n'))
@@ -69,6 +77,7 @@ export class AudioRepo {
     return (
       Number(row?.versions ?? 0) +
       Number(row?.bounces ?? 0) +
+      Number(row?.guests ?? 0) +
       Number(row?.uploads ?? 0) +
       Number(row?.pending ?? 0)
     );

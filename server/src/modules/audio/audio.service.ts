@@ -24,7 +24,8 @@ export class AudioService {
    */
   async backfillLossless(context: JobContext): Promise<void> {
     const { done, more } = await backfillLossless(this.deps, MEDIA_NICENESS, context);
-    if (done > 0) context.logger.info({ done, more }, 'lossless renditions made for earlier uploads');
+    if (done > 0)
+      context.logger.info({ done, more }, 'lossless renditions made for earlier uploads');
     if (more) await this.deps.jobs.enqueue(losslessBackfillJob, {}, { delayMs: 1000 });
   }
 

@@ -1,7 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import {
   AUTH_MESSAGES,
-  EMAIL_UNVERIFIED_CODE,
   INVITATION_TTL_DAYS,
   MAX_PENDING_INVITATIONS,
   MEMBER_MESSAGES,
@@ -13,7 +12,7 @@ import {
 import { AUTH_RATE_RULES, type RateLimiter } from '../../auth/rate-limiter';
 import type { Clock } from '../../clock';
 import type { InvitationsTable } from '../../db/schema';
-import { AppError, Conflict, Forbidden, Gone, NotFound, RateLimited } from '../../errors';
+import { Conflict, Forbidden, Gone, NotFound, RateLimited } from '../../errors';
 import type { Mailer } from '../../mail/mailer';
 import type { AccessPolicy } from '../access';
 import type { ActivityLog } from '../activity';
@@ -23,6 +22,7 @@ import type { InvitationRow, InvitationsRepo } from './invitations.repo';
 import { invitationTarget, type Target, type TargetKind } from './member-targets';
 import type { MembersRepo } from './members.repo';
 import { grantOn, recordOn, roleOn } from './target-rules';
+import { requireVerifiedAddress, type EmailCheck } from './verified-address';
 
 export interface InvitationsDeps {
   access: AccessPolicy;
@@ -41,11 +41,7 @@ export interface InvitationsDeps {
 }
 
 /** What accepting an invitation asks of the auth module (its service answers it). */
-export interface EmailCheck {
-  isEmailVerified(userId: string): Promise<boolean>;
-  /** Mails a 6-digit code (limited like sign-in codes: 429 past the client address's limit). */
-  sendAddressCheck(email: string, ip: string): Promise<'sent' | 'recent'>;
-}
+export type { EmailCheck };
 
 /** The signed-in caller of an invitation: their id and the email address their account has. */
 export interface Caller {
@@ -178,18 +174,12 @@ export class InvitationsService {
     const invitation = await this.valid(token, ip);
     if (caller.email.trim().toLowerCase() !== invitation.email)
       throw new Forbidden(MEMBER_MESSAGES.wrongAccount(invitation.email));
-    if (!(await this.deps.emailCheck.isEmailVerified(caller.id))) {
-      await this.deps.emailCheck.sendAddressCheck(caller.email, ip);
-      throw new AppError(
-        'forbidden',
-        MEMBER_MESSAGES.confirmEmailToAccept(caller.email),
-        {
-          code: EMAIL_UNVERIFIED_CODE,
-          email: caller.email,
-        },
-        EMAIL_UNVERIFIED_CODE,
-      );
-    }
+    await requireVerifiedAddress(
+      this.deps.emailCheck,
+      caller,
+      ip,
+      MEMBER_MESSAGES.confirmEmailToAccept,
+    );
     const target = targetOf(invitation);
     const current = await roleOn(this.deps.access, caller.id, target);
     const isOwner = current === 'owner';

@@ -80,7 +80,11 @@ export function batchSubject(items: BatchItem[]): string {
       return `${n} ${noun} on ${onePlace} – ${first.versionLabel}`;
     return onePlace ? `${n} ${noun} on ${onePlace}` : `${n} ${noun} on Takes`;
   }
-  if (n === 1) return onePlace ? `${first.activity.summary} – ${onePlace}` : first.activity.summary;
+  // 'Maya asked to join Night Drive' already names its place.
+  if (n === 1)
+    return onePlace && !first.activity.summary.endsWith(onePlace)
+      ? `${first.activity.summary} – ${onePlace}`
+      : first.activity.summary;
   return onePlace ? `${n} new notifications on ${onePlace}` : `${n} new notifications on Takes`;
 }
 

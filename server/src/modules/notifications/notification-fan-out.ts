@@ -23,6 +23,8 @@ const CATEGORY_OF: Partial<Record<ActivityKind, NotificationCategory>> = {
   'comment.replied': 'comments',
   // An approval or a change request is feedback, heard like a comment.
   'version.review_changed': 'comments',
+  // A guest's file is heard (and emailed, batched) like a comment, by everyone but Viewers.
+  'guest_file.received': 'comments',
   'version.uploaded': 'versions',
   'bounce.published': 'versions',
   'repo.committed': 'versions',
@@ -34,7 +36,14 @@ const CATEGORY_OF: Partial<Record<ActivityKind, NotificationCategory>> = {
   'member.left': 'membership',
   'member.removed': 'membership',
   'member.role_changed': 'membership',
+  'member.access_requested': 'membership',
 };
+
+/**
+ * Kinds emailed as well unless the person chose a channel for their category: an access request
+ * waits on its owner, who may not open Takes for days.
+ */
+const EMAILED_UNLESS_CHOSEN: ReadonlySet<ActivityKind> = new Set(['member.access_requested']);
 
 /** A person's channel for a category: what they chose, else the category's default. */
 export function channelOf(
@@ -71,7 +80,11 @@ export class NotificationFanOut {
     const rows: NotificationsTable[] = [];
     const toEmail: string[] = [];
     for (const userId of recipients) {
-      const channel = channelOf(chosen.get(userId), category);
+      const stored = chosen.get(userId);
+      const channel =
+        stored === undefined && EMAILED_UNLESS_CHOSEN.has(row.kind as ActivityKind)
+          ? 'email_and_in_app'
+          : channelOf(stored, category);
       if (channel === 'off') continue;
       const email = channel === 'email_and_in_app';
       rows.push({
@@ -130,6 +143,11 @@ export class NotificationFanOut {
         row.actor_id ?? (row.target_id ? await this.deps.repo.uploaderOf(db, row.target_id) : null);
       if (uploader && can.has(uploader)) result.add(uploader);
       if (kind === 'version.failed') for (const a of audience) result.add(a.userId);
+      return [...result];
+    }
+    if (kind === 'member.access_requested') {
+      // The project's owner decides; nobody else is told (the person asking is no member).
+      for (const a of audience) if (a.role === 'owner') result.add(a.userId);
       return [...result];
     }
     if (kind === 'collection_link.first_played') {

@@ -53,6 +53,19 @@ export class ProjectsRepo {
     return db.selectFrom('versions').selectAll().where('branch_id', '=', branchId).execute();
   }
 
+  /** The stored audio of guests' files waiting on a project or a branch (they go with it). */
+  guestFilesAudio(where: { projectId: string } | { branchId: string }, db: Executor) {
+    return db
+      .selectFrom('guest_files')
+      .select(['original_key', 'renditions', 'waveform'])
+      .where(
+        'projectId' in where ? 'project_id' : 'branch_id',
+        '=',
+        'projectId' in where ? where.projectId : where.branchId,
+      )
+      .execute();
+  }
+
   /**
    * The projects the user owns ('Your Projects'), most recently updated first, each with its
    * branches: a page of `limit` after the project `after` (keyset on updated_at and id, served by

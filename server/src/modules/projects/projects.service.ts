@@ -11,7 +11,7 @@ import type { Clock } from '../../clock';
 import type { Branch, ProjectRow } from '../../db/schema';
 import { Conflict, Invalid, NotFound } from '../../errors';
 import type { JobQueue } from '../../jobs/job-queue';
-import { queueVersionsCleanup } from '../audio';
+import { ownedAudioKeys, queueCleanup, queueVersionsCleanup } from '../audio';
 import type { Executor, ProjectsRepo } from './projects.repo';
 import { toBranch, toProject } from './project-view';
 import { NOT_FOUND, type AccessPolicy, type Action } from '../access';
@@ -198,9 +198,11 @@ export class ProjectsService {
     await this.deps.access.project(userId, projectId, 'delete');
     await this.repo.transaction(async (trx) => {
       const doomed = await this.repo.versionsOfProject(projectId, trx);
+      const guests = await this.repo.guestFilesAudio({ projectId }, trx);
       // Gone meanwhile (another delete won): answered like a missing project.
       if (!(await this.repo.deleteProject(projectId, trx))) throw new NotFound(NOT_FOUND.project);
       await queueVersionsCleanup(trx, this.deps, doomed);
+      await this.queueGuestFilesCleanup(trx, guests);
     });
   }
 
@@ -290,6 +292,7 @@ export class ProjectsService {
       if (!branch) throw new NotFound(NOT_FOUND.branch);
       if (branch.is_default) throw new Conflict(PROJECT_MESSAGES.defaultBranchDelete);
       const doomed = await this.repo.versionsOfBranch(branchId, trx);
+      const guests = await this.repo.guestFilesAudio({ branchId }, trx);
       await this.repo.deleteBranch(branchId, trx);
       await this.repo.touchProject(branch.project_id, this.now(), trx);
       await this.deps.activity.record(trx, {
@@ -300,6 +303,18 @@ export class ProjectsService {
         data: { branch_name: branch.name },
       });
       await queueVersionsCleanup(trx, this.deps, doomed);
+      await this.queueGuestFilesCleanup(trx, guests);
+    });
+  }
+
+  /** Guests' files waiting on what is deleted go with it (their rows by cascade): their audio. */
+  private queueGuestFilesCleanup(
+    trx: Executor,
+    guests: { original_key: string; renditions: string; waveform: string | null }[],
+  ) {
+    return queueCleanup(trx, this.deps, {
+      objects: guests.flatMap(ownedAudioKeys),
+      originals: guests.map((g) => g.original_key),
     });
   }
 

@@ -7,7 +7,7 @@ import { AUTH_RATE_RULES, type RateLimiter, type RateRule } from '../../auth/rat
 import { Invalid, RateLimited, Unauthenticated } from '../../errors';
 
 /** Which kind of link a password guards: each kind has its own cookies and counts. */
-export type LinkKind = 'version' | 'collection' | 'blind';
+export type LinkKind = 'version' | 'collection' | 'blind' | 'upload';
 
 /** A link as far as its password goes. */
 export interface GuardedLink {
@@ -29,6 +29,7 @@ const COOKIE_PREFIX: Record<LinkKind, string> = {
   version: 'takes_l_',
   collection: 'takes_cl_',
   blind: 'takes_bl_',
+  upload: 'takes_ul_',
 };
 
 /** The name of a link's unlock cookie: one per link. */

@@ -246,10 +246,7 @@ export class SharingService {
   }
 
   /** The audio a link may stream (see linkAudioOf). */
-  linkAudio(
-    { link, version }: Pick<OpenedLink, 'link' | 'version'>,
-    quality: Quality,
-  ): LinkAudio {
+  linkAudio({ link, version }: Pick<OpenedLink, 'link' | 'version'>, quality: Quality): LinkAudio {
     return linkAudioOf(link, version, quality);
   }
 

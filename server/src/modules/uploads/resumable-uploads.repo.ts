@@ -12,7 +12,9 @@ export class ResumableUploadsRepo {
   /**
    * Inserts the upload unless `refuse`, given the person's unfinished uploads (receiving, started
    * after `openSince`), answers a reason, which is then returned. The count and the insert run
-   * under a per-person lock, so two creations at once cannot both take the last slot.
+   * under a per-person lock, so two creations at once cannot both take the last slot. `refuse`
+   * may read more under the same lock through the transaction it is given (an upload link's
+   * counts: its uploads' `user_id` is the link's).
    */
   async insertUnlessRefused<Reason>(
     row: {
@@ -23,7 +25,10 @@ export class ResumableUploadsRepo {
       created_at: string;
     },
     openSince: string,
-    refuse: (held: HeldUploads) => Reason | undefined,
+    refuse: (
+      held: HeldUploads,
+      trx: Kysely<Database>,
+    ) => Reason | undefined | Promise<Reason | undefined>,
   ): Promise<Reason | undefined> {
     return this.db.transaction().execute(async (trx) => {
       await lockUploadsOf(trx, row.user_id);
@@ -37,7 +42,10 @@ export class ResumableUploadsRepo {
         .where('state', '=', 'receiving')
         .where('created_at', '>', openSince)
         .executeTakeFirstOrThrow();
-      const reason = refuse({ open: Number(counted.open), bytes: Number(counted.bytes) });
+      const reason = await refuse(
+        { open: Number(counted.open), bytes: Number(counted.bytes) },
+        trx,
+      );
       if (reason !== undefined) return reason;
       await trx
         .insertInto('resumable_uploads')

@@ -36,7 +36,9 @@ export function LoginPage() {
   const [searchParams] = useSearchParams();
   const isDemo = searchParams.get('demo') === 'true';
   const demo = useDemoSignIn(isDemo && auth.status === 'signed-out');
-  const target = isDemo ? DEFAULT_AFTER_SIGN_IN : redirectTargetFrom(location.state);
+  const target = isDemo
+    ? DEFAULT_AFTER_SIGN_IN
+    : redirectTargetFrom(location.state, searchParams.get('next'));
   const signUp = searchParams.get('mode') === 'sign-up';
 
   // A magic link opens in a new tab, without this page's router state: remember the target for it

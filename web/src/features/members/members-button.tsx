@@ -1,4 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { secondaryButton } from '../../ui/button-styles';
 import type { MembersTarget } from './members-api';
 
@@ -16,7 +17,11 @@ interface MembersButtonProps {
 
 /** 'Members': every member may open the list; what they may change depends on their role. */
 export function MembersButton({ target, targetName, className = '' }: MembersButtonProps) {
-  const [open, setOpen] = useState(false);
+  // An access request's notification opens the project with `?members=requests`.
+  const [params] = useSearchParams();
+  const [open, setOpen] = useState(
+    () => target.kind === 'project' && params.get('members') === 'requests',
+  );
   return (
     <>
       <button

@@ -5,7 +5,9 @@ import { Alert } from '../../ui/alert';
 import { secondaryButton } from '../../ui/button-styles';
 import { Modal } from '../../ui/modal';
 import { Spinner } from '../../ui/spinner';
+import { AccessRequestsSection } from './access-requests-section';
 import { InviteForm } from './invite-form';
+import { InviteLinksSection } from './invite-links-section';
 import { LeaveSection } from './leave-section';
 import { MemberRow } from './member-row';
 import { useMembers, canTransfer, type MembersTarget } from './members-api';
@@ -31,7 +33,7 @@ const TITLES: Record<Noun, string> = {
  * 'Project members' / 'Repository members' / 'Collection members': everybody sees who is in; the
  * owner changes roles, removes members, hands a project or a repository to an editor (a
  * collection's ownership is not transferred), invites by email and manages pending invitations;
- * everybody else may leave.
+ * on a project also access requests and invite links; everybody else may leave.
  */
 export function MembersDialog({ target, targetName, onClose }: MembersDialogProps) {
   const members = useMembers(target);
@@ -102,6 +104,13 @@ function MembersBody({ target, targetName, noun, role, members, invitations }: M
 
       {manages && (
         <PendingInvitations target={target} invitations={invitations} onFeedback={setFeedback} />
+      )}
+
+      {manages && target.kind === 'project' && (
+        <>
+          <AccessRequestsSection projectId={target.id} />
+          <InviteLinksSection projectId={target.id} />
+        </>
       )}
 
       {feedback && <Alert tone={feedback.tone}>{feedback.text}</Alert>}

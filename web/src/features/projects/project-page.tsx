@@ -1,6 +1,6 @@
 import { may } from '@takes/contract';
 import { lazy, startTransition, Suspense, useEffect, useState } from 'react';
-import { Navigate, useLocation, useParams } from 'react-router';
+import { Navigate, useLocation, useParams, useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import type { BranchWithVersions } from '@takes/contract';
 import { ApiError, errorMessage } from '../../lib/api';
@@ -8,6 +8,7 @@ import { useDocumentTitle } from '../../lib/use-document-title';
 import { useAuth } from '../auth/use-auth';
 import { BlindTestsSection } from '../blind-tests/owner/blind-tests-section';
 import { ActivityPanel } from '../activity/activity-panel';
+import { GuestFilesSection } from '../guest-upload/guest-files-section';
 import { useMarkTargetRead } from '../notifications/use-mark-target-read';
 import { BranchesPanel } from './branches-panel';
 import { ProjectHeader } from './project-header';
@@ -122,7 +123,9 @@ function ProjectWorkspace({
   useMarkTargetRead(`/projects/${projectId}`, project !== undefined);
   const queryClient = useQueryClient();
   const refreshWorkspace = useRefreshWorkspace();
-  const [branchChoice, setBranchChoice] = useState<Choice>(undefined);
+  // `?branch=` (a guest's file notification links to its branch) picks the first branch shown.
+  const [search] = useSearchParams();
+  const [branchChoice, setBranchChoice] = useState<Choice>(search.get('branch') ?? undefined);
   const [versionChoice, setVersionChoice] = useState<Choice>(undefined);
   const [creatingBranch, setCreatingBranch] = useState(false);
   const [uploadTarget, setUploadTarget] = useState<BranchWithVersions | null>(null);
@@ -200,6 +203,14 @@ function ProjectWorkspace({
           <div className="h-64 rounded-lg bg-zinc-100 dark:bg-zinc-900" aria-hidden="true" />
         )}
       </div>
+      {restShown && selectedBranch ? (
+        <GuestFilesSection
+          projectId={projectId}
+          projectName={project.name}
+          branch={selectedBranch}
+          role={project.role}
+        />
+      ) : null}
       {restShown && may(project.role, 'share') ? <BlindTestsSection projectId={projectId} /> : null}
       {restShown && <ActivityPanel source={{ projectId }} />}
 

@@ -17,6 +17,7 @@ import {
 import { ItemComments } from './collection-share-comments';
 import { ItemRow } from './collection-share-item-row';
 import { NowPlaying } from './collection-share-now-playing';
+import { RequestAccess } from './request-access';
 import { DownloadAll } from './download-all';
 import { LinkFailure, lookupFailure } from './link-failure';
 import { LinkPasswordForm } from './link-password-form';
@@ -177,6 +178,17 @@ function CollectionView({ hash, collection }: { hash: string; collection: Shared
       ) : null}
 
       {currentItem ? <NowPlaying item={currentItem} /> : null}
+
+      {selectedItem && selectedItem.kind !== 'bounce' ? (
+        // A collection may span projects: the request is for the project of the item heard.
+        <div className="mt-4">
+          <RequestAccess
+            key={selectedItem.project_name}
+            target={{ kind: 'collection', hash, itemId: selectedItem.id }}
+            projectName={selectedItem.project_name}
+          />
+        </div>
+      ) : null}
 
       <section aria-labelledby="collection-items-heading" className="mt-6">
         <h2 id="collection-items-heading" className="sr-only">

@@ -44,6 +44,7 @@ import {
 import { useNoIndex } from './use-noindex';
 import { ExportComments } from '../markers/export-comments';
 import { VisitorCommenting } from './visitor-commenting';
+import { RequestAccess } from './request-access';
 import { useVisitorName } from './visitor-name';
 import { formatDateTime } from '../../lib/format';
 
@@ -218,6 +219,9 @@ function SharedVersionView({ hash, shared }: { hash: string; shared: SharedVersi
           ) : null}
           {link.download_enabled ? <ExportComments source={{ hash }} /> : null}
         </div>
+      </div>
+      <div className="mt-3">
+        <RequestAccess target={{ kind: 'version', hash }} projectName={project.name} />
       </div>
       <p
         role="status"

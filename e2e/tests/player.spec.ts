@@ -41,6 +41,15 @@ async function seedTrack(page: Page, baseURL: string | undefined, label: string)
       { timeout: 60_000, intervals: [500] },
     )
     .toBe('completed');
+  // The WAV's FLAC ('Lossless') is made just after 'completed'.
+  await expect
+    .poll(
+      async () =>
+        (await api.call(endpoints.versions.getVersionQualities, { params: { versionId } }))
+          .available,
+      { timeout: 30_000, intervals: [200] },
+    )
+    .toContain('lossless');
 
   const { project } = await api.call(endpoints.versions.getVersion, { params: { versionId } });
   return { versionId, projectId, branchId, projectName: project.name } satisfies Uploaded;

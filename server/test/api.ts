@@ -131,3 +131,18 @@ export async function uploadProcessed(
   );
   return id;
 }
+
+/**
+ * Waits until a version's FLAC ('Lossless') is settled: made, or marked as impossible. It is made
+ * after 'completed' (processing does not wait for it), so a test reading it waits here first.
+ */
+export async function losslessSettled(t: Pick<TestApp, 'deps'>, versionId: string): Promise<void> {
+  await eventually(async () => {
+    const row = await t.deps.database.db
+      .selectFrom('versions')
+      .select('renditions')
+      .where('id', '=', versionId)
+      .executeTakeFirst();
+    return (row?.renditions ?? '').includes('"lossless"');
+  }, 60_000);
+}

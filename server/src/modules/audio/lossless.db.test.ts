@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sox } from '../../../bench/alignment-set';
-import { api, uploadProcessed } from '../../../test/api';
+import { api, losslessSettled, uploadProcessed } from '../../../test/api';
 import { buildProject, buildUser, type BuiltUser } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/test-app';
 import { parseJson, type Renditions } from './audio-view';
@@ -75,8 +75,15 @@ describe('lossless renditions', () => {
   let owner: BuiltUser;
   let project: { id: string; branch: string };
 
-  const upload = (file: string) =>
-    uploadProcessed(t, owner.cookie, file, { project_id: project.id, branch_id: project.branch });
+  /** Uploads a file and waits for its processing and its FLAC (made after 'completed'). */
+  const upload = async (file: string) => {
+    const id = await uploadProcessed(t, owner.cookie, file, {
+      project_id: project.id,
+      branch_id: project.branch,
+    });
+    await losslessSettled(t, id);
+    return id;
+  };
   const fetchQuality = async (versionId: string, quality: string, range?: string) =>
     t.app.inject({
       method: 'GET',

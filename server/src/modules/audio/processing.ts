@@ -38,6 +38,11 @@ export const MEDIA_NICENESS = 5;
  * sooner on 2 cores; `npm run bench:processing` prints both).
  */
 export const LONGEST_SHARE_NICENESS = 3;
+/**
+ * Niceness of the FLAC ('Lossless') encode: the lowest, so it takes only what the MP3 encodes and
+ * the meter leave, and 'completed' comes as soon as without it.
+ */
+export const LOSSLESS_NICENESS = 19;
 
 export interface ProcessingDeps {
   storage: ObjectStore;
@@ -96,6 +101,8 @@ export async function processAudio(
   const save = serialised(repo, table, versionId, deps.clock);
   const settle = (status: 'completed' | 'failed', error: string | null) =>
     save.run(() => settleStatus(deps, repo, table, versionId, status, error));
+  /** The FLAC's run (see startLossless below), which never rejects. */
+  let losslessRun: Promise<void> | undefined;
   try {
     // A local store's file is read in place; anything else is fetched to scratch first.
     const source = await localOriginal(deps, version, work);
@@ -179,9 +186,12 @@ export async function processAudio(
       await save({ waveform: JSON.stringify(waveform) });
     };
     const saveLoudness = (loudness: Loudness) => save({ loudness: JSON.stringify(loudness) });
-    // 'Lossless': the FLAC of a lossless original (a fraction of the MP3 encodes' work).
-    const lossless = () =>
-      makeLossless(deps, {
+    // 'Lossless': the FLAC of a lossless original, about a fifth of the 320k encode's work. It is
+    // not waited for before 'completed' (the MP3s play first): with two or more cores it starts
+    // with the other steps at the lowest priority and takes what they leave (the core the first
+    // of them to finish frees); with one, it runs after them. Its failure never fails the version.
+    const startLossless = () => {
+      losslessRun ??= makeLossless(deps, {
         rowId: versionId,
         source,
         work,
@@ -189,14 +199,21 @@ export async function processAudio(
         save,
         timeoutMs: deps.mediaTimeoutMs,
         signal: stop.signal,
-        niceness: MEDIA_NICENESS,
-      });
+        niceness: LOSSLESS_NICENESS,
+      }).catch((error: unknown) => losslessFailed(error));
+      return losslessRun;
+    };
+    const losslessFailed = async (error: unknown) => {
+      if (stop.signal.aborted) return; // stopped with the rest; the backfill makes it later
+      context.logger.warn({ table, id: versionId, err: error }, 'no lossless rendition');
+      const fileProblem = error instanceof MediaToolError && !(error instanceof MediaTimeoutError);
+      if (fileProblem) await save(noLossless).catch(() => undefined);
+    };
+    if (os.availableParallelism() > 1) void startLossless();
     const sampleRate = known.sampleRate ?? 44_100;
 
-    // The work is three single-threaded processes, and a small fourth for a lossless original (its
-    // FLAC, about a tenth of the 320k encode's work, at media priority beside the others). With
-    // two or more cores all run at once:
-    // the 320k encode; the 128k encode; the loudness meter, whose decode also feeds the waveform
+    // The work is three single-threaded processes (and the FLAC above). With two or more cores
+    // all three run at once: the 320k encode; the 128k encode; the loudness meter, whose decode also feeds the waveform
     // peaks (the shortest share, so the peaks' extra work lands where there is room). The 320k
     // encode, the largest share, is weighted a little above the other two so that all three end
     // together, near the floor of the whole work spread over both cores (LONGEST_SHARE_NICENESS).
@@ -212,11 +229,7 @@ export async function processAudio(
       });
       await savePeaks(peaks);
       await saveLoudness(loudness);
-      await together([
-        rendition('high', MEDIA_NICENESS),
-        rendition('standard', MEDIA_NICENESS),
-        lossless(),
-      ]);
+      await together([rendition('high', MEDIA_NICENESS), rendition('standard', MEDIA_NICENESS)]);
     } else if (os.availableParallelism() > 1) {
       await together([
         rendition('high', LONGEST_SHARE_NICENESS),
@@ -229,7 +242,6 @@ export async function processAudio(
           await savePeaks(peaks);
           await saveLoudness(loudness);
         }),
-        lossless(),
       ]);
     } else {
       const peaks = new PeakFolder(sampleRate);
@@ -239,7 +251,6 @@ export async function processAudio(
         await measureLoudness(deps.media, source, { ...options, niceness: MEDIA_NICENESS }),
       );
       await rendition('high', MEDIA_NICENESS);
-      await lossless();
     }
     await settle('completed', null);
     if (table === 'versions' && deps.afterCompleted) {
@@ -249,6 +260,7 @@ export async function processAudio(
         context.logger.warn({ id: versionId, err: error }, 'work after processing not queued');
       }
     }
+    await startLossless();
   } catch (error) {
     // Stopped from outside (shutdown, lost lease, time limit): not the file's fault.
     if (context.signal.aborted) throw error;
@@ -263,8 +275,18 @@ export async function processAudio(
     }
     throw error;
   } finally {
+    // A FLAC still being made when a step failed was stopped with it; let it end before its
+    // folder goes.
+    await losslessRun;
     await fsp.rm(work, { recursive: true, force: true });
   }
+}
+
+/** The row has no FLAC and will not get one (the encoder refused the original). */
+function noLossless(row: ProcessedAudioColumns): Partial<ProcessedAudioColumns> {
+  const renditions = parseJson<Renditions>(row.renditions, {});
+  renditions.lossless = null;
+  return { renditions: JSON.stringify(renditions) };
 }
 
 /** Upper bound for a rendition: its bit rate over the duration, with room for headers. */

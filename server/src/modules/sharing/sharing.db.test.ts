@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, eventually, newUser, ORIGIN } from '../../../test/api';
+import { api, eventually, losslessSettled, newUser, ORIGIN } from '../../../test/api';
 import { makeAudio } from '../../../test/audio-fixtures';
 import { createTestApp, type TestApp } from '../../../test/test-app';
 
@@ -40,6 +40,7 @@ describe('share links and comments: the access matrix', () => {
         (await owner.get(`/api/versions/${versionId}/processing`)).json<{ status: string }>()
           .status === 'completed',
     );
+    await losslessSettled(t, versionId);
     const make = async (body: object) =>
       (await owner.post(`/api/versions/${versionId}/links`, body)).json<{
         id: string;

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, eventually, newUser } from '../../../test/api';
+import { api, eventually, losslessSettled, newUser } from '../../../test/api';
 import { makeAudio } from '../../../test/audio-fixtures';
 import { createTestApp } from '../../../test/test-app';
 
@@ -71,6 +71,7 @@ describe('processing survives its worker dying', () => {
         status: 'completed',
         processing_complete: true,
       });
+      await losslessSettled(t, versionId);
       expect((await t.deps.storage.list(`renditions/${versionId}/`)).map((o) => o.key)).toEqual([
         `renditions/${versionId}/high.mp3`,
         `renditions/${versionId}/lossless.flac`,

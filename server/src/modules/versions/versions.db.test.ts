@@ -3,7 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { api, eventually, multipartUpload, newUser, ORIGIN } from '../../../test/api';
+import {
+  api,
+  eventually,
+  losslessSettled,
+  multipartUpload,
+  newUser,
+  ORIGIN,
+} from '../../../test/api';
 import { makeAudio } from '../../../test/audio-fixtures';
 import { createTestApp, type TestApp } from '../../../test/test-app';
 
@@ -119,6 +126,8 @@ describe('versions: upload, processing, streaming, download', () => {
     }>();
     expect(peaks.peaks_per_second).toBe(20);
     expect(peaks.min_max.length).toBe(80);
+    // The FLAC comes just after 'completed' (processing does not wait for it).
+    await losslessSettled(t, body.version_id);
     const qualities = (await owner.get(`/api/versions/${body.version_id}/qualities`)).json<{
       available: string[];
       qualities: { high: { file_size: number } };
@@ -381,6 +390,7 @@ describe('versions: upload, processing, streaming, download', () => {
       project_id: string;
     }>();
     await processed(owner, first.version_id);
+    await losslessSettled(t, first.version_id);
     expect(await t.deps.storage.list(`renditions/${first.version_id}/`)).toHaveLength(3);
     expect((await owner.delete(`/api/projects/${first.project_id}`)).statusCode).toBe(204);
     await eventually(

@@ -75,8 +75,18 @@ describe.each(['pgboss', 'embedded'] as const)('worker faults on the %s queue', 
   }
 
   async function expectOneSetOfOutputs(versionId: string) {
-    expect((await store.list(`renditions/${versionId}/`)).map((o) => o.key).sort()).toEqual([
+    const keys = async () =>
+      (await store.list(`renditions/${versionId}/`)).map((o) => o.key).sort();
+    // The FLAC ('Lossless') is stored just after 'completed'.
+    const deadline = Date.now() + 60_000;
+    while (!(await keys()).includes(`renditions/${versionId}/lossless.flac`)) {
+      if (Date.now() > deadline)
+        throw new Error(`no FLAC for ${versionId}: ${(await keys()).join(', ')}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(await keys()).toEqual([
       `renditions/${versionId}/high.mp3`,
+      `renditions/${versionId}/lossless.flac`,
       `renditions/${versionId}/standard.mp3`,
     ]);
     expect(await store.list(`peaks/${versionId}`)).toHaveLength(1);

@@ -26,7 +26,10 @@ export interface LosslessDeps {
   mediaTimeoutMs: number;
 }
 
-/** Saves a change to the row's processing columns (processing's serialised save). */
+/**
+ * Saves a change to the row's processing columns (processing's serialised save); the change is
+ * not called when the row is gone.
+ */
 export type SaveRow = (
   change: (row: ProcessedAudioColumns) => Partial<ProcessedAudioColumns>,
 ) => Promise<void>;
@@ -68,7 +71,16 @@ export async function makeLossless(
     contentType: 'audio/flac',
     maxBytes,
   });
-  await record({ key, size, sha256 });
+  // The row may have gone meanwhile (deleted, or a guest's file accepted or declined): its
+  // clean-up could not know this key, so the FLAC goes now rather than stay behind.
+  let kept = false;
+  await job.save((row) => {
+    kept = true;
+    const renditions = parseJson<Renditions>(row.renditions, {});
+    renditions.lossless = { key, size, sha256 };
+    return { renditions: JSON.stringify(renditions) };
+  });
+  if (!kept) await deps.storage.delete(key);
 }
 
 /** The original on local disk: a local store's file in place, else fetched into `work`. */

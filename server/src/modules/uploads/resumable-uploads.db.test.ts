@@ -238,14 +238,18 @@ describe('resumable uploads (tus) on the local store', () => {
   it('refuses a file that is not audio when it finishes, and leaves nothing', async () => {
     const db = t.deps.database.db;
     const before = await db.selectFrom('versions').select('id').orderBy('id').execute();
-    // The earlier tests' versions may still be processing; their renditions and peaks
-    // land in the store on their own time, so the snapshot waits for them first.
+    // The earlier tests' versions may still be processing; their renditions and peaks (and the
+    // FLAC, just after 'completed') land in the store on their own time, so the snapshot waits
+    // for them first.
     await t.deps.jobs.startWorking();
-    await eventually(
-      async () =>
-        (await db.selectFrom('versions').select('id').where('status', '=', 'processing').execute())
-          .length === 0,
-    );
+    await eventually(async () => {
+      const rows = await db.selectFrom('versions').select(['status', 'renditions']).execute();
+      return rows.every(
+        (r) =>
+          r.status === 'failed' ||
+          (r.status === 'completed' && (r.renditions ?? '').includes('"lossless"')),
+      );
+    });
     const objectsBefore = filesUnder(path.join(t.dir, 'objects'));
     const client = tus(base, owner.cookie);
     const text = Buffer.from('These are my lyrics, not a song file.\n'.repeat(200));

@@ -1,9 +1,11 @@
 /// <reference lib="dom" />
 // The audio element's source is read in the page, so this file needs the DOM types.
 import { expectNoSeriousViolations } from './support/axe';
+import { createCommit, createRepo } from './support/repos';
 import { seedOwnerTrack } from './support/sharing';
 import { expect, test } from './support/test';
 import { toneWav } from './support/wav';
+import { signedInAt } from './support/workspace';
 
 /** A mid-size phone (an iPhone 14's CSS viewport). */
 const PHONE = { width: 390, height: 844 };
@@ -118,4 +120,61 @@ test('a guest on a phone sends two files through an upload link with a password;
   await expect(files).toHaveCount(0);
   await expect(section.getByText('No files from guests on main.', { exact: false })).toBeVisible();
   await expect(versions.getByRole('listitem')).toHaveCount(2);
+});
+
+test("a guest sends a file through a repository's upload link; the owner adds it as a bounce of main", async ({
+  page,
+  browser,
+  baseURL,
+  extraHTTPHeaders,
+}) => {
+  test.setTimeout(120_000);
+  await signedInAt(page, baseURL, 'guest-repo-owner', '/repositories');
+  const repo = await createRepo(page, baseURL, 'Harbour Lights');
+  await createCommit(page, baseURL, repo.id, { branch: 'main', message: 'First pass' });
+
+  await page.goto(`/repositories/${repo.id}`);
+  const section = page.getByRole('region', { name: /Sent by guests/ });
+  await section.getByRole('button', { name: 'Upload link' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Upload link' });
+  await dialog.getByRole('textbox', { name: 'Link Name' }).fill('Masters');
+  await dialog.getByRole('button', { name: 'Create Link' }).click();
+  const urlBox = dialog.getByRole('textbox', { name: 'Upload link URL' });
+  const url = await urlBox.inputValue();
+  await dialog.getByRole('button', { name: 'Close' }).click();
+
+  // The guest's page says nothing of the repository.
+  const guestContext = await browser.newContext({
+    ...(baseURL ? { baseURL } : {}),
+    ...(extraHTTPHeaders ? { extraHTTPHeaders } : {}),
+  });
+  const guest = await guestContext.newPage();
+  await guest.goto(url);
+  await expect(guest.getByRole('heading', { level: 1, name: 'Masters' })).toBeVisible();
+  await expect(guest.getByText('Harbour Lights')).toHaveCount(0);
+  await guest.getByRole('textbox', { name: 'Your name' }).fill('Mo Mastering');
+  await guest
+    .getByLabel('Audio files')
+    .setInputFiles([{ name: 'Final master.wav', mimeType: 'audio/wav', buffer: toneWav(2, 440) }]);
+  await guest.getByRole('button', { name: 'Send 1 file' }).click();
+  await expect(guest.getByText('Thank you, Mo Mastering! Your files were sent.')).toBeVisible({
+    timeout: 30_000,
+  });
+  await guestContext.close();
+
+  // Not a bounce until added; then it is one of main's, titled as the owner chose.
+  await page.reload();
+  const files = page.getByRole('list', { name: 'Files from guests' });
+  const file = files.getByRole('listitem').filter({ hasText: 'Final master.wav' });
+  await expect(file.getByText('Sent by Mo Mastering via Masters')).toBeVisible();
+  await file.getByRole('button', { name: 'Add as bounce' }).click({ timeout: 60_000 });
+  const accept = page.getByRole('dialog', { name: 'Add as bounce' });
+  await expect(accept.getByRole('textbox', { name: 'Bounce Title' })).toHaveValue('Final master');
+  await accept.getByRole('textbox', { name: 'Bounce Title' }).fill('Final master v1');
+  await accept.getByRole('button', { name: 'Add as bounce' }).click();
+  await expect(accept).toBeHidden();
+  await expect(files).toHaveCount(0);
+  await expect(
+    page.getByRole('list', { name: 'Branch activity' }).getByText('Final master v1'),
+  ).toBeVisible();
 });

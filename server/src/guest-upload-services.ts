@@ -11,6 +11,9 @@ import {
   type VersionWriter,
 } from './modules/guest-uploads';
 import type { ProjectsService } from './modules/projects';
+import { BounceRows } from './modules/repos';
+import type { HistoryService } from './modules/repos/history.service';
+import type { ReposRepo } from './modules/repos/repos.repo';
 import type { LinkPasswords } from './modules/sharing';
 import { GuestResumableUploads } from './modules/uploads/guest-resumable-uploads';
 import { ResumableUploadsRepo } from './modules/uploads/resumable-uploads.repo';
@@ -28,6 +31,8 @@ export function createGuestUploadServices(ctx: {
   passwords: LinkPasswords;
   versions: VersionWriter;
   projects: ProjectsService;
+  /** The repos module's SQL and history, for the bounces a repository's guest files become. */
+  repos: { repo: ReposRepo; history: HistoryService };
   /** Lines a new version up with the one before it (the alignment module's). */
   afterAccepted: (versionId: string) => Promise<void>;
   uploadMaxBytes?: number | undefined;
@@ -36,17 +41,20 @@ export function createGuestUploadServices(ctx: {
   const { clock, jobs, storage, media, config, tmpDir } = deps;
   const db = deps.database.db;
   const repo = new GuestUploadsRepo(db);
+  const bounces = new BounceRows({ ...ctx.repos, activity });
   const links = new UploadLinksService({
     access,
     repo,
     clock,
     passwords,
     publicUrl: config.publicUrl,
+    repoBranch: (repoId, name) => bounces.findBranch(repoId, name),
   });
   const files = new GuestFilesService({
     access,
     repo,
     versions: ctx.versions,
+    bounces,
     clock,
     jobs,
     activity,

@@ -240,6 +240,7 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     passwords: linkPasswords,
     versions: versionsRepo,
     projects,
+    repos: { repo: reposRepo, history },
     afterAccepted: (versionId) => alignment.afterProcessing(versionId),
     uploadMaxBytes: options.uploadMaxBytes,
   });

@@ -2,15 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database, VersionsTable } from '../src/db/schema';
 
-/**
- * A world's file requests: a live upload link of the project's default branch (no password)
- * and a processed guest file sent through it (the world version's audio, no renditions).
- */
-export async function buildGuestUploads(
+/** A live upload link (no password) of a project's or a repository's branch. */
+async function buildUploadLink(
   db: Kysely<Database>,
-  project: { id: string; branchId: string; ownerId: string },
-  version: VersionsTable,
-): Promise<{ uploadLink: { id: string; key: string }; guestFile: { id: string } }> {
+  place: { project_id: string; branch_id: string } | { repo_id: string; repo_branch_id: string },
+  ownerId: string,
+  name: string,
+): Promise<{ id: string; key: string }> {
   const now = new Date().toISOString();
   const link = {
     id: randomUUID(),
@@ -20,10 +18,9 @@ export async function buildGuestUploads(
     .insertInto('upload_links')
     .values({
       ...link,
-      project_id: project.id,
-      branch_id: project.branchId,
-      created_by: project.ownerId,
-      name: 'Bass takes',
+      ...place,
+      created_by: ownerId,
+      name,
       message: null,
       password_hash: null,
       max_files: 10,
@@ -33,6 +30,37 @@ export async function buildGuestUploads(
       created_at: now,
     })
     .execute();
+  return link;
+}
+
+/**
+ * A world's file requests: a live upload link of the project's default branch (no password)
+ * and a processed guest file sent through it (the world version's audio, no renditions), and a
+ * live upload link of the repository's branch.
+ */
+export async function buildGuestUploads(
+  db: Kysely<Database>,
+  project: { id: string; branchId: string; ownerId: string },
+  version: VersionsTable,
+  repo: { id: string; branchId: string },
+): Promise<{
+  uploadLink: { id: string; key: string };
+  guestFile: { id: string };
+  repoUploadLink: { id: string; key: string };
+}> {
+  const now = new Date().toISOString();
+  const link = await buildUploadLink(
+    db,
+    { project_id: project.id, branch_id: project.branchId },
+    project.ownerId,
+    'Bass takes',
+  );
+  const repoUploadLink = await buildUploadLink(
+    db,
+    { repo_id: repo.id, repo_branch_id: repo.branchId },
+    project.ownerId,
+    'Masters',
+  );
   const guestFile = { id: randomUUID() };
   await db
     .insertInto('guest_files')
@@ -58,5 +86,5 @@ export async function buildGuestUploads(
       updated_at: now,
     })
     .execute();
-  return { uploadLink: link, guestFile };
+  return { uploadLink: link, guestFile, repoUploadLink };
 }

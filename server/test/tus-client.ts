@@ -35,6 +35,36 @@ export function tus(base: string, cookie: string) {
   };
 }
 
+/** A guest's tus requests: no account, the link's unlock cookie if any. */
+export function guestTus(base: string, cookie = '') {
+  const headers = (extra: Record<string, string> = {}) => ({
+    'tus-resumable': '1.0.0',
+    origin: ORIGIN,
+    ...(cookie ? { cookie } : {}),
+    ...extra,
+  });
+  const encode = (metadata: Record<string, string>) =>
+    Object.entries(metadata)
+      .map(([k, v]) => `${k} ${Buffer.from(v).toString('base64')}`)
+      .join(',');
+  return {
+    create: (size: number, metadata: Record<string, string>) =>
+      fetch(`${base}/api/guest-uploads`, {
+        method: 'POST',
+        headers: headers({ 'upload-length': String(size), 'upload-metadata': encode(metadata) }),
+      }),
+    patch: (url: string, offset: number, body: Buffer) =>
+      fetch(`${base}${url}`, {
+        method: 'PATCH',
+        headers: headers({
+          'upload-offset': String(offset),
+          'content-type': 'application/offset+octet-stream',
+        }),
+        body,
+      }),
+  };
+}
+
 export async function listening(
   options: TestAppOptions = {},
 ): Promise<{ t: TestApp; base: string }> {

@@ -72,6 +72,8 @@ export interface World {
   /** A live upload link of the default branch (no password) and a processed guest file of it. */
   uploadLink: { id: string; key: string };
   guestFile: { id: string };
+  /** A live upload link of the repository's branch (no password). */
+  repoUploadLink: { id: string; key: string };
   publicProject: { id: string; versionId: string };
   repo: { id: string; sha: string; bounceId: string };
 }
@@ -289,6 +291,7 @@ export async function buildWorld(t: TestApp, files: WorldFiles): Promise<World> 
     db,
     { id: project.id, branchId: branch.id, ownerId: owner.id },
     version,
+    { id: repo.id, branchId: bounce.branch_id },
   );
 
   const blindTest = await buildBlindTest(db, {

@@ -1148,6 +1148,12 @@ export const routes = {
       path: '/api/guest-files/:id/accept',
       body: 'json',
     } as RouteOf<Endpoints['guestUploads']['acceptGuestFile']>,
+    createRepoUploadLink: {
+      name: 'createRepoUploadLink',
+      method: 'POST',
+      path: '/api/repos/:id/upload-links',
+      body: 'json',
+    } as RouteOf<Endpoints['guestUploads']['createRepoUploadLink']>,
     createUploadLink: {
       name: 'createUploadLink',
       method: 'POST',
@@ -1166,6 +1172,18 @@ export const routes = {
       path: '/api/projects/:projectId/guest-files',
       body: 'none',
     } as RouteOf<Endpoints['guestUploads']['listGuestFiles']>,
+    listRepoGuestFiles: {
+      name: 'listRepoGuestFiles',
+      method: 'GET',
+      path: '/api/repos/:id/guest-files',
+      body: 'none',
+    } as RouteOf<Endpoints['guestUploads']['listRepoGuestFiles']>,
+    listRepoUploadLinks: {
+      name: 'listRepoUploadLinks',
+      method: 'GET',
+      path: '/api/repos/:id/upload-links',
+      body: 'none',
+    } as RouteOf<Endpoints['guestUploads']['listRepoUploadLinks']>,
     listUploadLinks: {
       name: 'listUploadLinks',
       method: 'GET',

@@ -31,6 +31,8 @@ export const UPLOAD_LINK_WORDS = {
   uploadLink: 'Upload link',
   sentBy: (name: string, link: string) => `Sent by ${name} via ${link}`,
   addAsVersion: (n: number) => `Add as Version ${n}`,
+  /** A repository's link: the file becomes a bounce of its branch (as 'Publish bounce' does). */
+  addAsBounce: 'Add as bounce',
   decline: 'Decline',
   pending: 'Sent by guests',
   thanks: (name: string) => `Thank you, ${name}! Your files were sent.`,

@@ -46,10 +46,18 @@ export const createUploadLinkBodySchema = z.object({
 });
 export type CreateUploadLinkBody = z.input<typeof createUploadLinkBodySchema>;
 
-/** An upload link as the team sees it. */
+/** A new 'Upload link' for a repository's branch, named as the repository's routes name it. */
+export const createRepoUploadLinkBodySchema = createUploadLinkBodySchema
+  .omit({ branch_id: true })
+  .extend({ branch: z.string().min(1).max(100) });
+export type CreateRepoUploadLinkBody = z.input<typeof createRepoUploadLinkBodySchema>;
+
+/** An upload link as the team sees it: a project's branch's, or a repository's branch's. */
 export const uploadLinkSchema = z.object({
   id: z.string(),
-  project_id: z.string(),
+  project_id: z.string().nullable(),
+  repo_id: z.string().nullable(),
+  /** The project's or the repository's branch. */
   branch_id: z.string(),
   branch_name: z.string(),
   name: z.string(),
@@ -87,7 +95,9 @@ export type GuestUploadPage = z.infer<typeof guestUploadPageSchema>;
 /** A file a guest sent, as the team sees it while it waits. */
 export const guestFileSchema = z.object({
   id: z.string(),
-  project_id: z.string(),
+  project_id: z.string().nullable(),
+  repo_id: z.string().nullable(),
+  /** The project's or the repository's branch. */
   branch_id: z.string(),
   guest_name: z.string(),
   /** Only to whoever may accept it (Editor and up), when the guest gave one. */
@@ -109,23 +119,42 @@ export type GuestFile = z.infer<typeof guestFileSchema>;
 
 export const guestFilesResponseSchema = z.object({
   files: z.array(guestFileSchema),
-  /** The number the next version of the branch gets ('Add as Version N'); null without a branch. */
+  /**
+   * The number the next version of the branch gets ('Add as Version N'); null without a branch,
+   * and for a repository (a bounce has no number: 'Add as bounce').
+   */
   next_version_number: z.number().int().nullable(),
 });
 export type GuestFilesResponse = z.infer<typeof guestFilesResponseSchema>;
 
 export const guestFilesQuerySchema = z.object({ branch_id: z.string().min(1).max(64).optional() });
-
-export const acceptGuestFileBodySchema = z.object({
-  message: z.string().trim().max(1000).nullish(),
+/** A repository's guest files: its branch by name, as the repository's routes name it. */
+export const repoGuestFilesQuerySchema = z.object({
+  branch: z.string().min(1).max(100).optional(),
 });
 
-export const acceptedGuestFileSchema = z.object({
+export const acceptGuestFileBodySchema = z.object({
+  /** The version's message (a project's file). */
+  message: z.string().trim().max(1000).nullish(),
+  /** The bounce's title (a repository's file); the file's name without its extension if not given. */
+  title: z.string().trim().max(200).nullish(),
+});
+
+/** 'Add as Version N': the version made. */
+export const acceptedAsVersionSchema = z.object({
   version_id: z.string(),
   project_id: z.string(),
   branch_id: z.string(),
   version_number: z.number().int(),
 });
+/** 'Add as bounce': the bounce made on the repository's branch. */
+export const acceptedAsBounceSchema = z.object({
+  bounce_id: z.string(),
+  repo_id: z.string(),
+  branch: z.string(),
+  title: z.string(),
+});
+export const acceptedGuestFileSchema = z.union([acceptedAsVersionSchema, acceptedAsBounceSchema]);
 export type AcceptedGuestFile = z.infer<typeof acceptedGuestFileSchema>;
 
 /** The guest's words, sent as tus Upload-Metadata (`guest_name`, `guest_email`). */

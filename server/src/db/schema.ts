@@ -765,11 +765,16 @@ export interface CollectionLinkZipsTable {
   expires_at: string;
 }
 
-/** An 'Upload link' of a project's branch (migration 0038). */
+/**
+ * An 'Upload link' of a project's branch (`project_id`, `branch_id`, migration 0038) or of a
+ * repository's branch (`repo_id`, `repo_branch_id`, migration 0039): exactly one pair is set.
+ */
 export interface UploadLinksTable {
   id: string;
-  project_id: string;
-  branch_id: string;
+  project_id: string | null;
+  branch_id: string | null;
+  repo_id: string | null;
+  repo_branch_id: string | null;
   created_by: string;
   key: string;
   name: string;
@@ -789,8 +794,11 @@ export interface GuestFilesTable extends ProcessedAudioColumns {
   id: string;
   link_id: string | null;
   link_name: string;
-  project_id: string;
-  branch_id: string;
+  /** The link's place (one pair set), copied when the file came. */
+  project_id: string | null;
+  branch_id: string | null;
+  repo_id: string | null;
+  repo_branch_id: string | null;
   guest_name: string;
   guest_email: string | null;
   original_key: string;

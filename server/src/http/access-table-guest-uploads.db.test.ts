@@ -88,4 +88,21 @@ describe("the access table: an upload link's guest", () => {
     for (const secret of [w.project.id, w.project.branchId, w.version.id, 'main', 'Olive'])
       expect(response.body).not.toContain(secret);
   });
+
+  it("answers a repository link's guest page with the link's own words only", async () => {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/api/upload/${w.repoUploadLink.key}`,
+      headers: { origin: ORIGIN },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ name: 'Masters' });
+    const repo = await t.deps.database.db
+      .selectFrom('repos')
+      .select('name')
+      .where('id', '=', w.repo.id)
+      .executeTakeFirstOrThrow();
+    for (const secret of [w.repo.id, w.repo.bounceId, w.repo.sha, repo.name, 'main', 'Olive'])
+      expect(response.body).not.toContain(secret);
+  });
 });

@@ -591,6 +591,13 @@ const TABLE: Record<string, Row> = {
     expect: needs('upload', 204),
     call: (w) => ({ params: { id: w.guestFile.id } }),
   },
+  // A repository's upload links (its branch by name) and guests' files: `publish` to make one.
+  createRepoUploadLink: {
+    expect: needs('publish', 201),
+    call: () => ({ body: { branch: 'main', name: 'Masters' } }),
+  },
+  listRepoUploadLinks: { expect: needs('publish', 200) },
+  listRepoGuestFiles: { expect: needs('listen', 200) },
   // ---- an upload link's guest (the key is the credential; nothing of the project is shown) ----
   openUploadLink: {
     expect: withShareKey(200),

@@ -36,6 +36,7 @@ describe("a descriptor's demo rule", () => {
         'createCollectionLinks',
         'createInviteLink',
         'createPlayerApp',
+        'createRepoUploadLink',
         'createShareLink',
         'createUploadLink',
         'getDebugReport',

@@ -6,8 +6,10 @@ import { unlockLinkBodySchema } from '../sharing';
 import {
   acceptedGuestFileSchema,
   acceptGuestFileBodySchema,
+  createRepoUploadLinkBodySchema,
   createUploadLinkBodySchema,
   guestFilesQuerySchema,
+  repoGuestFilesQuerySchema,
   guestFilesResponseSchema,
   guestUploadPageSchema,
   uploadLinkSchema,
@@ -53,11 +55,59 @@ export const listUploadLinks = defineEndpoint({
   errors: [400, 401, 403, 404],
 });
 
+export const createRepoUploadLink = defineEndpoint({
+  name: 'createRepoUploadLink',
+  method: 'POST',
+  path: '/api/repos/:id/upload-links',
+  summary:
+    "Make an 'Upload link' for a repository's branch: guests send files that may become bounces",
+  description:
+    "Needs `publish` on the repository (Editor and up); the branch by name. The same limits and expiry as a project's link.",
+  tag,
+  auth,
+  demo: { refused: DEMO_MESSAGES.shareLinks },
+  params: z.object({ id }),
+  body: createRepoUploadLinkBodySchema,
+  responses: { 201: uploadLinkSchema },
+  errors: [400, 401, 403, 404],
+});
+
+export const listRepoUploadLinks = defineEndpoint({
+  name: 'listRepoUploadLinks',
+  method: 'GET',
+  path: '/api/repos/:id/upload-links',
+  summary: "A repository's upload links, newest first (revoked and expired ones too)",
+  tag,
+  auth,
+  demo: 'allowed',
+  params: z.object({ id }),
+  responses: { 200: uploadLinksResponseSchema },
+  errors: [400, 401, 403, 404],
+});
+
+export const listRepoGuestFiles = defineEndpoint({
+  name: 'listRepoGuestFiles',
+  method: 'GET',
+  path: '/api/repos/:id/guest-files',
+  summary:
+    "Files guests sent through the repository's upload links, waiting to be added as bounces or declined",
+  description:
+    "Members who may listen see them; the guest's address only whoever may publish. With `branch`, that branch's only. Not bounces: no list of bounces shows them.",
+  tag,
+  auth,
+  demo: 'allowed',
+  params: z.object({ id }),
+  query: repoGuestFilesQuerySchema,
+  responses: { 200: guestFilesResponseSchema },
+  errors: [400, 401, 403, 404],
+});
+
 export const revokeUploadLink = defineEndpoint({
   name: 'revokeUploadLink',
   method: 'DELETE',
   path: '/api/upload-links/:id',
   summary: 'Revoke an upload link: its page answers 404 and unfinished uploads through it stop',
+  description: "Needs `upload` on the link's project, or `publish` on its repository.",
   tag,
   auth,
   demo: 'allowed',
@@ -103,9 +153,10 @@ export const acceptGuestFile = defineEndpoint({
   name: 'acceptGuestFile',
   method: 'POST',
   path: '/api/guest-files/:id/accept',
-  summary: "'Add as Version N': the file becomes its branch's next version, with a message",
+  summary:
+    "'Add as Version N' (a project's file: its branch's next version, with a message) or 'Add as bounce' (a repository's file, with a title)",
   description:
-    'Needs `upload` (Editor and up); 409 while it is being processed or when processing failed. The guest, if they left an address, is emailed once.',
+    'Needs `upload` on the project or `publish` on the repository (Editor and up); 409 while it is being processed or when processing failed. The guest, if they left an address, is emailed once.',
   tag,
   auth,
   demo: 'allowed',

@@ -37,6 +37,7 @@ import * as m0035 from './0035-blind-tests';
 import * as m0036 from './0036-player-apps';
 import * as m0037 from './0037-invite-links-and-access-requests';
 import * as m0038 from './0038-upload-links';
+import * as m0039 from './0039-repo-upload-links';
 
 /** Every migration, in order. Names sort lexically; never rename or edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -78,4 +79,5 @@ export const migrations: Record<string, Migration> = {
   '0036-player-apps': m0036,
   '0037-invite-links-and-access-requests': m0037,
   '0038-upload-links': m0038,
+  '0039-repo-upload-links': m0039,
 };

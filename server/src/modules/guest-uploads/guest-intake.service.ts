@@ -24,6 +24,7 @@ import {
 } from '../audio';
 import type { ActivityLog } from '../activity';
 import type { LinkPasswords } from '../sharing';
+import { placeColumns, placeOf } from './guest-place';
 import { cleanFileName } from './guest-words';
 import type { Executor, GuestUploadsRepo, UploadLinkRow } from './guest-uploads.repo';
 import { processGuestFileJob } from './jobs';
@@ -53,7 +54,8 @@ export const guestUploader = (linkId: string) => `upload-link:${linkId}`;
  * The guest's side of an upload link: the page (the link's own words and room, nothing of the
  * project), its password, and the gate of the resumable uploads that come through it: the link
  * opens, the hourly limits and the link's files and bytes (counted under the link's lock with
- * its unfinished uploads), and the finished file taken in as a guest file of the link's branch.
+ * its unfinished uploads), and the finished file taken in as a guest file of the link's branch
+ * (a project's or a repository's: the page says nothing of either).
  */
 export class GuestIntake {
   constructor(private readonly deps: GuestIntakeDeps) {}
@@ -183,6 +185,7 @@ export class GuestIntake {
     const link = await this.deps.repo.linkById(linkId);
     if (!link) throw new NotFound(UPLOAD_LINK_MESSAGES.linkNotFound, { code: 'link_not_found' });
     this.requireLive(link);
+    const place = placeOf(link);
     const fileName = cleanFileName(rawFileName);
     const held: { refId?: string; key?: string } = {};
     try {
@@ -198,8 +201,7 @@ export class GuestIntake {
             id,
             link_id: link.id,
             link_name: link.name,
-            project_id: link.project_id,
-            branch_id: link.branch_id,
+            ...placeColumns(place),
             guest_name: guest.name,
             guest_email: guest.email,
             original_key: key,
@@ -221,11 +223,11 @@ export class GuestIntake {
         await releaseOriginalRef(trx, held.refId as string);
         await this.deps.activity.record(trx, {
           kind: 'guest_file.received',
-          projectId: link.project_id,
+          ...(place.kind === 'project' ? { projectId: place.projectId } : { repoId: place.repoId }),
           actor: { visitorName: guest.name },
           targetId: id,
           data: {
-            branch_id: link.branch_id,
+            branch_id: place.branchId,
             branch_name: link.branch_name,
             link_name: link.name,
             file_name: fileName,

@@ -1,5 +1,6 @@
 import { sentByLine, type GuestFile, type UploadLink } from '@takes/contract';
 import { fewerPeaks, LIST_PEAKS, parseJson, storedDuration, type WaveformInfo } from '../audio';
+import { placeOf } from './guest-place';
 import type { GuestFileRow, UploadLinkRow } from './guest-uploads.repo';
 
 /** An upload link as the team sees it (never its password). */
@@ -7,7 +8,8 @@ export function toUploadLink(row: UploadLinkRow, publicUrl: string): UploadLink 
   return {
     id: row.id,
     project_id: row.project_id,
-    branch_id: row.branch_id,
+    repo_id: row.repo_id,
+    branch_id: placeOf(row).branchId,
     branch_name: row.branch_name,
     name: row.name,
     message: row.message,
@@ -29,7 +31,8 @@ export function toGuestFile(row: GuestFileRow, showAddress: boolean): GuestFile 
   return {
     id: row.id,
     project_id: row.project_id,
-    branch_id: row.branch_id,
+    repo_id: row.repo_id,
+    branch_id: placeOf(row).branchId,
     guest_name: row.guest_name,
     guest_email: showAddress ? row.guest_email : null,
     link_name: row.link_name,

@@ -26,12 +26,14 @@ export class GuestUploadsRepo {
     await this.db.insertInto('upload_links').values(row).execute();
   }
 
+  /** Links with their branch's name now: the project's branch or the repository's. */
   private links(db: Executor) {
     return db
       .selectFrom('upload_links as l')
-      .innerJoin('branches as b', 'b.id', 'l.branch_id')
+      .leftJoin('branches as b', 'b.id', 'l.branch_id')
+      .leftJoin('repo_branches as rb', 'rb.id', 'l.repo_branch_id')
       .selectAll('l')
-      .select('b.name as branch_name');
+      .select(sql<string>`coalesce(b.name, rb.name, '')`.as('branch_name'));
   }
 
   linkById(id: string, db: Executor = this.db): Promise<UploadLinkRow | undefined> {
@@ -45,6 +47,15 @@ export class GuestUploadsRepo {
   linksOfProject(projectId: string): Promise<UploadLinkRow[]> {
     return this.links(this.db)
       .where('l.project_id', '=', projectId)
+      .orderBy('l.created_at', 'desc')
+      .orderBy('l.id')
+      .limit(200)
+      .execute();
+  }
+
+  linksOfRepo(repoId: string): Promise<UploadLinkRow[]> {
+    return this.links(this.db)
+      .where('l.repo_id', '=', repoId)
       .orderBy('l.created_at', 'desc')
       .orderBy('l.id')
       .limit(200)
@@ -95,6 +106,12 @@ export class GuestUploadsRepo {
   filesOf(projectId: string, branchId: string | undefined): Promise<GuestFileRow[]> {
     let query = this.db.selectFrom('guest_files').selectAll().where('project_id', '=', projectId);
     if (branchId) query = query.where('branch_id', '=', branchId);
+    return query.orderBy('created_at', 'desc').orderBy('id').limit(500).execute();
+  }
+
+  filesOfRepo(repoId: string, repoBranchId: string | undefined): Promise<GuestFileRow[]> {
+    let query = this.db.selectFrom('guest_files').selectAll().where('repo_id', '=', repoId);
+    if (repoBranchId) query = query.where('repo_branch_id', '=', repoBranchId);
     return query.orderBy('created_at', 'desc').orderBy('id').limit(500).execute();
   }
 

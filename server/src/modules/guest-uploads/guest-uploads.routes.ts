@@ -27,6 +27,13 @@ export const guestUploadTeamRoutes =
     route(app, api.listUploadLinks, {}, (request) =>
       links.list(userOf(request).id, request.params.projectId),
     );
+    route(app, api.createRepoUploadLink, {}, async (request, reply) => {
+      const link = await links.createForRepo(userOf(request).id, request.params.id, request.body);
+      return reply.status(201).send(link);
+    });
+    route(app, api.listRepoUploadLinks, {}, (request) =>
+      links.listForRepo(userOf(request).id, request.params.id),
+    );
     route(app, api.revokeUploadLink, {}, async (request, reply) => {
       await links.revoke(userOf(request).id, request.params.id);
       return reply.status(204).send();
@@ -34,16 +41,15 @@ export const guestUploadTeamRoutes =
     route(app, api.listGuestFiles, {}, (request) =>
       files.list(userOf(request).id, request.params.projectId, request.query.branch_id),
     );
+    route(app, api.listRepoGuestFiles, {}, (request) =>
+      files.listForRepo(userOf(request).id, request.params.id, request.query.branch),
+    );
     route(app, api.streamGuestFile, {}, async (request, reply) => {
       const audio = await files.audio(userOf(request).id, request.params.id, request.query.quality);
       return sendStoredAudio(request, reply, deps.storage, audio);
     });
     route(app, api.acceptGuestFile, {}, async (request, reply) => {
-      const accepted = await files.accept(
-        userOf(request).id,
-        request.params.id,
-        request.body.message,
-      );
+      const accepted = await files.accept(userOf(request).id, request.params.id, request.body);
       return reply.status(201).send(accepted);
     });
     route(app, api.declineGuestFile, {}, async (request, reply) => {

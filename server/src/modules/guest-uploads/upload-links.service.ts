@@ -3,7 +3,10 @@ import {
   UPLOAD_LINK_DEFAULT_DAYS,
   UPLOAD_LINK_MAX_DAYS,
   UPLOAD_LINK_MESSAGES,
+  createRepoUploadLinkBodySchema,
   createUploadLinkBodySchema,
+  REPO_MESSAGES,
+  type CreateRepoUploadLinkBody,
   type CreateUploadLinkBody,
   type UploadLink,
   type UploadLinksResponse,
@@ -12,6 +15,7 @@ import type { Clock } from '../../clock';
 import { Invalid, NotFound } from '../../errors';
 import type { AccessPolicy } from '../access';
 import { newShareHash, type LinkPasswords } from '../sharing';
+import { placeColumns, placeOf, requireAt, type GuestPlace } from './guest-place';
 import { toUploadLink } from './guest-uploads.presenter';
 import type { GuestUploadsRepo } from './guest-uploads.repo';
 
@@ -25,11 +29,14 @@ export interface UploadLinksDeps {
   passwords: LinkPasswords;
   /** The web app's address, for the links' URLs. */
   publicUrl: string;
+  /** A repository's branch by name (the repos module's). */
+  repoBranch: (repoId: string, name: string) => Promise<{ id: string } | undefined>;
 }
 
 /**
- * The team's side of upload links: made for a branch, listed and revoked by whoever may upload
- * to the project (Editor and up; a Viewer or Commenter gets 403, anyone else 404).
+ * The team's side of upload links: made for a project's branch by whoever may upload to the
+ * project, or for a repository's branch by whoever may publish to it (Editor and up either way;
+ * a Viewer or Commenter gets 403, anyone else 404); listed and revoked by the same people.
  */
 export class UploadLinksService {
   constructor(private readonly deps: UploadLinksDeps) {}
@@ -43,6 +50,26 @@ export class UploadLinksService {
     await this.deps.access.project(userId, projectId, 'upload');
     const branch = await this.deps.access.branch(userId, body.branch_id, 'upload');
     if (branch.projectId !== projectId) throw new NotFound('Branch not found');
+    return this.insert(userId, { kind: 'project', projectId, branchId: body.branch_id }, body);
+  }
+
+  async createForRepo(
+    userId: string,
+    repoId: string,
+    input: CreateRepoUploadLinkBody,
+  ): Promise<UploadLink> {
+    const body = createRepoUploadLinkBodySchema.parse(input);
+    await this.deps.access.repository(userId, repoId, 'publish');
+    const branch = await this.deps.repoBranch(repoId, body.branch);
+    if (!branch) throw new NotFound(REPO_MESSAGES.branchNotFound);
+    return this.insert(userId, { kind: 'repo', repoId, branchId: branch.id }, body);
+  }
+
+  private async insert(
+    userId: string,
+    place: GuestPlace,
+    body: Omit<ReturnType<typeof createUploadLinkBodySchema.parse>, 'branch_id'>,
+  ): Promise<UploadLink> {
     const now = this.deps.clock.now();
     const expiresAt = body.expires_at
       ? new Date(body.expires_at)
@@ -54,8 +81,7 @@ export class UploadLinksService {
     const id = randomUUID();
     await this.deps.repo.insertLink({
       id,
-      project_id: projectId,
-      branch_id: body.branch_id,
+      ...placeColumns(place),
       created_by: userId,
       key: newShareHash(),
       name: body.name,
@@ -78,11 +104,17 @@ export class UploadLinksService {
     return { links: rows.map((row) => toUploadLink(row, this.deps.publicUrl)) };
   }
 
+  async listForRepo(userId: string, repoId: string): Promise<UploadLinksResponse> {
+    await this.deps.access.repository(userId, repoId, 'publish');
+    const rows = await this.deps.repo.linksOfRepo(repoId);
+    return { links: rows.map((row) => toUploadLink(row, this.deps.publicUrl)) };
+  }
+
   /** Revoking twice is not an error; the page and any unfinished upload stop at once. */
   async revoke(userId: string, linkId: string): Promise<void> {
     const link = await this.deps.repo.linkById(linkId);
     if (!link) throw new NotFound(LINK_NOT_FOUND);
-    await this.deps.access.project(userId, link.project_id, 'upload', LINK_NOT_FOUND);
+    await requireAt(this.deps.access, userId, placeOf(link), 'decide', LINK_NOT_FOUND);
     await this.deps.repo.revokeLink(linkId, this.deps.clock.now().toISOString());
   }
 }

@@ -22,6 +22,7 @@ import type { ObjectStore } from '../../storage/object-store';
 import { isTooLarge, streamToScratch } from '../../storage/scratch-file';
 import { deleteOriginalIfUnused, lockOriginal, takeInOriginal } from '../audio';
 import { spendDemoUpload, uploadLimitFor } from '../demo/demo-policy';
+import { insertPublishedBounce } from './bounce-rows';
 import type { BouncesService } from './bounces.service';
 import type { HistoryService } from './history.service';
 import type { PublishRepo } from './publish.repo';
@@ -245,44 +246,15 @@ export class PublishService {
         trx,
       );
       if (!taken) throw new NotFound(REPO_MESSAGES.uploadNotFound);
-      const branchName = upload.commit_sha ? upload.branch : input.branch;
-      let branch = await repo.findBranch(input.repo_id, branchName, trx);
-      let commitId: string | undefined;
-      let commitSha: string | null = null;
-      if (upload.commit_sha) {
-        const commit = await repo.commitBySha(input.repo_id, upload.commit_sha, trx);
-        if (!commit) throw new NotFound(REPO_MESSAGES.commitNotFound);
-        commitId = commit.id;
-        commitSha = upload.commit_sha;
-        if (!branch || branch.id !== commit.branch_id)
-          branch = await repo.branchById(commit.branch_id, trx);
-      } else if (branch?.head_sha) {
-        const head = await repo.commitBySha(input.repo_id, branch.head_sha, trx);
-        commitId = head?.id;
-        commitSha = head ? branch.head_sha : null;
-      }
-      if (!commitId || !branch) {
-        const commit = await this.deps.history.insertCommit(
-          trx,
-          input.repo_id,
-          {
-            branch: branchName,
-            message: `Publish ${title}`,
-          },
-          userId,
-        );
-        commitId = commit.id;
-        commitSha = commit.sha;
-        branch = await repo.findBranch(input.repo_id, branchName, trx);
-      }
-      if (!branch) throw new NotFound(REPO_MESSAGES.branchNotFound);
       const format = upload.format ?? 'wav';
-      await repo.insertBounce(
-        {
+      await insertPublishedBounce(this.deps, trx, {
+        repoId: input.repo_id,
+        branchName: upload.commit_sha ? upload.branch : input.branch,
+        commitSha: upload.commit_sha,
+        committerId: userId,
+        actor: { userId },
+        bounce: {
           id: bounceId,
-          repo_id: input.repo_id,
-          branch_id: branch.id,
-          commit_id: commitId,
           title,
           filename: input.filename,
           mime: AUDIO_MIME[format as keyof typeof AUDIO_MIME] ?? input.mime ?? 'audio/wav',
@@ -298,15 +270,6 @@ export class PublishService {
           created_at: now,
           updated_at: now,
         },
-        trx,
-      );
-      await repo.touch(input.repo_id, now, trx);
-      await this.deps.activity.record(trx, {
-        kind: 'bounce.published',
-        repoId: input.repo_id,
-        actor: { userId },
-        targetId: bounceId,
-        data: { bounce_name: title, sha: commitSha, branch_name: branch.name },
       });
       await this.deps.jobs.enqueue(processBounceJob, { bounceId }, { executor: trx });
     });

@@ -326,6 +326,15 @@ export class ReposRepo {
   }
 
   /** Object keys of a repository's uploads not yet completed (they go with it). */
+  /** The stored audio of guests' files waiting on a repository (they go with it). */
+  guestFilesAudio(repoId: string, trx: Executor) {
+    return trx
+      .selectFrom('guest_files')
+      .select(['original_key', 'renditions', 'waveform'])
+      .where('repo_id', '=', repoId)
+      .execute();
+  }
+
   openUploadKeys(repoId: string, trx: Executor) {
     return trx
       .selectFrom('bounce_uploads')

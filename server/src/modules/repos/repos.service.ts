@@ -91,12 +91,17 @@ export class ReposService {
       if (!repo) throw new NotFound(NOT_FOUND.repo);
       const bounces = await this.repo.bounceRowsOf(repoId, trx);
       const uploads = await this.repo.openUploadKeys(repoId, trx);
+      // Guests' files waiting on it go with it (their rows by cascade): their audio here.
+      const guests = await this.repo.guestFilesAudio(repoId, trx);
       await this.repo.deleteRepo(repoId, trx);
       // Every key, however many: the job lists them from the clean-up table in batches.
       await queueCleanup(trx, this.deps, {
-        objects: [...bounces.flatMap(ownedAudioKeys), ...(repo.cover_key ? [repo.cover_key] : [])],
+        objects: [
+          ...[...bounces, ...guests].flatMap(ownedAudioKeys),
+          ...(repo.cover_key ? [repo.cover_key] : []),
+        ],
         originals: [
-          ...bounces.map((b) => b.original_key),
+          ...[...bounces, ...guests].map((b) => b.original_key),
           ...uploads.map((u) => u.object_key).filter((k): k is string => !!k),
         ],
       });

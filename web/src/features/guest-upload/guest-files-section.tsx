@@ -9,7 +9,13 @@ import { Modal } from '../../ui/modal';
 import { useMarkTargetRead } from '../notifications/use-mark-target-read';
 import { useAudioPlayer } from '../player/use-audio-player';
 import type { PlayerTrack } from '../player/player-types';
-import { useAcceptGuestFile, useDeclineGuestFile, useGuestFiles, type GuestFile } from './team-api';
+import {
+  useAcceptGuestFile,
+  useDeclineGuestFile,
+  useGuestFiles,
+  type GuestFile,
+  type GuestTarget,
+} from './team-api';
 
 const UploadLinkDialog = lazy(() =>
   import('./upload-link-dialog').then((m) => ({ default: m.UploadLinkDialog })),
@@ -18,12 +24,12 @@ const UploadLinkDialog = lazy(() =>
 const panelClass =
   'rounded-lg border border-zinc-200 bg-white p-4 dark:border-zinc-800 dark:bg-zinc-900';
 
-function guestTrack(file: GuestFile, projectName: string): PlayerTrack {
+function guestTrack(file: GuestFile, placeName: string): PlayerTrack {
   return {
     id: `guest-${file.id}`,
     title: file.file_name,
     artist: file.sent_by,
-    album: projectName,
+    album: placeName,
     audioUrl: file.stream_url,
     shareable: false,
     ...(file.peaks ? { peaks: file.peaks } : {}),
@@ -31,31 +37,39 @@ function guestTrack(file: GuestFile, projectName: string): PlayerTrack {
   };
 }
 
+/** A bounce's title from a file's name: without its extension (as publishing names one). */
+function titleOf(fileName: string): string {
+  return fileName.replace(/\.[^.]+$/, '') || fileName;
+}
+
 /**
- * The branch's files from guests ('Sent by {name} via {link}'): not versions until someone who
- * may upload adds one ('Add as Version N', with a message) or declines it. Members who may
- * listen play them here; Editors and the Owner also make an 'Upload link'.
+ * The branch's files from guests ('Sent by {name} via {link}'): not versions (or bounces) until
+ * someone who may upload to the project (or publish to the repository) adds one ('Add as Version
+ * N' with a message, or 'Add as bounce' with a title) or declines it. Members who may listen play
+ * them here; Editors and the Owner also make an 'Upload link'.
  */
-export function GuestFilesSection({
-  projectId,
-  projectName,
-  branch,
-  role,
-}: {
-  projectId: string;
-  projectName: string;
-  branch: { id: string; name: string };
-  role: Role;
-}) {
-  const files = useGuestFiles(projectId, branch.id);
-  // A guest's file notification links here: seeing the branch's files marks it read.
-  useMarkTargetRead(`/projects/${projectId}?branch=${branch.id}`, files.isSuccess);
+export function GuestFilesSection({ target, role }: { target: GuestTarget; role: Role }) {
+  const { branch } = target;
+  const files = useGuestFiles(target);
+  // A guest's file notification links here: seeing the branch's files marks it read (a
+  // repository's page marks its own notifications read already).
+  useMarkTargetRead(
+    target.kind === 'project' ? `/projects/${target.projectId}?branch=${target.branch.id}` : '',
+    target.kind === 'project' && files.isSuccess,
+  );
   const [linking, setLinking] = useState(false);
   const [accepting, setAccepting] = useState<GuestFile | null>(null);
   const [declining, setDeclining] = useState<GuestFile | null>(null);
-  const canDecide = may(role, 'upload');
+  const canDecide = may(role, target.kind === 'project' ? 'upload' : 'publish');
   const list = files.data?.files ?? [];
   const next = files.data?.next_version_number ?? null;
+  // What accepting makes: the branch's next version, or a bounce (which has no number).
+  const addWords =
+    target.kind === 'project'
+      ? next === null
+        ? null
+        : UPLOAD_LINK_WORDS.addAsVersion(next)
+      : UPLOAD_LINK_WORDS.addAsBounce;
 
   if (!canDecide && list.length === 0) return null;
   return (
@@ -88,8 +102,8 @@ export function GuestFilesSection({
             <GuestFileRow
               key={file.id}
               file={file}
-              projectName={projectName}
-              nextNumber={next}
+              placeName={target.name}
+              addWords={addWords}
               canDecide={canDecide}
               onAccept={() => setAccepting(file)}
               onDecline={() => setDeclining(file)}
@@ -98,30 +112,18 @@ export function GuestFilesSection({
         </ul>
       )}
       <Suspense fallback={null}>
-        {linking ? (
-          <UploadLinkDialog
-            projectId={projectId}
-            branch={branch}
-            onClose={() => setLinking(false)}
-          />
-        ) : null}
+        {linking ? <UploadLinkDialog target={target} onClose={() => setLinking(false)} /> : null}
       </Suspense>
-      {accepting && next !== null ? (
+      {accepting && addWords !== null ? (
         <AcceptDialog
-          projectId={projectId}
-          branchId={branch.id}
+          target={target}
           file={accepting}
-          number={next}
+          words={addWords}
           onClose={() => setAccepting(null)}
         />
       ) : null}
       {declining ? (
-        <DeclineDialog
-          projectId={projectId}
-          branchId={branch.id}
-          file={declining}
-          onClose={() => setDeclining(null)}
-        />
+        <DeclineDialog target={target} file={declining} onClose={() => setDeclining(null)} />
       ) : null}
     </section>
   );
@@ -129,21 +131,21 @@ export function GuestFilesSection({
 
 function GuestFileRow({
   file,
-  projectName,
-  nextNumber,
+  placeName,
+  addWords,
   canDecide,
   onAccept,
   onDecline,
 }: {
   file: GuestFile;
-  projectName: string;
-  nextNumber: number | null;
+  placeName: string;
+  addWords: string | null;
   canDecide: boolean;
   onAccept: () => void;
   onDecline: () => void;
 }) {
   const player = useAudioPlayer();
-  const track = guestTrack(file, projectName);
+  const track = guestTrack(file, placeName);
   const current = player.isCurrent(track);
   const playing = current && player.state.isPlaying;
   return (
@@ -171,9 +173,9 @@ function GuestFileRow({
               {file.status === 'processing' ? 'Processing…' : 'Could not be processed'}
             </span>
           )}
-          {canDecide && file.status === 'completed' && nextNumber !== null ? (
+          {canDecide && file.status === 'completed' && addWords !== null ? (
             <button type="button" className={`${primaryButton} px-3 py-1.5`} onClick={onAccept}>
-              {UPLOAD_LINK_WORDS.addAsVersion(nextNumber)}
+              {addWords}
             </button>
           ) : null}
           {canDecide && file.status !== 'processing' ? (
@@ -189,40 +191,55 @@ function GuestFileRow({
 }
 
 function AcceptDialog({
-  projectId,
-  branchId,
+  target,
   file,
-  number,
+  words,
   onClose,
 }: {
-  projectId: string;
-  branchId: string;
+  target: GuestTarget;
   file: GuestFile;
-  number: number;
+  words: string;
   onClose: () => void;
 }) {
-  const accept = useAcceptGuestFile(projectId, branchId);
-  const [message, setMessage] = useState('');
-  const words = UPLOAD_LINK_WORDS.addAsVersion(number);
+  const accept = useAcceptGuestFile(target);
+  const asBounce = target.kind === 'repo';
+  // A version takes a message; a bounce a title (the file's name unless changed).
+  const [text, setText] = useState(asBounce ? titleOf(file.file_name) : '');
   return (
     <Modal title={words} description={`${file.file_name} · ${file.sent_by}`} onClose={onClose}>
       <form
         className="space-y-4"
         onSubmit={(event) => {
           event.preventDefault();
-          accept.mutate({ id: file.id, message: message.trim() }, { onSuccess: onClose });
+          const value = text.trim();
+          accept.mutate(
+            { id: file.id, words: asBounce ? { title: value } : { message: value } },
+            { onSuccess: onClose },
+          );
         }}
       >
-        <label className="block text-sm font-medium">
-          Version Message
-          <textarea
-            className="mt-1 block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
-            rows={3}
-            maxLength={1000}
-            value={message}
-            onChange={(event) => setMessage(event.target.value)}
-          />
-        </label>
+        {asBounce ? (
+          <label className="block text-sm font-medium">
+            Bounce Title
+            <input
+              className="mt-1 block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+              maxLength={200}
+              value={text}
+              onChange={(event) => setText(event.target.value)}
+            />
+          </label>
+        ) : (
+          <label className="block text-sm font-medium">
+            Version Message
+            <textarea
+              className="mt-1 block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+              rows={3}
+              maxLength={1000}
+              value={text}
+              onChange={(event) => setText(event.target.value)}
+            />
+          </label>
+        )}
         {accept.error ? (
           <Alert tone="error">{errorMessage(accept.error, 'The file could not be added.')}</Alert>
         ) : null}
@@ -240,17 +257,15 @@ function AcceptDialog({
 }
 
 function DeclineDialog({
-  projectId,
-  branchId,
+  target,
   file,
   onClose,
 }: {
-  projectId: string;
-  branchId: string;
+  target: GuestTarget;
   file: GuestFile;
   onClose: () => void;
 }) {
-  const decline = useDeclineGuestFile(projectId, branchId);
+  const decline = useDeclineGuestFile(target);
   return (
     <ConfirmDeleteModal
       title={`Decline ${file.file_name}?`}

@@ -18,6 +18,7 @@ import {
   useCreateUploadLink,
   useRevokeUploadLink,
   useUploadLinks,
+  type GuestTarget,
   type UploadLink,
 } from './team-api';
 
@@ -31,22 +32,22 @@ function dateIn(days: number): string {
 }
 
 /**
- * 'Upload link': makes a link for a branch through which guests without an account send files
- * (name, message shown to the guest, expiry, optional password, files and size), shows its
- * address to copy, and lists the project's links with 'Revoke'.
+ * 'Upload link': makes a link for a project's or a repository's branch through which guests
+ * without an account send files (name, message shown to the guest, expiry, optional password,
+ * files and size), shows its address to copy, and lists the project's or repository's links
+ * with 'Revoke'.
  */
 export function UploadLinkDialog({
-  projectId,
-  branch,
+  target,
   onClose,
 }: {
-  projectId: string;
-  branch: { id: string; name: string };
+  target: GuestTarget;
   onClose: () => void;
 }) {
-  const create = useCreateUploadLink(projectId);
-  const links = useUploadLinks(projectId, true);
-  const revoke = useRevokeUploadLink(projectId);
+  const { branch } = target;
+  const create = useCreateUploadLink(target);
+  const links = useUploadLinks(target, true);
+  const revoke = useRevokeUploadLink(target);
   const [name, setName] = useState('');
   const [message, setMessage] = useState('');
   const [expires, setExpires] = useState(dateIn(UPLOAD_LINK_DEFAULT_DAYS));
@@ -73,7 +74,6 @@ export function UploadLinkDialog({
       return setProblem(UPLOAD_LINK_MESSAGES.expiryPast);
     try {
       const link = await create.mutateAsync({
-        branch_id: branch.id,
         name: name.trim(),
         message: message.trim() || null,
         expires_at: end.toISOString(),
@@ -90,7 +90,7 @@ export function UploadLinkDialog({
   return (
     <Modal
       title={UPLOAD_LINK_WORDS.uploadLink}
-      description={`Guests send files to ${branch.name} without an account. Each waits for you to add it as a version or decline it.`}
+      description={`Guests send files to ${branch.name} without an account. Each waits for you to add it as ${target.kind === 'project' ? 'a version' : 'a bounce'} or decline it.`}
       onClose={onClose}
     >
       {made ? (
@@ -179,7 +179,9 @@ export function UploadLinkDialog({
       )}
       {links.data && links.data.links.length > 0 ? (
         <section className="mt-6 border-t border-zinc-200 pt-4 dark:border-zinc-800">
-          <h3 className="text-sm font-semibold">This project&apos;s upload links</h3>
+          <h3 className="text-sm font-semibold">
+            This {target.kind === 'project' ? 'project' : 'repository'}&apos;s upload links
+          </h3>
           <ul className="mt-2 space-y-2 text-sm">
             {links.data.links.map((link) => {
               const live = !link.revoked_at && Date.parse(link.expires_at) > Date.now();

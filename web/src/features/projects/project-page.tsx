@@ -205,9 +205,12 @@ function ProjectWorkspace({
       </div>
       {restShown && selectedBranch ? (
         <GuestFilesSection
-          projectId={projectId}
-          projectName={project.name}
-          branch={selectedBranch}
+          target={{
+            kind: 'project',
+            projectId,
+            name: project.name,
+            branch: { id: selectedBranch.id, name: selectedBranch.name },
+          }}
           role={project.role}
         />
       ) : null}

@@ -188,6 +188,7 @@ describe('RepoPage', () => {
       '/api/repos/r1/commits': { status: 500, body: {} },
       '/api/repos/r1/bounces': { bounces: [] },
       '/api/repos/r1/activity': { items: [], next_cursor: null },
+      '/api/repos/r1/guest-files': { files: [], next_version_number: null },
     });
     renderRepo();
     expect((await screen.findByRole('alert')).textContent).toBe('Failed to load commits');
@@ -230,5 +231,55 @@ describe('RepoPage', () => {
     expect(within(heading.parentElement!).getByText('Editor')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Publish bounce' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Change cover' })).toBeTruthy();
+  });
+
+  it("lists the branch's files from guests; an Editor adds one as a bounce with a title", async () => {
+    const accepted: unknown[] = [];
+    const file = {
+      id: 'g1',
+      project_id: null,
+      repo_id: 'r1',
+      branch_id: 'rb1',
+      guest_name: 'Mo',
+      guest_email: 'mo@example.test',
+      link_name: 'Masters',
+      sent_by: 'Sent by Mo via Masters',
+      file_name: 'Final Master.wav',
+      size: 1000,
+      status: 'completed',
+      error: null,
+      duration: 3,
+      peaks: null,
+      stream_url: '/api/guest-files/g1/stream',
+      created_at: '2026-01-03T00:00:00.000Z',
+    };
+    const fetchMock = stubApi({
+      '/api/repos/r1': { repo: repository({ role: 'editor' }) },
+      '/api/repos/r1/branches': { branches: [branchRow] },
+      '/api/repos/r1/commits': { commits: [] },
+      '/api/repos/r1/bounces': { bounces: [] },
+      '/api/repos/r1/guest-files': { files: [file], next_version_number: null },
+      '/api/guest-files/g1/accept': (_url: URL, init?: RequestInit) => {
+        accepted.push(JSON.parse(init?.body as string) as unknown);
+        return {
+          status: 201,
+          body: { bounce_id: 'g1', repo_id: 'r1', branch: 'main', title: 'x' },
+        };
+      },
+    });
+    renderRepo();
+    const section = await screen.findByRole('region', { name: /Sent by guests/ });
+    expect(await within(section).findByText('Final Master.wav')).toBeTruthy();
+    expect(within(section).getByRole('button', { name: 'Upload link' })).toBeTruthy();
+    const listed = fetchMock.mock.calls.map(([input]) => String(input));
+    expect(listed.some((url) => url.includes('/api/repos/r1/guest-files?branch=main'))).toBe(true);
+
+    fireEvent.click(within(section).getByRole('button', { name: 'Add as bounce' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add as bounce' });
+    const title = within(dialog).getByLabelText<HTMLInputElement>('Bounce Title');
+    expect(title.value).toBe('Final Master');
+    fireEvent.change(title, { target: { value: 'The master' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Add as bounce' }));
+    await waitFor(() => expect(accepted).toEqual([{ title: 'The master' }]));
   });
 });

@@ -7,6 +7,7 @@ import { primaryButton } from '../../ui/button-styles';
 import { ActivityPanel } from '../activity/activity-panel';
 import { bounceTitle } from '../bounces/bounce-track';
 import { AddToCollectionButton } from '../collections/add-to-collection';
+import { GuestFilesSection } from '../guest-upload/guest-files-section';
 import { useMarkTargetRead } from '../notifications/use-mark-target-read';
 import { BranchList, RepoInfoBox } from './branch-list';
 import { patchAsCommit, PSEUDO_BRANCH, resolveBranchView } from './branch-selection';
@@ -138,6 +139,18 @@ function RepoWorkspace({ repo }: { repo: Repository }) {
               {[...new Set(errors)].join(' · ')}
             </p>
           )}
+          {realBranch && branches.isSuccess ? (
+            // Files guests sent through the repository's upload links, waiting on this branch.
+            <GuestFilesSection
+              target={{
+                kind: 'repo',
+                repoId: repo.id,
+                name: repo.name,
+                branch: { name: realBranch },
+              }}
+              role={repo.role}
+            />
+          ) : null}
           <CommitHistory
             repoId={repo.id}
             repoName={repo.name}

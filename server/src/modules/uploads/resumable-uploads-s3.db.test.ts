@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_MESSAGES } from '@takes/contract';
-import { ORIGIN } from '../../../test/api';
+import { eventually, ORIGIN } from '../../../test/api';
 import { makeAudio } from '../../../test/audio-fixtures';
 import { buildProject, buildUser, type BuiltUser } from '../../../test/factories';
 import { startLoopbackS3, type LoopbackS3 } from '../../../test/s3-server';
@@ -107,6 +107,16 @@ describe('resumable uploads (tus) with their parts in the bucket (s3rver on loop
 
   it('refuses a file that is not audio when it finishes, and leaves nothing in the bucket', async () => {
     const db = t.deps.database.db;
+    // The earlier tests' versions finish on their own time (the FLAC just after 'completed'):
+    // the snapshot waits for them first.
+    await eventually(async () => {
+      const rows = await db.selectFrom('versions').select(['status', 'renditions']).execute();
+      return rows.every(
+        (r) =>
+          r.status === 'failed' ||
+          (r.status === 'completed' && (r.renditions ?? '').includes('"lossless"')),
+      );
+    });
     const before = (await bucket.list('')).map((object) => object.key).sort();
     const client = tus(base, owner.cookie);
     const text = Buffer.from('These are my lyrics, not a song file.\n'.repeat(200));

@@ -6,6 +6,7 @@ import pg from 'pg';
 import type { DatabaseConfig } from '../config';
 import type { Dialect } from './dialect-sql';
 import { usePreparedStatements } from './pg-prepared';
+import { openSqliteFile } from './sqlite-file';
 import type { Database } from './schema';
 
 export interface DatabaseHandle {
@@ -80,11 +81,7 @@ export function openDatabase(
   }
 
   fs.mkdirSync(path.dirname(config.file), { recursive: true });
-  const sqlite = new SqliteDatabase(config.file);
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = FULL');
-  sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 10000');
+  const sqlite = openSqliteFile(config.file);
   const db = new Kysely<Database>({
     dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
   });

@@ -68,7 +68,8 @@ async function beginImmediate<DB>(connection: Kysely<DB>): Promise<void> {
       await sql`begin immediate`.execute(connection);
       return;
     } catch (error) {
-      if ((error as { code?: string }).code !== 'SQLITE_BUSY') throw error;
+      // SQLITE_BUSY and its extended codes (a snapshot or a recovery under way) say "try again".
+      if (!String((error as { code?: unknown }).code).startsWith('SQLITE_BUSY')) throw error;
     }
   }
 }

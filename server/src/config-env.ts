@@ -136,6 +136,31 @@ export const envSchema = z.object({
     .regex(/^[a-z][a-z0-9+.-]*$/, 'must be a URL scheme such as takes')
     .default('takes'),
   DEMO_ENABLED: booleanString.default(true),
+  // Who may make an account; unset: open (production warns at start).
+  SIGNUPS: z
+    .enum(['open', 'invite-only', 'closed'], { error: 'must be open, invite-only or closed' })
+    .optional(),
+  ALLOWED_SIGNUP_DOMAINS: z
+    .string()
+    .transform((value) =>
+      value
+        .split(',')
+        .map((domain) => domain.trim().toLowerCase().replace(/^@/, ''))
+        .filter(Boolean),
+    )
+    .refine(
+      (domains) => domains.every((domain) => /^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(domain)),
+      'must be a comma-separated list of domains such as label.example',
+    )
+    .optional(),
+  OIDC_ISSUER: httpUrl.optional(),
+  OIDC_CLIENT_ID: z.string().trim().min(1).optional(),
+  OIDC_CLIENT_SECRET: z.string().trim().min(1).optional(),
+  OIDC_NAME: z.string().trim().min(1).max(60).optional(),
+  OIDC_SCOPES: z.string().trim().min(1).optional(),
+  OIDC_ONLY: booleanString.default(false),
+  // Each person's originals and renditions together; unset: no quota.
+  USER_STORAGE_QUOTA: byteSize.optional(),
   NOTIFICATION_BATCH_SECONDS: positiveInt.default(600),
   RESUMABLE_UPLOADS_MAX_OPEN: positiveInt.max(1000, 'must be 1000 or less').default(5),
   // At least one upload of the largest size must fit.

@@ -35,6 +35,19 @@ export type StorageConfig =
       presignedRedirect: boolean;
     };
 
+export type SignupPolicy = 'open' | 'invite-only' | 'closed';
+
+export interface OidcConfig {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** The provider's name (OIDC_NAME): the button says 'Sign in with Authentik'. */
+  name: string;
+  scopes: string[];
+  /** OIDC_ONLY: the sign-in page offers this provider alone. */
+  only: boolean;
+}
+
 export interface Config {
   env: 'development' | 'production' | 'test';
   host: string;
@@ -85,6 +98,20 @@ export interface Config {
       | undefined;
   };
   desktopScheme: string;
+  /**
+   * Who may make an account (SIGNUPS; an admin's stored choice overrides it) and the email
+   * domains invite-only lets in (ALLOWED_SIGNUP_DOMAINS, lower case, no '@').
+   */
+  signups: {
+    policy: SignupPolicy;
+    /** Whether SIGNUPS was set (production warns at start when it was not). */
+    chosen: boolean;
+    allowedDomains: string[];
+  };
+  /** Single sign-on with an OpenID Connect provider (OIDC_*), or undefined. */
+  oidc: OidcConfig | undefined;
+  /** USER_STORAGE_QUOTA in bytes: what one person's originals and renditions may take; null: none. */
+  userStorageQuotaBytes: number | null;
   /** 'Try demo' makes a short-lived account of its own (DEMO_ENABLED). */
   demoEnabled: boolean;
   /** NOTIFICATION_BATCH_SECONDS: a recipient's notification emails within one window become one. */
@@ -224,6 +251,13 @@ export function loadConfig(rawEnv: RawEnv): Config {
         env.APPLE_APP_BUNDLE_IDENTIFIER,
       ),
     },
+    signups: {
+      policy: env.SIGNUPS ?? 'open',
+      chosen: env.SIGNUPS !== undefined,
+      allowedDomains: env.ALLOWED_SIGNUP_DOMAINS ?? [],
+    },
+    oidc: oidcConfig(env),
+    userStorageQuotaBytes: env.USER_STORAGE_QUOTA ?? null,
     desktopScheme: env.DESKTOP_SCHEME,
     demoEnabled: env.DEMO_ENABLED,
     notificationBatchSeconds: env.NOTIFICATION_BATCH_SECONDS,
@@ -245,6 +279,30 @@ export function productionMailProblem(config: Config): string | undefined {
     'Invalid configuration: SMTP_URL is required when NODE_ENV=production ' +
     '(or set MAIL_TO_LOG=true to write emails, sign-in codes included, to the log)'
   );
+}
+
+/** OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET together, or single sign-on is off. */
+function oidcConfig(env: ReturnType<typeof envSchema.parse>): OidcConfig | undefined {
+  const set = [env.OIDC_ISSUER, env.OIDC_CLIENT_ID, env.OIDC_CLIENT_SECRET].filter(Boolean).length;
+  if (set === 0) {
+    if (env.OIDC_ONLY) {
+      throw new ConfigError('Invalid configuration: OIDC_ONLY=true needs OIDC_ISSUER to be set');
+    }
+    return undefined;
+  }
+  if (!env.OIDC_ISSUER || !env.OIDC_CLIENT_ID || !env.OIDC_CLIENT_SECRET) {
+    throw new ConfigError(
+      'Invalid configuration: OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET must be set together',
+    );
+  }
+  return {
+    issuer: env.OIDC_ISSUER.replace(/\/+$/, ''),
+    clientId: env.OIDC_CLIENT_ID,
+    clientSecret: env.OIDC_CLIENT_SECRET,
+    name: env.OIDC_NAME ?? 'single sign-on',
+    scopes: (env.OIDC_SCOPES ?? 'openid email profile').split(/[\s,]+/).filter(Boolean),
+    only: env.OIDC_ONLY,
+  };
 }
 
 /** A provider is configured with both its id and secret, or not at all. */

@@ -808,7 +808,43 @@ export interface GuestFilesTable extends ProcessedAudioColumns {
   created_at: string;
 }
 
+/** A setting an admin stored over the environment's (migration 0040); value is JSON. */
+export interface InstanceSettingsTable {
+  key: string;
+  /** JSON text. */
+  value: string;
+  updated_by: string | null;
+  updated_at: string;
+}
+
+/** What an admin set for one person (migration 0040). */
+export interface UserControlsTable {
+  user_id: string;
+  /** null: USER_STORAGE_QUOTA applies. */
+  storage_quota_bytes: number | string | null;
+  disabled_at: string | null;
+  /** While disabled, 1 when their share and collection links stop answering too. */
+  links_disabled: Generated<number>;
+  updated_at: string;
+}
+
+/** One admin action, kept (migration 0040); detail is JSON. */
+export interface AdminActionsTable {
+  id: string;
+  admin_id: string | null;
+  admin_email: string;
+  action: string;
+  target_user_id: string | null;
+  target_email: string | null;
+  /** JSON text. */
+  detail: string | null;
+  created_at: string;
+}
+
 export interface Database {
+  instance_settings: InstanceSettingsTable;
+  user_controls: UserControlsTable;
+  admin_actions: AdminActionsTable;
   upload_links: UploadLinksTable;
   guest_files: GuestFilesTable;
   collections: CollectionsTable;

@@ -38,6 +38,7 @@ import * as m0036 from './0036-player-apps';
 import * as m0037 from './0037-invite-links-and-access-requests';
 import * as m0038 from './0038-upload-links';
 import * as m0039 from './0039-repo-upload-links';
+import * as m0040 from './0040-instance-admin';
 
 /** Every migration, in order. Names sort lexically; never rename or edit a shipped one. */
 export const migrations: Record<string, Migration> = {
@@ -80,4 +81,5 @@ export const migrations: Record<string, Migration> = {
   '0037-invite-links-and-access-requests': m0037,
   '0038-upload-links': m0038,
   '0039-repo-upload-links': m0039,
+  '0040-instance-admin': m0040,
 };

@@ -21,6 +21,20 @@ export const AUTH_MESSAGES = {
   notAuthenticated: 'Not authenticated',
 } as const;
 
+/** Who may make an account (SIGNUPS): anyone, people invited (or on an allowed domain), nobody new. */
+export const SIGNUP_POLICIES = ['open', 'invite-only', 'closed'] as const;
+export type SignupPolicyName = (typeof SIGNUP_POLICIES)[number];
+
+/**
+ * What a refused sign-up says (the API's 403 message) and what the sign-in page says in place of
+ * 'Sign up', word for word.
+ */
+export const SIGNUP_MESSAGES = {
+  inviteOnly:
+    'Sign-ups on this Takes are by invitation only. Ask a member for an invitation or an invite link.',
+  closed: 'Sign-ups on this Takes are closed. Ask the admin for an invitation.',
+} as const;
+
 export const MIN_PASSWORD_LENGTH = 6;
 export const MAX_PASSWORD_LENGTH = 128;
 export const OTP_LENGTH = 6;

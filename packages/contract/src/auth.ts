@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { AUTH_MESSAGES, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './auth-messages';
+import {
+  AUTH_MESSAGES,
+  MAX_PASSWORD_LENGTH,
+  MIN_PASSWORD_LENGTH,
+  SIGNUP_POLICIES,
+} from './auth-messages';
 
 export * from './auth-messages';
 
@@ -60,11 +65,19 @@ export type SignedOutSession = z.infer<typeof signedOutSessionSchema>;
 export const sessionProbeSchema = z.union([sessionResponseSchema, signedOutSessionSchema]);
 export type SessionProbe = z.infer<typeof sessionProbeSchema>;
 
+export const signupPolicySchema = z.enum(SIGNUP_POLICIES);
+
 export const authProvidersSchema = z.object({
   google: z.boolean(),
   apple: z.boolean(),
   /** Whether 'Try demo' is on (DEMO_ENABLED). */
   demo: z.boolean(),
+  /** Single sign-on (OIDC_*): the provider's name for 'Sign in with …', or null when off. */
+  oidc: z.object({ name: z.string() }).nullable(),
+  /** OIDC_ONLY: the sign-in page offers single sign-on alone. */
+  oidc_only: z.boolean(),
+  /** Who may make an account now (SIGNUPS, or what an admin stored over it). */
+  signups: signupPolicySchema,
 });
 export type AuthProviders = z.infer<typeof authProvidersSchema>;
 

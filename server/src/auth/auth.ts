@@ -21,6 +21,21 @@ export function sessionCookieName(config: Pick<Config, 'publicUrl'>): string {
   return `${config.publicUrl.startsWith('https://') ? '__Secure-' : ''}${SESSION_COOKIE_PREFIX}.session_token`;
 }
 
+/** What the rest of the server decides when better-auth makes an account or a session. */
+export interface AuthHooks extends ProvenEmailSignInOptions {
+  /**
+   * Before any new account is written, whatever the path (email and password, emailed code or
+   * link, Google, Apple, single sign-on): throw (an HttpError 403) to refuse it. The headers are
+   * the request's, when there is one (an invite link's cookie rides on them).
+   */
+  beforeUserCreate?: (
+    user: { email: string; emailVerified: boolean },
+    headers: Headers | undefined,
+  ) => Promise<void>;
+  /** Before any cookie session is made: throw to refuse it (a disabled account). */
+  beforeSessionCreate?: (userId: string) => Promise<void>;
+}
+
 /**
  * better-auth owns users, password and social accounts, and cookie sessions. Telemetry
  * is off. Its routes live under /api/auth; the flows with our own rules (validation
@@ -30,7 +45,7 @@ export function createAuth(
   config: Config,
   database: DatabaseHandle,
   secret: string,
-  hooks: ProvenEmailSignInOptions = {},
+  hooks: AuthHooks = {},
 ) {
   const https = config.publicUrl.startsWith('https://');
   return betterAuth({
@@ -116,6 +131,25 @@ export function createAuth(
     verification: {
       modelName: 'verifications',
       fields: { expiresAt: 'expires_at', createdAt: 'created_at', updatedAt: 'updated_at' },
+    },
+    databaseHooks: {
+      user: {
+        create: {
+          before: async (user, context) => {
+            await hooks.beforeUserCreate?.(
+              { email: user.email.toLowerCase(), emailVerified: user.emailVerified },
+              context?.headers ?? context?.request?.headers,
+            );
+          },
+        },
+      },
+      session: {
+        create: {
+          before: async (session) => {
+            await hooks.beforeSessionCreate?.(session.userId);
+          },
+        },
+      },
     },
     // Our own limiter (per IP and per email, shared in the database) guards these routes.
     rateLimit: { enabled: false },

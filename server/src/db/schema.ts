@@ -828,6 +828,14 @@ export interface UserControlsTable {
   updated_at: string;
 }
 
+/** An admin's invitation to make an account, by lower-case email (migration 0040). */
+export interface SignupInvitationsTable {
+  email: string;
+  invited_by: string | null;
+  created_at: string;
+  used_at: string | null;
+}
+
 /** One admin action, kept (migration 0040); detail is JSON. */
 export interface AdminActionsTable {
   id: string;
@@ -845,6 +853,7 @@ export interface Database {
   instance_settings: InstanceSettingsTable;
   user_controls: UserControlsTable;
   admin_actions: AdminActionsTable;
+  signup_invitations: SignupInvitationsTable;
   upload_links: UploadLinksTable;
   guest_files: GuestFilesTable;
   collections: CollectionsTable;

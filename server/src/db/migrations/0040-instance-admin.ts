@@ -4,7 +4,8 @@ import { columnTypes } from '../dialect-sql';
 /**
  * Running an instance (issue 48): settings an admin stores over the environment's (the sign-up
  * policy, defaults for new share links; values are JSON text), what an admin set for one person
- * (a storage quota of their own, disabled), and every admin action, kept (who, what, when).
+ * (a storage quota of their own, disabled), an admin's invitations to sign up, and every admin
+ * action, kept (who, what, when).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   const t = columnTypes(db);
@@ -24,6 +25,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     // While disabled: 1 when the person's share and collection links stop answering too.
     .addColumn('links_disabled', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('updated_at', t.timestamp, (c) => c.notNull())
+    .execute();
+  // An admin's invitation to make an account (lets the address in whatever the sign-up policy).
+  await db.schema
+    .createTable('signup_invitations')
+    .addColumn('email', 'text', (c) => c.primaryKey())
+    .addColumn('invited_by', 'text', (c) => c.references('users.id').onDelete('set null'))
+    .addColumn('created_at', t.timestamp, (c) => c.notNull())
+    .addColumn('used_at', t.timestamp)
     .execute();
   await db.schema
     .createTable('admin_actions')
@@ -46,6 +55,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('admin_actions').execute();
+  await db.schema.dropTable('signup_invitations').execute();
   await db.schema.dropTable('user_controls').execute();
   await db.schema.dropTable('instance_settings').execute();
 }

@@ -63,6 +63,9 @@ export const authRoutes =
       google: deps.config.oauth.google !== undefined,
       apple: deps.config.oauth.apple !== undefined,
       demo: deps.config.demoEnabled,
+      oidc: deps.config.oidc ? { name: deps.config.oidc.name } : null,
+      oidc_only: deps.config.oidc?.only ?? false,
+      signups: deps.config.signups.policy,
     }));
 
     route(app, api.signUpWithEmail, {}, async (request, reply) => {

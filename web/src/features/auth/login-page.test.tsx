@@ -12,7 +12,14 @@ afterEach(() => {
   localStorage.clear();
 });
 
-const providers = { google: true, apple: true, demo: false };
+const providers = {
+  google: true,
+  apple: true,
+  demo: false,
+  oidc: null,
+  oidc_only: false,
+  signups: 'open' as const,
+};
 
 /** The sign-in page as an invitation sends a visitor to it: `from` the invitation's address. */
 function renderLogin(search: string, from?: string) {

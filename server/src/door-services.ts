@@ -6,16 +6,23 @@ import type { CollectionLinksService } from './modules/collections/collection-li
 import {
   AccessRequestsRepo,
   AccessRequestsService,
+  InvitationsService,
   InviteLinksRepo,
   InviteLinksService,
+  MembersService,
   type EmailCheck,
 } from './modules/members';
+import { InvitationsRepo } from './modules/members/invitations.repo';
+import { MembersRepo } from './modules/members/members.repo';
+import type { ProjectsService } from './modules/projects';
+import type { ReposService } from './modules/repos';
 import type { SharingService } from './modules/sharing';
 
 /**
- * The doors into a project besides email invitations (issue 47), wired for createServices: invite
- * links, and access requests from a share link or a collection link (each link opened by its own
- * module, as its listening routes open it).
+ * The members of projects, repositories and collections and the doors in, wired for
+ * createServices: email invitations, and since issue 47 invite links and access requests from a
+ * share link or a collection link (each link opened by its own module, as its listening routes
+ * open it).
  */
 export function createDoorServices(ctx: {
   deps: AppDeps;
@@ -25,9 +32,36 @@ export function createDoorServices(ctx: {
   emailCheck: EmailCheck;
   sharing: Pick<SharingService, 'open'>;
   collectionLinks: Pick<CollectionLinksService, 'open' | 'item'>;
+  /** A handed-over project or repository is answered by its own module. */
+  projects: Pick<ProjectsService, 'get'>;
+  repos: Pick<ReposService, 'get'>;
 }) {
   const { deps, access, activity, limiter, sharing, collectionLinks } = ctx;
   const db = deps.database.db;
+  const { clock } = deps;
+  const membersRepo = new MembersRepo(db);
+  const invitationsRepo = new InvitationsRepo(db);
+  const members = new MembersService({
+    access,
+    repo: membersRepo,
+    invitations: invitationsRepo,
+    clock,
+    activity,
+    projects: ctx.projects,
+    repos: ctx.repos,
+  });
+  const invitations = new InvitationsService({
+    access,
+    repo: invitationsRepo,
+    members: membersRepo,
+    mailer: deps.mailer,
+    clock,
+    limiter,
+    activity,
+    publicUrl: deps.config.publicUrl,
+    // Accepting an invitation needs a proven address: the auth module checks and mails codes.
+    emailCheck: ctx.emailCheck,
+  });
   const inviteLinks = new InviteLinksService({
     access,
     repo: new InviteLinksRepo(db),
@@ -59,5 +93,5 @@ export function createDoorServices(ctx: {
       },
     },
   });
-  return { inviteLinks, accessRequests };
+  return { members, invitations, inviteLinks, accessRequests };
 }

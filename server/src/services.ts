@@ -20,6 +20,7 @@ import { MagicCodesRepo } from './modules/auth/magic-codes.repo';
 import { CollectionsService } from './modules/collections/collections.service';
 import { createPlayerServices } from './player-services';
 import { createDoorServices } from './door-services';
+import { createInstanceServices } from './instance-services';
 import { CommentsRepo } from './modules/comments/comments.repo';
 import { CommentsService } from './modules/comments/comments.service';
 import { MarkersService } from './modules/comments/markers.service';
@@ -30,9 +31,6 @@ import { DemoService } from './modules/demo/demo.service';
 import { ExportsRepo } from './modules/exports/exports.repo';
 import { ExportsService } from './modules/exports/exports.service';
 import { HealthService } from './modules/health/health.service';
-import { InvitationsRepo } from './modules/members/invitations.repo';
-import { MembersRepo } from './modules/members/members.repo';
-import { InvitationsService, MembersService } from './modules/members';
 import { NotificationsRepo } from './modules/notifications/notifications.repo';
 import { NotificationsService } from './modules/notifications/notifications.service';
 import { ProfilesRepo } from './modules/profiles/profiles.repo';
@@ -56,7 +54,6 @@ import { UploadService } from './modules/versions/upload.service';
 import { VersionsRepo } from './modules/versions/versions.repo';
 import { VersionsService } from './modules/versions/versions.service';
 import { DebugService } from './modules/workspace/debug.service';
-import { InstanceAdmins } from './modules/workspace/instance-admins';
 import { SearchService } from './modules/workspace/search.service';
 import { StatsService } from './modules/workspace/stats.service';
 import { WorkspaceRepo } from './modules/workspace/workspace.repo';
@@ -103,8 +100,12 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
   });
 
   const desktop = new DesktopTokensService({ repo: new DesktopTokensRepo(db), clock });
+  // Admins, the sign-up policy, quotas: the auth module asks them before new accounts and sessions.
+  const instance = createInstanceServices({ deps });
+  const { admins } = instance;
   // An account taken over by the proven owner of its address loses its desktop tokens too.
   const auth: Auth = createAuth(config, deps.database, deps.secretKey, {
+    ...instance.authHooks,
     onTakeover: async (userId) => {
       await desktop.revokeAllForUser(userId);
     },
@@ -289,35 +290,7 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
       queueKind: jobs.kind,
     }),
   };
-  const admins = new InstanceAdmins({
-    repo: workspaceRepo,
-    adminEmails: config.adminEmails,
-    env: config.env,
-  });
-  const membersRepo = new MembersRepo(db);
-  const invitationsRepo = new InvitationsRepo(db);
-  const members = new MembersService({
-    access,
-    repo: membersRepo,
-    invitations: invitationsRepo,
-    clock,
-    activity,
-    // A handed-over project or repository is answered by its own module.
-    projects,
-    repos,
-  });
-  const invitations = new InvitationsService({
-    access,
-    repo: invitationsRepo,
-    members: membersRepo,
-    mailer: deps.mailer,
-    clock,
-    limiter,
-    activity,
-    publicUrl: config.publicUrl,
-    // Accepting an invitation needs a proven address: the auth module checks and mails codes.
-    emailCheck: authService,
-  });
+  // Invitations by email, invite links and access requests: every door into a project.
   const doors = createDoorServices({
     deps,
     access,
@@ -326,7 +299,10 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     emailCheck: authService,
     sharing,
     collectionLinks,
+    projects,
+    repos,
   });
+  const { members, invitations } = doors;
   // Who hears of each recorded event: fanned out inside the recording transaction.
   const notifications = new NotificationsService({
     repo: new NotificationsRepo(db),

@@ -24,6 +24,7 @@ export * from './site';
 export * from './demo';
 export * from './profiles';
 export * from './workspace';
+export * from './admin';
 export * from './endpoint';
 export * from './client';
 export * from './endpoints';

@@ -1241,6 +1241,92 @@ export const routes = {
       body: 'none',
     } as RouteOf<Endpoints['workspace']['search']>,
   },
+  admin: {
+    disableUser: {
+      name: 'disableUser',
+      method: 'POST',
+      path: '/api/admin/users/:id/disable',
+      body: 'json',
+    } as RouteOf<Endpoints['admin']['disableUser']>,
+    enableUser: {
+      name: 'enableUser',
+      method: 'POST',
+      path: '/api/admin/users/:id/enable',
+      body: 'none',
+    } as RouteOf<Endpoints['admin']['enableUser']>,
+    getAdminLinkDefaults: {
+      name: 'getAdminLinkDefaults',
+      method: 'GET',
+      path: '/api/admin/link-defaults',
+      body: 'none',
+    } as RouteOf<Endpoints['admin']['getAdminLinkDefaults']>,
+    getAdminSignups: {
+      name: 'getAdminSignups',
+      method: 'GET',
+      path: '/api/admin/signups',
+      body: 'none',
+    } as RouteOf<Endpoints['admin']['getAdminSignups']>,
+    getAdminStorage: {
+      name: 'getAdminStorage',
+      method: 'GET',
+      path: '/api/admin/storage',
+      body: 'none',
+    } as RouteOf<Endpoints['admin']['getAdminStorage']>,
+    getLinkDefaults: {
+      name: 'getLinkDefaults',
+      method: 'GET',
+      path: '/api/link-defaults',
+      body: 'none',
+    } as RouteOf<Endpoints['admin']['getLinkDefaults']>,
+    getMyStorage: {
+      name: 'getMyStorage',
+      method: 'GET',
+      path: '/api/account/storage',
+      body: 'none',
+    } as RouteOf<Endpoints['admin']['getMyStorage']>,
+    inviteToSignUp: {
+      name: 'inviteToSignUp',
+      method: 'POST',
+      path: '/api/admin/invitations',
+      body: 'json',
+    } as RouteOf<Endpoints['admin']['inviteToSignUp']>,
+    listAdminActions: {
+      name: 'listAdminActions',
+      method: 'GET',
+      path: '/api/admin/actions',
+      body: 'none',
+    } as RouteOf<Endpoints['admin']['listAdminActions']>,
+    listAdminUsers: {
+      name: 'listAdminUsers',
+      method: 'GET',
+      path: '/api/admin/users',
+      body: 'none',
+    } as RouteOf<Endpoints['admin']['listAdminUsers']>,
+    resetAdminSignups: {
+      name: 'resetAdminSignups',
+      method: 'DELETE',
+      path: '/api/admin/signups',
+      body: 'none',
+    } as RouteOf<Endpoints['admin']['resetAdminSignups']>,
+    setAdminLinkDefaults: {
+      name: 'setAdminLinkDefaults',
+      method: 'PUT',
+      path: '/api/admin/link-defaults',
+      body: 'json',
+    } as RouteOf<Endpoints['admin']['setAdminLinkDefaults']>,
+    setAdminSignups: {
+      name: 'setAdminSignups',
+      method: 'PUT',
+      path: '/api/admin/signups',
+      body: 'json',
+    } as RouteOf<Endpoints['admin']['setAdminSignups']>,
+    setUserQuota: {
+      name: 'setUserQuota',
+      method: 'PUT',
+      path: '/api/admin/users/:id/quota',
+      body: 'json',
+    } as RouteOf<Endpoints['admin']['setUserQuota']>,
+  },
   site: {
     getBlogPost: {
       name: 'getBlogPost',

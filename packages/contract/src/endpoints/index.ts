@@ -1,5 +1,6 @@
 import type { Endpoint } from '../endpoint';
 import * as accessRequests from './access-requests';
+import * as admin from './admin';
 import * as activity from './activity';
 import * as audioGit from './audio-git';
 import * as auth from './auth';
@@ -56,6 +57,7 @@ export const endpoints = {
   blindTests,
   guestUploads,
   workspace,
+  admin,
   site,
   storage,
 } as const;

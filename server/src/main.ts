@@ -94,6 +94,10 @@ async function serve(config: Config, logger: pino.Logger): Promise<void> {
   if (config.jobs.runInServe) await runtime.jobs.startWorking();
   const stopRecurring = config.jobs.runInServe ? startRecurringJobs(runtime, logger) : () => {};
   await app.listen({ host: config.host, port: config.port });
+  if (config.env === 'production' && !config.signups.chosen)
+    logger.warn(
+      'SIGNUPS is not set: anyone who can reach this address can make an account (choose open, invite-only or closed)',
+    );
   logger.info(
     {
       url: config.publicUrl,

@@ -10,6 +10,8 @@ import { signInCodeFrom, waitForMail } from './mailbox';
 export const ADMINS = {
   debug: 'debug-admin@example.com',
   axe: 'axe-admin@example.com',
+  people: 'people-admin@example.com',
+  policy: 'policy-admin@example.com',
 } as const;
 
 /** Signs the page's context in as `email` by emailed code, which proves the address. */

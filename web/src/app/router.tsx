@@ -81,9 +81,9 @@ const CollectionPage = page(
   () => import('../features/collections/collection-page'),
   (m) => m.CollectionPage,
 );
-const DebugPage = page(
-  () => import('../features/debug/debug-page'),
-  (m) => m.DebugPage,
+const AdminPage = page(
+  () => import('../features/admin/admin-page'),
+  (m) => m.AdminPage,
 );
 
 /** Every public page but the landing is its own chunk too, so the landing stays small. */
@@ -256,7 +256,9 @@ const protectedRoutes: RouteObject[] = [
   lazyRoute('/repositories/:repoId/commit/:sha', CommitPage),
   lazyRoute('/collections', CollectionsPage),
   lazyRoute('/collections/:id', CollectionPage),
-  lazyRoute('/debug', DebugPage),
+  lazyRoute('/admin', AdminPage),
+  // The health and debug report moved to the admin page.
+  { path: '/debug', element: <Navigate to="/admin#health" replace /> },
   lazyRoute('/profile', ProfilePage),
   lazyRoute('/settings', SettingsPage),
   lazyRoute('/notifications', NotificationsPage),

@@ -44,6 +44,7 @@ export const crawlerRoutes =
           '/bounces',
           '/search',
           '/debug',
+          '/admin',
           '/profile',
           '/settings',
         ].map((p) => `Disallow: ${p}`),

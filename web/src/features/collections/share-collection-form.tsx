@@ -11,6 +11,7 @@ import { Alert } from '../../ui/alert';
 import { primaryButton, secondaryButton } from '../../ui/button-styles';
 import { PasswordField } from '../../ui/password-field';
 import { inputClass, TextField } from '../../ui/text-field';
+import { expiryDateIn, useLinkDefaults } from '../share/link-defaults';
 import { CheckboxField, ExpiryDateField, expiryFromDate } from '../share/link-fields';
 import { parseRecipients } from './recipients';
 
@@ -51,8 +52,15 @@ export function ShareCollectionForm({
 }) {
   const ids = useId();
   const [name, setName] = useState(collectionName);
-  const [expiryDate, setExpiryDate] = useState('');
-  const [downloadEnabled, setDownloadEnabled] = useState(false);
+  // The instance's defaults for new links (set on /admin) are where the form starts.
+  const defaults = useLinkDefaults();
+  const startExpiry = expiryDateIn(defaults.expires_in_days);
+  const [expiryDate, setExpiryDate] = useState(startExpiry);
+  const [downloadEnabled, setDownloadEnabled] = useState(defaults.allow_downloads);
+  useEffect(() => {
+    setDownloadEnabled(defaults.allow_downloads);
+    setExpiryDate(startExpiry);
+  }, [defaults.allow_downloads, startExpiry]);
   const [password, setPassword] = useState('');
   const [recipientsText, setRecipientsText] = useState('');
   const [emailRecipients, setEmailRecipients] = useState(false);

@@ -11,6 +11,7 @@ import { TextField } from '../../ui/text-field';
 import { useCreateLink } from './share-api';
 import { CopiedStatus, CopyLinkField, useCopied } from './copy-link-field';
 import { CheckboxField, ExpiryDateField, expiryFromDate } from './link-fields';
+import { expiryDateIn, useLinkDefaults } from './link-defaults';
 import { ShareLinksList } from './share-links-list';
 
 /** The form resets this long after the dialog closes (after its exit). */
@@ -34,10 +35,18 @@ export function QuickShareDialog({
 }: QuickShareDialogProps) {
   const defaultName = `${projectName} - Version ${versionNumber}`;
   const [name, setName] = useState(defaultName);
-  const [downloadEnabled, setDownloadEnabled] = useState(false);
+  // The instance's defaults for new links (set on /admin) are where the form starts.
+  const defaults = useLinkDefaults();
+  const startExpiry = expiryDateIn(defaults.expires_in_days);
+  const [downloadEnabled, setDownloadEnabled] = useState(defaults.allow_downloads);
   const [listenersSeeEachOther, setListenersSeeEachOther] = useState(true);
   const [allowApproval, setAllowApproval] = useState(false);
-  const [expiryDate, setExpiryDate] = useState('');
+  const [expiryDate, setExpiryDate] = useState(startExpiry);
+  // Defaults that arrive after the dialog first drew replace the fallback, not the person's choice.
+  useEffect(() => {
+    setDownloadEnabled(defaults.allow_downloads);
+    setExpiryDate(startExpiry);
+  }, [defaults.allow_downloads, startExpiry]);
   const [password, setPassword] = useState('');
   const [passwordError, setPasswordError] = useState<string | undefined>(undefined);
   const passwordRef = useRef<HTMLInputElement>(null);
@@ -53,17 +62,17 @@ export function QuickShareDialog({
     const timer = setTimeout(() => {
       setLink(null);
       setName(defaultName);
-      setDownloadEnabled(false);
+      setDownloadEnabled(defaults.allow_downloads);
       setListenersSeeEachOther(true);
       setAllowApproval(false);
-      setExpiryDate('');
+      setExpiryDate(startExpiry);
       setPassword('');
       setPasswordError(undefined);
       setCopied(null);
       resetMutation();
     }, RESET_AFTER_CLOSE_MS);
     return () => clearTimeout(timer);
-  }, [open, link, defaultName, resetMutation, setCopied]);
+  }, [open, link, defaultName, resetMutation, setCopied, defaults.allow_downloads, startExpiry]);
 
   if (!open) return null;
 

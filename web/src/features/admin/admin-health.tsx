@@ -1,14 +1,11 @@
 import type { ReactNode } from 'react';
 import { errorMessage } from '../../lib/api';
-import { useDocumentTitle } from '../../lib/use-document-title';
 import { Alert } from '../../ui/alert';
 import { Badge } from '../../ui/badge';
 import { primaryButton, secondaryButton } from '../../ui/button-styles';
 import { PageSpinner } from '../../ui/spinner';
-import { isNotAvailable, useDebugReport, useRoundTrip } from './debug-api';
-
-const cardClass =
-  'rounded-lg border border-zinc-200 bg-white p-5 dark:border-zinc-800 dark:bg-zinc-900';
+import { adminCardClass } from './admin-card';
+import { useDebugReport, useRoundTrip } from './debug-api';
 
 function StatusBadge({ status }: { status: string }) {
   const healthy = status === 'ok' || status === 'healthy' || status === 'available';
@@ -24,27 +21,18 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-export function DebugPage() {
-  useDocumentTitle('Debug · Takes');
+/**
+ * The server's health and the debug report (what /debug showed before the admin page): the
+ * database, storage, ffmpeg and the job queue, and a timed database round trip.
+ */
+export function AdminHealth() {
   const report = useDebugReport();
   const roundTrip = useRoundTrip();
 
-  if (report.isError && isNotAvailable(report.error)) {
-    return (
-      <div className="mx-auto max-w-4xl space-y-6 px-4 py-10 sm:px-6">
-        <h1 className="text-3xl font-bold tracking-tight">Debug</h1>
-        <Alert tone="info">
-          The debug page is only available to the administrators of this Takes server. Ask the
-          person who runs it to add your verified email address to ADMIN_EMAILS.
-        </Alert>
-      </div>
-    );
-  }
-
   return (
-    <div className="mx-auto max-w-4xl space-y-6 px-4 py-10 sm:px-6">
+    <div className="space-y-4" id="health">
       <div className="flex flex-wrap items-center justify-between gap-4">
-        <h1 className="text-3xl font-bold tracking-tight">Debug</h1>
+        <h2 className="text-2xl font-bold tracking-tight">Health</h2>
         <button
           type="button"
           className={secondaryButton}
@@ -61,20 +49,20 @@ export function DebugPage() {
         <Alert tone="error">{errorMessage(report.error, 'Failed to load')}</Alert>
       ) : (
         <div className="grid gap-4 sm:grid-cols-2">
-          <section aria-labelledby="debug-database" className={cardClass}>
-            <h2 id="debug-database" className="text-lg font-semibold">
+          <section aria-labelledby="debug-database" className={adminCardClass}>
+            <h3 id="debug-database" className="text-lg font-semibold">
               Database
-            </h2>
+            </h3>
             <dl className="mt-2">
               <Row label="Dialect">{report.data.database.dialect}</Row>
               <Row label="Migrations">{report.data.database.migrations.length}</Row>
               <Row label="Latest migration">{report.data.database.latest ?? '—'}</Row>
             </dl>
           </section>
-          <section aria-labelledby="debug-storage" className={cardClass}>
-            <h2 id="debug-storage" className="text-lg font-semibold">
+          <section aria-labelledby="debug-storage" className={adminCardClass}>
+            <h3 id="debug-storage" className="text-lg font-semibold">
               Storage
-            </h2>
+            </h3>
             <dl className="mt-2">
               <Row label="Kind">{report.data.storage.kind}</Row>
               <Row label="Status">
@@ -83,10 +71,10 @@ export function DebugPage() {
               {report.data.storage.detail && <Row label="Detail">{report.data.storage.detail}</Row>}
             </dl>
           </section>
-          <section aria-labelledby="debug-ffmpeg" className={cardClass}>
-            <h2 id="debug-ffmpeg" className="text-lg font-semibold">
+          <section aria-labelledby="debug-ffmpeg" className={adminCardClass}>
+            <h3 id="debug-ffmpeg" className="text-lg font-semibold">
               ffmpeg
-            </h2>
+            </h3>
             <dl className="mt-2">
               <Row label="Status">
                 <StatusBadge status={report.data.ffmpeg.status} />
@@ -95,10 +83,10 @@ export function DebugPage() {
               <Row label="Source">{report.data.ffmpeg.source ?? '—'}</Row>
             </dl>
           </section>
-          <section aria-labelledby="debug-jobs" className={cardClass}>
-            <h2 id="debug-jobs" className="text-lg font-semibold">
+          <section aria-labelledby="debug-jobs" className={adminCardClass}>
+            <h3 id="debug-jobs" className="text-lg font-semibold">
               Job queue
-            </h2>
+            </h3>
             <dl className="mt-2">
               <Row label="Queue">{report.data.jobs.queue}</Row>
               <Row label="Queued">{report.data.jobs.queued}</Row>
@@ -110,10 +98,10 @@ export function DebugPage() {
         </div>
       )}
 
-      <section aria-labelledby="debug-round-trip" className={cardClass}>
-        <h2 id="debug-round-trip" className="text-lg font-semibold">
+      <section aria-labelledby="debug-round-trip" className={adminCardClass}>
+        <h3 id="debug-round-trip" className="text-lg font-semibold">
           Database round trip
-        </h2>
+        </h3>
         <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-300">
           Inserts a test project and deletes it again.
         </p>

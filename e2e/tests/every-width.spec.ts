@@ -230,6 +230,12 @@ test('every public page fits every width, in both themes', async ({ page, baseUR
       body: { branch_id: owner.branchId, name: 'Sweep upload link', message: 'Send your takes' },
     },
   );
+  const invite = await callExpecting(
+    apiAs(page, baseURL),
+    201,
+    endpoints.inviteLinks.createInviteLink,
+    { params: { projectId: owner.projectId }, body: { name: 'Sweep invite', role: 'viewer' } },
+  );
   const visitorContext = await browser.newContext({
     extraHTTPHeaders: { 'x-forwarded-for': '10.250.1.1' },
   });
@@ -257,6 +263,7 @@ test('every public page fits every width, in both themes', async ({ page, baseUR
         path: new URL(uploadLink.url).pathname,
         ready: (p) => p.getByRole('button', { name: 'Send 0 files' }),
       },
+      { name: 'join', path: new URL(invite.url, baseURL).pathname, ready: heading },
       {
         name: 'share',
         path: new URL(link.url, baseURL).pathname,

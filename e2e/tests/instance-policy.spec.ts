@@ -21,6 +21,7 @@ test('an admin closes sign-ups on /admin and a newcomer is refused with the mess
     const newcomer = await browser.newContext({ baseURL });
     const newcomerPage = await newcomer.newPage();
     await newcomerPage.goto('/login');
+    await newcomerPage.getByRole('tab', { name: 'Email' }).click();
     await expect(newcomerPage.getByText(SIGNUP_MESSAGES.closed)).toBeVisible();
     const refused = await newcomer.request.post('/api/auth/sign-up/email', {
       data: newCredentials('newcomer'),

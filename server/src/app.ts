@@ -36,6 +36,7 @@ import { blindTestRoutes, publicBlindTestRoutes } from './modules/blind-tests';
 import { playerAppRoutes, subsonicRoutes } from './modules/subsonic';
 import { activityRoutes } from './modules/activity/activity.routes';
 import { workspaceRoutes } from './modules/workspace/workspace.routes';
+import { adminRoutes, linkDefaultsRoutes } from './modules/admin/admin.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { memberRoutes } from './modules/members/members.routes';
 import { doorRoutes } from './modules/members/doors.routes';
@@ -54,6 +55,7 @@ import { resumableUploadRoutes } from './modules/uploads/resumable-uploads.route
 import { guestUploadRoutes } from './modules/uploads/guest-upload.routes';
 import { guestUploadLinkRoutes, guestUploadTeamRoutes } from './modules/guest-uploads';
 import { versionRoutes } from './modules/versions/versions.routes';
+import { quotaRoutes } from './modules/quotas';
 import { bounceUploadRoutes, repoRoutes } from './modules/repos/repos.routes';
 import { crawlerRoutes, siteRoutes } from './modules/site/site.routes';
 
@@ -140,7 +142,13 @@ export async function buildApp(
 
   await app.register(demoRoutes({ service: services.demo }));
   await app.register(
-    authRoutes({ service: authService, auth: services.auth, config: deps.config, requireUser }),
+    authRoutes({
+      service: authService,
+      auth: services.auth,
+      config: deps.config,
+      requireUser,
+      signups: services.signups,
+    }),
   );
   await app.register(
     desktopRoutes({ service: services.desktop, scheme: deps.config.desktopScheme }),
@@ -160,6 +168,7 @@ export async function buildApp(
       signedDownloads: deps.storage.kind === 's3',
     }),
   );
+  await app.register(quotaRoutes({ quotas: services.quotas }));
   await app.register(resumableUploadRoutes({ resumable: services.resumable, requireUser }));
   // File requests: the team's upload links and guests' files; the guest's page and tus uploads.
   await app.register(
@@ -187,7 +196,11 @@ export async function buildApp(
     memberRoutes({ service: services.members, invitations: services.invitations }),
   );
   await app.register(
-    doorRoutes({ inviteLinks: services.inviteLinks, accessRequests: services.accessRequests }),
+    doorRoutes({
+      inviteLinks: services.inviteLinks,
+      accessRequests: services.accessRequests,
+      signups: services.signups,
+    }),
   );
   await app.register(notificationRoutes({ service: services.notifications }));
   await app.register(activityRoutes({ service: services.activityReader }));
@@ -245,6 +258,8 @@ export async function buildApp(
 
   await app.register(publicRoutes({ service: services.publicProjects, storage: deps.storage }));
 
+  await app.register(adminRoutes({ service: services.admin, admins }));
+  await app.register(linkDefaultsRoutes({ service: services.admin }));
   await app.register(
     workspaceRoutes({
       stats: workspace.stats,

@@ -160,7 +160,14 @@ export const envSchema = z.object({
   OIDC_SCOPES: z.string().trim().min(1).optional(),
   OIDC_ONLY: booleanString.default(false),
   // Each person's originals and renditions together; unset: no quota.
-  USER_STORAGE_QUOTA: byteSize.optional(),
+  USER_STORAGE_QUOTA: byteSize
+    .pipe(
+      z
+        .number()
+        .min(1, 'must be more than 0 (leave it unset for no quota)')
+        .max(Number.MAX_SAFE_INTEGER, 'is too large'),
+    )
+    .optional(),
   NOTIFICATION_BATCH_SECONDS: positiveInt.default(600),
   RESUMABLE_UPLOADS_MAX_OPEN: positiveInt.max(1000, 'must be 1000 or less').default(5),
   // At least one upload of the largest size must fit.

@@ -153,6 +153,63 @@ describe('config', () => {
     );
   });
 
+  it('reads SIGNUPS (open when unset, and says whether it was chosen)', () => {
+    expect(loadConfig({}).signups).toEqual({ policy: 'open', chosen: false, allowedDomains: [] });
+    for (const policy of ['open', 'invite-only', 'closed'] as const)
+      expect(loadConfig({ SIGNUPS: policy }).signups).toMatchObject({ policy, chosen: true });
+    expect(() => loadConfig({ SIGNUPS: 'invite' })).toThrow(
+      'Invalid configuration: SIGNUPS must be open, invite-only or closed',
+    );
+  });
+
+  it('reads ALLOWED_SIGNUP_DOMAINS as lower-case domains and refuses what is not one', () => {
+    const domains = (value: string) =>
+      loadConfig({ ALLOWED_SIGNUP_DOMAINS: value }).signups.allowedDomains;
+    expect(domains(' Label.example, @studio.example ,')).toEqual([
+      'label.example',
+      'studio.example',
+    ]);
+    for (const bad of ['label', 'ada@label.example', 'label .example'])
+      expect(() => loadConfig({ ALLOWED_SIGNUP_DOMAINS: bad })).toThrow(
+        'Invalid configuration: ALLOWED_SIGNUP_DOMAINS must be a comma-separated list of domains such as label.example',
+      );
+  });
+
+  it('reads single sign-on from OIDC_* and refuses a partial set', () => {
+    const sso = {
+      OIDC_ISSUER: 'https://auth.studio.example/application/o/takes/',
+      OIDC_CLIENT_ID: 'takes',
+      OIDC_CLIENT_SECRET: 'shh',
+    };
+    expect(loadConfig({}).oidc).toBeUndefined();
+    expect(loadConfig({ ...sso, OIDC_NAME: 'Authentik' }).oidc).toEqual({
+      issuer: 'https://auth.studio.example/application/o/takes',
+      clientId: 'takes',
+      clientSecret: 'shh',
+      name: 'Authentik',
+      scopes: ['openid', 'email', 'profile'],
+      only: false,
+    });
+    expect(loadConfig({ ...sso, OIDC_SCOPES: 'openid email groups' }).oidc?.scopes).toEqual([
+      'openid',
+      'email',
+      'groups',
+    ]);
+    const together =
+      'Invalid configuration: OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET must be set together';
+    expect(() => loadConfig({ OIDC_ISSUER: sso.OIDC_ISSUER })).toThrow(together);
+    expect(() => loadConfig({ ...sso, OIDC_CLIENT_SECRET: '' })).toThrow(together);
+    expect(() => loadConfig({ OIDC_CLIENT_ID: 'takes', OIDC_CLIENT_SECRET: 'shh' })).toThrow(
+      together,
+    );
+    expect(() => loadConfig({ OIDC_ONLY: 'true' })).toThrow(
+      'Invalid configuration: OIDC_ONLY=true needs OIDC_ISSUER to be set',
+    );
+    expect(() => loadConfig({ ...sso, OIDC_ISSUER: 'not a url' })).toThrow('OIDC_ISSUER');
+    // OIDC_ONLY: everyone comes in through the provider, so no demo accounts.
+    expect(loadConfig({ ...sso, OIDC_ONLY: 'true', DEMO_ENABLED: 'true' }).demoEnabled).toBe(false);
+  });
+
   it('asks production for SMTP_URL or an explicit MAIL_TO_LOG=true', () => {
     const problem = (env: Record<string, string>) => productionMailProblem(loadConfig(env));
     expect(problem({})).toBeUndefined();
@@ -224,6 +281,26 @@ describe('config', () => {
         await exited;
       }
     }, 90_000);
+  });
+});
+
+describe('config: USER_STORAGE_QUOTA', () => {
+  it('is none unless set; a size in the product’s binary units or a number of bytes', () => {
+    expect(loadConfig({}).userStorageQuotaBytes).toBeNull();
+    expect(loadConfig({ USER_STORAGE_QUOTA: '20GB' }).userStorageQuotaBytes).toBe(20 * 1024 ** 3);
+    expect(loadConfig({ USER_STORAGE_QUOTA: '2.5 GB' }).userStorageQuotaBytes).toBe(
+      2.5 * 1024 ** 3,
+    );
+    expect(loadConfig({ USER_STORAGE_QUOTA: '800MB' }).userStorageQuotaBytes).toBe(800 * 1024 ** 2);
+    expect(loadConfig({ USER_STORAGE_QUOTA: '1048576' }).userStorageQuotaBytes).toBe(1048576);
+  });
+
+  it.each([
+    ['lots', 'USER_STORAGE_QUOTA must be a size such as 2.5GB or 800MB, or a number of bytes'],
+    ['0', 'USER_STORAGE_QUOTA must be more than 0 (leave it unset for no quota)'],
+    ['0GB', 'USER_STORAGE_QUOTA must be more than 0 (leave it unset for no quota)'],
+  ])('refuses %s, naming the variable', (value, message) => {
+    expect(() => loadConfig({ USER_STORAGE_QUOTA: value })).toThrow(message);
   });
 });
 

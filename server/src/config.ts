@@ -259,7 +259,8 @@ export function loadConfig(rawEnv: RawEnv): Config {
     oidc: oidcConfig(env),
     userStorageQuotaBytes: env.USER_STORAGE_QUOTA ?? null,
     desktopScheme: env.DESKTOP_SCHEME,
-    demoEnabled: env.DEMO_ENABLED,
+    // OIDC_ONLY: people come in through single sign-on alone, so no demo accounts either.
+    demoEnabled: env.DEMO_ENABLED && !env.OIDC_ONLY,
     notificationBatchSeconds: env.NOTIFICATION_BATCH_SECONDS,
     resumableUploads: {
       maxOpen: env.RESUMABLE_UPLOADS_MAX_OPEN,

@@ -11,6 +11,7 @@ import {
   type VersionWriter,
 } from './modules/guest-uploads';
 import type { ProjectsService } from './modules/projects';
+import type { StorageQuotas } from './modules/quotas';
 import { BounceRows } from './modules/repos';
 import type { HistoryService } from './modules/repos/history.service';
 import type { ReposRepo } from './modules/repos/repos.repo';
@@ -36,6 +37,7 @@ export function createGuestUploadServices(ctx: {
   /** Lines a new version up with the one before it (the alignment module's). */
   afterAccepted: (versionId: string) => Promise<void>;
   uploadMaxBytes?: number | undefined;
+  quotas: StorageQuotas;
 }) {
   const { deps, access, limiter, activity, passwords } = ctx;
   const { clock, jobs, storage, media, config, tmpDir } = deps;
@@ -74,6 +76,7 @@ export function createGuestUploadServices(ctx: {
     storage,
     media,
     mediaTimeoutMs: config.media.timeoutMs,
+    quotas: ctx.quotas,
   });
   const resumable = new GuestResumableUploads({
     repo: new ResumableUploadsRepo(db),

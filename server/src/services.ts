@@ -101,7 +101,7 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
 
   const desktop = new DesktopTokensService({ repo: new DesktopTokensRepo(db), clock });
   // Admins, the sign-up policy, quotas: the auth module asks them before new accounts and sessions.
-  const instance = createInstanceServices({ deps });
+  const instance = createInstanceServices({ deps, desktop, limiter });
   const { admins } = instance;
   // An account taken over by the proven owner of its address loses its desktop tokens too.
   const auth: Auth = createAuth(config, deps.database, deps.secretKey, {
@@ -157,6 +157,7 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     mediaTimeoutMs,
     projects,
     activity,
+    quotas: instance.quotas,
     maxBytes: options.uploadMaxBytes,
   });
 
@@ -170,6 +171,7 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     jobs,
     clock,
     enabled: config.demoEnabled,
+    signups: instance.signups,
     media,
     uploads,
     projects,
@@ -205,6 +207,7 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     history,
     bounces,
     activity,
+    quotas: instance.quotas,
     maxBytes: options.uploadMaxBytes,
   });
   // Resumable (tus) uploads end in the same intake as the multipart route and the publish.
@@ -219,6 +222,7 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     tmpDir,
     maxBytes: options.uploadMaxBytes,
     caps: config.resumableUploads,
+    quotas: instance.quotas,
   });
 
   const review = new ReviewService({
@@ -244,6 +248,7 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     repos: { repo: reposRepo, history },
     afterAccepted: (versionId) => alignment.afterProcessing(versionId),
     uploadMaxBytes: options.uploadMaxBytes,
+    quotas: instance.quotas,
   });
   const comments = new CommentsService({
     access,
@@ -367,6 +372,9 @@ export function createServices(deps: AppDeps, options: ServiceOptions = {}) {
     publicProjects,
     workspace,
     admins,
+    signups: instance.signups,
+    quotas: instance.quotas,
+    admin: instance.admin,
     site,
     health,
   };

@@ -130,6 +130,7 @@ export function uploadsWith(
     mediaTimeoutMs: t.deps.config.media.timeoutMs,
     projects,
     activity: t.services.activity,
+    quotas: t.services.quotas,
     afterOriginalStored,
   });
 }

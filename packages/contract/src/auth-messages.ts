@@ -33,6 +33,34 @@ export const SIGNUP_MESSAGES = {
   inviteOnly:
     'Sign-ups on this Takes are by invitation only. Ask a member for an invitation or an invite link.',
   closed: 'Sign-ups on this Takes are closed. Ask the admin for an invitation.',
+  /** An address on ALLOWED_SIGNUP_DOMAINS signing up with a password, which proves nothing. */
+  domainNeedsProof:
+    'Your address is welcome here, but it must be proven first: sign up with Magic Link and the code we email you.',
+} as const;
+
+/** What the other sign-in and sign-up routes answer (403) when OIDC_ONLY is on. */
+export function oidcOnlyMessage(providerName: string): string {
+  return `This Takes signs in with ${providerName} only. Use 'Sign in with ${providerName}'.`;
+}
+
+/**
+ * What the sign-in page says when a provider's return fails (`/login?error=<code>`), by
+ * better-auth's error code; any other code says `signInFailed`.
+ */
+export const OAUTH_ERROR_MESSAGES = {
+  signInFailed: 'Sign-in could not be completed. Please try again.',
+  state_mismatch:
+    'Sign-in could not be completed: the sign-in request was not started in this browser or has expired. Please try again.',
+  state_not_found:
+    'Sign-in could not be completed: the sign-in request was not started in this browser or has expired. Please try again.',
+  invalid_code:
+    'Sign-in could not be completed: the sign-in code was refused by the provider (expired or already used). Please try again.',
+  unable_to_get_user_info:
+    "Sign-in could not be completed: the provider's answer could not be verified. Please try again.",
+  account_not_linked:
+    'An account with this email already exists, and the provider has not verified that the email is yours. Sign in another way.',
+  email_not_found: 'Sign-in could not be completed: the provider did not share an email address.',
+  access_denied: 'Sign-in was cancelled at the provider.',
 } as const;
 
 export const MIN_PASSWORD_LENGTH = 6;

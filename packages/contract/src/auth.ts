@@ -133,7 +133,8 @@ export const changePasswordBodySchema = z.object({
   new_password: passwordSchema,
 });
 
-export const SOCIAL_PROVIDERS = ['google', 'apple'] as const;
+/** Sign-in through a provider: Google, Apple, and single sign-on (`oidc`, OIDC_*). */
+export const SOCIAL_PROVIDERS = ['google', 'apple', 'oidc'] as const;
 
 /**
  * A backslash (browsers read `/\evil.com` as `//evil.com`), its escape, or a control character

@@ -27,6 +27,10 @@ export const ERROR_CODES = {
   unavailable: { status: 503, meaning: 'Not available right now (storage down, not published).' },
 
   // Refusals a client tells apart.
+  storage_quota_exceeded: {
+    status: 413,
+    meaning: "The upload would take the owner's storage over their quota (details: bytes over).",
+  },
   link_password_required: {
     status: 401,
     meaning: 'The link has a password and is not unlocked in this browser: ask for it.',

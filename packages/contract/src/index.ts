@@ -25,6 +25,7 @@ export * from './demo';
 export * from './profiles';
 export * from './workspace';
 export * from './admin';
+export * from './storage-quota';
 export * from './endpoint';
 export * from './client';
 export * from './endpoints';

@@ -1,4 +1,5 @@
 import { betterAuth } from 'better-auth';
+import { genericOAuth } from 'better-auth/plugins';
 import type { Config } from '../config';
 import type { DatabaseHandle } from '../db/database';
 import { provenEmailSignIn, type ProvenEmailSignInOptions } from './magic-code.plugin';
@@ -19,6 +20,33 @@ export const SESSION_UPDATE_AGE_SECONDS = DAY;
 /** The session cookie's name: `__Secure-` in front where the public URL is https (better-auth's rule). */
 export function sessionCookieName(config: Pick<Config, 'publicUrl'>): string {
   return `${config.publicUrl.startsWith('https://') ? '__Secure-' : ''}${SESSION_COOKIE_PREFIX}.session_token`;
+}
+
+/** better-auth's id for single sign-on: its callback is /api/auth/callback/oidc. */
+export const OIDC_PROVIDER_ID = 'oidc';
+
+/**
+ * Single sign-on through better-auth's generic OAuth plugin: endpoints from the issuer's discovery
+ * document, authorization code with PKCE, `state` kept server-side and bound to a cookie. With
+ * `requireIdTokenVerification` the plugin verifies the ID token against the issuer's JWKS (issuer,
+ * audience = our client id, signature, expiry) and binds a `nonce` to the flow; a provider whose
+ * discovery offers no JWKS is skipped rather than trusted unverified.
+ */
+function oidcPlugin(oidc: NonNullable<Config['oidc']>) {
+  return genericOAuth({
+    config: [
+      {
+        providerId: OIDC_PROVIDER_ID,
+        name: oidc.name,
+        discoveryUrl: `${oidc.issuer}/.well-known/openid-configuration`,
+        clientId: oidc.clientId,
+        clientSecret: oidc.clientSecret,
+        scopes: oidc.scopes,
+        pkce: true,
+        requireIdTokenVerification: true,
+      },
+    ],
+  });
 }
 
 /** What the rest of the server decides when better-auth makes an account or a session. */
@@ -56,7 +84,9 @@ export function createAuth(
     telemetry: { enabled: false },
     // Its errors surface through our error handler; tests need no console noise.
     logger: { disabled: config.env === 'test' },
-    plugins: [provenEmailSignIn(hooks)],
+    plugins: [provenEmailSignIn(hooks), ...(config.oidc ? [oidcPlugin(config.oidc)] : [])],
+    // A failed provider return (a wrong state, an unknown provider) lands on the sign-in page.
+    onAPIError: { errorURL: '/login' },
     database: { db: database.authDb, type: database.dialect },
     // Same-site check: the app's public URL, plus the origin the request itself came to
     // (a server reached as 127.0.0.1 and as localhost is still one site).
@@ -114,7 +144,16 @@ export function createAuth(
     },
     account: {
       modelName: 'accounts',
-      accountLinking: { enabled: true, trustedProviders: ['google', 'apple'] },
+      // Google and Apple only vouch for addresses they own. Single sign-on is not trusted by name:
+      // it links to an existing account only when its ID token says `email_verified: true` and the
+      // account's own address is proven too (requireLocalEmailVerified), so a provider that lets
+      // anyone type any address cannot take over an account, nor can a stranger's unproven sign-up
+      // wait for the owner's sign-in. An unverified match is refused ('account_not_linked').
+      accountLinking: {
+        enabled: true,
+        trustedProviders: ['google', 'apple'],
+        requireLocalEmailVerified: true,
+      },
       fields: {
         accountId: 'account_id',
         providerId: 'provider_id',

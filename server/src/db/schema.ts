@@ -817,6 +817,15 @@ export interface InstanceSettingsTable {
   updated_at: string;
 }
 
+/** Bytes an upload in flight holds against a person's storage quota (migration 0040). */
+export interface StorageReservationsTable {
+  id: string;
+  user_id: string;
+  bytes: number | string;
+  expires_at: string;
+  created_at: string;
+}
+
 /** What an admin set for one person (migration 0040). */
 export interface UserControlsTable {
   user_id: string;
@@ -852,6 +861,7 @@ export interface AdminActionsTable {
 export interface Database {
   instance_settings: InstanceSettingsTable;
   user_controls: UserControlsTable;
+  storage_reservations: StorageReservationsTable;
   admin_actions: AdminActionsTable;
   signup_invitations: SignupInvitationsTable;
   upload_links: UploadLinksTable;

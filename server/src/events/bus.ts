@@ -4,7 +4,7 @@ import type { ActivityKind } from '@takes/contract';
 import type { Database } from '../db/schema';
 
 /** What the live-update stream tells a browser tab: which of its queries to refresh. */
-export type LiveEvent = {
+export type ActivityLiveEvent = {
   type: 'activity';
   activityId: string;
   kind: ActivityKind;
@@ -15,6 +15,12 @@ export type LiveEvent = {
   /** The user whose notifications changed, when it is about them. */
   userIds?: string[];
 };
+
+/** An admin disabled the account: every stream of that user ends at once, in every process. */
+export type AccountDisabledEvent = { type: 'account.disabled'; userId: string };
+
+/** What goes over the bus: an activity's query hints, or an account's end. */
+export type LiveEvent = ActivityLiveEvent | AccountDisabledEvent;
 
 /**
  * Fans live events out to every `serve` process: on PostgreSQL through LISTEN/NOTIFY (a NOTIFY

@@ -5,7 +5,8 @@ import { LocalSubscribers, type EventBus, type LiveEvent } from './bus';
 /**
  * The in-process bus of a single process (SQLite). An event is emitted only once the change it
  * describes is committed, and never for a rollback: `publish` (called inside the recording
- * transaction) only schedules a look-up of the event's activity row on the root database. On
+ * transaction) only schedules a look-up of the event's activity row (or, for a disabled account,
+ * its disabled mark) on the root database. On
  * SQLite the driver has one connection, so that look-up waits until the transaction has
  * committed or rolled back, and then finds the row, or does not.
  */
@@ -50,6 +51,15 @@ export class EmbeddedEventBus implements EventBus {
   }
 
   private async committed(event: LiveEvent): Promise<boolean> {
+    if (event.type === 'account.disabled') {
+      const controls = await this.db
+        .selectFrom('user_controls')
+        .select('user_id')
+        .where('user_id', '=', event.userId)
+        .where('disabled_at', 'is not', null)
+        .executeTakeFirst();
+      return controls !== undefined;
+    }
     const row = await this.db
       .selectFrom('activity')
       .select('id')

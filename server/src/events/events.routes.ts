@@ -6,7 +6,7 @@ import type { AccessPolicy } from '../modules/access';
 import type { AuthService } from '../modules/auth/auth.service';
 import { toFetchHeaders } from '../modules/auth/fetch-bridge';
 import type { OpenedLink, SharingService } from '../modules/sharing/sharing.service';
-import type { EventBus, LiveEvent } from './bus';
+import type { ActivityLiveEvent, EventBus, LiveEvent } from './bus';
 
 /** The heartbeat the issue asks for; a test passes a short one. */
 export const HEARTBEAT_MS = 25_000;
@@ -20,8 +20,8 @@ type Subscriber =
 
 /** What a browser tab is told: which of its queries to refresh. */
 type Hint =
-  | Pick<LiveEvent, 'type' | 'activityId' | 'kind' | 'projectId' | 'repoId' | 'versionId'>
-  | Pick<LiveEvent, 'type' | 'kind' | 'versionId'>;
+  | Pick<ActivityLiveEvent, 'type' | 'activityId' | 'kind' | 'projectId' | 'repoId' | 'versionId'>
+  | Pick<ActivityLiveEvent, 'type' | 'kind' | 'versionId'>;
 
 /**
  * `GET /api/events`: one Server-Sent Events stream per browser tab. A signed-in caller hears of
@@ -117,6 +117,11 @@ export const eventRoutes =
 
       async function deliver(event: LiveEvent): Promise<void> {
         if (ended) return;
+        // An admin disabled this account: its streams end at once, whatever they were for.
+        if (event.type === 'account.disabled') {
+          if (subscriber.kind === 'user' && subscriber.userId === event.userId) end();
+          return;
+        }
         const hint = await hintFor(subscriber, event);
         if (hint === 'end') return end();
         if (hint && !ended) res.write(`data: ${JSON.stringify(hint)}\n\n`);
@@ -135,7 +140,10 @@ export const eventRoutes =
     }
 
     /** What this subscriber may be told of the event, nothing, or 'end' (their link died). */
-    async function hintFor(subscriber: Subscriber, event: LiveEvent): Promise<Hint | null | 'end'> {
+    async function hintFor(
+      subscriber: Subscriber,
+      event: ActivityLiveEvent,
+    ): Promise<Hint | null | 'end'> {
       if (subscriber.kind === 'link') {
         // Comments and the review status are what a link's page shows that others change.
         const shown = event.kind.startsWith('comment.') || event.kind === 'version.review_changed';

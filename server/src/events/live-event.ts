@@ -1,20 +1,20 @@
 import type { ActivityKind } from '@takes/contract';
 import type { ActivityTable } from '../db/schema';
 import { PERSONAL_KINDS } from '../modules/activity/activity.repo';
-import type { LiveEvent } from './bus';
+import type { ActivityLiveEvent } from './bus';
 
 /**
  * The live event of a recorded activity row: the query hints a browser tab needs. The version
  * is `data.version_id` (or `versionId`) when the recorder gave it (comments, processing, uploads), else the
  * target of a `version.*` event.
  */
-export function liveEventOf(row: ActivityTable): LiveEvent {
+export function liveEventOf(row: ActivityTable): ActivityLiveEvent {
   const data = parseData(row.data);
   // The activity log writes `version_id` for every event about a version (comments included).
   const given = data.version_id ?? data.versionId;
   const fromData = typeof given === 'string' ? given : null;
   const versionId = fromData ?? (row.kind.startsWith('version.') ? row.target_id : null);
-  const event: LiveEvent = {
+  const event: ActivityLiveEvent = {
     type: 'activity',
     activityId: row.id,
     kind: row.kind as ActivityKind,

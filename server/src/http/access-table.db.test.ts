@@ -78,6 +78,11 @@ function inCollection(w: World, call: Call = {}): Call {
   return { ...call, params: { id: w.collectionLink.collectionId, ...call.params } };
 }
 /** Everyone gets the same answer (public pages, public files). */
+/** An admin route's call on one of the world's people. */
+function adminCall(w: World, body?: object): Call {
+  return { params: { id: w.users.viewer.id }, ...(body ? { body } : {}) };
+}
+
 function everyone(status: number): Expect {
   return Object.fromEntries(CALLERS.map((c) => [c, status])) as Expect;
 }
@@ -176,6 +181,28 @@ const TABLE: Record<string, Row> = {
   // Only instance admins know the debug page exists.
   getDebugReport: { expect: signedIn(404) },
   runDebugRoundTrip: { expect: signedIn(404) },
+  // The admin page's routes: the same (admin@example.test is in none of the worlds).
+  listAdminUsers: { expect: signedIn(404) },
+  disableUser: { expect: signedIn(404), call: (w) => adminCall(w, { keep_links: false }) },
+  enableUser: { expect: signedIn(404), call: (w) => adminCall(w) },
+  setUserQuota: {
+    expect: signedIn(404),
+    call: (w) => adminCall(w, { storage_quota_bytes: 1000 }),
+  },
+  getAdminSignups: { expect: signedIn(404) },
+  setAdminSignups: { expect: signedIn(404), call: () => ({ body: { policy: 'closed' } }) },
+  resetAdminSignups: { expect: signedIn(404) },
+  inviteToSignUp: { expect: signedIn(404), call: () => ({ body: { email: 'new@example.test' } }) },
+  getAdminLinkDefaults: { expect: signedIn(404) },
+  setAdminLinkDefaults: {
+    expect: signedIn(404),
+    call: () => ({ body: { expires_in_days: 7, allow_downloads: true } }),
+  },
+  getAdminStorage: { expect: signedIn(404) },
+  listAdminActions: { expect: signedIn(404) },
+  // What the share dialogs start from, and one's own storage line: anyone signed in.
+  getLinkDefaults: { expect: signedIn(200) },
+  getMyStorage: { expect: signedIn(200) },
 
   // ---- the caller's own lists and creations ----
   listProjects: { expect: signedIn(200) },

@@ -47,6 +47,19 @@ describe("a descriptor's demo rule", () => {
         'requestAccessFromLink',
         'resendInvitation',
         'runDebugRoundTrip',
+        // The admin page, like the debug report it holds.
+        'disableUser',
+        'enableUser',
+        'getAdminLinkDefaults',
+        'getAdminSignups',
+        'getAdminStorage',
+        'inviteToSignUp',
+        'listAdminActions',
+        'listAdminUsers',
+        'resetAdminSignups',
+        'setAdminLinkDefaults',
+        'setAdminSignups',
+        'setUserQuota',
       ].sort(),
     );
   });

@@ -180,7 +180,8 @@ export const startSocialSignIn = defineEndpoint({
   name: 'startSocialSignIn',
   method: 'POST',
   path: '/api/auth/social/:provider',
-  summary: "Start signing in with Google or Apple: the provider's sign-in URL to open",
+  summary:
+    "Start signing in with Google, Apple or single sign-on (`oidc`): the provider's sign-in URL to open",
   tag,
   auth: publicAccess,
   demo: 'allowed',
@@ -219,7 +220,7 @@ export const oauthCallback = defineEndpoint({
   name: 'oauthCallback',
   method: 'GET',
   path: '/api/auth/callback/:provider',
-  summary: 'Where Google returns after sign-in (handled by better-auth)',
+  summary: 'Where Google or single sign-on returns after sign-in (handled by better-auth)',
   description:
     'Called by the provider, not by clients. Sets the session cookie and redirects into the app.',
   tag,

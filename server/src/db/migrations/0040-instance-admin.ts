@@ -46,6 +46,21 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('detail', 'text')
     .addColumn('created_at', t.timestamp, (c) => c.notNull())
     .execute();
+  // Bytes an upload in flight will add to a person's storage, held while it streams (quotas),
+  // so two uploads started together cannot both pass when only one fits; gone at expires_at.
+  await db.schema
+    .createTable('storage_reservations')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('bytes', t.bigint, (c) => c.notNull())
+    .addColumn('expires_at', t.timestamp, (c) => c.notNull())
+    .addColumn('created_at', t.timestamp, (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createIndex('storage_reservations_user_idx')
+    .on('storage_reservations')
+    .columns(['user_id', 'expires_at'])
+    .execute();
   await db.schema
     .createIndex('admin_actions_created_idx')
     .on('admin_actions')
@@ -54,6 +69,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropTable('storage_reservations').execute();
   await db.schema.dropTable('admin_actions').execute();
   await db.schema.dropTable('signup_invitations').execute();
   await db.schema.dropTable('user_controls').execute();

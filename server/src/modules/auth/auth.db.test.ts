@@ -291,11 +291,20 @@ describe('accounts and sign-in', () => {
         google: false,
         apple: false,
         demo: true,
+        oidc: null,
+        oidc_only: false,
+        signups: 'open',
       });
       const response = await post('/api/auth/social/google', { callback_url: '/dashboard' });
       expect(response.statusCode).toBe(503);
       expect(response.json()).toEqual({
         error: 'Google sign-in is not configured on this server',
+        code: 'unavailable',
+      });
+      const sso = await post('/api/auth/social/oidc', { callback_url: '/dashboard' });
+      expect(sso.statusCode).toBe(503);
+      expect(sso.json()).toEqual({
+        error: 'Single sign-on is not configured on this server',
         code: 'unavailable',
       });
     });

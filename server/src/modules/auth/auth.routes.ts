@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { preHandlerAsyncHookHandler } from 'fastify';
-import { endpoints, errorBody } from '@takes/contract';
+import { endpoints, errorBody, OAUTH_ERROR_MESSAGES } from '@takes/contract';
+import type { SignupPolicyName } from '@takes/contract';
 import type { Auth } from '../../auth/auth';
 import { userOf } from '../../auth/guard';
 import type { Config } from '../../config';
@@ -24,7 +25,21 @@ function context(request: FastifyRequest) {
 }
 
 /** Sign-in flows under /api/auth. Only the OAuth callbacks reach better-auth directly. */
-const SIGN_IN_FAILED = 'Sign-in could not be completed. Please try again.';
+const SIGN_IN_FAILED = OAUTH_ERROR_MESSAGES.signInFailed;
+
+/**
+ * A provider's return that failed lands on /login?error=<code>: add the sentence the page shows
+ * (a refusal of ours, such as the sign-up policy's, already carries its own).
+ */
+function explainSignInError(location: string): string {
+  if (!location.startsWith('/login?')) return location;
+  const url = new URL(location, 'http://takes.invalid');
+  const code = url.searchParams.get('error');
+  if (!code || url.searchParams.get('error_description')) return location;
+  const messages: Record<string, string> = OAUTH_ERROR_MESSAGES;
+  url.searchParams.set('error_description', messages[code] ?? SIGN_IN_FAILED);
+  return `${url.pathname}${url.search}`;
+}
 
 export const authRoutes =
   (deps: {
@@ -32,6 +47,8 @@ export const authRoutes =
     auth: Auth;
     config: Config;
     requireUser: preHandlerAsyncHookHandler;
+    /** The sign-up policy in force (an admin's stored choice, else SIGNUPS). */
+    signups: { policy(): Promise<SignupPolicyName> };
   }): FastifyPluginAsync =>
   (app) => {
     const { service } = deps;
@@ -59,14 +76,18 @@ export const authRoutes =
       return service.sessionBody(user.id, user.expiresAt);
     });
 
-    route(app, api.getAuthProviders, {}, () => ({
-      google: deps.config.oauth.google !== undefined,
-      apple: deps.config.oauth.apple !== undefined,
-      demo: deps.config.demoEnabled,
-      oidc: deps.config.oidc ? { name: deps.config.oidc.name } : null,
-      oidc_only: deps.config.oidc?.only ?? false,
-      signups: deps.config.signups.policy,
-    }));
+    route(app, api.getAuthProviders, {}, async () => {
+      const signups = await deps.signups.policy();
+      return {
+        google: deps.config.oauth.google !== undefined,
+        apple: deps.config.oauth.apple !== undefined,
+        // A demo account is a new account: offered only while anyone may sign up.
+        demo: deps.config.demoEnabled && signups === 'open',
+        oidc: deps.config.oidc ? { name: deps.config.oidc.name } : null,
+        oidc_only: deps.config.oidc?.only ?? false,
+        signups,
+      };
+    });
 
     route(app, api.signUpWithEmail, {}, async (request, reply) => {
       const result = await service.signUp(request.body, context(request));
@@ -157,7 +178,9 @@ export const authRoutes =
       );
       forwardCookies(reply, response.headers);
       const location = response.headers.get('location');
-      if (location) return reply.redirect(location, response.status === 301 ? 301 : 302);
+      if (location) {
+        return reply.redirect(explainSignInError(location), response.status === 301 ? 301 : 302);
+      }
       if (response.status >= 400) {
         // better-auth's refusals (an unknown provider, a body it cannot read) in the API's shape.
         const said = (await response.json().catch(() => null)) as { message?: unknown } | null;

@@ -3,8 +3,10 @@ import {
   AUTH_MESSAGES,
   CALLBACK_URL_INVALID,
   isSitePath,
+  oidcOnlyMessage,
   type SessionResponse,
   type SessionUser,
+  type SOCIAL_PROVIDERS,
 } from '@takes/contract';
 import { sessionCookieName, type Auth } from '../../auth/auth';
 import { signedCookieValue } from '../../auth/session-cookie';
@@ -13,6 +15,7 @@ import { AUTH_RATE_RULES, type RateLimiter, type RateRule } from '../../auth/rat
 import type { Config } from '../../config';
 import {
   Conflict,
+  Forbidden,
   Internal,
   Invalid,
   RateLimited,
@@ -26,6 +29,9 @@ import { liveSessionOf, sessionTokenOf, type AuthenticatedUser } from './cookie-
 import type { AuthRepo } from './auth.repo';
 import type { DesktopTokensService } from './desktop-tokens.service';
 import type { MagicCodeService } from './magic-code.service';
+
+type SocialProvider = (typeof SOCIAL_PROVIDERS)[number];
+const PROVIDER_NAMES = { google: 'Google', apple: 'Apple' } as const;
 
 export interface RequestContext {
   headers: Headers;
@@ -146,6 +152,7 @@ export class AuthService {
     input: { email: string; password: string; name?: string | undefined },
     ctx: RequestContext,
   ): Promise<AuthResult> {
+    this.refuseUnlessOidcOnlyIsOff();
     await this.limit(AUTH_RATE_RULES.signUpIp, ctx.ip);
     await this.limit(AUTH_RATE_RULES.signUpEmail, input.email);
     const problem = passwordProblem(input.password);
@@ -175,6 +182,7 @@ export class AuthService {
     input: { email: string; password: string },
     ctx: RequestContext,
   ): Promise<AuthResult> {
+    this.refuseUnlessOidcOnlyIsOff();
     await this.limit(AUTH_RATE_RULES.signInIp, ctx.ip);
     await this.limit(AUTH_RATE_RULES.signInEmail, input.email);
     try {
@@ -202,6 +210,7 @@ export class AuthService {
   }
 
   async sendMagicCode(email: string, ctx: RequestContext): Promise<void> {
+    this.refuseUnlessOidcOnlyIsOff();
     await this.limit(AUTH_RATE_RULES.codeSendIp, ctx.ip);
     if (!(await this.deps.limiter.hit(AUTH_RATE_RULES.codeSendEmail, email))) {
       throw new RateLimited(
@@ -213,6 +222,7 @@ export class AuthService {
   }
 
   async verifyMagicCode(email: string, code: string, ctx: RequestContext): Promise<AuthResult> {
+    this.refuseUnlessOidcOnlyIsOff();
     await this.limit(AUTH_RATE_RULES.codeVerifyIp, ctx.ip);
     await this.limit(AUTH_RATE_RULES.codeVerifyEmail, email);
     if (!(await this.deps.magic.verifyCode(email, code)))
@@ -258,39 +268,51 @@ export class AuthService {
 
   /** Signs in with an emailed link, once, after its page asked. */
   async signInWithMagicLink(token: string, ctx: RequestContext): Promise<AuthResult> {
+    this.refuseUnlessOidcOnlyIsOff();
     const email = await this.deps.magic.consumeLink(token);
     if (!email) throw new Invalid(AUTH_MESSAGES.otpInvalid);
     return this.signInProven(email, ctx.headers);
   }
 
   async socialSignInUrl(
-    provider: 'google' | 'apple',
+    provider: SocialProvider,
     callbackURL: string,
     headers: Headers,
   ): Promise<{ url: string; cookies: Headers }> {
     // The provider sends the visitor back here: a path that no browser reads as another site.
     if (!isSitePath(callbackURL)) throw new Invalid(CALLBACK_URL_INVALID);
-    if (!this.deps.config.oauth[provider]) {
+    const { config } = this.deps;
+    const name = provider === 'oidc' ? config.oidc?.name : PROVIDER_NAMES[provider];
+    if (provider === 'oidc' ? !config.oidc : !config.oauth[provider]) {
       throw new Unavailable(
-        `${provider === 'google' ? 'Google' : 'Apple'} sign-in is not configured on this server`,
+        provider === 'oidc'
+          ? 'Single sign-on is not configured on this server'
+          : `${name} sign-in is not configured on this server`,
       );
     }
+    if (provider !== 'oidc') this.refuseUnlessOidcOnlyIsOff();
     try {
       const { headers: cookies, response } = await this.deps.auth.api.signInSocial({
         body: {
           provider,
           callbackURL,
-          errorCallbackURL: '/login?error=oauth',
+          errorCallbackURL: '/login',
           disableRedirect: true,
         },
         headers,
         returnHeaders: true,
       });
-      if (!response.url) throw new UpstreamFailed(`An error occurred during ${provider} sign in`);
+      if (!response.url) throw new UpstreamFailed(`An error occurred during ${name} sign in`);
       return { url: response.url, cookies };
     } catch (error) {
       throw translate(error);
     }
+  }
+
+  /** OIDC_ONLY: people sign in through single sign-on alone (the desktop app goes through it too). */
+  private refuseUnlessOidcOnlyIsOff(): void {
+    const { oidc } = this.deps.config;
+    if (oidc?.only) throw new Forbidden(oidcOnlyMessage(oidc.name));
   }
 
   /** Changes the password; every desktop and CLI sign-in then ends (recovery). */

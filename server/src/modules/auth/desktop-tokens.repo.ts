@@ -1,10 +1,11 @@
-import type { Insertable, Kysely, Transaction } from 'kysely';
+import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
 import type {
   AccessTokensTable,
   Database,
   DesktopFamiliesTable,
   RefreshTokensTable,
 } from '../../db/schema';
+import { accountLive } from '../admin';
 
 /** The database, or a transaction a caller has open. */
 export type Executor = Kysely<Database> | Transaction<Database>;
@@ -44,20 +45,24 @@ export class DesktopTokensRepo {
   }
 
   findRefreshToken(tokenHash: string) {
-    return this.db
-      .selectFrom('refresh_tokens')
-      .innerJoin('desktop_families', 'desktop_families.id', 'refresh_tokens.family_id')
-      .select([
-        'refresh_tokens.token_hash',
-        'refresh_tokens.family_id',
-        'refresh_tokens.user_id',
-        'refresh_tokens.expires_at',
-        'refresh_tokens.revoked_at',
-        'desktop_families.created_at as family_created_at',
-        'desktop_families.revoked_at as family_revoked_at',
-      ])
-      .where('refresh_tokens.token_hash', '=', tokenHash)
-      .executeTakeFirst();
+    return (
+      this.db
+        .selectFrom('refresh_tokens')
+        .innerJoin('desktop_families', 'desktop_families.id', 'refresh_tokens.family_id')
+        .select([
+          'refresh_tokens.token_hash',
+          'refresh_tokens.family_id',
+          'refresh_tokens.user_id',
+          'refresh_tokens.expires_at',
+          'refresh_tokens.revoked_at',
+          'desktop_families.created_at as family_created_at',
+          'desktop_families.revoked_at as family_revoked_at',
+        ])
+        .where('refresh_tokens.token_hash', '=', tokenHash)
+        // A disabled account's tokens are none, even one issued while 'Disable' was revoking them.
+        .where(accountLive(sql<string>`refresh_tokens.user_id`))
+        .executeTakeFirst()
+    );
   }
 
   /** Marks a refresh token used; false when it was used already (only one racer wins). */
@@ -86,6 +91,7 @@ export class DesktopTokensRepo {
       .where('access_tokens.revoked_at', 'is', null)
       .where('access_tokens.expires_at', '>', now)
       .where('desktop_families.revoked_at', 'is', null)
+      .where(accountLive(sql<string>`access_tokens.user_id`))
       .executeTakeFirst();
   }
 

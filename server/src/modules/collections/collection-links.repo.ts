@@ -1,19 +1,26 @@
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { CollectionLinkReceiptsTable, CollectionLinksTable, Database } from '../../db/schema';
+import { ownerLinksLive } from '../admin';
 import { listenerName } from '../people';
 import type { OpenedCollectionLink } from './opened-link';
 
-/** A link, by its id or its key, with the collection it opens. */
+/**
+ * A link, by its id or its key, with the collection it opens. By its key (a visitor), a disabled
+ * owner's links are none when the admin did not keep them.
+ */
 export async function linkWithCollection(
   db: Kysely<Database>,
   by: 'id' | 'hash',
   value: string,
 ): Promise<OpenedCollectionLink | undefined> {
-  const link = await db
-    .selectFrom('collection_links')
-    .selectAll()
-    .where(by, '=', value)
-    .executeTakeFirst();
+  let query = db.selectFrom('collection_links').selectAll().where(by, '=', value);
+  if (by === 'hash')
+    query = query.where(
+      ownerLinksLive(
+        sql<string>`(select owner_id from collections where collections.id = collection_links.collection_id)`,
+      ),
+    );
+  const link = await query.executeTakeFirst();
   if (!link) return undefined;
   const collection = await db
     .selectFrom('collections')

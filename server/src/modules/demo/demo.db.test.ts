@@ -191,6 +191,9 @@ describe('demo accounts', () => {
       google: false,
       apple: false,
       demo: false,
+      oidc: null,
+      oidc_only: false,
+      signups: 'open',
     });
     await t.close();
 

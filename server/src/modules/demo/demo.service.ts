@@ -44,6 +44,8 @@ export interface DemoDeps {
   clock: Clock;
   /** DEMO_ENABLED. */
   enabled: boolean;
+  /** A demo account is a new account: only while anyone may sign up. */
+  signups: { requireOpen(): Promise<void> };
   media: MediaRunner;
   uploads: UploadService;
   projects: ProjectsService;
@@ -63,6 +65,7 @@ export class DemoService {
 
   async start(ctx: RequestContext): Promise<AuthResult> {
     if (!this.deps.enabled) throw new NotFound(DEMO_MESSAGES.disabled);
+    await this.deps.signups.requireOpen();
     if (!(await this.deps.limiter.hit(DEMO_CREATE_RULE, ctx.ip)))
       throw new RateLimited(AUTH_MESSAGES.tooManyRequests);
     const { userId, email } = await this.createAccount();

@@ -23,6 +23,7 @@ import {
   type IntakeDeps,
 } from '../audio';
 import type { ActivityLog } from '../activity';
+import type { StorageQuotas } from '../quotas';
 import type { LinkPasswords } from '../sharing';
 import { placeColumns, placeOf } from './guest-place';
 import { cleanFileName } from './guest-words';
@@ -45,6 +46,8 @@ export interface GuestIntakeDeps extends IntakeDeps {
   limiter: RateLimiter;
   passwords: LinkPasswords;
   activity: ActivityLog;
+  /** A guest's file counts in the storage of the link's project or repository owner. */
+  quotas: StorageQuotas;
 }
 
 /** A guest's upload as the link's unfinished uploads count it (the tus rows' owner). */
@@ -76,6 +79,14 @@ export class GuestIntake {
     }
     this.requireLive(link);
     return link;
+  }
+
+  /** Whose storage the link's files count in: its project's or repository's owner's. */
+  private ownerOf(link: UploadLinkRow): Promise<string | null> {
+    const place = placeOf(link);
+    return place.kind === 'project'
+      ? this.deps.quotas.projectOwner(place.projectId)
+      : this.deps.quotas.repoOwner(place.repoId);
   }
 
   private requireLive(link: UploadLinkRow): void {
@@ -125,6 +136,8 @@ export class GuestIntake {
   async admit(key: string, ip: string, cookies: string | undefined, size: number): Promise<string> {
     const link = await this.open(key, ip, cookies);
     if (size > GUEST_FILE_MAX_BYTES) throw new TooLarge(PROJECT_MESSAGES.tooLarge);
+    const owner = await this.ownerOf(link);
+    if (owner) await this.deps.quotas.check(owner, size, { uploaderId: null });
     const { limiter } = this.deps;
     const tooMany = async (rule: RateRule, subject: string) => {
       if (!(await limiter.hit(rule, subject)))
@@ -188,6 +201,11 @@ export class GuestIntake {
     const place = placeOf(link);
     const fileName = cleanFileName(rawFileName);
     const held: { refId?: string; key?: string } = {};
+    // The real size, held against the owner's quota before the original is stored.
+    const owner = await this.ownerOf(link);
+    const reservation = owner
+      ? await this.deps.quotas.reserve(owner, file.size, { uploaderId: null })
+      : undefined;
     try {
       const { key, format, metadata } = await takeInOriginal(this.deps, file, async (key) => {
         held.refId = await recordOriginalRef(this.deps.db, this.deps.clock, key);
@@ -221,6 +239,7 @@ export class GuestIntake {
         );
         await this.deps.repo.countReceived(link.id, file.size, trx);
         await releaseOriginalRef(trx, held.refId as string);
+        await this.deps.quotas.release(reservation?.id, trx);
         await this.deps.activity.record(trx, {
           kind: 'guest_file.received',
           ...(place.kind === 'project' ? { projectId: place.projectId } : { repoId: place.repoId }),
@@ -238,6 +257,7 @@ export class GuestIntake {
       this.deps.jobs.notify();
       return { ok: true, file_name: fileName };
     } catch (error) {
+      await this.deps.quotas.release(reservation?.id);
       // Nothing left behind: the reference goes, and the original unless something uses it.
       if (held.refId && held.key) {
         await releaseOriginalRef(this.deps.db, held.refId);

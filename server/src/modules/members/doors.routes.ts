@@ -14,6 +14,8 @@ export const doorRoutes =
   (deps: {
     inviteLinks: InviteLinksService;
     accessRequests: AccessRequestsService;
+    /** Gives the visitor who opened a live link the pass an invite-only sign-up accepts. */
+    signups: { inviteLinkCookie(key: string): string };
   }): FastifyPluginAsync =>
   (app) => {
     const { inviteLinks, accessRequests } = deps;
@@ -30,9 +32,11 @@ export const doorRoutes =
     route(app, invite.revokeInviteLink, {}, (request) =>
       inviteLinks.revoke(userOf(request).id, request.params.inviteLinkId),
     );
-    route(app, invite.viewInviteLink, {}, (request) =>
-      inviteLinks.view(request.body.key, request.ip),
-    );
+    route(app, invite.viewInviteLink, {}, async (request, reply) => {
+      const view = await inviteLinks.view(request.body.key, request.ip);
+      reply.header('set-cookie', deps.signups.inviteLinkCookie(request.body.key));
+      return view;
+    });
     route(app, invite.joinInviteLink, {}, (request) =>
       inviteLinks.join(userOf(request), request.body.key, request.ip),
     );

@@ -30,6 +30,7 @@ import type { Executor, ReposRepo } from './repos.repo';
 import { expireUpload } from './upload-expiry';
 import type { AccessPolicy } from '../access';
 import type { ActivityLog } from '../activity';
+import type { StorageQuotas } from '../quotas';
 
 export interface PublishDeps {
   access: AccessPolicy;
@@ -48,6 +49,8 @@ export interface PublishDeps {
   bounces: BouncesService;
   /** Records 'bounce.published' in the completing transaction. */
   activity: ActivityLog;
+  /** A bounce counts in the repository owner's storage: refused past their quota. */
+  quotas: StorageQuotas;
   /** 500 MB (MAX_UPLOAD_BYTES) unless a test asks for less. */
   maxBytes?: number | undefined;
 }
@@ -90,9 +93,11 @@ export class PublishService {
     }
     const token = randomBytes(32).toString('base64url');
     const id = randomUUID();
+    // A declared size is held against the owner's storage quota now, under the upload's id.
+    if (input.size !== undefined) await this.holdQuota(input.repo_id, id, input.size, userId);
     const now = this.deps.clock.now();
     const expiresAt = new Date(now.getTime() + PUBLISH_TOKEN_TTL_MS).toISOString();
-    await this.deps.repo.transaction(async (trx) => {
+    await this.startUpload(id, async (trx) => {
       await this.deps.uploads.insertUpload(
         {
           id,
@@ -163,6 +168,8 @@ export class PublishService {
     try {
       if (declaredLength !== undefined && declaredLength > limit.maxBytes)
         throw new TooLarge(limit.tooLarge);
+      if (declaredLength !== undefined)
+        await this.holdQuota(upload.repo_id, uploadId, declaredLength, upload.owner_id);
       const file = await streamToScratch(body, {
         dir: this.deps.tmpDir,
         prefix: 'bounce',
@@ -170,6 +177,8 @@ export class PublishService {
       });
       scratch = file.path;
       if (file.size === 0) throw new Invalid(PROJECT_MESSAGES.fileRequired);
+      // The real size, before the original is stored.
+      await this.holdQuota(upload.repo_id, uploadId, file.size, upload.owner_id);
       // The upload row refers to the original before we look whether it exists (under the
       // key's lock, as the clean-up counts): an object seen now stays, a missing one is put.
       const { format, metadata } = await takeInOriginal(this.deps, file, async (key) => {
@@ -196,6 +205,7 @@ export class PublishService {
     } catch (error) {
       // A refused upload leaves nothing: no pending row, and its original only if still used.
       await uploads.deleteUpload(uploadId);
+      await this.deps.quotas.release(uploadId);
       if (referenced) await this.deleteIfUnused(referenced);
       if (isTooLarge(error)) throw new TooLarge(limit.tooLarge);
       throw error;
@@ -272,9 +282,37 @@ export class PublishService {
         },
       });
       await this.deps.jobs.enqueue(processBounceJob, { bounceId }, { executor: trx });
+      // The bounce's bytes now count as used: the upload's hold goes in the same commit.
+      await this.deps.quotas.release(upload.id, trx);
     });
     this.deps.jobs.notify();
     return this.deps.bounces.bounceById(userId, bounceId);
+  }
+
+  /** Records the upload; refused (a demo's uploads used up), its quota hold goes too. */
+  private async startUpload(id: string, work: (trx: Executor) => Promise<void>): Promise<void> {
+    try {
+      await this.deps.repo.transaction(work);
+    } catch (error) {
+      await this.deps.quotas.release(id);
+      throw error;
+    }
+  }
+
+  /** Holds `bytes` of the repository owner's quota for the upload `id` (413 when over). */
+  private async holdQuota(
+    repoId: string,
+    id: string,
+    bytes: number,
+    uploaderId: string,
+  ): Promise<void> {
+    const owner = await this.deps.quotas.repoOwner(repoId);
+    if (owner)
+      await this.deps.quotas.reserve(owner, bytes, {
+        id,
+        ttlMs: PUBLISH_TOKEN_TTL_MS + EXPIRY_GRACE_MS,
+        uploaderId,
+      });
   }
 
   /** The clean-up job's work (see expireUpload). */

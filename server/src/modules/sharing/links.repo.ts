@@ -1,5 +1,6 @@
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database, LinksTable, ProjectRow } from '../../db/schema';
+import { ownerLinksLive } from '../admin';
 
 /**
  * SQL for share links. Members' reads and writes go by id once the access policy let them in; a
@@ -91,8 +92,18 @@ export class LinksRepo {
     return Number(result.numUpdatedRows) === 1;
   }
 
+  /** A link by its key; a disabled owner's links (when the admin did not keep them) are none. */
   findByHash(hash: string): Promise<LinksTable | undefined> {
-    return this.db.selectFrom('links').selectAll().where('hash', '=', hash).executeTakeFirst();
+    return this.db
+      .selectFrom('links')
+      .selectAll()
+      .where('hash', '=', hash)
+      .where(
+        ownerLinksLive(
+          sql<string>`(select owner_id from projects where projects.id = links.project_id)`,
+        ),
+      )
+      .executeTakeFirst();
   }
 
   /** The project a link points into. */

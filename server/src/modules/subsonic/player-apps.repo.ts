@@ -1,6 +1,7 @@
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import { dialectOf } from '../../db/dialect-sql';
 import type { Database, PlayerAppsTable, PlayerPlaysTable } from '../../db/schema';
+import { accountLive } from '../admin';
 
 export type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -62,7 +63,10 @@ export class PlayerAppsRepo {
     return Number(result.numUpdatedRows) === 1;
   }
 
-  /** The key with this hash and its person, revoked or not (the caller tells them apart). */
+  /**
+   * The key with this hash and its person, revoked or not (the caller tells them apart); none
+   * while an admin has disabled the person.
+   */
   async findByHash(keyHash: string): Promise<KeyOwner | undefined> {
     const row = await this.db
       .selectFrom('player_apps')
@@ -75,6 +79,7 @@ export class PlayerAppsRepo {
         'profiles.display_name as display_name',
       ])
       .where('player_apps.key_hash', '=', keyHash)
+      .where(accountLive(sql<string>`player_apps.user_id`))
       .executeTakeFirst();
     if (!row) return undefined;
     const { user_email, user_name, display_name, ...app } = row;

@@ -82,10 +82,17 @@ export class ResumableUploadsRepo {
       .set({ state: 'finished', updated_at: now })
       .where('id', '=', id)
       .execute();
+    await this.releaseQuota(id);
   }
 
+  /** Removes the upload, and the storage quota's hold for it (it shares the upload's id). */
   async delete(id: string): Promise<void> {
     await this.db.deleteFrom('resumable_uploads').where('id', '=', id).execute();
+    await this.releaseQuota(id);
+  }
+
+  private async releaseQuota(id: string): Promise<void> {
+    await this.db.deleteFrom('storage_reservations').where('id', '=', id).execute();
   }
 
   /** Uploads started before `cutoff` (finished ones too: their rows only keep the byte count). */

@@ -10,6 +10,7 @@ import { Invalid, TooLarge } from '../../errors';
 import type { ScratchFile } from '../../storage/scratch-file';
 import type { AccessPolicy } from '../access';
 import { uploadLimitFor } from '../demo/demo-policy';
+import type { StorageQuotas } from '../quotas';
 import type { PublishService } from '../repos';
 import type { UploadService } from '../versions';
 import { countedStore } from './counted-store';
@@ -48,6 +49,8 @@ export interface ResumableUploadsDeps {
   maxBytes?: number | undefined;
   /** What one person's unfinished uploads may hold at once (RESUMABLE_UPLOADS_MAX_OPEN, _BYTES). */
   caps: OpenUploadCaps;
+  /** Holds the declared length against the owner's storage quota while the upload is open. */
+  quotas: StorageQuotas;
 }
 
 /**
@@ -127,15 +130,37 @@ export class ResumableUploads {
       const target = targetOf(upload.metadata);
       await this.checkTarget(userId, target);
       const size = upload.size;
+      // The owner's storage quota holds the declared length under the upload's id (the row's
+      // removal, on any ending, releases it with the row).
+      const holder = await this.holderOf(userId, target);
+      await this.deps.quotas.reserve(holder, size, {
+        id: upload.id,
+        ttlMs: RESUMABLE_UPLOAD_TTL_MS,
+        uploaderId: userId,
+      });
       const refused = await this.deps.repo.insertUnlessRefused(
         { id: upload.id, user_id: userId, kind: target.kind, size, created_at: this.now() },
         this.openSince(),
         (held) => capRefusal(held, size, this.deps.caps),
       );
-      if (refused) throw refused;
+      if (refused) {
+        await this.deps.quotas.release(upload.id);
+        throw refused;
+      }
     } catch (error) {
       throw refusalOf(error) ?? error;
     }
+  }
+
+  /** Whose storage the upload counts in: the project's or repository's owner's, or the caller's. */
+  private async holderOf(userId: string, target: UploadMetadataTarget): Promise<string> {
+    const owner =
+      target.kind === 'bounce'
+        ? await this.deps.quotas.repoOwner(target.repoId)
+        : target.fields.project_id
+          ? await this.deps.quotas.projectOwner(target.fields.project_id)
+          : null;
+    return owner ?? userId;
   }
 
   private async checkTarget(userId: string, target: UploadMetadataTarget): Promise<void> {
@@ -163,11 +188,13 @@ export class ResumableUploads {
       if (target.kind === 'version') {
         result = await this.deps.uploads.createVersion(
           userId,
-          { ...scratch, fileName: target.filename, uploaderId: userId },
+          { ...scratch, fileName: target.filename, uploaderId: userId, reservationId: upload.id },
           target.fields,
         );
       } else {
         const publish = this.deps.publish;
+        // The publish holds the real size itself, for the repository's owner.
+        await this.deps.quotas.release(upload.id);
         const started = await publish.publish(userId, {
           repo_id: target.repoId,
           branch: target.branch,

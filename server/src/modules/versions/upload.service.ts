@@ -23,11 +23,14 @@ import type { ProjectsService } from '../projects';
 import type { Executor, VersionsRepo } from './versions.repo';
 import type { AccessPolicy } from '../access';
 import type { ActivityLog } from '../activity';
+import type { StorageQuotas } from '../quotas';
 
 export interface ReceivedFile extends ScratchFile {
   fileName: string;
   /** Whose upload quota the version made from it counts against (none for the demo's sample). */
   uploaderId?: string | undefined;
+  /** The storage quota's hold for this upload while it is in flight (see StorageQuotas). */
+  reservationId?: string | undefined;
 }
 
 export type { UploadFields };
@@ -65,6 +68,8 @@ export class UploadService {
       mediaTimeoutMs: number;
       projects: ProjectsService;
       activity: ActivityLog;
+      /** Refuses an upload that would take the project owner's storage over their quota. */
+      quotas: StorageQuotas;
       /** 500 MB (MAX_UPLOAD_BYTES) unless a test asks for less. */
       maxBytes?: number;
       /**
@@ -77,29 +82,65 @@ export class UploadService {
     this.versionsRepo = deps.repo;
   }
 
-  /** Streams one file part to a scratch file; refuses it past the (uploader's) size limit as it arrives. */
-  async receive(stream: Readable, fileName: string, uploaderId?: string): Promise<ReceivedFile> {
+  /**
+   * Streams one file part to a scratch file; refuses it past the (uploader's) size limit as it
+   * arrives. With `declared` (the request's Content-Length and the fields read so far), the
+   * storage quota is asked first and the declared bytes held while the file streams.
+   */
+  async receive(
+    stream: Readable,
+    fileName: string,
+    uploaderId?: string,
+    declared?: { bytes: number; fields: UploadFields },
+  ): Promise<ReceivedFile> {
     const limit = await uploadLimitFor(
       this.deps.db,
       uploaderId,
       this.deps.maxBytes ?? MAX_UPLOAD_BYTES,
       { needsQuota: true },
     );
+    let reservationId: string | undefined;
     try {
+      if (declared && uploaderId) {
+        const holder = await this.earlyHolder(uploaderId, declared.fields);
+        if (holder)
+          reservationId = (await this.deps.quotas.reserve(holder, declared.bytes, { uploaderId }))
+            ?.id;
+      }
       const file = await streamToScratch(stream, {
         dir: this.deps.tmpDir,
         prefix: 'upload',
         maxBytes: limit.maxBytes,
       });
-      return { ...file, fileName, uploaderId };
+      return { ...file, fileName, uploaderId, reservationId };
     } catch (error) {
+      await this.deps.quotas.release(reservationId);
       if (isTooLarge(error)) throw new TooLarge(limit.tooLarge);
       throw error;
     }
   }
 
+  /**
+   * Whose quota the declared size is checked against before the file streams: the uploader's
+   * for a new track, the project owner's for a branch the uploader may upload to; undefined
+   * when that is not known yet (the check with the real size follows in createVersion).
+   */
+  private async earlyHolder(userId: string, fields: UploadFields): Promise<string | undefined> {
+    if (!fields.project_id && !fields.branch_id) return userId;
+    if (!fields.project_id || !fields.branch_id) return undefined;
+    try {
+      const branch = await this.deps.access.branch(userId, fields.branch_id, 'upload');
+      if (branch.projectId !== fields.project_id) return undefined;
+    } catch {
+      return undefined;
+    }
+    return (await this.deps.quotas.projectOwner(fields.project_id)) ?? undefined;
+  }
+
   async discard(file: ReceivedFile | undefined): Promise<void> {
-    if (file) await fsp.rm(file.path, { force: true });
+    if (!file) return;
+    await this.deps.quotas.release(file.reservationId);
+    await fsp.rm(file.path, { force: true });
   }
 
   /**
@@ -113,6 +154,14 @@ export class UploadService {
   ): Promise<UploadResult> {
     if (!file || file.size === 0) throw new Invalid(PROJECT_MESSAGES.fileRequired);
     const asked = await checkUploadTarget(this.deps.access, userId, fields);
+    // Checked again with the real size, against the owner's quota, before anything is stored.
+    const holder = asked.newTrack
+      ? userId
+      : ((await this.deps.quotas.projectOwner(asked.projectId)) ?? userId);
+    const reservation = await this.deps.quotas.reserve(holder, file.size, {
+      id: file.reservationId,
+      uploaderId: userId,
+    });
 
     // The upload's own reference to the original, until the version is its lasting one.
     const held: { refId?: string; key?: string } = {};
@@ -172,6 +221,8 @@ export class UploadService {
         );
         // The version is now the lasting reference; the upload's own goes with it.
         await releaseOriginalRef(trx, refId);
+        // The version's bytes now count as used: the upload's hold goes in the same commit.
+        await this.deps.quotas.release(reservation?.id, trx);
         await this.deps.activity.recordForVersion(trx, versionId, {
           kind: 'version.uploaded',
           actor: { userId },
@@ -193,6 +244,7 @@ export class UploadService {
         metadata: { ...metadata, format, size: file.size },
       };
     } catch (error) {
+      await this.deps.quotas.release(reservation?.id);
       // Nothing left behind: the reference goes, and the original too unless anything
       // (a version, a bounce, an upload of either in flight) still uses it.
       if (held.refId && held.key) {

@@ -68,7 +68,14 @@ export const versionRoutes =
               part.file.resume();
               continue;
             }
-            file = await uploads.receive(part.file, part.filename, userOf(request).id);
+            // The declared size (the whole body's) is checked against the quota before streaming.
+            const declared = Number(request.headers['content-length'] ?? Number.NaN);
+            file = await uploads.receive(
+              part.file,
+              part.filename,
+              userOf(request).id,
+              Number.isFinite(declared) ? { bytes: declared, fields: { ...fields } } : undefined,
+            );
           } else if (isUploadField(part.fieldname) && typeof part.value === 'string') {
             fields[part.fieldname] = part.value;
           }

@@ -18,7 +18,13 @@ export class InstanceAdmins {
     if (userId === undefined) return false;
     if (this.deps.adminEmails.length === 0) return this.deps.env === 'development';
     const user = await this.deps.repo.findUser(userId);
-    if (!user || !user.email_verified) return false;
+    return user !== undefined && this.isAdminAccount(user);
+  }
+
+  /** Whether an account (its address and whether it is proven) is one of the admins. */
+  isAdminAccount(user: { email: string; email_verified: number | boolean }): boolean {
+    if (this.deps.adminEmails.length === 0) return this.deps.env === 'development';
+    if (!user.email_verified) return false;
     return this.deps.adminEmails.includes(user.email.trim().toLowerCase());
   }
 }

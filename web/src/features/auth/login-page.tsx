@@ -7,10 +7,12 @@ import { PageSpinner } from '../../ui/spinner';
 import { Tabs, type TabItem } from '../../ui/tabs';
 import { EmailSignInForm } from './email-sign-in-form';
 import { MagicLinkPanel } from './magic-link-panel';
+import { OidcSignInButton } from './oidc-sign-in-button';
 import { DEFAULT_AFTER_SIGN_IN, redirectTargetFrom } from './redirect-target';
 import { forgetReturnTo, rememberReturnTo } from './return-to';
 import { SocialSignInPanel } from './social-sign-in-panel';
 import { useAuth } from './use-auth';
+import { useAuthProviders } from './use-auth-providers';
 import { useDemoSignIn } from './use-demo-sign-in';
 
 type SignInTab = 'social' | 'email' | 'magic-link';
@@ -78,6 +80,10 @@ function SignInCard({ pageError, magicLinkError, signUp, target }: SignInCardPro
   const [tab, setTab] = useState<SignInTab>(
     magicLinkError ? 'magic-link' : signUp ? 'email' : 'social',
   );
+  // Single sign-on (OIDC_*) comes first; with OIDC_ONLY it is the only way in.
+  const providers = useAuthProviders();
+  const oidc = providers?.oidc ?? null;
+  const oidcOnly = oidc !== null && providers?.oidc_only === true;
 
   return (
     <div className="mx-auto max-w-md px-4 py-16 sm:px-6">
@@ -90,11 +96,22 @@ function SignInCard({ pageError, magicLinkError, signUp, target }: SignInCardPro
             {pageError}
           </Alert>
         )}
-        <Tabs label="Sign-in method" items={TABS} selected={tab} onSelect={setTab}>
-          {tab === 'social' && <SocialSignInPanel callbackURL={target} />}
-          {tab === 'email' && <EmailSignInForm initialMode={signUp ? 'sign-up' : 'sign-in'} />}
-          {tab === 'magic-link' && <MagicLinkPanel initialError={magicLinkError} />}
-        </Tabs>
+        {oidc && <OidcSignInButton name={oidc.name} callbackURL={target} />}
+        {oidc && !oidcOnly && (
+          <p className="my-4 text-center text-xs text-zinc-500 dark:text-zinc-400">or</p>
+        )}
+        {!oidcOnly && (
+          <Tabs label="Sign-in method" items={TABS} selected={tab} onSelect={setTab}>
+            {tab === 'social' && <SocialSignInPanel callbackURL={target} />}
+            {tab === 'email' && (
+              <EmailSignInForm
+                initialMode={signUp ? 'sign-up' : 'sign-in'}
+                signups={providers?.signups}
+              />
+            )}
+            {tab === 'magic-link' && <MagicLinkPanel initialError={magicLinkError} />}
+          </Tabs>
+        )}
       </div>
     </div>
   );

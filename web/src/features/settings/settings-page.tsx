@@ -5,6 +5,7 @@ import { DevicesSection } from './devices-section';
 import { ExportDataSection } from './export-data-section';
 import { NotificationPreferencesSection } from './notification-preferences-section';
 import { OtherSessionsSection } from './other-sessions-section';
+import { StorageSection } from './storage-usage';
 
 export function SettingsPage() {
   useDocumentTitle('Settings · Takes');
@@ -14,6 +15,7 @@ export function SettingsPage() {
     <div className="mx-auto max-w-2xl px-4 py-12 sm:px-6">
       <h1 className="text-3xl font-bold tracking-tight text-zinc-900 dark:text-white">Settings</h1>
       <div className="mt-8 flex flex-col gap-10">
+        <StorageSection />
         <ChangePasswordForm />
         <NotificationPreferencesSection />
         <OtherSessionsSection onSignedOut={() => setDevicesVersion((v) => v + 1)} />

@@ -1,7 +1,9 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { PROJECT_MESSAGES, may } from '@takes/contract';
 import { useDocumentTitle } from '../../lib/use-document-title';
+import { StorageUsageLine, storageUsageKey } from '../settings/storage-usage';
 import { Alert } from '../../ui/alert';
 import { primaryButton, secondaryButton } from '../../ui/button-styles';
 import { Tabs } from '../../ui/tabs';
@@ -45,6 +47,7 @@ export function UploadPage() {
   return (
     <div className="mx-auto max-w-3xl px-4 py-10 sm:px-6">
       <h1 className="text-3xl font-bold tracking-tight">Upload</h1>
+      <StorageUsageLine className="mt-2 text-sm text-zinc-600 dark:text-zinc-400" />
       <div className="mt-6">
         <Tabs
           label="Upload type"
@@ -66,6 +69,7 @@ export function UploadPage() {
 function UploadForm({ mode }: { mode: Mode }) {
   const navigate = useNavigate();
   const refreshWorkspace = useRefreshWorkspace();
+  const queryClient = useQueryClient();
   const [file, setFile] = useState<File | null>(null);
   const [fileError, setFileError] = useState<string | null>(null);
   const [tags, setTags] = useState<string[]>([]);
@@ -142,6 +146,7 @@ function UploadForm({ mode }: { mode: Mode }) {
       const uploaded = await uploadAudio(file, fields, setProgress, uploadAbort.current.signal);
       setResult(uploaded);
       void refreshWorkspace();
+      void queryClient.invalidateQueries({ queryKey: storageUsageKey });
     } catch (failure) {
       if (failure instanceof DOMException && failure.name === 'AbortError') return;
       setError(failure instanceof Error ? failure.message : 'Unknown upload error');

@@ -59,7 +59,7 @@ test('a person over the quota an admin set sees the refusal on the upload page, 
   const person = await browser.newContext({ baseURL });
   const credentials = await seedUser(person.request, baseURL, 'quota-person');
 
-  await signInByCode(page, baseURL, ADMINS.people);
+  await signInByCode(page, baseURL, ADMINS.quota);
   await page.goto('/admin');
   const row = page.getByRole('row', { name: credentials.email });
   await row.getByRole('button', { name: `Set the quota of ${credentials.email}` }).click();

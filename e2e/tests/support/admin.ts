@@ -11,6 +11,7 @@ export const ADMINS = {
   debug: 'debug-admin@example.com',
   axe: 'axe-admin@example.com',
   people: 'people-admin@example.com',
+  quota: 'quota-admin@example.com',
   policy: 'policy-admin@example.com',
 } as const;
 

@@ -871,5 +871,5 @@ describe('the access table: every operation of the served OpenAPI document, as e
     }
     expect(mismatches).toEqual([]);
     expect(undocumented).toEqual([]);
-  }, 600_000);
+  }, 900_000);
 });

@@ -105,7 +105,7 @@ function PersonRow({ user }: { user: AdminUser }) {
                   disable.mutate({ id: user.id, keepLinks }, { onSuccess: () => setAsking(false) })
                 }
               >
-                Disable {user.name}
+                Disable {user.name || user.email}
               </button>
               <button type="button" className={secondaryButton} onClick={() => setAsking(false)}>
                 Cancel

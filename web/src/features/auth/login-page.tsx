@@ -12,7 +12,7 @@ import { DEFAULT_AFTER_SIGN_IN, redirectTargetFrom } from './redirect-target';
 import { forgetReturnTo, rememberReturnTo } from './return-to';
 import { SocialSignInPanel } from './social-sign-in-panel';
 import { useAuth } from './use-auth';
-import { useAuthProviders } from './use-auth-providers';
+import { useAuthProvidersState } from './use-auth-providers';
 import { useDemoSignIn } from './use-demo-sign-in';
 
 type SignInTab = 'social' | 'email' | 'magic-link';
@@ -81,7 +81,7 @@ function SignInCard({ pageError, magicLinkError, signUp, target }: SignInCardPro
     magicLinkError ? 'magic-link' : signUp ? 'email' : 'social',
   );
   // Single sign-on (OIDC_*) comes first; with OIDC_ONLY it is the only way in.
-  const providers = useAuthProviders();
+  const { providers, settled } = useAuthProvidersState();
   const oidc = providers?.oidc ?? null;
   const oidcOnly = oidc !== null && providers?.oidc_only === true;
 
@@ -90,7 +90,11 @@ function SignInCard({ pageError, magicLinkError, signUp, target }: SignInCardPro
       <h1 className="text-center text-2xl font-bold tracking-tight text-zinc-900 dark:text-white">
         Sign in to your account
       </h1>
-      <div className="mt-8 rounded-xl border border-zinc-200 bg-white p-6 shadow-sm dark:border-zinc-800 dark:bg-zinc-900">
+      {/* Hidden (its space kept) until the providers are known: a single sign-on button appearing
+          above the tabs afterwards would shift the whole card. */}
+      <div
+        className={`mt-8 rounded-xl border border-zinc-200 bg-white p-6 shadow-sm dark:border-zinc-800 dark:bg-zinc-900 ${settled ? '' : 'invisible'}`}
+      >
         {pageError && (
           <Alert tone="error" className="mb-4">
             {pageError}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_UPLOAD_BYTES } from '@takes/contract';
+import { formatStorageBytes, MAX_UPLOAD_BYTES } from '@takes/contract';
 import { loadConfig } from '../../config';
-import { capRefusal, formatSize } from './open-upload-caps';
+import { capRefusal } from './open-upload-caps';
 
 const MB = 1024 * 1024;
 const GB = 1024 * MB;
@@ -38,11 +38,11 @@ describe('caps on unfinished resumable uploads', () => {
   });
 
   it('write sizes in the product’s units', () => {
-    expect(formatSize(2.5 * GB)).toBe('2.5 GB');
-    expect(formatSize(MAX_UPLOAD_BYTES)).toBe('500 MB');
-    expect(formatSize(2100 * MB)).toBe('2.1 GB');
-    expect(formatSize(1000)).toBe('1000 bytes');
-    expect(formatSize(1)).toBe('1 byte');
+    expect(formatStorageBytes(2.5 * GB)).toBe('2.5 GB');
+    expect(formatStorageBytes(MAX_UPLOAD_BYTES)).toBe('500 MB');
+    expect(formatStorageBytes(2100 * MB)).toBe('2.1 GB');
+    expect(formatStorageBytes(1000)).toBe('1000 bytes');
+    expect(formatStorageBytes(1)).toBe('1 byte');
   });
 
   it('say which limit one more upload would pass', () => {

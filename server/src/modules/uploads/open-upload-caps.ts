@@ -1,3 +1,4 @@
+import { formatStorageBytes } from '@takes/contract';
 import { AppError } from '../../errors';
 
 /** What one person's unfinished resumable uploads may hold at once (RESUMABLE_UPLOADS_MAX_*). */
@@ -12,21 +13,6 @@ export interface OpenUploadCaps {
 export interface HeldUploads {
   open: number;
   bytes: number;
-}
-
-const UNITS = ['bytes', 'KB', 'MB', 'GB', 'TB'];
-
-/** A size in the product's binary units ('500 MB' is MAX_UPLOAD_BYTES): 2.5 GB, 800 MB, 12 KB. */
-export function formatSize(bytes: number): string {
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < UNITS.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  if (unit === 0) return `${bytes} ${bytes === 1 ? 'byte' : 'bytes'}`;
-  const shown = value >= 100 ? Math.round(value) : Math.round(value * 10) / 10;
-  return `${shown} ${UNITS[unit]}`;
 }
 
 const FINISH_ONE = 'Finish or cancel one before starting another.';
@@ -52,8 +38,8 @@ export function capRefusal(
   if (held.bytes + size > caps.maxBytes) {
     return new AppError(
       'rate_limited',
-      `Your unfinished uploads already hold ${formatSize(held.bytes)} of the ` +
-        `${formatSize(caps.maxBytes)} allowed at once, and this file is ${formatSize(size)}. ${FINISH_ONE}`,
+      `Your unfinished uploads already hold ${formatStorageBytes(held.bytes)} of the ` +
+        `${formatStorageBytes(caps.maxBytes)} allowed at once, and this file is ${formatStorageBytes(size)}. ${FINISH_ONE}`,
       { limit: 'bytes_in_flight', held_bytes: held.bytes, max_bytes: caps.maxBytes },
     );
   }

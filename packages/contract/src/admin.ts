@@ -73,9 +73,17 @@ export const linkDefaultsSchema = z.object({
 export type LinkDefaults = z.infer<typeof linkDefaultsSchema>;
 
 export const STORAGE_KINDS = ['originals', 'renditions', 'lossless', 'images', 'other'] as const;
+const storedBytes = z.number().int().nonnegative();
 export const adminStorageSchema = z.object({
-  total_bytes: z.number().int().nonnegative(),
-  by_kind: z.record(z.enum(STORAGE_KINDS), z.number().int().nonnegative()),
+  total_bytes: storedBytes,
+  // One property per STORAGE_KINDS entry (a record keyed by an enum reads badly in OpenAPI).
+  by_kind: z.object({
+    originals: storedBytes,
+    renditions: storedBytes,
+    lossless: storedBytes,
+    images: storedBytes,
+    other: storedBytes,
+  }),
 });
 export type AdminStorage = z.infer<typeof adminStorageSchema>;
 

@@ -18,12 +18,16 @@ import {
 import {
   evaluationSet,
   type EvalPair,
+  type sourcesFor,
   RATE,
   sox,
   SOURCE_SECONDS,
   SOURCES,
   HELD_OUT_SOURCES,
   FRESH_SOURCES,
+  THIRD_SOURCES,
+  FOURTH_SOURCES,
+  FIFTH_SOURCES,
   mix,
   peakScale,
   writeWav,
@@ -160,15 +164,45 @@ async function evaluate(title: string, pairs: EvalPair[]) {
   );
 }
 
-await evaluate('The development set (seeds 11, 23, 37)', evaluationSet(dir));
-await evaluate(
-  'Held out: other music of the same kinds, never used to choose the constants (seeds 101, 203, 307)',
-  evaluationSet(path.join(os.tmpdir(), 'takes-alignment-held-out'), HELD_OUT_SOURCES),
-);
-await evaluate(
-  'Held out after the last change: other music again, never looked at before it (seeds 409, 503, 601)',
-  evaluationSet(path.join(os.tmpdir(), 'takes-alignment-fresh'), FRESH_SOURCES),
-);
+// `npm run bench:alignment -- third` evaluates only the sets named (dev, held-out, second,
+// third, fourth, fifth); with none, all six. The two 5-minute versions are always measured.
+const sets: [string, string, string, ReturnType<typeof sourcesFor>][] = [
+  ['dev', 'The development set (seeds 11, 23, 37)', dir, SOURCES],
+  [
+    'held-out',
+    'Held out: other music of the same kinds, never used to choose the constants (seeds 101, 203, 307)',
+    path.join(os.tmpdir(), 'takes-alignment-held-out'),
+    HELD_OUT_SOURCES,
+  ],
+  [
+    'second',
+    'Second held-out set (seeds 409, 503, 601): made in session 27; its one miss chose the dip rule of session 29',
+    path.join(os.tmpdir(), 'takes-alignment-fresh'),
+    FRESH_SOURCES,
+  ],
+  [
+    'third',
+    'Third held-out set (seeds 701, 809, 907): made in session 29, never looked at before the dip rule; its one miss chose the crossing rule',
+    path.join(os.tmpdir(), 'takes-alignment-third'),
+    THIRD_SOURCES,
+  ],
+  [
+    'fourth',
+    'Fourth held-out set (seeds 1009, 1103, 1201): made in session 29, never looked at before the crossing rule; its two misses chose the reach back',
+    path.join(os.tmpdir(), 'takes-alignment-fourth'),
+    FOURTH_SOURCES,
+  ],
+  [
+    'fifth',
+    'Fifth held-out set (seeds 1301, 1409, 1511): made in session 29, never looked at before the reach back',
+    path.join(os.tmpdir(), 'takes-alignment-fifth'),
+    FIFTH_SOURCES,
+  ],
+];
+const chosen = process.argv.slice(2);
+for (const [name, title, setDir, sources] of sets)
+  if (chosen.length === 0 || chosen.includes(name))
+    await evaluate(title, evaluationSet(setDir, sources));
 
 // Two 5-minute versions: the chords source five times over (each pass from its own seed),
 // against the same with 2 s of intro cut and +3 dB.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { alignFeatures, mapTime } from './align';
+import { alignFeatures, mapTime, withoutCrossings } from './align';
 import { ALIGN_SAMPLE_RATE, featuresOf } from './features';
 
 /** A melody of random notes (seeded), `seconds` long, at the alignment's rate. */
@@ -60,5 +60,25 @@ describe('alignFeatures', () => {
     const louder = original.map((sample) => sample * 1.41);
     const { segments } = alignFeatures(featuresOf(original), featuresOf(louder));
     for (const t of [1, 10, 25.3, 38]) expect(mapTime(segments, t)).toBeCloseTo(t, 1);
+  });
+});
+
+describe('withoutCrossings', () => {
+  // Frames of 0.1 s: a piece is [i0, i1] of the first version onto [j0, j1] of the second.
+  const piece = (i0: number, i1: number, j0: number, j1: number) => ({ i0, i1, j0, j1 });
+
+  it('leaves out a short piece inside a repeat the second version has (a bar that recurs)', () => {
+    // The third held-out chords' repeat: 0–35 s, then 1.2 s of the repeat matched to 35–36.2 s
+    // of the first version, then the rest after the repeat.
+    const pieces = [piece(0, 350, 0, 350), piece(350, 362, 421, 433), piece(362, 660, 512, 810)];
+    expect(withoutCrossings(pieces, 0.1)).toEqual([pieces[0], pieces[2]]);
+  });
+
+  it('keeps a short piece between jumps over different versions, and a long piece', () => {
+    // Material removed before it and material inserted after it: an edit, not a crossing.
+    const edit = [piece(0, 200, 0, 200), piece(250, 265, 200, 215), piece(265, 400, 295, 430)];
+    expect(withoutCrossings(edit, 0.1)).toEqual(edit);
+    const long = [piece(0, 350, 0, 350), piece(350, 380, 421, 451), piece(380, 660, 530, 810)];
+    expect(withoutCrossings(long, 0.1)).toEqual(long);
   });
 });

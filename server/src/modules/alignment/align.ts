@@ -15,6 +15,12 @@ const SPREAD = 3;
 const SKIP = 1;
 /** Pieces of the map shorter than this (s) are left out when there are longer ones. */
 const MIN_PIECE = 0.75;
+/** A piece shorter than this (s) between two jumps over one version's material is a crossing. */
+const MIN_CROSSING = 2;
+/** How far (s) before a jump the piece before it may be cut back, where the frames say so. */
+const REACH_BACK = 2;
+/** A gap between pieces that skips this much more (s) of one version than of the other is a jump. */
+const MIN_JUMP = 0.5;
 /** The cost of each frame jumped over inside the track (material only one version has). */
 const JUMP = 0.9;
 /** The cost of a step that holds one side still (not a diagonal). */
@@ -40,7 +46,7 @@ export interface Alignment {
 type Point = readonly [number, number];
 
 /** A piece of the map in frames: rows i0..i1 of `from` onto columns j0..j1 of `to`. */
-interface FramePiece {
+export interface FramePiece {
   i0: number;
   i1: number;
   j0: number;
@@ -117,29 +123,47 @@ export function alignFeatures(from: Features, to: Features): Alignment {
     const kept = pieces.filter((piece) => (piece.i1 - piece.i0) * secondsPerFrame >= MIN_PIECE);
     if (kept.length > 0) pieces = kept;
   }
+  pieces = withoutCrossings(pieces, secondsPerFrame);
   // Between two pieces the path often wanders a little before it jumps: what both versions still
   // share there (the smaller of the gaps) goes to the two pieces' lines, the piece before running
   // on and the piece after reaching back, split where the frames match best, so the jump itself
   // is only the material one version has (and lands where the music really differs, even when
   // it repeats, like a drum pattern).
+  // The piece before may also have run on a little past the jump, over music that only sounds
+  // like what follows it (a repeat's first bar like the bar after the repeat): the split is looked
+  // for from up to REACH_BACK before its end.
   for (let k = 0; k + 1 < pieces.length; k++) {
     const current = pieces[k] as FramePiece;
     const next = pieces[k + 1] as FramePiece;
-    const shared = Math.min(next.i0 - current.i1, next.j0 - current.j1);
+    const shared = Math.max(0, Math.min(next.i0 - current.i1, next.j0 - current.j1));
     const unequal = Math.abs(next.i0 - current.i1 - (next.j0 - current.j1)) * secondsPerFrame;
-    if (shared <= 0 || unequal < 0.1) continue;
-    const before = lineCosts(from, to, current.i1, current.j1, slopeOf(current), shared, 1);
-    const after = lineCosts(from, to, next.i0, next.j0, slopeOf(next), shared, -1);
-    let split = shared;
-    for (let x = shared - 1; x >= 0; x--)
+    if (unequal < 0.1) continue;
+    const reach = Math.max(
+      0,
+      Math.min(
+        Math.round(REACH_BACK / secondsPerFrame),
+        Math.floor((current.i1 - current.i0) / 2),
+        Math.floor((next.i1 - next.i0) / 2),
+        next.i0 - shared,
+        Math.floor((next.j0 - shared * slopeOf(next)) / slopeOf(next)),
+      ),
+    );
+    const zone = shared + reach;
+    if (zone <= 0) continue;
+    const startI = current.i1 - reach;
+    const startJ = current.j1 - reach * slopeOf(current);
+    const before = lineCosts(from, to, startI, startJ, slopeOf(current), zone, 1);
+    const after = lineCosts(from, to, next.i0, next.j0, slopeOf(next), zone, -1);
+    let split = zone;
+    for (let x = zone - 1; x >= 0; x--)
       if (
-        (before[x] ?? 0) + (after[shared - x] ?? 0) <
-        (before[split] ?? 0) + (after[shared - split] ?? 0)
+        (before[x] ?? 0) + (after[zone - x] ?? 0) <
+        (before[split] ?? 0) + (after[zone - split] ?? 0)
       )
         split = x;
-    const back = shared - split;
-    current.j1 += split * slopeOf(current);
-    current.i1 += split;
+    const back = zone - split;
+    current.j1 = startJ + split * slopeOf(current);
+    current.i1 = startI + split;
     next.j0 -= back * slopeOf(next);
     next.i0 -= back;
   }
@@ -170,6 +194,34 @@ export function alignFeatures(from: Features, to: Features): Alignment {
   const similarity = Math.max(0, 1 - fine.cost / fine.path.length / 1.5);
   const coverage = matchedFrames / Math.max(1, from.frames - 1);
   return { confidence: round(similarity * (0.5 + 0.5 * coverage)), segments };
+}
+
+/**
+ * Leaves out a piece shorter than MIN_CROSSING between two jumps over the same version's material
+ * (both the gap before it and the gap after it skip material of `to`, or both of `from`): the
+ * path crossing a long repeat where one bar of it sounds like a bar elsewhere (a chord
+ * progression that comes round again). Two insertions of one side a few seconds apart with one
+ * short stretch of shared music between them are not what an edit of a song does.
+ */
+export function withoutCrossings(pieces: FramePiece[], secondsPerFrame: number): FramePiece[] {
+  const skips = (before: FramePiece, after: FramePiece) => {
+    const from = (after.i0 - before.i1) * secondsPerFrame;
+    const to = (after.j0 - before.j1) * secondsPerFrame;
+    return to - from > MIN_JUMP ? 'to' : from - to > MIN_JUMP ? 'from' : null;
+  };
+  const kept: FramePiece[] = [];
+  for (let k = 0; k < pieces.length; k++) {
+    const piece = pieces[k] as FramePiece;
+    const before = kept.at(-1);
+    const after = pieces[k + 1];
+    const short = (piece.i1 - piece.i0) * secondsPerFrame < MIN_CROSSING;
+    if (before && after && short) {
+      const side = skips(before, piece);
+      if (side !== null && side === skips(piece, after)) continue;
+    }
+    kept.push(piece);
+  }
+  return kept;
 }
 
 /** The time of `to` that `time` of `from` maps to, or null where it has no counterpart. */

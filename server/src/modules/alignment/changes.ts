@@ -1,5 +1,8 @@
 import FFT from 'fft.js';
 import { mapTime, type AlignmentSegment } from './align';
+import { CHANGE_THRESHOLD_DB, percentile, withEdges } from './edges';
+
+export { CHANGE_THRESHOLD_DB } from './edges';
 
 // What changed between two aligned versions: a null test in the spectrum. Each frame of A is set
 // against B's audio at the time the alignment maps it to (the best of the nearby frames, since
@@ -20,12 +23,6 @@ const HOP_B = 256;
 const FINE_STEP = 32;
 /** How far (in B's frames, about ±93 ms) around the mapped time to look for B's frame. */
 const SEARCH = 8;
-/** A frame whose difference is above this (dB relative to its signal) has changed. */
-export const CHANGE_THRESHOLD_DB = -22;
-/** A changed region reaches on over neighbouring frames above this (dB; see withEdges). */
-const EDGE_THRESHOLD_DB = -32;
-/** … but only over frames this far above the pair's median frame (dB). */
-const FLOOR_MARGIN_DB = 6;
 /** Frames this far below the track's loud frames are silence on both sides: not compared. */
 const SILENCE_DB = -50;
 /** Changed frames closer than this merge into one region (seconds). */
@@ -183,11 +180,6 @@ function likeness(
     bb += y * y;
   }
   return aa > 0 && bb > 0 ? dot / Math.sqrt(aa * bb) : 0;
-}
-
-function percentile(values: ArrayLike<number>, share: number): number {
-  const sorted = Array.from(values).sort((x, y) => x - y);
-  return sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] ?? 0;
 }
 
 /**
@@ -353,41 +345,6 @@ export async function changedRegions(
       }))
       .sort((x, y) => x.start - y.start),
   };
-}
-
-/**
- * The frames that changed: those above the threshold, and (hysteresis) the frames either side
- * of them that stay above EDGE_THRESHOLD_DB, so a region's edges are where its difference fades
- * rather than where a partly changed frame first clears the threshold (a ride's first frames, a
- * quiet note under a ridden one). Never below the pair's own floor (the median compared frame,
- * plus a margin): two encodes of the same mix do not spread a region over what merely differs
- * by encoding.
- */
-export function withEdges(levels: Float32Array): Uint8Array {
-  const compared = Array.from(levels).filter((level) => Number.isFinite(level));
-  // The median frame is the pair's floor when it is itself unchanged. Where more than half the
-  // frames changed (an EQ of the whole mix) the median is the change, not a floor, and the edge
-  // threshold alone applies.
-  const median = compared.length > 0 ? percentile(compared, 0.5) : CHANGE_THRESHOLD_DB;
-  const floor = median <= CHANGE_THRESHOLD_DB ? median : -Infinity;
-  const low = Math.min(CHANGE_THRESHOLD_DB, Math.max(EDGE_THRESHOLD_DB, floor + FLOOR_MARGIN_DB));
-  const changed = new Uint8Array(levels.length);
-  for (let i = 0; i < levels.length; i++)
-    if ((levels[i] ?? -Infinity) > CHANGE_THRESHOLD_DB) changed[i] = 1;
-  // Both ways along the frames; a frame not compared (silent on both sides) passes the reach on.
-  for (const [first, step] of [
-    [0, 1],
-    [levels.length - 1, -1],
-  ] as const) {
-    let reaching = false;
-    for (let i = first; i >= 0 && i < levels.length; i += step) {
-      const level = levels[i] ?? -Infinity;
-      if (changed[i] === 1) reaching = true;
-      else if (reaching && level > low) changed[i] = 1;
-      else if (Number.isFinite(level)) reaching = false;
-    }
-  }
-  return changed;
 }
 
 function round(seconds: number): number {

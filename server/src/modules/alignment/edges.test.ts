@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CHANGE_THRESHOLD_DB, withEdges } from './changes';
+import { CHANGE_THRESHOLD_DB, withEdges } from './edges';
 
 const on = (levels: number[]) => Array.from(withEdges(Float32Array.from(levels)));
 
@@ -25,5 +25,31 @@ describe('withEdges', () => {
     const levels = [...eq, -26.5, -20, -14, -Infinity, -16, -23.9, -22.1];
     expect(Math.min(...levels.slice(-2))).toBeLessThan(CHANGE_THRESHOLD_DB);
     expect(on(levels).slice(-2)).toEqual([1, 1]);
+  });
+
+  it('crosses a dip of two frames when the frames past it are above the edge threshold again', () => {
+    // The second held-out melody's ride: a held note at −25.7 dB, its end (−32.7, −41), then the
+    // next note above the threshold.
+    const quiet = Array<number>(20).fill(-120);
+    const held = Array<number>(6).fill(-25.7);
+    const levels = [...quiet, ...held, -30.2, -32.7, -41, -18.1, ...quiet];
+    expect(on(levels).slice(20, 30)).toEqual([1, 1, 1, 1, 1, 1, 1, 0, 0, 1]);
+  });
+
+  it('does not cross a dip of three frames, nor a dip with nothing above the edge past it', () => {
+    const quiet = Array<number>(20).fill(-120);
+    const held = Array<number>(6).fill(-25.7);
+    expect(on([...quiet, ...held, -40, -41, -42, -18.1, ...quiet]).slice(20, 30)).toEqual([
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 1,
+    ]);
+    expect(on([...quiet, -18.1, -40, -41, -120, -25.7, ...quiet]).slice(20, 25)).toEqual([
+      1, 0, 0, 0, 0,
+    ]);
+  });
+
+  it('does not cross a dip to a few stray frames (a drum hit a little off on a pure offset)', () => {
+    const quiet = Array<number>(20).fill(-120);
+    const levels = [...quiet, -28, -29, -27, -40, -18.1, -40, -30, -29, -120, ...quiet];
+    expect(on(levels).slice(20, 29)).toEqual([0, 0, 0, 0, 1, 0, 0, 0, 0]);
   });
 });

@@ -115,31 +115,39 @@ describe('lossless renditions', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
+  // The audio work is the same whatever the database: SQLite runs every rate and depth, and
+  // PostgreSQL (the rows are what differ there) the outer corners, 44.1 kHz 16 bit and 96 kHz
+  // 24 bit, so the suite's second run does not redo 18 uploads to prove ffmpeg twice.
+  const everyFormat = process.env.TEST_DB !== 'postgres';
+  const matrix = everyFormat
+    ? [44_100, 48_000, 96_000].flatMap((rate) => [16, 24].map((bits) => ({ rate, bits })))
+    : [
+        { rate: 44_100, bits: 16 },
+        { rate: 96_000, bits: 24 },
+      ];
   for (const format of ['wav', 'aiff', 'flac'] as const) {
-    it(`${format.toUpperCase()} at 44.1, 48 and 96 kHz, 16 and 24 bit: the FLAC decodes to the original's samples`, async () => {
-      for (const rate of [44_100, 48_000, 96_000]) {
-        for (const bits of [16, 24]) {
-          const original = music(path.join(dir, `take-${rate}-${bits}.${format}`), rate, bits, 2);
-          const id = await upload(original);
-          const qualities = (await api(t, owner.cookie).get(`/api/versions/${id}/qualities`)).json<{
-            available: string[];
-            qualities: Record<string, { format: string; file_size: number }>;
-          }>();
-          expect(qualities.available).toEqual(['original', 'lossless', 'high', 'standard']);
-          expect(qualities.qualities.lossless?.format).toBe('flac');
-          const response = await fetchQuality(id, 'lossless');
-          expect(response.statusCode).toBe(200);
-          expect(response.headers['content-type']).toBe('audio/flac');
-          const flac = path.join(dir, `got-${rate}-${bits}-${format}.flac`);
-          fs.writeFileSync(flac, response.rawPayload);
-          expect(probe(flac), `${format} ${rate} ${bits}`).toEqual({
-            codec: 'flac',
-            rate,
-            channels: 2,
-            bits,
-          });
-          expect(decodedMd5(flac), `${format} ${rate} Hz ${bits} bit`).toBe(decodedMd5(original));
-        }
+    it(`${format.toUpperCase()} at ${everyFormat ? '44.1, 48 and 96 kHz, 16 and 24 bit' : '44.1 kHz 16 bit and 96 kHz 24 bit'}: the FLAC decodes to the original's samples`, async () => {
+      for (const { rate, bits } of matrix) {
+        const original = music(path.join(dir, `take-${rate}-${bits}.${format}`), rate, bits, 2);
+        const id = await upload(original);
+        const qualities = (await api(t, owner.cookie).get(`/api/versions/${id}/qualities`)).json<{
+          available: string[];
+          qualities: Record<string, { format: string; file_size: number }>;
+        }>();
+        expect(qualities.available).toEqual(['original', 'lossless', 'high', 'standard']);
+        expect(qualities.qualities.lossless?.format).toBe('flac');
+        const response = await fetchQuality(id, 'lossless');
+        expect(response.statusCode).toBe(200);
+        expect(response.headers['content-type']).toBe('audio/flac');
+        const flac = path.join(dir, `got-${rate}-${bits}-${format}.flac`);
+        fs.writeFileSync(flac, response.rawPayload);
+        expect(probe(flac), `${format} ${rate} ${bits}`).toEqual({
+          codec: 'flac',
+          rate,
+          channels: 2,
+          bits,
+        });
+        expect(decodedMd5(flac), `${format} ${rate} Hz ${bits} bit`).toBe(decodedMd5(original));
       }
     }, 180_000);
   }

@@ -132,7 +132,10 @@ export async function seedAccount(
       project_id: branch.project_id,
       branch_id: branch.id,
       version_number: number,
-      message: `${WORDS[v % WORDS.length]} pass ${v}`,
+      // 'mix' is common (in about 30 % of the messages and tags, issue 51): the first word of
+      // one message in ten, the tag of one in ten, and 'new mix' in one in ten; 'ukulele' is rare
+      // (one in 200).
+      message: `${WORDS[v % WORDS.length]} pass ${v}${v % 10 === 5 ? ' (new mix)' : ''}${v % 200 === 17 ? ' with ukulele' : ''}`,
       tags: JSON.stringify([WORDS[(v + 3) % WORDS.length]]),
       original_key: `originals/${v}.wav`,
       original_name: `${WORDS[v % WORDS.length]} ${v}.wav`,

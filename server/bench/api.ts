@@ -8,7 +8,9 @@
  * otherwise, `--autocannon` to choose it) with `--connections` for `--seconds`:
  * req/s and p50/p95/p99. The app's own /api/health is measured the same way as the floor.
  * PASS/FAIL per endpoint of the big account against issue 18's targets: ≥ 500 req/s, p95 < 100 ms,
- * < 5 ms alone; the unpaginated project list (the upload page's picker) is printed as "info".
+ * < 5 ms alone, and issue 51's for search (a common word, in about 30 % of the versions, a rare
+ * one and a miss), the dashboard's counts and the bounces feed: ≥ 1,000 req/s, p95 < 50 ms, < 5 ms
+ * alone; the unpaginated project list (the upload page's picker) is printed as "info".
  *
  * It starts the built server (NODE_ENV=production) on a free port with a fresh data folder
  * (SQLite), or with --postgres on a new database made on that server and dropped after; the
@@ -30,6 +32,13 @@ import { freePort, median, signUp, startBuiltServer } from './support';
 import { findWrk, runWrk } from './wrk';
 
 const TARGET = { rps: 500, p95: 100, aloneMs: 5 };
+/**
+ * Issue 51's targets, for search (a common word, in about 30 % of the versions; a rare one; a
+ * miss), the dashboard's counts and the bounces feed.
+ */
+const TARGET_51 = { rps: 1000, p95: 50, aloneMs: 5 };
+const targetOf = (name: string) =>
+  /\/api\/(search|stats|bounces\/recent)/.test(name) ? TARGET_51 : TARGET;
 /** Measured and printed, without a target (marked "info"). */
 const INFO_ONLY = 'GET /api/projects (whole list)';
 /** A player app's calls (OpenSubsonic, issue 45): measured, without a target yet. */
@@ -200,7 +209,8 @@ async function main() {
         // The upload page's project picker: not one of the pages issue 18 sets targets for.
         [INFO_ONLY, '/api/projects'],
         ['GET /api/stats', '/api/stats'],
-        ['GET /api/search?q=mix', '/api/search?q=mix'],
+        ['GET /api/search?q=mix (common)', '/api/search?q=mix'],
+        ['GET /api/search?q=ukulele (rare)', '/api/search?q=ukulele'],
         ['GET /api/search?q=zzqx (miss)', '/api/search?q=zzqx'],
         ['GET /api/bounces/recent?limit=50&all=true', '/api/bounces/recent?limit=50&all=true'],
         ['GET /api/projects/:id', `/api/projects/${projectId}`],
@@ -230,9 +240,9 @@ async function main() {
           ? ''
           : isInfo(name)
             ? 'info'
-            : f.rps >= TARGET.rps &&
-                f.p95 < TARGET.p95 &&
-                f.alone < TARGET.aloneMs &&
+            : f.rps >= targetOf(name).rps &&
+                f.p95 < targetOf(name).p95 &&
+                f.alone < targetOf(name).aloneMs &&
                 f.errors === 0
               ? 'PASS'
               : 'FAIL';
@@ -242,7 +252,8 @@ async function main() {
       );
     }
     console.log(
-      `\nbig account: ${failed === 0 ? 'PASS' : `FAIL (${failed} endpoints)`} against ≥ ${TARGET.rps} req/s, p95 < ${TARGET.p95} ms, < ${TARGET.aloneMs} ms alone`,
+      `\nbig account: ${failed === 0 ? 'PASS' : `FAIL (${failed} endpoints)`} against ≥ ${TARGET.rps} req/s, p95 < ${TARGET.p95} ms, < ${TARGET.aloneMs} ms alone ` +
+        `(search, stats and the bounces feed: ≥ ${TARGET_51.rps} req/s, p95 < ${TARGET_51.p95} ms, < ${TARGET_51.aloneMs} ms alone, issue 51)`,
     );
     process.exitCode = failed === 0 ? 0 : 1;
   } finally {

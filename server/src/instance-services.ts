@@ -6,6 +6,7 @@ import { ACCOUNT_DISABLED_MESSAGE } from '@takes/contract';
 import type { RateLimiter } from './auth/rate-limiter';
 import { AdminRepo } from './modules/admin/admin.repo';
 import { AdminService } from './modules/admin/admin.service';
+import { AuthRepo } from './modules/auth/auth.repo';
 import type { DesktopTokensService } from './modules/auth/desktop-tokens.service';
 import { QuotasRepo, StorageQuotas } from './modules/quotas';
 import { InviteLinkPass, SignupPolicy, SignupsRepo } from './modules/signups';
@@ -45,6 +46,7 @@ export function createInstanceServices(ctx: {
   // The admin page: disabling ends every sign-in at once, and no new one may start.
   const admin = new AdminService({
     repo: new AdminRepo(db),
+    users: new AuthRepo(db),
     clock: deps.clock,
     events: deps.events,
     limiter: ctx.limiter,

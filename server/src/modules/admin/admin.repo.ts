@@ -68,14 +68,6 @@ export class AdminRepo {
     return query.execute() as Promise<AdminUserRow[]>;
   }
 
-  findUser(userId: string): Promise<{ id: string; email: string } | undefined> {
-    return this.db
-      .selectFrom('users')
-      .select(['id', 'email'])
-      .where('id', '=', userId)
-      .executeTakeFirst();
-  }
-
   /** Whether an admin has disabled the account (and not enabled it since). */
   async isDisabled(userId: string): Promise<boolean> {
     const row = await this.db

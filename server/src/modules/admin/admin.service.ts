@@ -58,6 +58,8 @@ export class AdminService {
   constructor(
     private readonly deps: {
       repo: AdminRepo;
+      /** An account's address by its id (the auth module's AuthRepo). */
+      users: { findUser(userId: string): Promise<{ id: string; email: string } | undefined> };
       clock: Clock;
       events: EventBus;
       limiter: RateLimiter;
@@ -229,7 +231,7 @@ export class AdminService {
   }
 
   private async target(userId: string): Promise<{ id: string; email: string }> {
-    const user = await this.deps.repo.findUser(userId);
+    const user = await this.deps.users.findUser(userId);
     if (!user) throw new NotFound(ADMIN_MESSAGES.userNotFound);
     return user;
   }

@@ -280,4 +280,19 @@ describe(`the admin API (${testDialect()})`, () => {
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toMatchObject({ error: 'Invalid cursor' });
   });
+
+  it('writes a sign-up policy and its record together: when the record fails, the policy is unchanged', async () => {
+    const before = (await api(t, admin.cookie).get('/api/admin/signups')).json();
+    // An acting admin whose account is gone: the record's reference to it fails.
+    const ghost = { id: 'no-such-admin', email: 'ghost@example.test' };
+    await expect(t.services.admin.storeSignups(ghost, 'invite-only')).rejects.toThrow();
+    await expect(t.services.admin.resetSignups(ghost)).rejects.toThrow();
+    expect((await api(t, admin.cookie).get('/api/admin/signups')).json()).toEqual(before);
+    const recorded = await t.deps.database.db
+      .selectFrom('admin_actions')
+      .select('id')
+      .where('admin_email', '=', ghost.email)
+      .execute();
+    expect(recorded).toEqual([]);
+  });
 });

@@ -39,8 +39,9 @@ export interface ActingAdmin {
 /** The sign-up policy (the signups module): in force, stored over SIGNUPS, or reset to it. */
 export interface SignupPolicyPort {
   current(): Promise<AdminSignups>;
-  store(policy: SignupPolicyName, adminId: string): Promise<unknown>;
-  reset(): Promise<unknown>;
+  /** Writes the admin's choice in the transaction that records it. */
+  storeIn(trx: Executor, policy: SignupPolicyName, adminId: string): Promise<void>;
+  resetIn(trx: Executor): Promise<void>;
 }
 
 /** The storage figures (the quotas module): per person, and in all by kind. */
@@ -144,17 +145,20 @@ export class AdminService {
     return this.deps.signups.current();
   }
 
-  // The signups module writes the policy on its own connection (its store takes no transaction
-  // yet), so the record follows the change at once rather than inside its transaction.
+  // The policy and the record of the change are written in one transaction: both or neither.
   async storeSignups(admin: ActingAdmin, policy: SignupPolicyName): Promise<AdminSignups> {
-    await this.deps.signups.store(policy, admin.id);
-    await this.record(this.deps.repo.root, admin, 'signups.set', undefined, { policy });
+    await this.deps.repo.transaction(async (trx) => {
+      await this.deps.signups.storeIn(trx, policy, admin.id);
+      await this.record(trx, admin, 'signups.set', undefined, { policy });
+    });
     return this.signups();
   }
 
   async resetSignups(admin: ActingAdmin): Promise<AdminSignups> {
-    await this.deps.signups.reset();
-    await this.record(this.deps.repo.root, admin, 'signups.reset');
+    await this.deps.repo.transaction(async (trx) => {
+      await this.deps.signups.resetIn(trx);
+      await this.record(trx, admin, 'signups.reset');
+    });
     return this.signups();
   }
 

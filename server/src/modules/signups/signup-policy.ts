@@ -1,3 +1,5 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema';
 import {
   SIGNUP_MESSAGES,
   SIGNUP_POLICIES,
@@ -55,14 +57,28 @@ export class SignupPolicy {
 
   /** An admin's choice, overriding SIGNUPS until `reset` (the admin routes record the action). */
   async store(policy: SignupPolicyName, adminId: string | null): Promise<AdminSignups> {
-    await this.deps.repo.store(JSON.stringify({ policy }), adminId, this.now());
+    await this.storeIn(undefined, policy, adminId);
     return this.current();
   }
 
   /** Back to SIGNUPS. */
   async reset(): Promise<AdminSignups> {
-    await this.deps.repo.removeStored();
+    await this.resetIn(undefined);
     return this.current();
+  }
+
+  /** `store`, written in `trx` (the transaction that also records the admin's action). */
+  storeIn(
+    trx: Kysely<Database> | undefined,
+    policy: SignupPolicyName,
+    adminId: string | null,
+  ): Promise<void> {
+    return this.deps.repo.store(JSON.stringify({ policy }), adminId, this.now(), trx);
+  }
+
+  /** `reset`, written in `trx`. */
+  resetIn(trx: Kysely<Database> | undefined): Promise<void> {
+    return this.deps.repo.removeStored(trx);
   }
 
   /** Refuses (403, with the policy's message) unless anyone may sign up: 'Try demo' asks. */

@@ -18,8 +18,14 @@ export class SignupsRepo {
     return row?.value;
   }
 
-  async store(value: string, adminId: string | null, now: string): Promise<void> {
-    await this.db
+  /** Writes the setting (`on`: a transaction the change belongs to, or the database itself). */
+  async store(
+    value: string,
+    adminId: string | null,
+    now: string,
+    on: Kysely<Database> = this.db,
+  ): Promise<void> {
+    await on
       .insertInto('instance_settings')
       .values({ key: SETTING_KEY, value, updated_by: adminId, updated_at: now })
       .onConflict((oc) =>
@@ -28,8 +34,8 @@ export class SignupsRepo {
       .execute();
   }
 
-  async removeStored(): Promise<void> {
-    await this.db.deleteFrom('instance_settings').where('key', '=', SETTING_KEY).execute();
+  async removeStored(on: Kysely<Database> = this.db): Promise<void> {
+    await on.deleteFrom('instance_settings').where('key', '=', SETTING_KEY).execute();
   }
 
   /** Whether a live invitation (to a project, repository or collection) awaits this address. */

@@ -282,7 +282,7 @@ describe(`the admin API (${testDialect()})`, () => {
   });
 
   it('writes a sign-up policy and its record together: when the record fails, the policy is unchanged', async () => {
-    const before = (await api(t, admin.cookie).get('/api/admin/signups')).json();
+    const before = (await api(t, admin.cookie).get('/api/admin/signups')).json<unknown>();
     // An acting admin whose account is gone: the record's reference to it fails.
     const ghost = { id: 'no-such-admin', email: 'ghost@example.test' };
     await expect(t.services.admin.storeSignups(ghost, 'invite-only')).rejects.toThrow();

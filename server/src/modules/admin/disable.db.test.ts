@@ -246,10 +246,12 @@ describe(`disabling an account (${testDialect()})`, () => {
     expect(again.statusCode, again.body).toBe(200);
   });
 
-  it('a desktop token or player key that outlived the revocation opens nothing while disabled', async () => {
+  it('a session, desktop token or player key that outlived the revocation opens nothing while disabled', async () => {
     const pat = await someone('lee');
     const { db } = t.deps.database;
     const bearer = { authorization: `Bearer ${pat.tokens.access_token}` };
+    // A session that began while 'Disable' was deleting the others (its check ran just before).
+    const session = { cookie: pat.cookies[0] as string };
     // Marked disabled without the revocation 'Disable' does (as if a refresh raced it).
     const mark = (disabledAt: string | null) =>
       db
@@ -259,11 +261,13 @@ describe(`disabling an account (${testDialect()})`, () => {
         .execute();
     await mark(new Date().toISOString());
     expect((await get('/api/projects', bearer)).statusCode).toBe(401);
+    expect((await get('/api/projects', session)).statusCode).toBe(401);
     expect(await playerAnswer(pat)).toBe(44);
     const refused = await post('/api/desktop/refresh', { refresh_token: pat.tokens.refresh_token });
     expect(refused.statusCode).toBe(401);
     await mark(null);
     expect((await get('/api/projects', bearer)).statusCode).toBe(200);
+    expect((await get('/api/projects', session)).statusCode).toBe(200);
     expect(await playerAnswer(pat)).toBe('ok');
     const refreshed = await post('/api/desktop/refresh', {
       refresh_token: pat.tokens.refresh_token,

@@ -1,4 +1,5 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { accountLive } from '../admin';
 import { CompiledOnce } from '../../db/compiled-once';
 import { dialectOf } from '../../db/dialect-sql';
 import type { Database } from '../../db/schema';
@@ -66,7 +67,9 @@ export class AuthRepo {
         .selectFrom('sessions')
         .innerJoin('users', 'users.id', 'sessions.user_id')
         .select(['sessions.user_id', 'users.email', 'sessions.expires_at'])
-        .where('sessions.token', '=', t),
+        .where('sessions.token', '=', t)
+        // 'Disable' deletes the sessions; one that began while it ran opens nothing either.
+        .where(accountLive(sql<string>`sessions.user_id`)),
     );
     return this.sessionQuery.executeTakeFirst(token);
   }

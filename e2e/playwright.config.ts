@@ -60,7 +60,7 @@ export default defineConfig({
       TRUST_PROXY: '127.0.0.1',
       // The instance's admins (tests/support/admin.ts): specs sign in as them by emailed code.
       ADMIN_EMAILS:
-        'debug-admin@example.com,axe-admin@example.com,people-admin@example.com,quota-admin@example.com,policy-admin@example.com',
+        'debug-admin@example.com,axe-admin@example.com,people-admin@example.com,quota-admin@example.com,policy-admin@example.com,sweep-admin@example.com',
       SIGNUPS: 'open',
       NODE_ENV: 'production',
       DATA_DIR: dataDir,

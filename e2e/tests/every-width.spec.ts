@@ -1,5 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { endpoints } from '@takes/contract';
+import { ADMINS, signInByCode } from './support/admin';
 import { apiAs, callExpecting } from './support/api';
 import {
   misfits,
@@ -193,6 +194,22 @@ test('every signed-in page fits every width, in both themes', async ({ page, bas
       playing.push(`version, playing, at ${width} px: ${problem}`);
   }
   expect(playing).toEqual([]);
+});
+
+test('the admin page fits every width, in both themes', async ({ page, baseURL }) => {
+  // A person with a project, so the People table has a row besides the admin's own.
+  const owner = await seedOwnerTrack(page, baseURL, 'every-width-admin', 2);
+  await page.context().clearCookies();
+  await signInByCode(page, baseURL, ADMINS.sweep);
+  const main = (p: Page) => p.getByRole('main');
+  const found = await sweep(page, [
+    {
+      name: 'admin',
+      path: '/admin',
+      ready: (p) => main(p).getByRole('row', { name: owner.credentials.email }),
+    },
+  ]);
+  expect(found).toEqual([]);
 });
 
 test('every public page fits every width, in both themes', async ({ page, baseURL, browser }) => {

@@ -13,6 +13,7 @@ export const ADMINS = {
   people: 'people-admin@example.com',
   quota: 'quota-admin@example.com',
   policy: 'policy-admin@example.com',
+  sweep: 'sweep-admin@example.com',
 } as const;
 
 /** Signs the page's context in as `email` by emailed code, which proves the address. */

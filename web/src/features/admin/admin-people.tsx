@@ -27,7 +27,7 @@ export function AdminPeople() {
       ) : users.isError ? (
         <Alert tone="error">{errorMessage(users.error, 'Failed to load the people')}</Alert>
       ) : (
-        <div className="overflow-x-auto">
+        <div className="relative overflow-x-auto">
           <table className="min-w-full divide-y divide-zinc-200 text-sm dark:divide-zinc-800">
             <thead>
               <tr className="text-left text-zinc-600 dark:text-zinc-300">

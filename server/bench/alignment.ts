@@ -166,43 +166,32 @@ async function evaluate(title: string, pairs: EvalPair[]) {
 
 // `npm run bench:alignment -- third` evaluates only the sets named (dev, held-out, second,
 // third, fourth, fifth); with none, all six. The two 5-minute versions are always measured.
-const sets: [string, string, string, ReturnType<typeof sourcesFor>][] = [
-  ['dev', 'The development set (seeds 11, 23, 37)', dir, SOURCES],
-  [
-    'held-out',
+const TITLES: Record<string, string> = {
+  dev: 'The development set (seeds 11, 23, 37)',
+  'held-out':
     'Held out: other music of the same kinds, never used to choose the constants (seeds 101, 203, 307)',
-    path.join(os.tmpdir(), 'takes-alignment-held-out'),
-    HELD_OUT_SOURCES,
-  ],
-  [
-    'second',
+  second:
     'Second held-out set (seeds 409, 503, 601): made in session 27; its one miss chose the dip rule of session 29',
-    path.join(os.tmpdir(), 'takes-alignment-fresh'),
-    FRESH_SOURCES,
-  ],
-  [
-    'third',
+  third:
     'Third held-out set (seeds 701, 809, 907): made in session 29, never looked at before the dip rule; its one miss chose the crossing rule',
-    path.join(os.tmpdir(), 'takes-alignment-third'),
-    THIRD_SOURCES,
-  ],
-  [
-    'fourth',
+  fourth:
     'Fourth held-out set (seeds 1009, 1103, 1201): made in session 29, never looked at before the crossing rule; its two misses chose the reach back',
-    path.join(os.tmpdir(), 'takes-alignment-fourth'),
-    FOURTH_SOURCES,
-  ],
-  [
-    'fifth',
+  fifth:
     'Fifth held-out set (seeds 1301, 1409, 1511): made in session 29, never looked at before the reach back',
-    path.join(os.tmpdir(), 'takes-alignment-fifth'),
-    FIFTH_SOURCES,
-  ],
+};
+const inTemp = (folder: string) => path.join(os.tmpdir(), folder);
+const sets: [string, string, ReturnType<typeof sourcesFor>][] = [
+  ['dev', dir, SOURCES],
+  ['held-out', inTemp('takes-alignment-held-out'), HELD_OUT_SOURCES],
+  ['second', inTemp('takes-alignment-fresh'), FRESH_SOURCES],
+  ['third', inTemp('takes-alignment-third'), THIRD_SOURCES],
+  ['fourth', inTemp('takes-alignment-fourth'), FOURTH_SOURCES],
+  ['fifth', inTemp('takes-alignment-fifth'), FIFTH_SOURCES],
 ];
 const chosen = process.argv.slice(2);
-for (const [name, title, setDir, sources] of sets)
+for (const [name, setDir, sources] of sets)
   if (chosen.length === 0 || chosen.includes(name))
-    await evaluate(title, evaluationSet(setDir, sources));
+    await evaluate(TITLES[name] ?? name, evaluationSet(setDir, sources));
 
 // Two 5-minute versions: the chords source five times over (each pass from its own seed),
 // against the same with 2 s of intro cut and +3 dB.

@@ -11,6 +11,7 @@ import { sweepBlindAudioJob } from './modules/blind-tests/jobs';
 import { expireCollectionZipsJob } from './modules/collections/jobs';
 import { expireExportsJob } from './modules/exports';
 import { expireResumableUploadsJob } from './modules/uploads/jobs';
+import { sweepStorageHoldsJob } from './modules/quotas/jobs';
 import { startRecurring } from './jobs/recurring';
 import { runOpsCommand } from './ops/command';
 import { openRuntime, type Runtime } from './runtime';
@@ -159,6 +160,7 @@ function startRecurringJobs(runtime: Runtime, logger: pino.Logger): () => void {
     startRecurring(runtime.jobs, sweepBlindAudioJob, {}, HOUR_MS, logger),
     startRecurring(runtime.jobs, losslessBackfillJob, {}, HOUR_MS, logger),
     startRecurring(runtime.jobs, expireResumableUploadsJob, {}, HOUR_MS, logger),
+    startRecurring(runtime.jobs, sweepStorageHoldsJob, {}, HOUR_MS, logger),
   ];
   return () => stops.forEach((stop) => stop());
 }

@@ -7,6 +7,7 @@ import { demoJobs } from '../modules/demo/job-handlers';
 import { exportsJobs } from '../modules/exports/job-handlers';
 import { guestUploadsJobs } from '../modules/guest-uploads/job-handlers';
 import { notificationsJobs } from '../modules/notifications/job-handlers';
+import { quotasJobs } from '../modules/quotas/job-handlers';
 import { reposJobs } from '../modules/repos/job-handlers';
 import { uploadsJobs } from '../modules/uploads/job-handlers';
 import type { Services } from '../services';
@@ -46,5 +47,6 @@ export function createJobCatalog(deps: JobCatalogDeps): JobDefinition[] {
     ...exportsJobs(services),
     ...collectionsJobs(services),
     ...uploadsJobs(services),
+    ...quotasJobs(services),
   ];
 }

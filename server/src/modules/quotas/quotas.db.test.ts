@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { api } from '../../../test/api';
+import { api, eventually } from '../../../test/api';
+import { sweepStorageHoldsJob } from './jobs';
 import { makeAudio } from '../../../test/audio-fixtures';
 import {
   buildProject,
@@ -194,5 +195,21 @@ describe('storage quotas: usage, the quota that applies, holds', () => {
     expect(
       await t.deps.database.db.selectFrom('storage_reservations').selectAll().execute(),
     ).toEqual([]);
+  });
+
+  it('the recurring job sweeps holds past their time and keeps live ones', async () => {
+    t = await createTestApp({ env: { USER_STORAGE_QUOTA: '1GB' } });
+    // Two people: a person's next hold clears their own lapsed ones, the job everyone's.
+    const gone = await buildUser(t.deps.database.db);
+    const me = await buildUser(t.deps.database.db);
+    await t.services.quotas.reserve(gone.id, GB / 4, { ttlMs: 1 });
+    const live = (await t.services.quotas.reserve(me.id, GB / 4))?.id;
+    const holds = () =>
+      t.deps.database.db.selectFrom('storage_reservations').select('id').execute();
+    expect(await holds()).toHaveLength(2);
+    await t.deps.jobs.startWorking();
+    await t.deps.jobs.enqueue(sweepStorageHoldsJob, {});
+    await eventually(async () => (await holds()).length === 1);
+    expect((await holds()).map((h) => h.id)).toEqual([live]);
   });
 });

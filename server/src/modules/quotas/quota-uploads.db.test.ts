@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { PublishResponse } from '@takes/contract';
+import { formatStorageBytes, type PublishResponse } from '@takes/contract';
 import { api, multipartUpload, ORIGIN } from '../../../test/api';
 import { makeAudio } from '../../../test/audio-fixtures';
 import {
@@ -86,7 +86,15 @@ describe('storage quotas on every upload path: refused before the bytes are stor
     ({ t, base } = await listening());
     const owner = await buildUser(db());
     const { project, branch } = await buildProject(db(), owner.id);
-    return { owner, project, branch };
+    /** Starts a resumable upload of the take as the owner's next version of the branch. */
+    const createTake = () =>
+      tus(base, owner.cookie).create(wav.length, {
+        filename: 'Take.wav',
+        project_id: project.id,
+        branch_id: branch.id,
+        commit_message: 'Louder',
+      });
+    return { owner, project, branch, createTake };
   }
 
   it('the versions upload (multipart): refused with the message, nothing stored; fits once the quota allows', async () => {
@@ -143,21 +151,16 @@ describe('storage quotas on every upload path: refused before the bytes are stor
   });
 
   it('the resumable path: an Upload-Length over the quota is refused at create, before any byte', async () => {
-    const { owner, project, branch } = await start();
+    const { owner, createTake } = await start();
     await setQuota(owner, wav.length - 1);
     const before = await stored();
-    const created = await tus(base, owner.cookie).create(wav.length, {
-      filename: 'Take.wav',
-      project_id: project.id,
-      branch_id: branch.id,
-      commit_message: 'Louder',
-    });
+    const created = await createTake();
     expect(created.status).toBe(413);
     const body = (await created.json()) as { error: string; code: string };
     expect(body.code).toBe('storage_quota_exceeded');
     expect(body.error).toBe(
       'This upload would go over your storage quota by 1 byte (0 bytes of ' +
-        `${(await import('@takes/contract')).formatStorageBytes(wav.length - 1)} used).`,
+        `${formatStorageBytes(wav.length - 1)} used).`,
     );
     expect(await stored()).toEqual(before);
 
@@ -229,15 +232,10 @@ describe('storage quotas on every upload path: refused before the bytes are stor
   });
 
   it('checks again with the real size when the last byte is in (resumable, guest): refused, nothing kept', async () => {
-    const { owner, project, branch } = await start();
+    const { owner, project, branch, createTake } = await start();
     await setQuota(owner, wav.length * 10);
     const before = await stored();
-    const created = await tus(base, owner.cookie).create(wav.length, {
-      filename: 'Take.wav',
-      project_id: project.id,
-      branch_id: branch.id,
-      commit_message: 'Louder',
-    });
+    const created = await createTake();
     expect(created.status).toBe(201);
     // Meanwhile an admin lowers the quota below what the open upload holds.
     await db()

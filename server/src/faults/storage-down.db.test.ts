@@ -5,7 +5,7 @@ import { PassThrough } from 'node:stream';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_MESSAGES, type PublishResponse } from '@takes/contract';
-import { api, eventually, multipartUpload, ORIGIN } from '../../test/api';
+import { api, eventually, losslessSettled, multipartUpload, ORIGIN } from '../../test/api';
 import { makeAudio } from '../../test/audio-fixtures';
 import { buildRepo, buildUser } from '../../test/factories';
 import { publishFile, putUpload } from '../../test/repos-setup';
@@ -51,6 +51,9 @@ describe(`S3 server stopped during uploads (${testDialect()})`, () => {
     const { version_id: versionId } = first.json<{ version_id: string }>();
     await t.deps.jobs.startWorking();
     await eventually(async () => (await status(versionId)) === 'completed');
+    // The FLAC rendition is made after 'completed': its job and scratch folder are done first.
+    await losslessSettled(t, versionId);
+    await eventually(() => fs.readdirSync(t.deps.tmpDir).length === 0);
     expect((await health()).statusCode).toBe(200);
     const counts = await rowCounts();
 

@@ -127,8 +127,9 @@ export async function seedAccount(
     const branch = branches[v % branches.length]!;
     const number = (counters.get(branch.id) ?? 0) + 1;
     counters.set(branch.id, number);
+    const id = randomUUID();
     versions.push({
-      id: randomUUID(),
+      id,
       project_id: branch.project_id,
       branch_id: branch.id,
       version_number: number,
@@ -149,6 +150,9 @@ export async function seedAccount(
       renditions: JSON.stringify({
         high: { key: `renditions/${v}-high.mp3`, size: 8_600_000 },
         standard: { key: `renditions/${v}-standard.mp3`, size: 3_400_000 },
+        // Made already, as on an instance whose backfill has run: otherwise the backfill job
+        // (media.lossless-backfill) would try every seeded row while the endpoints are measured.
+        lossless: { key: `renditions/${id}/lossless.flac`, size: 30_000_000 },
       }),
       file_url: null,
       review_status: 'in_review',

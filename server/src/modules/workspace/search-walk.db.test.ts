@@ -1,13 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { api } from '../../../test/api';
-import { buildReaderWorld, buildVersion, minuteClock } from '../../../test/factories';
+import { buildProject, buildReaderWorld, buildVersion, minuteClock } from '../../../test/factories';
+import { OWN_PROJECTS_AT_MOST } from './search-sqlite';
 import { createTestApp, type TestApp } from '../../../test/test-app';
 import { SEARCH_WALK_WINDOW } from './workspace.repo';
 
 /**
  * Search's version hits are the 50 newest matches the person may read, whether they are found by
  * walking the instance's newest versions (a common word) or, when fewer than 50 are there, by
- * sorting every match: the LIKE path (PostgreSQL; words under 3 characters on SQLite), and FTS5.
+ * sorting every match: the LIKE path (PostgreSQL; words under 3 characters on SQLite), and FTS5,
+ * where a person with few versions has them all matched and one with many walks the matches.
  */
 describe('search finds the newest readable matching versions', () => {
   let t: TestApp;
@@ -62,5 +64,12 @@ describe('search finds the newest readable matching versions', () => {
     // One new match of mine comes first again.
     readable.push(await add(mine, 'final mix'));
     for (const q of ['ix', 'mix']) expect(await search(q)).toEqual(expected());
+
+    // Many projects (SQLite: the walk over the word's matches instead of the person's rows).
+    for (let i = 0; i <= OWN_PROJECTS_AT_MOST; i++) await buildProject(db, me.id);
+    for (const q of ['ix', 'mix']) expect(await search(q)).toEqual(expected());
+    readable.push(await add(shared, 'shared mix, last'));
+    for (const q of ['ix', 'mix']) expect(await search(q)).toEqual(expected());
+    expect(await search('drums')).toHaveLength(40);
   }, 120_000);
 });

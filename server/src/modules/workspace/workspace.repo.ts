@@ -3,17 +3,11 @@ import { dialectOf } from '../../db/dialect-sql';
 import { PLAN_EACH_TIME } from '../../db/pg-prepared';
 import type { Database, JobsTable } from '../../db/schema';
 import { projectRolesOf, readableProject, readableProjectOf } from '../access';
+import { likePattern } from './search-hits';
+import { PostgresSearch, SEARCH_WALK_WINDOW } from './search-postgres';
+import { SqliteSearch } from './search-sqlite';
 
-/** Likes a user's words literally: % and _ match themselves. */
-function likePattern(q: string): string {
-  return `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
-/**
- * How many of the instance's newest versions a search walks for its newest matches before it
- * sorts all of them (PostgreSQL, and words shorter than FTS5's trigrams on SQLite).
- */
-export const SEARCH_WALK_WINDOW = 1000;
+export { SEARCH_WALK_WINDOW };
 
 /** What a version hit of a search shows. */
 const VERSION_HIT_COLUMNS = [
@@ -34,7 +28,14 @@ const VERSION_HIT_COLUMNS = [
  * module's rule: owner or member).
  */
 export class WorkspaceRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly indexed: SqliteSearch | undefined;
+  private readonly postgres: PostgresSearch | undefined;
+
+  constructor(private readonly db: Kysely<Database>) {
+    if (dialectOf(db as unknown as Kysely<unknown>) === 'sqlite')
+      this.indexed = new SqliteSearch(db);
+    else this.postgres = new PostgresSearch(db);
+  }
 
   /**
    * The person's project count with the latest update, branch count, and versions since `since`,
@@ -78,22 +79,19 @@ export class WorkspaceRepo {
 
   /**
    * Up to 50 each of the projects, branches and versions (of the person's own and shared
-   * projects) whose words contain `q`. On SQLite, for 3 characters and more, the FTS5 trigram
-   * indexes (migrations 0018, 0019) find the matches newest first and the walk stops at the 50th
-   * the person may read (the owner is a column of the project; shared projects are few), so a
-   * common word costs no more than a rare one; shorter words, and PostgreSQL (pg_trgm indexes),
-   * go through LIKE (from 3 characters on plans kept per connection, planned with the word each
-   * time below), where versions are first looked for among the instance's newest
-   * SEARCH_WALK_WINDOW (a common word stops there) and only otherwise among all matches (a rare
-   * word: the trigram index finds few). Projects come back most recently
-   * updated first, branches by name, versions newest first.
+   * projects) whose words contain `q`: projects most recently updated first, branches by name,
+   * versions newest first. PostgreSQL: one statement by the pg_trgm indexes
+   * (`search-postgres.ts`). SQLite, from 3 characters: the FTS5 trigram indexes
+   * (`search-sqlite.ts`). SQLite, shorter words (no trigram): LIKE, below, where versions are
+   * first looked for among the instance's newest SEARCH_WALK_WINDOW (a common word stops there)
+   * and only otherwise among all matches.
    */
   async search(userId: string, q: string) {
     const pattern = likePattern(q);
     const like = (column: string) =>
       sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
-    if (dialectOf(this.db as unknown as Kysely<unknown>) === 'sqlite' && [...q].length >= 3)
-      return this.searchIndexed(userId, q);
+    if (this.postgres) return this.postgres.search(userId, q);
+    if (this.indexed && [...q].length >= 3) return this.indexed.search(userId, q);
     const readable = readableProject(userId, 'p');
     // From 3 characters the trigram indexes find the names, whatever the word: one plan, kept
     // per connection. A shorter word has no trigram: planned with the word each time.
@@ -192,70 +190,6 @@ export class WorkspaceRepo {
       .orderBy('hits.created_at', 'desc')
       .orderBy('hits.id', 'desc')
       .execute();
-  }
-
-  /** SQLite's FTS5 search of `q` (3 characters or more); see `search`. */
-  private async searchIndexed(userId: string, q: string) {
-    const phrase = `"${q.replaceAll('"', '""')}"`;
-    const readable = (alias: 'p') => readableProject(userId, alias);
-    const projects = await this.db
-      .selectFrom(sql`search_names_fts`.as('f'))
-      .innerJoin('search_names as n', 'n.id', sql.ref('f.rowid') as never)
-      .innerJoin('projects as p', 'p.id', 'n.target_id')
-      .select(['p.id', 'p.name', 'p.description', 'p.updated_at'])
-      .where(sql<boolean>`search_names_fts match ${phrase}`)
-      .where('n.kind', '=', 'project')
-      .where(readable('p'))
-      .orderBy(sql`f.rowid`, 'desc')
-      .limit(50)
-      .execute();
-    const branches = await this.db
-      .selectFrom(sql`search_names_fts`.as('f'))
-      .innerJoin('search_names as n', 'n.id', sql.ref('f.rowid') as never)
-      .innerJoin('branches as b', 'b.id', 'n.target_id')
-      .innerJoin('projects as p', 'p.id', 'b.project_id')
-      .select(['b.id', 'b.name', 'b.project_id', 'p.name as project_name'])
-      .where(sql<boolean>`search_names_fts match ${phrase}`)
-      .where('n.kind', '=', 'branch')
-      .where(readable('p'))
-      .orderBy(sql`f.rowid`, 'desc')
-      .limit(50)
-      .execute();
-    const found = await this.db
-      .selectFrom(sql`search_versions_fts`.as('f'))
-      .innerJoin('search_versions as s', 's.id', sql.ref('f.rowid') as never)
-      .innerJoin('projects as p', 'p.id', 's.project_id')
-      .select('s.version_id')
-      .where(sql<boolean>`search_versions_fts match ${phrase}`)
-      .where(readable('p'))
-      .orderBy(sql`f.rowid`, 'desc')
-      .limit(50)
-      .execute();
-    const ids = found.map((row) => row.version_id);
-    const versions =
-      ids.length === 0
-        ? []
-        : await this.db
-            .selectFrom('versions')
-            .innerJoin('projects', 'projects.id', 'versions.project_id')
-            .innerJoin('branches', 'branches.id', 'versions.branch_id')
-            .select(VERSION_HIT_COLUMNS)
-            .where('versions.id', 'in', ids)
-            .execute();
-    const byName = (a: { name: string }, b: { name: string }) =>
-      a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
-    const newest = (
-      a: { created_at: string; id: string },
-      b: { created_at: string; id: string },
-    ) =>
-      a.created_at !== b.created_at ? (a.created_at < b.created_at ? 1 : -1) : a.id < b.id ? 1 : -1;
-    return {
-      projects: projects.sort((a, b) =>
-        a.updated_at === b.updated_at ? 0 : a.updated_at < b.updated_at ? 1 : -1,
-      ),
-      branches: branches.sort(byName),
-      versions: versions.sort(newest),
-    };
   }
 
   /** The migrations applied, in order. */

@@ -18,6 +18,15 @@ export interface VersionHit {
   branch_name: string;
 }
 
+/**
+ * The person's readable versions (by the projects' kept counts) up to which a search reads all of
+ * them instead of walking the word's matches: about a microsecond a row, so at most about a
+ * millisecond, where the walk over a common word of the instance could read every match.
+ */
+export const OWN_ROWS_AT_MOST = 1000;
+/** The readable projects past which the person's rows are not counted (the walk is taken). */
+export const OWN_PROJECTS_AT_MOST = 50;
+
 /** Likes a user's words literally: % and _ match themselves. */
 export function likePattern(q: string): string {
   return `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

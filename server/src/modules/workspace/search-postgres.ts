@@ -3,7 +3,14 @@ import { CompiledOnce } from '../../db/compiled-once';
 import { PLAN_EACH_TIME } from '../../db/pg-prepared';
 import type { Database } from '../../db/schema';
 import { readableProject } from '../access';
-import { likePattern, sortHits, type SearchHits, type VersionHit } from './search-hits';
+import {
+  likePattern,
+  OWN_PROJECTS_AT_MOST,
+  OWN_ROWS_AT_MOST,
+  sortHits,
+  type SearchHits,
+  type VersionHit,
+} from './search-hits';
 
 /**
  * How many of the instance's newest versions a search walks for its newest matches before it
@@ -24,10 +31,15 @@ interface HitRow extends Partial<Omit<VersionHit, 'id'>> {
 /**
  * PostgreSQL's search: projects, branches and versions in one statement (one round trip, one
  * plan kept per connection), by the pg_trgm indexes on the lowered words (migration 0018).
- * Versions are first looked for among the instance's newest SEARCH_WALK_WINDOW (a common word
- * stops there, whatever the number of its matches) and only when fewer than 50 readable ones are
- * there among all matches, which the trigram indexes find (a rare word: few): each part behind a
- * one-time filter on the window's count, which PostgreSQL checks before it starts the part. A word under 3 characters has no trigram:
+ * Versions take one of three parts, each behind a one-time filter PostgreSQL checks before it
+ * starts the part (the others are never run):
+ * - a person with few versions (OWN_PROJECTS_AT_MOST projects, OWN_ROWS_AT_MOST versions by the
+ *   branches' kept counts): each project's newest matches by its (project_id, created_at) index,
+ *   so a word common in the instance but not theirs reads only their rows;
+ * - otherwise the instance's newest SEARCH_WALK_WINDOW versions, walked by the created_at index
+ *   (a common word stops there, whatever the number of its matches);
+ * - and when fewer than 50 readable ones are there, all matches, which the trigram indexes find
+ *   (a rare word: few). A word under 3 characters has no trigram:
  * that statement is planned with the word each time (PLAN_EACH_TIME).
  */
 export class PostgresSearch {
@@ -86,17 +98,35 @@ export class PostgresSearch {
 function statement(u: string, pattern: string): RawBuilder<HitRow> {
   const like = (column: string) => sql`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
   const versionMatch = sql`(${like('v.message')} or ${like('v.tags')})`;
-  return sql<HitRow>`with window_hits as materialized (
+  // r: up to OWN_PROJECTS_AT_MOST + 1 readable projects; few: whether they are all the person's
+  // and hold at most OWN_ROWS_AT_MOST versions (the branches' kept counts).
+  return sql<HitRow>`with r as materialized (select id from (
+        select id from projects where owner_id = ${u}
+        union all select project_id from project_members where user_id = ${u}) as a
+      limit ${sql.lit(OWN_PROJECTS_AT_MOST + 1)}),
+    few as materialized (select (select count(*) from r) <= ${sql.lit(OWN_PROJECTS_AT_MOST)}
+      and (select coalesce(sum(version_count), 0) from branches
+        where project_id in (select id from r)) <= ${sql.lit(OWN_ROWS_AT_MOST)} as yes),
+    window_hits as materialized (
       select v.id, v.created_at from (
         select id, project_id, message, tags, created_at from versions
         order by created_at desc, id desc limit ${sql.lit(SEARCH_WALK_WINDOW)}) as v
       join projects p on p.id = v.project_id
       where ${versionMatch} and ${readableProject(u, 'p')}
       order by v.created_at desc, v.id desc limit 50),
-    hits as (select * from window_hits where (select count(*) from window_hits) = 50
+    hits as (
+      (select x.id, x.created_at from r cross join lateral (
+          select v.id, v.created_at from versions v where v.project_id = r.id and ${versionMatch}
+          order by v.created_at desc, v.id desc limit 50) as x
+        where (select yes from few)
+        order by x.created_at desc, x.id desc limit 50)
+      union all
+      select * from window_hits
+        where not (select yes from few) and (select count(*) from window_hits) = 50
       union all
       (select v.id, v.created_at from versions v join projects p on p.id = v.project_id
-        where (select count(*) from window_hits) < 50 and ${versionMatch} and ${readableProject(u, 'p')}
+        where not (select yes from few) and (select count(*) from window_hits) < 50
+          and ${versionMatch} and ${readableProject(u, 'p')}
         order by v.created_at desc, v.id desc limit 50))
     (select 'project' as kind, p.id, p.name, p.description, p.updated_at,
         null as project_id, null as project_name, null as branch_id, null::integer as version_number,

@@ -2,16 +2,14 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { CompiledOnce } from '../../db/compiled-once';
 import type { Database } from '../../db/schema';
 import { readableProject } from '../access';
-import { likePattern, sortHits, type SearchHits, type VersionHit } from './search-hits';
-
-/**
- * The person's readable versions (by the projects' kept counts) up to which a search reads all of
- * them instead of walking the word's matches: about a microsecond a row, so at most about a
- * millisecond, where the walk over a common word of the instance could read every match.
- */
-export const OWN_ROWS_AT_MOST = 1000;
-/** The projects, past which the person's own rows are not counted (the walk is taken). */
-export const OWN_PROJECTS_AT_MOST = 50;
+import {
+  likePattern,
+  OWN_PROJECTS_AT_MOST,
+  OWN_ROWS_AT_MOST,
+  sortHits,
+  type SearchHits,
+  type VersionHit,
+} from './search-hits';
 
 /**
  * The readable projects: the access module's rule (owner or member) as a list of ids for an

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { api } from '../../../test/api';
 import { buildProject, buildReaderWorld, buildVersion, minuteClock } from '../../../test/factories';
-import { OWN_PROJECTS_AT_MOST } from './search-sqlite';
+import { OWN_PROJECTS_AT_MOST } from './search-hits';
 import { createTestApp, type TestApp } from '../../../test/test-app';
 import { SEARCH_WALK_WINDOW } from './workspace.repo';
 
@@ -69,6 +69,9 @@ describe('search finds the newest readable matching versions', () => {
     for (let i = 0; i <= OWN_PROJECTS_AT_MOST; i++) await buildProject(db, me.id);
     for (const q of ['ix', 'mix']) expect(await search(q)).toEqual(expected());
     readable.push(await add(shared, 'shared mix, last'));
+    for (const q of ['ix', 'mix']) expect(await search(q)).toEqual(expected());
+    // Enough new matches of mine that the window holds 50 of them.
+    for (let i = 0; i < 60; i++) readable.push(await add(mine, `newer mix ${i}`));
     for (const q of ['ix', 'mix']) expect(await search(q)).toEqual(expected());
     expect(await search('drums')).toHaveLength(40);
   }, 120_000);

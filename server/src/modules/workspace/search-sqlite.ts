@@ -82,7 +82,7 @@ export class SqliteSearch {
     this.ownCount = once(
       1,
       (u: string) =>
-        sql<{ projects: number; versions: number | null }>`with r as (
+        sql<{ projects: number; versions: number | null }>`with r as materialized (
           select id from ${readableIds(u)} limit ${sql.lit(OWN_PROJECTS_AT_MOST + 1)})
         select (select count(*) from r) as projects,
           (select sum(version_count) from branches where project_id in (select id from r)) as versions`,

@@ -50,6 +50,7 @@ import { parseArgs } from 'node:util';
 import { openDatabase, type DatabaseHandle } from '../src/db/database';
 import { MediaRunner } from '../src/media/runner';
 import { resolveMediaTools } from '../src/media/tools';
+import { LOW_RATE_LAME_QUALITY } from '../src/media/audio';
 import { FLAC_LEVEL } from '../src/media/lossless';
 import {
   LONGEST_SHARE_NICENESS,
@@ -341,9 +342,10 @@ async function together(
 const encode320 = (input: string) => [
   ...['-i', input, '-c:a', 'libmp3lame', '-b:a', '320k', '-f', 'null', '-'],
 ];
-// As processing makes it: resampled to 44.1 kHz first.
+// As processing makes it: resampled to 44.1 kHz first, at LAME's quality for low rates.
 const encode128 = (input: string) => [
-  ...['-i', input, '-ar', '44100', '-c:a', 'libmp3lame', '-b:a', '128k', '-f', 'null', '-'],
+  ...['-i', input, '-ar', '44100', '-compression_level', String(LOW_RATE_LAME_QUALITY)],
+  ...['-c:a', 'libmp3lame', '-b:a', '128k', '-f', 'null', '-'],
 ];
 const loudness = (input: string) => [
   ...['-nostats', '-i', input, '-af', 'ebur128=peak=true:framelog=verbose', '-f', 'null', '-'],

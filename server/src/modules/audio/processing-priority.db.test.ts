@@ -13,6 +13,7 @@ import {
 import type { TestApp } from '../../../test/test-app';
 import { parseJson, type Renditions } from './audio-view';
 import { LONGEST_SHARE_NICENESS, MEDIA_NICENESS } from './processing';
+import { LOW_RATE_LAME_QUALITY } from '../../media/audio';
 
 /**
  * Issue 18 §3: the three media steps run at once, below the server's own priority, with the
@@ -63,6 +64,14 @@ describe('processing: priorities of the media steps', () => {
     expect(high[0]).toBe(parallel ? LONGEST_SHARE_NICENESS : MEDIA_NICENESS);
     expect(standard[0]).toBe(MEDIA_NICENESS);
     expect(meter[0]).toBe(MEDIA_NICENESS);
+    // LAME's quality: its default for the 320k, the quicker one for the 128k (issue 51).
+    const lameQuality = (kbps: string) => {
+      const args = calls.find((c) => c.args.includes(kbps))?.args ?? [];
+      const at = args.indexOf('-compression_level');
+      return at === -1 ? undefined : args[at + 1];
+    };
+    expect(lameQuality('320k')).toBeUndefined();
+    expect(lameQuality('128k')).toBe(String(LOW_RATE_LAME_QUALITY));
 
     // Each rendition is stored whole, with the SHA-256 of what the store holds.
     const row = await t.deps.database.db

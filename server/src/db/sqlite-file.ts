@@ -18,6 +18,11 @@ export function openSqliteFile(file: string): SqliteDatabase.Database {
     enableWal(sqlite);
     sqlite.pragma('synchronous = FULL');
     sqlite.pragma('foreign_keys = ON');
+    // SQLite's own lower() folds ASCII only; FTS5's trigram index folds every letter. Queries that
+    // must match as the index does (search's own-rows path) fold with this instead.
+    sqlite.function('takes_lower', { deterministic: true }, (value: unknown) =>
+      typeof value === 'string' ? value.toLowerCase() : value,
+    );
     return sqlite;
   } catch (error) {
     sqlite.close();

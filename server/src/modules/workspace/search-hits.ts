@@ -1,3 +1,5 @@
+import type { VersionsTable } from '../../db/schema';
+
 /** What a search finds: up to 50 each of projects, branches and versions. */
 export interface SearchHits {
   projects: { id: string; name: string; description: string | null; updated_at: string }[];
@@ -6,17 +8,10 @@ export interface SearchHits {
 }
 
 /** What a version hit of a search shows. */
-export interface VersionHit {
-  id: string;
-  project_id: string;
-  branch_id: string;
-  version_number: number;
-  message: string | null;
-  tags: string;
-  created_at: string;
-  project_name: string;
-  branch_name: string;
-}
+export type VersionHit = Pick<
+  VersionsTable,
+  'id' | 'project_id' | 'branch_id' | 'version_number' | 'message' | 'tags' | 'created_at'
+> & { project_name: string; branch_name: string };
 
 /**
  * The person's readable versions (by the projects' kept counts) up to which a search reads all of

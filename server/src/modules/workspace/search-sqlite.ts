@@ -96,8 +96,9 @@ export class SqliteSearch {
         where search_versions_fts match ${phrase} and ${readableProject(u, 'p')}
         order by f.rowid desc limit 50)`)}`,
     );
+    // Folded as the FTS5 index folds (every letter, not ASCII only: `takes_lower`, sqlite-file.ts).
     const like = (column: string, pattern: string) =>
-      sql`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
+      sql`takes_lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
     this.own = once(
       2,
       (u: string, pattern: string) =>

@@ -49,9 +49,15 @@ describe('search finds the newest readable matching versions', () => {
         .slice(0, 50)
         .map((v) => v.id);
     const search = async (q: string) =>
-      (await api(t, me.cookie).get(`/api/search?q=${q}`))
+      (await api(t, me.cookie).get(`/api/search?q=${encodeURIComponent(q)}`))
         .json<{ versions: { id: string }[] }>()
         .versions.map((v) => v.id);
+
+    // Every letter's case folds alike on every path (FTS5's trigram index, SQLite's own-rows
+    // path, PostgreSQL's lower()).
+    const summer = await add(mine, 'ÉTÉ take');
+    expect(await search('été')).toEqual([summer.id]);
+    expect(await search('ÉtÉ')).toEqual([summer.id]);
 
     // 'ix' goes through LIKE on both databases, 'mix' through FTS5 on SQLite.
     for (const q of ['ix', 'mix']) expect(await search(q)).toEqual(expected());
@@ -68,6 +74,7 @@ describe('search finds the newest readable matching versions', () => {
     // Many projects (SQLite: the walk over the word's matches instead of the person's rows).
     for (let i = 0; i <= OWN_PROJECTS_AT_MOST; i++) await buildProject(db, me.id);
     for (const q of ['ix', 'mix']) expect(await search(q)).toEqual(expected());
+    expect(await search('été')).toEqual([summer.id]);
     readable.push(await add(shared, 'shared mix, last'));
     for (const q of ['ix', 'mix']) expect(await search(q)).toEqual(expected());
     // Enough new matches of mine that the window holds 50 of them.
